@@ -1,0 +1,97 @@
+"""The ``tutor`` command: the TUI by default, and the headless subcommands.
+
+Each subcommand lives in its own module under :mod:`tutor.commands` and registers itself with ``register``.
+No command module imports torch or textual at import time, so ``tutor --help`` is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from tutor import __version__, paths
+from tutor.commands import COMMAND_MODULES, CliError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tutor",
+        description=(
+            "GPU Tutor — learn GPU performance by predicting first and then measuring on your own hardware. "
+            "With no subcommand, opens the course in the terminal UI."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"gpu-tutor {__version__}")
+    add_common_options(parser)
+    parser.add_argument(
+        "--lang", choices=["es", "en"], default=None, help="language of the course and UI (default: from the locale)"
+    )
+    parser.add_argument(
+        "--telemetry",
+        default="auto",
+        metavar="BACKEND",
+        help="telemetry backend for the TUI: auto, nvml, host or replay:FILE (default: auto)",
+    )
+    parser.add_argument(
+        "--telemetry-interval",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="seconds between telemetry samples in the TUI (default 1.0, minimum 0.25)",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"tutor.commands.{name}").register(sub)
+    return parser
+
+
+def add_common_options(parser: argparse.ArgumentParser) -> None:
+    """Options every command understands (also accepted after the subcommand)."""
+    parser.add_argument(
+        "--course",
+        type=Path,
+        default=argparse.SUPPRESS,
+        metavar="DIR",
+        help="open another course folder (DIR/lessons and DIR/exercises) instead of the bundled one",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=argparse.SUPPRESS,
+        metavar="DIR",
+        help="where progress is stored (default: the user data dir, or $TUTOR_DATA_DIR)",
+    )
+
+
+def course_dir(args: argparse.Namespace) -> Path:
+    """The course folder the command works on."""
+    course = getattr(args, "course", None)
+    return Path(course) if course is not None else paths.bundled_course()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    data_dir = getattr(args, "data_dir", None)
+    if data_dir is not None:
+        paths.set_data_dir(data_dir)
+    handler = getattr(args, "func", None)
+    try:
+        if handler is None:
+            from tutor.commands.tui import run_tui
+
+            return run_tui(args)
+        return int(handler(args) or 0)
+    except CliError as exc:
+        print(f"tutor: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("tutor: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

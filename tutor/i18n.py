@@ -1,0 +1,77 @@
+"""UI strings in Spanish and English. Lesson text carries its own ``{es, en}``; this is only the chrome."""
+
+from __future__ import annotations
+
+import locale
+import os
+from typing import Literal
+
+Lang = Literal["es", "en"]
+LANGS: tuple[Lang, ...] = ("es", "en")
+
+_STRINGS: dict[str, dict[Lang, str]] = {
+    "app.title": {"es": "GPU Tutor", "en": "GPU Tutor"},
+    "app.subtitle": {"es": "predice, luego mide", "en": "predict, then measure"},
+    "map.title": {"es": "Mapa del curso", "en": "Course map"},
+    "map.invalid": {"es": "Archivos con errores", "en": "Files with errors"},
+    "map.sections": {"es": "Teoría", "en": "Theory"},
+    "map.labs": {"es": "Laboratorios", "en": "Labs"},
+    "map.exercises": {"es": "Ejercicios", "en": "Exercises"},
+    "map.empty": {"es": "Elige una lección en el mapa.", "en": "Pick a lesson in the map."},
+    "map.hint": {
+        "es": "↑/↓ para moverte, Intro para abrir, l para cambiar de idioma.",
+        "en": "↑/↓ to move, Enter to open, l to switch language.",
+    },
+    "lesson.outcome": {"es": "Resultado", "en": "Outcome"},
+    "lesson.read": {"es": "leída", "en": "read"},
+    "lesson.exercises": {"es": "Ejercicios de esta lección", "en": "This lesson's exercises"},
+    "lesson.labs": {"es": "Laboratorios de esta lección", "en": "This lesson's labs"},
+    "invalid.title": {"es": "Este archivo no se pudo cargar", "en": "This file could not be loaded"},
+    "invalid.body": {
+        "es": "El resto del curso funciona. Corrige estos problemas y vuelve a abrir el tutor:",
+        "en": "The rest of the course works. Fix these problems and reopen the tutor:",
+    },
+    "key.quit": {"es": "Salir", "en": "Quit"},
+    "key.lang": {"es": "Idioma", "en": "Language"},
+    "key.back": {"es": "Volver", "en": "Back"},
+    "key.map": {"es": "Mapa", "en": "Map"},
+    "key.next": {"es": "Siguiente", "en": "Next"},
+    "key.prev": {"es": "Anterior", "en": "Previous"},
+    "key.telemetry": {"es": "Telemetría", "en": "Telemetry"},
+    "key.progress": {"es": "Progreso", "en": "Progress"},
+    "notice.db_recovered": {
+        "es": "La base de datos de progreso estaba dañada; se movió a {path} y se empezó una nueva.",
+        "en": "The progress database was corrupt; it was moved to {path} and a fresh one was started.",
+    },
+    "lang.switched": {"es": "Idioma: español", "en": "Language: English"},
+}
+
+
+def t(key: str, lang: Lang, **fields: object) -> str:
+    """The UI string ``key`` in ``lang``; a missing key shows itself rather than crashing."""
+    entry = _STRINGS.get(key)
+    if entry is None:
+        return key
+    text = entry.get(lang) or entry["en"]
+    return text.format(**fields) if fields else text
+
+
+def register(strings: dict[str, dict[Lang, str]]) -> None:
+    """Add UI strings from a feature's own module (each key once; both languages required)."""
+    for key, entry in strings.items():
+        if set(entry) != set(LANGS):
+            raise ValueError(f"UI string {key!r} needs both es and en")
+        _STRINGS.setdefault(key, entry)
+
+
+def default_lang() -> Lang:
+    """Spanish unless the locale says English (the course is Spanish first)."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "en" if value.lower().startswith("en") else "es"
+    try:
+        loc = locale.getlocale()[0] or ""
+    except ValueError:
+        loc = ""
+    return "en" if loc.lower().startswith("en") else "es"

@@ -1,0 +1,69 @@
+"""Every file location the tutor uses, in one place.
+
+The user data dir comes from platformdirs and is overridden by ``TUTOR_DATA_DIR`` (or ``--data-dir``, which the
+CLI turns into that variable before anything opens a file), so tests never touch a learner's progress.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "gpu-tutor"
+DATA_DIR_ENV = "TUTOR_DATA_DIR"
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def data_dir() -> Path:
+    """The directory that holds the progress database, caches and exported files."""
+    override = os.environ.get(DATA_DIR_ENV)
+    path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir(APP_NAME))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def set_data_dir(path: str | os.PathLike[str]) -> None:
+    """Point every later lookup at ``path`` (what ``--data-dir`` does)."""
+    os.environ[DATA_DIR_ENV] = str(Path(path).expanduser().resolve())
+
+
+def progress_db() -> Path:
+    """The SQLite progress store."""
+    return data_dir() / "progress.sqlite3"
+
+
+def cache_dir() -> Path:
+    """Measured figures cached per device fingerprint (e.g. the measured roofline)."""
+    path = data_dir() / "cache"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def roofline_cache() -> Path:
+    return cache_dir() / "roofline.json"
+
+
+def environment_lock() -> Path:
+    """The default environment lock written by ``tutor doctor --lock``."""
+    return data_dir() / "environment.lock.json"
+
+
+def reports_dir() -> Path:
+    """Bench reports and notebook exports written without an explicit path."""
+    path = data_dir() / "reports"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def bundled_course() -> Path:
+    """The course that ships with the tutor.
+
+    A wheel carries it as ``tutor/_course``; a source checkout (editable install) has it at the repository root.
+    """
+    packaged = _PACKAGE_DIR / "_course"
+    if (packaged / "lessons").is_dir():
+        return packaged
+    return _PACKAGE_DIR.parent

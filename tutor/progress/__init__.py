@@ -1,0 +1,5 @@
+"""The learner's progress: a SQLite store, the C0 rules and prediction calibration."""
+
+from tutor.progress.store import ProgressStore, StoreOpenReport
+
+__all__ = ["ProgressStore", "StoreOpenReport"]
