@@ -11,7 +11,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -145,10 +145,8 @@ class ProgressStore:
             raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
 
     def _move_aside(self) -> Path:
-        try:
+        with suppress(sqlite3.Error):
             self._conn.close()
-        except sqlite3.Error:
-            pass
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         n = 1
@@ -300,7 +298,8 @@ class ProgressStore:
             return int(cur.lastrowid or 0)
 
     def lab_runs(self, lab_id: str | None = None) -> list[dict[str, Any]]:
-        sql, params = "SELECT * FROM lab_runs", ()
+        sql = "SELECT * FROM lab_runs"
+        params: tuple[Any, ...] = ()
         if lab_id is not None:
             sql, params = sql + " WHERE lab_id = ?", (lab_id,)
         rows = self._query(sql + " ORDER BY id", params)
@@ -337,7 +336,8 @@ class ProgressStore:
             return int(cur.lastrowid or 0)
 
     def bench_runs(self, fingerprint: str | None = None) -> list[dict[str, Any]]:
-        sql, params = "SELECT * FROM bench_runs", ()
+        sql = "SELECT * FROM bench_runs"
+        params: tuple[Any, ...] = ()
         if fingerprint is not None:
             sql, params = sql + " WHERE fingerprint = ?", (fingerprint,)
         rows = self._query(sql + " ORDER BY id", params)

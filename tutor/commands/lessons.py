@@ -1,0 +1,63 @@
+"""``tutor lessons`` — check a course's YAML files, or list what a course holds."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from tutor import paths
+from tutor.content import check_paths, load_course
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from tutor.cli import add_common_options
+
+    parser = sub.add_parser("lessons", help="check or list the course's lessons")
+    actions = parser.add_subparsers(dest="lessons_command", metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="validate lesson and exercise files (default: the bundled course)",
+        description=(
+            "Validate course files: one line per problem as path:line:col: error: message. "
+            "Exit 1 if any error, 0 otherwise."
+        ),
+    )
+    check.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or folders to check")
+    check.add_argument(
+        "--allow-one-language",
+        action="store_true",
+        help="do not require both es and en texts (the bundled course always needs both)",
+    )
+    add_common_options(check)
+    check.set_defaults(func=run_check)
+    listing = actions.add_parser("list", help="list the course's levels and lessons")
+    add_common_options(listing)
+    listing.set_defaults(func=run_list)
+    parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
+
+
+def run_check(args: argparse.Namespace) -> int:
+    targets: list[Path] = list(args.paths)
+    course_arg = getattr(args, "course", None)
+    if not targets:
+        targets = [Path(course_arg) if course_arg is not None else paths.bundled_course()]
+    course = check_paths(targets, require_translations=not args.allow_one_language)
+    for problem in course.problems:
+        print(problem.format())
+    print(course.summary())
+    return 1 if course.errors else 0
+
+
+def run_list(args: argparse.Namespace) -> int:
+    from tutor.cli import course_dir
+
+    course = load_course(course_dir(args))
+    for level in course.levels:
+        print(f"{level.id}  {level.title.get('es')}")
+        for lesson in course.lessons_in(level.id):
+            n_ex = len(course.exercises_of(lesson))
+            print(f"  {lesson.id:<14} {lesson.title.get('es')}  ({len(lesson.sections)} sections, "
+                  f"{len(lesson.labs)} labs, {n_ex} exercises)")
+    for bad in course.invalid:
+        print(f"  ! {bad.path}: {bad.problems[0].message}")
+    return 1 if course.errors else 0

@@ -1,0 +1,39 @@
+"""Starting the terminal UI (what ``tutor`` does with no subcommand)."""
+
+from __future__ import annotations
+
+import argparse
+
+from tutor.commands import CliError
+from tutor.i18n import default_lang
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    from tutor.cli import course_dir
+    from tutor.content import load_course
+    from tutor.progress import ProgressStore
+    from tutor.progress.store import StoreError
+    from tutor.ui.app import make_app
+
+    if args.telemetry_interval < 0.25:
+        raise CliError("--telemetry-interval must be at least 0.25 s")
+    root = course_dir(args)
+    course = load_course(root, require_translations=False)
+    if not course.lessons and not course.invalid:
+        raise CliError(f"no course found in {root} (expected {root}/lessons and {root}/exercises)")
+    try:
+        store = ProgressStore()
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    app = make_app(
+        course=course,
+        store=store,
+        lang=args.lang or default_lang(),
+        telemetry=args.telemetry,
+        telemetry_interval=args.telemetry_interval,
+    )
+    try:
+        app.run()
+    finally:
+        store.close()
+    return 0

@@ -1,0 +1,255 @@
+"""The course as data: pydantic models for levels, lessons, labs and exercises.
+
+Every text a learner reads is a :class:`Text` with Spanish and English. A lesson pack cannot carry code: a lab or an
+exercise names a workload, sweep or formula from the measurement registry and passes bounded parameters, which the
+loader validates against that registry.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+
+from tutor.i18n import LANGS, Lang
+
+FORMAT_VERSION = 1
+
+Identifier = Annotated[
+    str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]*$", max_length=80), Field(description="a lowercase id")
+]
+# Parameters are scalars only: numbers, strings and booleans that the registry bounds.
+Scalar = int | float | bool | str
+Params = dict[Annotated[str, StringConstraints(max_length=40)], Scalar]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+
+class Text(Model):
+    """A text in both languages. Bundled content needs both; another pack may ship one."""
+
+    es: str | None = Field(default=None, max_length=60_000)
+    en: str | None = Field(default=None, max_length=60_000)
+
+    @model_validator(mode="after")
+    def _at_least_one(self) -> Text:
+        if not (self.es or self.en):
+            raise ValueError("needs text in at least one language (es or en)")
+        return self
+
+    def get(self, lang: Lang) -> str:
+        """The text in ``lang``, falling back to the other language."""
+        other: Lang = "en" if lang == "es" else "es"
+        return getattr(self, lang) or getattr(self, other) or ""
+
+    def missing(self) -> list[Lang]:
+        return [lang for lang in LANGS if not getattr(self, lang)]
+
+
+class Level(Model):
+    id: Identifier
+    order: int = 0
+    title: Text
+    summary: Text | None = None
+
+
+class CourseInfo(Model):
+    """``course.yaml`` at the root of a course folder: its title and levels."""
+
+    format_version: Literal[1]
+    title: Text
+    levels: list[Level] = Field(default_factory=list, max_length=50)
+
+
+class Section(Model):
+    """A page of theory, in Markdown."""
+
+    id: Identifier
+    title: Text
+    body: Text
+
+
+class MeasureCall(Model):
+    """What a lab or exercise asks the measurement engine to do: a registered name and bounded parameters."""
+
+    op: Literal["workload", "sweep", "roofline", "vram", "decode", "train_step", "bench", "doctor"]
+    name: Identifier | None = None
+    params: Params = Field(default_factory=dict, max_length=20)
+
+    @model_validator(mode="after")
+    def _name_when_needed(self) -> MeasureCall:
+        if self.op in ("workload", "sweep") and not self.name:
+            raise ValueError(f"op {self.op!r} needs a name (which {self.op} to run)")
+        return self
+
+
+class Lab(Model):
+    """A measured sweep with a plot, ending in a Lab Notebook entry."""
+
+    id: Identifier
+    title: Text
+    goal: Text
+    run: MeasureCall
+    prediction: Text | None = Field(default=None, description="the question asked before the lab starts")
+    prediction_unit: str | None = Field(default=None, max_length=20)
+    procedure: Text | None = None
+    hypothesis: Text | None = None
+    next_question: Text | None = None
+
+
+class Lesson(Model):
+    format_version: Literal[1]
+    id: Identifier
+    level: Identifier
+    order: int = Field(ge=0, le=10_000)
+    title: Text
+    outcome: Text
+    summary: Text | None = None
+    sections: list[Section] = Field(min_length=1, max_length=60)
+    labs: list[Lab] = Field(default_factory=list, max_length=20)
+    exercises: list[Identifier] = Field(default_factory=list, max_length=100)
+
+    @field_validator("sections", "labs")
+    @classmethod
+    def _unique_ids(cls, items: list[Section] | list[Lab]) -> list[Section] | list[Lab]:
+        seen: set[str] = set()
+        for item in items:
+            if item.id in seen:
+                raise ValueError(f"id {item.id!r} appears twice")
+            seen.add(item.id)
+        return items
+
+    @field_validator("exercises")
+    @classmethod
+    def _unique_exercises(cls, ids: list[str]) -> list[str]:
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"exercise {dupes[0]!r} listed twice")
+        return ids
+
+
+ExerciseKind = Literal["bound", "number", "fit", "diagnose"]
+Unit = Literal["GB", "GiB", "MB", "tokens/s", "GB/s", "GFLOP/s", "TFLOP/s", "x", "ms", "s", "us", "FLOP/B", "%"]
+
+
+class Choice(Model):
+    id: Identifier
+    label: Text
+
+
+class Truth(Model):
+    """Where the right answer comes from: this run's measurement, or a formula the lesson teaches.
+
+    ``inputs`` are literal numbers/strings, or ``"measured:<figure>"`` to take a figure from this run's
+    measurement (e.g. ``measured:peak_bandwidth_gbs``).
+    """
+
+    source: Literal["measurement", "formula"]
+    metric: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_.]+$", max_length=80)] | None = None
+    formula: Identifier | None = None
+    inputs: Params = Field(default_factory=dict, max_length=20)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Truth:
+        if self.source == "formula" and not self.formula:
+            raise ValueError("a formula truth needs 'formula' (the name of a formula the lesson teaches)")
+        return self
+
+
+class Grading(Model):
+    """Tolerances for number grading (ratios of prediction to truth) and the bound's too-close band."""
+
+    full: float = Field(default=1.10, gt=1.0, le=10.0, description="within this ratio: full marks")
+    most: float = Field(default=1.25, gt=1.0, le=10.0)
+    some: float = Field(default=2.0, gt=1.0, le=100.0)
+    too_close_band: float = Field(default=0.25, ge=0.0, le=2.0, description="±log10 band around the ridge")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Grading:
+        if not self.full <= self.most <= self.some:
+            raise ValueError("tolerances must grow: full ≤ most ≤ some")
+        return self
+
+
+_PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_.]*)(?::[^{}]*)?\}")
+
+
+class Exercise(Model):
+    """A predict-then-measure exercise."""
+
+    format_version: Literal[1]
+    id: Identifier
+    lesson: Identifier
+    kind: ExerciseKind
+    title: Text
+    prompt: Text
+    target: Text | None = Field(default=None, description="the capacity or machine named, e.g. 'an RTX 5090'")
+    measure: MeasureCall | None = None
+    truth: Truth | None = None
+    unit: Unit | None = None
+    range: tuple[float, float] | None = Field(default=None, description="accepted prediction range")
+    capacity_gb: float | None = Field(default=None, gt=0, le=100_000)
+    choices: list[Choice] = Field(default_factory=list, max_length=12)
+    answer: Identifier | None = None
+    hints: list[Text] = Field(default_factory=list, max_length=6)
+    explanation: Text
+    grading: Grading = Field(default_factory=Grading)
+
+    @model_validator(mode="after")
+    def _kind_rules(self) -> Exercise:
+        ids = [c.id for c in self.choices]
+        if len(set(ids)) != len(ids):
+            raise ValueError("choice ids must be unique")
+        if self.kind == "diagnose":
+            if len(self.choices) < 2:
+                raise ValueError("a diagnose exercise needs at least two choices")
+            if self.answer is None:
+                raise ValueError("a diagnose exercise needs 'answer' (one of its choice ids)")
+        if self.answer is not None and self.answer not in ids:
+            raise ValueError(f"answer {self.answer!r} is not one of the choices {ids}")
+        if self.kind == "number":
+            if self.unit is None:
+                raise ValueError("a number exercise needs 'unit'")
+            if self.truth is None:
+                raise ValueError("a number exercise needs 'truth' (measurement or formula)")
+        if self.kind == "bound" and self.measure is None:
+            raise ValueError("a bound exercise needs 'measure' (the workload whose side of the roofline is asked)")
+        if self.kind == "fit":
+            if self.capacity_gb is None:
+                raise ValueError("a fit exercise needs 'capacity_gb'")
+            if self.truth is None:
+                raise ValueError("a fit exercise needs 'truth' (how many GB it takes)")
+        if self.truth is not None and self.truth.source == "measurement" and self.measure is None:
+            raise ValueError("a measured truth needs 'measure' (what to run)")
+        if self.range is not None and not self.range[0] < self.range[1]:
+            raise ValueError("range must be [low, high] with low < high")
+        return self
+
+    def placeholders(self) -> set[str]:
+        """The ``{name}`` fields the explanation fills in from this run."""
+        names: set[str] = set()
+        for text in (self.explanation.es, self.explanation.en):
+            names.update(m.group(1) for m in _PLACEHOLDER.finditer(text or ""))
+        return names
+
+
+def texts_of(model: BaseModel, loc: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], Text]]:
+    """Every :class:`Text` inside ``model``, with its location (for the translation check)."""
+    found: list[tuple[tuple[str | int, ...], Text]] = []
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        _collect(value, (*loc, name), found)
+    return found
+
+
+def _collect(value: object, loc: tuple[str | int, ...], found: list[tuple[tuple[str | int, ...], Text]]) -> None:
+    if isinstance(value, Text):
+        found.append((loc, value))
+    elif isinstance(value, BaseModel):
+        found.extend(texts_of(value, loc))
+    elif isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            _collect(item, (*loc, i), found)

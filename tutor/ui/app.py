@@ -1,0 +1,121 @@
+"""The GPU Tutor Textual app and the factory the CLI and the tests share.
+
+This module must stay light: importing it never imports torch (measurements run in a worker process, see
+``tutor.measure.worker``), so the first screen paints at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+
+from tutor.content import Course
+from tutor.i18n import Lang, t
+from tutor.progress import ProgressStore
+from tutor.ui.marks import CourseMarks
+from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged
+from tutor.ui.screens.course_map import CourseMapScreen
+from tutor.ui.screens.lesson import LessonScreen
+
+
+class TutorApp(App[None]):
+    """The tutor: the course map first, lessons, exercises and labs pushed on top of it."""
+
+    TITLE = "GPU Tutor"
+    CSS_PATH = "styles/app.tcss"
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("f2", "toggle_lang", "es/en", show=False),
+    ]
+
+    lang: reactive[Lang] = reactive[Lang]("es")
+    """The language of the course and the UI; every screen watches it."""
+
+    def __init__(
+        self,
+        *,
+        course: Course,
+        store: ProgressStore,
+        lang: Lang = "es",
+        telemetry: Any = "auto",
+        telemetry_interval: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.course = course
+        self.store = store
+        self.telemetry_spec = telemetry
+        self.telemetry_interval = max(0.25, float(telemetry_interval))
+        self.set_reactive(TutorApp.lang, lang)
+        self.marks = CourseMarks.load(store)
+
+    def on_mount(self) -> None:
+        self.sub_title = t("app.subtitle", self.lang)
+        self.push_screen(CourseMapScreen(self.course, self.marks))
+        report = self.store.open_report
+        if report.recovered_from_corrupt is not None:
+            self.notify(
+                t("notice.db_recovered", self.lang, path=report.recovered_from_corrupt),
+                severity="warning",
+                timeout=30,
+            )
+        self.start_telemetry()
+
+    # telemetry: wired by the telemetry issue
+    def start_telemetry(self) -> None:
+        """Start sampling the telemetry backend named by ``telemetry_spec``."""
+
+    def watch_lang(self, lang: Lang) -> None:
+        self.sub_title = t("app.subtitle", lang)
+
+    def action_toggle_lang(self) -> None:
+        self.lang = "en" if self.lang == "es" else "es"
+        self.notify(t("lang.switched", self.lang), timeout=2)
+
+    def on_open_lesson(self, message: OpenLesson) -> None:
+        lesson = self.course.lessons.get(message.lesson_id)
+        if lesson is not None:
+            self.push_screen(LessonScreen(self.course, lesson, self.marks, message.section_id))
+
+    def on_open_exercise(self, message: OpenExercise) -> None:
+        self.notify(f"exercise {message.exercise_id}: the exercise screen is not built yet", severity="warning")
+
+    def on_open_lab(self, message: OpenLab) -> None:
+        self.notify(f"lab {message.lab_id}: the lab screen is not built yet", severity="warning")
+
+    def action_open_progress(self) -> None:
+        self.notify("the progress screen is not built yet", severity="warning")
+
+    def on_progress_changed(self, _message: ProgressChanged) -> None:
+        self.marks = CourseMarks.load(self.store)
+        for screen in self.screen_stack:
+            update = getattr(screen, "update_marks", None)
+            if update is not None:
+                update(self.marks)
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand("Language: español / English", "Switch the course language", self.action_toggle_lang)
+        for lesson in self.course.ordered_lessons():
+            title = lesson.title.get(self.lang)
+            yield SystemCommand(
+                f"Open: {title}", f"Lesson {lesson.id}", lambda lid=lesson.id: self.post_message(OpenLesson(lid))
+            )
+
+
+def make_app(
+    *,
+    course: Course,
+    store: ProgressStore,
+    lang: Lang = "es",
+    telemetry: Any = "auto",
+    telemetry_interval: float = 1.0,
+) -> TutorApp:
+    """The one factory the CLI and the tests use; tests pass a replay telemetry backend and a temporary store."""
+    return TutorApp(
+        course=course, store=store, lang=lang, telemetry=telemetry, telemetry_interval=telemetry_interval
+    )

@@ -1,0 +1,126 @@
+"""The lesson view: theory in Markdown on the left, live telemetry of this machine on the right."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, OptionList
+from textual.widgets.option_list import Option
+
+from tutor.content import Course, Lesson
+from tutor.i18n import Lang
+from tutor.ui.marks import CourseMarks
+from tutor.ui.messages import OpenExercise, OpenLab, ProgressChanged
+from tutor.ui.widgets.telemetry_panel import TelemetryPanel
+
+
+class LessonScreen(Screen[None]):
+    """One lesson: its sections, labs and exercises in a list, the selected section rendered beside it."""
+
+    CSS_PATH = "../styles/lesson.tcss"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Map", show=True),
+        Binding("n,right", "next_section", "Next", show=True),
+        Binding("b,left", "previous_section", "Previous", show=True),
+        Binding("t", "toggle_telemetry", "Telemetry", show=True),
+        Binding("T", "enlarge_telemetry", "Enlarge", show=False),
+        Binding("l", "app.toggle_lang", "es/en", show=True),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
+
+    def __init__(self, course: Course, lesson: Lesson, marks: CourseMarks, section_id: str | None = None) -> None:
+        super().__init__(id=f"lesson-{lesson.id}")
+        self.course = course
+        self.lesson = lesson
+        self.marks = marks
+        ids = [s.id for s in lesson.sections]
+        self.section_index = ids.index(section_id) if section_id in ids else 0
+
+    @property
+    def lang(self) -> Lang:
+        return self.app.lang  # type: ignore[attr-defined, no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="lesson-body"):
+            yield OptionList(id="lesson-nav")
+            with VerticalScroll(id="lesson-main"):
+                yield Markdown(id="lesson-text")
+            with Vertical(id="telemetry-column"):
+                yield TelemetryPanel(id="telemetry-panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", self._lang_changed, init=False)
+        self._render_nav()
+        self.show_section(self.section_index)
+        self.query_one("#lesson-main").focus()
+
+    def _lang_changed(self, _lang: Lang) -> None:
+        self._render_nav()
+        self.show_section(self.section_index)
+
+    def _render_nav(self) -> None:
+        lang, lesson, marks = self.lang, self.lesson, self.marks
+        nav = self.query_one("#lesson-nav", OptionList)
+        nav.clear_options()
+        options: list[Option | None] = []
+        for i, section in enumerate(lesson.sections):
+            options.append(Option(f"{marks.section(lesson.id, section.id)} {section.title.get(lang)}", id=f"s:{i}"))
+        if lesson.labs:
+            options.append(None)
+            for lab in lesson.labs:
+                options.append(Option(f"{marks.lab(lab.id)} ▶ {lab.title.get(lang)}", id=f"lab:{lab.id}"))
+        exercises = self.course.exercises_of(lesson)
+        if exercises:
+            options.append(None)
+            for ex in exercises:
+                options.append(Option(f"{marks.exercise(ex.id)} ? {ex.title.get(lang)}", id=f"ex:{ex.id}"))
+        nav.add_options(options)
+        nav.highlighted = self.section_index
+
+    def show_section(self, index: int) -> None:
+        """Render section ``index`` and record it as read."""
+        lesson, lang = self.lesson, self.lang
+        self.section_index = max(0, min(index, len(lesson.sections) - 1))
+        section = lesson.sections[self.section_index]
+        header = f"*{lesson.title.get(lang)} · {self.section_index + 1}/{len(lesson.sections)}*\n\n"
+        self.query_one("#lesson-text", Markdown).update(header + section.body.get(lang))
+        self.query_one("#lesson-main", VerticalScroll).scroll_home(animate=False)
+        self.sub_title = section.title.get(lang)
+        store = self.app.store  # type: ignore[attr-defined]
+        if (lesson.id, section.id) not in self.marks.read:
+            store.mark_section_read(lesson.id, section.id)
+            self.post_message(ProgressChanged())
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        option_id = event.option.id or ""
+        kind, _, value = option_id.partition(":")
+        if kind == "s":
+            self.show_section(int(value))
+            self.query_one("#lesson-main").focus()
+        elif kind == "lab":
+            self.post_message(OpenLab(self.lesson.id, value))
+        elif kind == "ex":
+            self.post_message(OpenExercise(value))
+
+    def update_marks(self, marks: CourseMarks) -> None:
+        self.marks = marks
+        self._render_nav()
+
+    def action_next_section(self) -> None:
+        self.show_section(self.section_index + 1)
+
+    def action_previous_section(self) -> None:
+        self.show_section(self.section_index - 1)
+
+    def action_toggle_telemetry(self) -> None:
+        column = self.query_one("#telemetry-column")
+        column.display = not column.display
+
+    def action_enlarge_telemetry(self) -> None:
+        column = self.query_one("#telemetry-column")
+        column.display = True
+        column.toggle_class("enlarged")
