@@ -1,0 +1,392 @@
+"""The sampler: reads a backend on a background thread, keeps 10 minutes of history per metric, and hands out
+immutable snapshots.
+
+Typical use (the TUI does this in ``start_telemetry``)::
+
+    sampler = Sampler(open_backend("auto"), interval=1.0, on_snapshot=deliver)  # deliver runs on the thread
+    sampler.start()
+    ...
+    with sampler.recording() as window:      # keeps sampling even while the panel is hidden
+        run_the_measurement()
+    window.summary                            # {device id: WindowSummary}, see window_summary()
+    ...
+    sampler.close()
+
+Times are seconds since the epoch (``time.time()``), the same clock as a trace's ``t``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tutor.telemetry.model import (
+    NUMERIC_METRICS,
+    BackendStatus,
+    DeviceInfo,
+    DeviceSample,
+    TelemetryBackend,
+)
+
+MIN_INTERVAL = 0.25
+DEFAULT_INTERVAL = 1.0
+HISTORY_SECONDS = 600.0
+
+#: The series each snapshot carries for the panel's chart (the full history is in ``Sampler.history``).
+CHART_METRICS: tuple[str, ...] = (
+    "gpu_util_pct",
+    "mem_bus_util_pct",
+    "mem_used_bytes",
+    "power_w",
+    "cpu_pct",
+    "ram_used_bytes",
+)
+
+
+@dataclass(frozen=True)
+class Series:
+    """One metric's history on one device, oldest first. ``None`` marks a sample where it was N/A."""
+
+    device: str
+    metric: str
+    times: tuple[float, ...]
+    values: tuple[float | None, ...]
+
+
+@dataclass(frozen=True)
+class TelemetrySnapshot:
+    """Everything the panel shows, at one instant. Immutable: safe to hand from the sampler thread to the UI.
+
+    ``samples`` is empty in the first snapshot (sent right after the probe, so the banner shows at once) and
+    whenever the backend is not live.
+    """
+
+    t: float
+    seq: int
+    interval: float
+    status: BackendStatus
+    devices: tuple[DeviceInfo, ...]
+    samples: tuple[DeviceSample, ...]
+    history: tuple[Series, ...] = ()
+
+    @property
+    def backend(self) -> str:
+        """What is live: ``nvml+host``, ``host``, ``nvml``, ``replay``."""
+        return self.status.backend
+
+    @property
+    def is_replay(self) -> bool:
+        return self.status.backend == "replay"
+
+    def device(self, device_id: str) -> DeviceInfo | None:
+        return next((d for d in self.devices if d.id == device_id), None)
+
+    def sample(self, device_id: str) -> DeviceSample | None:
+        return next((s for s in self.samples if s.device == device_id), None)
+
+    def series(self, device_id: str, metric: str) -> Series | None:
+        return next((s for s in self.history if s.device == device_id and s.metric == metric), None)
+
+
+@dataclass(frozen=True)
+class WindowSummary:
+    """The telemetry of one device over a measurement's window (what the reveal screen shows).
+
+    ``util_*`` is GPU busy % on a GPU and CPU % on the host (``util_metric`` says which); ``mem_*`` is VRAM or
+    RAM in use. A figure is ``None`` when the device did not report it in the window, or ``samples`` is 0.
+    """
+
+    device: str
+    kind: str
+    name: str
+    backend: str
+    t0: float
+    t1: float
+    samples: int
+    util_metric: str
+    util_mean_pct: float | None
+    util_peak_pct: float | None
+    mem_metric: str
+    mem_peak_bytes: int | None
+    mem_total_bytes: int | None
+    power_mean_w: float | None
+    power_peak_w: float | None
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values, for storing with a measurement."""
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass
+class Recording:
+    """The window of a ``with sampler.recording():`` block; ``summary`` is filled when the block ends."""
+
+    t0: float
+    t1: float | None = None
+    summary: dict[str, WindowSummary] = field(default_factory=dict)
+
+
+class Sampler:
+    """Samples a backend every ``interval`` seconds (clamped to at least 0.25 s) on a daemon thread.
+
+    * ``on_snapshot(snapshot)`` is called **on the sampler thread** after every sample; a UI must hop to its own
+      thread (Textual: ``app.post_message``, which is thread-safe). An exception in it is kept in
+      ``last_error`` and otherwise ignored.
+    * ``pause()`` / ``resume()``: the panel is hidden → no backend calls at all. ``resume()`` samples at once.
+    * ``recording()`` keeps sampling while paused, for a measurement's window.
+    * The backend is only ever called from one thread at a time (the sampler's, or the caller of
+      ``sample_once`` when the thread is not running).
+    """
+
+    def __init__(
+        self,
+        backend: TelemetryBackend,
+        interval: float = DEFAULT_INTERVAL,
+        *,
+        on_snapshot: Callable[[TelemetrySnapshot], None] | None = None,
+        history_seconds: float = HISTORY_SECONDS,
+        clock: Callable[[], float] = time.time,
+        chart_metrics: tuple[str, ...] = CHART_METRICS,
+    ) -> None:
+        self.backend = backend
+        self.interval = max(float(interval), MIN_INTERVAL) if math.isfinite(interval) else DEFAULT_INTERVAL
+        self.on_snapshot = on_snapshot
+        self.history_seconds = history_seconds
+        self._clock = clock
+        self._chart_metrics = chart_metrics
+        self._maxlen = max(2, math.ceil(history_seconds / self.interval) + 1)
+        self._buffers: dict[tuple[str, str], deque[tuple[float, float | None]]] = {}
+        self._lock = threading.Lock()
+        self._backend_lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopping = False
+        self._paused = False
+        self._recordings = 0
+        self._thread: threading.Thread | None = None
+        self._seq = 0
+        self._status: BackendStatus | None = None
+        self._devices: tuple[DeviceInfo, ...] = ()
+        self.latest: TelemetrySnapshot | None = None
+        self.last_error: BaseException | None = None
+
+    # -- control ------------------------------------------------------------------------------------------
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> Sampler:
+        """Start the thread: it delivers a first snapshot (status and devices) at once, then samples."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="telemetry-sampler", daemon=True)
+            self._thread.start()
+        return self
+
+    def pause(self) -> None:
+        self._paused = True
+
+    def resume(self) -> None:
+        if self._paused:
+            self._paused = False
+            self._wake.set()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the thread (waits up to ``timeout``); the backend stays open."""
+        self._stopping = True
+        self._wake.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        self._thread = None
+
+    def close(self) -> None:
+        """Stop the thread and close the backend."""
+        self.stop()
+        with self._backend_lock:
+            self.backend.close()
+
+    @contextlib.contextmanager
+    def recording(self) -> Iterator[Recording]:
+        """Sample through the block even if paused; on exit, ``recording.summary`` is ``window_summary(t0, t1)``.
+
+        The summary covers samples taken up to the block's end; a block shorter than the interval may hold
+        none (``samples == 0``): call ``window_summary`` again one interval later to include the next one.
+        """
+        rec = Recording(t0=self._clock())
+        with self._lock:
+            self._recordings += 1
+        self._wake.set()
+        try:
+            yield rec
+        finally:
+            with self._lock:
+                self._recordings -= 1
+            rec.t1 = self._clock()
+            rec.summary = self.window_summary(rec.t0, rec.t1)
+
+    # -- sampling -----------------------------------------------------------------------------------------
+    def _active(self) -> bool:
+        with self._lock:
+            return not self._paused or self._recordings > 0
+
+    def _run(self) -> None:
+        self._deliver(self._probe_snapshot())
+        next_due = time.monotonic() + self.interval
+        while not self._stopping:
+            if not self._active():
+                self._wake.wait()
+                self._wake.clear()
+                next_due = time.monotonic()  # resumed: show fresh figures at once
+                continue
+            delay = next_due - time.monotonic()
+            if delay > 0:
+                self._wake.wait(delay)
+                self._wake.clear()
+                continue  # re-check stop/pause, then the clock
+            self._deliver(self.sample_once())
+            next_due = max(next_due + self.interval, time.monotonic())
+
+    def _deliver(self, snapshot: TelemetrySnapshot) -> None:
+        if self.on_snapshot is None:
+            return
+        try:
+            self.on_snapshot(snapshot)
+        except Exception as exc:  # the UI may be shutting down; never kill the thread or print
+            self.last_error = exc
+
+    def _probe_snapshot(self) -> TelemetrySnapshot:
+        with self._backend_lock:
+            try:
+                self._status = self.backend.probe()
+                self._devices = self.backend.devices()
+            except Exception as exc:
+                self.last_error = exc
+                self._status = BackendStatus(backend=self.backend.name, code="error", message=str(exc))
+                self._devices = ()
+        return self._snapshot(self._clock(), ())
+
+    def sample_once(self) -> TelemetrySnapshot:
+        """Read the backend now, record the readings, and return (and keep as ``latest``) the snapshot."""
+        with self._backend_lock:
+            try:
+                samples = self.backend.sample()
+                self._status = self.backend.probe()
+                self._devices = self.backend.devices()
+            except Exception as exc:  # a backend bug must not kill telemetry: say so in the banner
+                self.last_error = exc
+                samples = ()
+                self._status = BackendStatus(
+                    backend=self.backend.name, code="error", message=f"telemetry failed: {exc}"
+                )
+        t = self._clock()
+        with self._lock:
+            for s in samples:
+                for key in NUMERIC_METRICS:
+                    value = s.metrics.get(key)
+                    number = float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+                    if number is None and key not in s.metrics:
+                        continue
+                    buf = self._buffers.get((s.device, key))
+                    if buf is None:
+                        buf = self._buffers[(s.device, key)] = deque(maxlen=self._maxlen)
+                    buf.append((t, number))
+        return self._snapshot(t, samples)
+
+    def _snapshot(self, t: float, samples: tuple[DeviceSample, ...]) -> TelemetrySnapshot:
+        status = self._status or BackendStatus(backend=self.backend.name, code="error", message="not probed")
+        with self._lock:
+            self._seq += 1
+            history = tuple(
+                Series(device, metric, tuple(p[0] for p in buf), tuple(p[1] for p in buf))
+                for (device, metric), buf in self._buffers.items()
+                if metric in self._chart_metrics
+            )
+            snapshot = TelemetrySnapshot(
+                t=t,
+                seq=self._seq,
+                interval=self.interval,
+                status=status,
+                devices=self._devices,
+                samples=samples,
+                history=history,
+            )
+            self.latest = snapshot
+        return snapshot
+
+    # -- reading the history ------------------------------------------------------------------------------
+    def history(self, device: str, metric: str) -> Series:
+        """The last ``history_seconds`` of one numeric metric (empty if never reported)."""
+        with self._lock:
+            points = tuple(self._buffers.get((device, metric), ()))
+        return Series(device, metric, tuple(p[0] for p in points), tuple(p[1] for p in points))
+
+    def window_summary(self, t0: float, t1: float) -> dict[str, WindowSummary]:
+        """Per device, the telemetry of the window ``[t0, t1]`` (epoch seconds, ``time.time()``).
+
+        Returns ``{device id: WindowSummary}`` with mean and peak utilization (GPU busy %, or CPU % for the
+        host), peak memory in use (VRAM, or RAM), and mean and peak power. A reading at time ``t`` describes the
+        interval before it (NVML's and psutil's utilization are averages since the last read), so the window
+        takes readings with ``t0 < t < t1 + interval`` — those whose interval overlaps the window.
+        Safe to call from any thread, during or after the window.
+        """
+        if t1 < t0:
+            raise ValueError("window_summary: t1 must not be before t0")
+        hi = t1 + self.interval
+        with self._lock:
+            windowed = {
+                key: [v for (t, v) in buf if t0 < t < hi] for key, buf in self._buffers.items()
+            }
+        devices = {d.id: d for d in self._devices}
+        device_ids = sorted({dev for dev, _ in windowed}, key=lambda d: (d == "host", d))
+        backend = self._status.backend if self._status else self.backend.name
+        out: dict[str, WindowSummary] = {}
+        for dev in device_ids:
+            info = devices.get(dev)
+            kind = info.kind if info else ("host" if dev == "host" else "gpu")
+            util_key, mem_key = ("cpu_pct", "ram_used_bytes") if kind == "host" else ("gpu_util_pct", "mem_used_bytes")
+            total_key = "ram_total_bytes" if kind == "host" else "mem_total_bytes"
+            count = max((len(v) for (d, _), v in windowed.items() if d == dev), default=0)
+            util = _numbers(windowed.get((dev, util_key)))
+            mem = _numbers(windowed.get((dev, mem_key)))
+            total = _numbers(windowed.get((dev, total_key)))
+            power = _numbers(windowed.get((dev, "power_w")))
+            out[dev] = WindowSummary(
+                device=dev,
+                kind=kind,
+                name=info.name if info else dev,
+                backend=backend,
+                t0=t0,
+                t1=t1,
+                samples=count,
+                util_metric=util_key,
+                util_mean_pct=_mean(util),
+                util_peak_pct=max(util) if util else None,
+                mem_metric=mem_key,
+                mem_peak_bytes=int(max(mem)) if mem else None,
+                mem_total_bytes=int(max(total)) if total else _static_int(info, total_key),
+                power_mean_w=_mean(power),
+                power_peak_w=max(power) if power else None,
+            )
+        return out
+
+
+def _numbers(values: list[float | None] | None) -> list[float]:
+    return [v for v in values or () if v is not None]
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _static_int(info: DeviceInfo | None, key: str) -> int | None:
+    value: Mapping[str, Any] | None = info.static if info else None
+    raw = value.get(key) if value else None
+    return int(raw) if isinstance(raw, int | float) else None

@@ -1,0 +1,84 @@
+"""Choosing a backend from a spec string (``--telemetry`` / ``--backend``), and the ``auto`` composite."""
+
+from __future__ import annotations
+
+from tutor.telemetry.host import HostBackend
+from tutor.telemetry.model import BackendStatus, DeviceInfo, DeviceSample, TelemetryBackend
+from tutor.telemetry.nvml import NvmlBackend
+from tutor.telemetry.replay import ReplayBackend
+from tutor.telemetry.trace import TraceError
+
+SPECS_HELP = "auto, nvml, host or replay:FILE"
+
+
+class BackendSpecError(ValueError):
+    """A telemetry spec that names no backend, or a replay file that cannot be read."""
+
+
+class AutoBackend(TelemetryBackend):
+    """NVIDIA GPUs (NVML) *and* the host when NVML works; otherwise the host alone, with NVML's reason kept.
+
+    NVML is re-probed on every sample, which :class:`NvmlBackend` rate-limits to one real ``nvmlInit`` a minute,
+    so a driver that comes up later is picked up without a retry storm.
+    """
+
+    name = "auto"
+
+    def __init__(self, gpu: NvmlBackend | None = None, host: HostBackend | None = None) -> None:
+        self.gpu = gpu if gpu is not None else NvmlBackend()
+        self.host = host if host is not None else HostBackend()
+
+    def probe(self) -> BackendStatus:
+        gpu = self.gpu.probe()
+        if gpu.ok or gpu.code == "gpu_lost":
+            self.host.set_fallback(None)
+            self.host.probe()
+            return BackendStatus(
+                backend="nvml+host", code=gpu.code, message=f"{gpu.message}; host CPU and RAM", notes=gpu.notes
+            )
+        self.host.set_fallback(gpu)
+        return self.host.probe()
+
+    def _gpu_live(self) -> bool:
+        return self.gpu.probe().code in ("ok", "gpu_lost")
+
+    def devices(self) -> tuple[DeviceInfo, ...]:
+        gpus = self.gpu.devices() if self._gpu_live() else ()
+        return (*gpus, *self.host.devices())
+
+    def sample(self) -> tuple[DeviceSample, ...]:
+        gpus = self.gpu.sample() if self._gpu_live() else ()
+        return (*gpus, *self.host.sample())
+
+    def close(self) -> None:
+        self.gpu.close()
+        self.host.close()
+
+
+def open_backend(spec: str, *, pcie: bool = False) -> TelemetryBackend:
+    """The backend a spec names: ``auto`` | ``nvml`` | ``host`` | ``replay:FILE``.
+
+    Opening never fails because a GPU is missing — ``probe()`` says so, in words. It raises
+    :class:`BackendSpecError` for a spec that names nothing, or a replay file that is missing or malformed.
+    ``pcie`` turns on PCIe TX/RX for NVML (off by default: each read blocks the driver for ~20 ms).
+    """
+    text = spec.strip()
+    kind, _, arg = text.partition(":")
+    kind = kind.lower()
+    if kind == "auto" and not arg:
+        backend: TelemetryBackend = AutoBackend(NvmlBackend(pcie=pcie))
+    elif kind == "nvml" and not arg:
+        backend = NvmlBackend(pcie=pcie)
+    elif kind == "host" and not arg:
+        backend = HostBackend()
+    elif kind == "replay":
+        if not arg:
+            raise BackendSpecError("replay needs a trace file: replay:FILE")
+        try:
+            backend = ReplayBackend(arg)
+        except TraceError as exc:
+            raise BackendSpecError(str(exc)) from None
+    else:
+        raise BackendSpecError(f"unknown telemetry backend {spec!r}: expected {SPECS_HELP}")
+    backend.probe()
+    return backend
