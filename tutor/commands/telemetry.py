@@ -1,16 +1,149 @@
-"""`tutor telemetry` — placeholder until its issue lands (see the issue tracker)."""
+"""``tutor telemetry`` — live telemetry without the TUI: a readable table, or JSON lines for tools and traces.
+
+Uses the same backends and sampler as the panel (:mod:`tutor.telemetry`). Writes nothing to stderr in normal
+use: a missing GPU is not an error, it is the ``status`` of every line.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import IO, TextIO
 
+from tutor.cli import add_common_options
 from tutor.commands import CliError
+from tutor.telemetry import MIN_INTERVAL, SPECS_HELP, BackendSpecError, Sampler, TelemetrySnapshot, open_backend
+from tutor.telemetry import format as fmt
+from tutor.telemetry.trace import TraceWriter, dumps, sample_lines
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("telemetry", help="(not built yet)")
+    parser = sub.add_parser(
+        "telemetry",
+        help="show live GPU/CPU telemetry (or JSON lines) without the TUI",
+        description=(
+            "Sample this machine's telemetry: NVIDIA GPUs through NVML, and CPU/RAM through psutil. "
+            "Without an NVIDIA GPU the host figures are shown and every sample says why there is no GPU."
+        ),
+    )
+    add_common_options(parser)
+    parser.add_argument("--json", action="store_true", help="one JSON object per device per sample, per line")
+    parser.add_argument(
+        "--samples", type=int, default=None, metavar="N", help="stop after N samples (default: until Ctrl-C)"
+    )
+    parser.add_argument(
+        "--interval",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help=f"seconds between samples (default 1.0, minimum {MIN_INTERVAL})",
+    )
+    parser.add_argument(
+        "--record", type=Path, default=None, metavar="FILE", help="also write a trace (JSON lines) for replay:FILE"
+    )
+    parser.add_argument("--backend", default="auto", metavar="BACKEND", help=f"{SPECS_HELP} (default: auto)")
+    parser.add_argument(
+        "--pcie", action="store_true", help="also read PCIe TX/RX (NVML; each read costs ~20 ms in the driver)"
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise CliError("'tutor telemetry' is not built yet", exit_code=2)
+    interval = float(args.interval)
+    if not interval >= MIN_INTERVAL:
+        raise CliError(f"--interval must be at least {MIN_INTERVAL} s (got {args.interval})")
+    if args.samples is not None and args.samples < 1:
+        raise CliError(f"--samples must be at least 1 (got {args.samples})")
+    try:
+        backend = open_backend(args.backend, pcie=args.pcie)
+    except BackendSpecError as exc:
+        raise CliError(str(exc)) from None
+    status = backend.probe()
+    if args.backend.strip().lower() == "nvml" and not status.ok:
+        backend.close()
+        raise CliError(f"NVML is not available: {status.message}", exit_code=1)
+    out: TextIO = sys.stdout
+    with contextlib.ExitStack() as stack:
+        stack.callback(backend.close)
+        writer: TraceWriter | None = None
+        if args.record is not None:
+            try:
+                stream: IO[str] = stack.enter_context(open(args.record, "w", encoding="utf-8"))
+            except OSError as exc:
+                raise CliError(f"cannot write {args.record}: {exc.strerror or exc}", exit_code=1) from None
+            writer = TraceWriter(stream)
+            writer.write_header(status, backend.devices())
+        sampler = Sampler(backend, interval)
+        table = _Table(out)
+        try:
+            next_due = time.monotonic() + sampler.interval  # the first CPU % needs one interval to measure
+            count = 0
+            while args.samples is None or count < args.samples:
+                time.sleep(max(0.0, next_due - time.monotonic()))
+                snapshot = sampler.sample_once()
+                next_due += sampler.interval
+                count += 1
+                lines = sample_lines(snapshot.t, snapshot.backend, snapshot.status, snapshot.samples)
+                if writer is not None:
+                    writer.write_lines(lines)
+                if args.json:
+                    for line in lines:
+                        out.write(dumps(line) + "\n")
+                    out.flush()
+                else:
+                    table.show(snapshot)
+        except KeyboardInterrupt:
+            pass  # Ctrl-C is how an open-ended run ends
+        except BrokenPipeError:
+            with contextlib.suppress(OSError):
+                sys.stdout = open("/dev/null", "w")  # noqa: SIM115 - keep Python quiet at exit (| head)
+    return 0
+
+
+class _Table:
+    """The readable form: the banner when it changes, then one line per device per sample."""
+
+    def __init__(self, out: TextIO) -> None:
+        self._out = out
+        self._banner: str | None = None
+
+    def show(self, snap: TelemetrySnapshot) -> None:
+        banner = f"[{snap.backend}] {snap.status.message}"
+        if banner != self._banner:
+            self._banner = banner
+            self._out.write(banner + "\n")
+            for note in snap.status.notes:
+                self._out.write(f"  note: {note}\n")
+        stamp = datetime.fromtimestamp(snap.t).strftime("%H:%M:%S")
+        names = {d.id: d.name for d in snap.devices}
+        for s in snap.samples:
+            m = s.metrics
+            if s.state == "lost":
+                body = "lost — no readings"
+            elif s.device == "host":
+                load = " ".join(fmt.NA if m.get(k) is None else f"{m[k]:.2f}" for k in ("load_1", "load_5", "load_15"))
+                ram = fmt.used_of(m.get("ram_used_bytes"), m.get("ram_total_bytes"))
+                body = (
+                    f"CPU {fmt.pct(m.get('cpu_pct'))}  RAM {ram}"
+                    f"  swap {fmt.used_of(m.get('swap_used_bytes'), m.get('swap_total_bytes'))}  load {load}"
+                )
+            else:
+                body = (
+                    f"busy {fmt.pct(m.get('gpu_util_pct'))}  mem-bus {fmt.pct(m.get('mem_bus_util_pct'))}"
+                    f"  VRAM {fmt.used_of(m.get('mem_used_bytes'), m.get('mem_total_bytes'))}"
+                    f"  power {fmt.watts(m.get('power_w'))} / {fmt.watts(m.get('power_limit_w'))}"
+                    f"  {fmt.celsius(m.get('temp_c'))}"
+                    f"  SM {fmt.mhz(m.get('sm_clock_mhz'))}/{fmt.mhz(m.get('sm_clock_max_mhz'))} MHz"
+                    f"  mem {fmt.mhz(m.get('mem_clock_mhz'))}/{fmt.mhz(m.get('mem_clock_max_mhz'))} MHz"
+                )
+                if m.get("pcie_tx_bytes_s") is not None or m.get("pcie_rx_bytes_s") is not None:
+                    body += f"  PCIe TX {fmt.rate(m.get('pcie_tx_bytes_s'))} RX {fmt.rate(m.get('pcie_rx_bytes_s'))}"
+                reasons = fmt.words(m.get("throttle"))
+                if reasons:
+                    body += f"  clocks held by: {', '.join(reasons)}"
+            self._out.write(f"{stamp}  {s.device:<5} {names.get(s.device, '')[:28]:<28}  {body}\n")
+        self._out.flush()
