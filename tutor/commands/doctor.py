@@ -1,16 +1,107 @@
-"""`tutor doctor` — placeholder until its issue lands (see the issue tracker)."""
+"""`tutor doctor` — diagnose the PyTorch/CUDA stack in seconds and lock a reproducible environment."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
 
 from tutor.commands import CliError
 
+_SENTINEL_DEFAULT = "__default__"
+
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("doctor", help="(not built yet)")
+    from tutor.cli import add_common_options
+
+    parser = sub.add_parser(
+        "doctor",
+        help="diagnose the torch/CUDA/driver stack and write or check the environment lock",
+        description=(
+            "Diagnose the stack in seconds: torch build, NVIDIA GPU and driver, kernels for the GPU (sm_120), "
+            "WSL2, containers, CUDA_VISIBLE_DEVICES, allocator settings, GPU memory held by other processes. "
+            "Exit status: 0 when no check fails (a machine without a GPU passes), 1 when one fails or the lock "
+            "differs under --check-lock, 2 when the lock file cannot be used."
+        ),
+    )
+    add_common_options(parser)
+    parser.add_argument("--json", action="store_true", help="print the report as JSON (schema gpu-tutor/doctor/v1)")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--lock",
+        nargs="?",
+        const=_SENTINEL_DEFAULT,
+        default=None,
+        metavar="FILE",
+        help="write the environment lock (versions, GPU, driver) to FILE (default: the data dir's lock)",
+    )
+    group.add_argument(
+        "--check-lock",
+        nargs="?",
+        const=_SENTINEL_DEFAULT,
+        default=None,
+        metavar="FILE",
+        help="compare this environment with the lock in FILE and list every difference (exit 1 if any)",
+    )
+    parser.add_argument(
+        "--no-probe",
+        action="store_true",
+        help="do not launch the tiny CUDA kernel that confirms torch has kernels for the GPU",
+    )
     parser.set_defaults(func=run)
 
 
+def _lock_path(value: str) -> Path:
+    if value == _SENTINEL_DEFAULT:
+        from tutor import paths
+
+        return paths.environment_lock()
+    return Path(value).expanduser()
+
+
 def run(args: argparse.Namespace) -> int:
-    raise CliError("'tutor doctor' is not built yet", exit_code=2)
+    from tutor.doctor import LockError, run_doctor
+
+    if args.lock is not None:
+        mode, lock_path = "write", _lock_path(args.lock)
+    elif args.check_lock is not None:
+        mode, lock_path = "check", _lock_path(args.check_lock)
+    else:
+        mode, lock_path = "auto", None
+    try:
+        report = run_doctor(lock_mode=mode, lock_path=lock_path, probe_kernel=not args.no_probe)  # type: ignore[arg-type]
+    except LockError as exc:
+        raise CliError(str(exc), exit_code=2) from None
+    except OSError as exc:
+        raise CliError(f"cannot write the environment lock {lock_path}: {exc.strerror or exc}", exit_code=2) from None
+
+    document = report.to_json()
+    _record(report.passed, document, report.lock.matches if report.lock else None)
+    if args.json:
+        print(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        print(report.render_text())
+        if report.lock is not None and report.lock.written:
+            print(f"Wrote the environment lock to {report.lock.path}; check it later with 'tutor doctor --check-lock'.")
+    return report.exit_code
+
+
+def _record(passed: bool, document: dict[str, object], lock_matches: bool | None) -> None:
+    """Store the run as C0 evidence; a store problem is one line on stderr, never a lost report."""
+    try:
+        from tutor.progress import ProgressStore
+
+        store = ProgressStore()
+        try:
+            moved = store.open_report.recovered_from_corrupt
+            if moved is not None:
+                print(
+                    f"tutor: the progress database was corrupt; it was moved to {moved} and a fresh one started",
+                    file=sys.stderr,
+                )
+            store.record_doctor_run(passed=passed, report=document, lock_matches=lock_matches)
+        finally:
+            store.close()
+    except Exception as exc:  # the diagnosis is still printed
+        print(f"tutor: warning: this doctor run was not recorded in the progress store: {exc}", file=sys.stderr)

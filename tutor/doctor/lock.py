@@ -1,0 +1,139 @@
+"""The environment lock: the versions a learner's numbers were measured with, and what changed since.
+
+``tutor doctor --lock`` writes :func:`current_lock` to a JSON file; ``tutor doctor --check-lock`` reads it back with
+:func:`read_lock` and lists :func:`compare`'s differences. The C0 "reproducible stack" condition uses the same two
+pure pieces: ``compare(read_lock(path), current_lock()) == []``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tutor.doctor.view import EnvironmentView, gather
+
+LOCK_SCHEMA = "gpu-tutor/lock/v1"
+
+#: Top-level keys that describe the lock file itself, not the environment (never compared).
+_META_KEYS = frozenset({"schema", "created_at", "written_by"})
+
+
+class LockError(Exception):
+    """The lock file cannot be used: missing, unreadable, not JSON, or not a gpu-tutor lock. One line."""
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One value that is not what the lock says. ``key`` is dotted, e.g. ``packages.numpy`` or ``torch.cuda``."""
+
+    key: str
+    locked: Any
+    current: Any
+
+    def describe(self) -> str:
+        return f"{self.key}: {_show(self.locked)} in the lock, {_show(self.current)} now"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, "locked": self.locked, "current": self.current}
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "absent"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, sort_keys=True)
+
+
+def current_lock(view: EnvironmentView | None = None) -> dict[str, Any]:
+    """The lock for this environment: Python, platform, torch/CUDA/cuDNN, driver, GPUs and key package versions.
+
+    Built from ``view`` (gathered without the kernel probe when not given); JSON-ready.
+    """
+    if view is None:
+        view = gather(probe_kernel=False)
+    from tutor import __version__
+
+    t = view.torch
+    return {
+        "schema": LOCK_SCHEMA,
+        "created_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "written_by": f"gpu-tutor {__version__}",
+        "python": {"version": view.python_version, "implementation": view.python_implementation},
+        "platform": {"system": view.system, "machine": view.machine, "wsl": view.is_wsl},
+        "torch": {
+            "version": t.version,
+            "cuda": t.cuda,
+            "cudnn": t.cudnn,
+            "arch_list": list(t.arch_list),
+        },
+        "driver": {"version": view.driver_version, "cuda_driver_version": view.cuda_driver_version},
+        "gpus": [
+            {
+                "name": g.name,
+                "compute_capability": f"{g.compute_capability[0]}.{g.compute_capability[1]}"
+                if g.compute_capability
+                else None,
+                "memory_total_mib": round(g.memory_total_mib) if g.memory_total_mib else None,
+            }
+            for g in view.gpus
+        ],
+        "packages": dict(sorted(view.packages.items(), key=lambda kv: kv[0].lower())),
+    }
+
+
+def compare(lock: dict[str, Any], current: dict[str, Any]) -> list[Difference]:
+    """What differs between a lock and the current environment (both as :func:`current_lock` builds them).
+
+    Pure: nested dicts are compared key by key (a key missing on one side counts as ``None``), lists as wholes.
+    The file's own metadata (schema, creation time, tutor version) is ignored. An empty list means "matches".
+    """
+    diffs: list[Difference] = []
+    _walk(
+        {k: v for k, v in lock.items() if k not in _META_KEYS},
+        {k: v for k, v in current.items() if k not in _META_KEYS},
+        "",
+        diffs,
+    )
+    return diffs
+
+
+def _walk(locked: Any, current: Any, prefix: str, out: list[Difference]) -> None:
+    if isinstance(locked, dict) and isinstance(current, dict):
+        for key in sorted(set(locked) | set(current), key=str.lower):
+            _walk(locked.get(key), current.get(key), f"{prefix}{key}" if not prefix else f"{prefix}.{key}", out)
+    elif locked != current:
+        out.append(Difference(prefix, locked, current))
+
+
+def read_lock(path: Path) -> dict[str, Any]:
+    """Load a lock file; raise :class:`LockError` with one line saying what is wrong."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise LockError(f"no environment lock at {path} (write one with 'tutor doctor --lock')") from None
+    except OSError as exc:
+        raise LockError(f"cannot read the environment lock {path}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise LockError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise LockError(f"{path}: not an environment lock (expected a JSON object)")
+    if data.get("schema") != LOCK_SCHEMA:
+        raise LockError(f"{path}: not an environment lock (schema {data.get('schema')!r}, expected {LOCK_SCHEMA!r})")
+    return data
+
+
+def write_lock(path: Path, lock: dict[str, Any] | None = None) -> Path:
+    """Write ``lock`` (default: :func:`current_lock`) atomically to ``path``; returns the path."""
+    path = Path(path)
+    data = lock if lock is not None else current_lock()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+    tmp.replace(path)
+    return path

@@ -1,0 +1,231 @@
+"""Run the doctor: gather the view, run every check, compare with the environment lock, render the report."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import textwrap
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from tutor.doctor.checks import Check, Status, run_checks
+from tutor.doctor.lock import Difference, LockError, compare, current_lock, read_lock, write_lock
+from tutor.doctor.view import EnvironmentView, gather
+
+REPORT_SCHEMA = "gpu-tutor/doctor/v1"
+
+LockMode = Literal["auto", "check", "write", "off"]
+
+#: How each status is marked in the text report (and in the TUI).
+STATUS_MARKS: dict[Status, str] = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "–"}
+
+
+@dataclass(frozen=True)
+class LockResult:
+    """The environment lock's part of a run: written, compared (with its differences), or unreadable."""
+
+    path: Path
+    mode: LockMode
+    differences: tuple[Difference, ...] = ()
+    error: str | None = None
+    written: bool = False
+
+    @property
+    def matches(self) -> bool | None:
+        """True/False once compared or written; None when the lock could not be read."""
+        return None if self.error is not None else not self.differences
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "mode": self.mode,
+            "written": self.written,
+            "matches": self.matches,
+            "error": self.error,
+            "differences": [d.to_json() for d in self.differences],
+        }
+
+
+@dataclass(frozen=True)
+class DoctorReport:
+    """One run of the doctor. ``passed`` when no check failed; :meth:`to_json` is the ``--json`` document."""
+
+    checks: tuple[Check, ...]
+    fingerprint: dict[str, Any]
+    view: EnvironmentView
+    lock: LockResult | None = None
+    seconds: float = 0.0
+    current_lock: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return not any(c.status == "fail" for c in self.checks)
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.passed else 1
+
+    def check(self, check_id: str) -> Check | None:
+        return next((c for c in self.checks if c.id == check_id), None)
+
+    def counts(self) -> dict[Status, int]:
+        counts: dict[Status, int] = {"ok": 0, "warn": 0, "fail": 0, "skip": 0}
+        for c in self.checks:
+            counts[c.status] += 1
+        return counts
+
+    def headline(self) -> str:
+        """One sentence: what kind of machine this is, in the course's terms."""
+        v = self.view
+        if v.gpus:
+            names = ", ".join(sorted({g.name for g in v.gpus}))
+            usable = v.torch.cuda_available and (v.kernel_probe is None or v.kernel_probe.ok)
+            return f"NVIDIA GPU: {names} — " + ("torch can use it." if usable else "torch cannot use it yet.")
+        if v.gpu_present:
+            return "An NVIDIA GPU is present but the driver does not answer — torch cannot use it."
+        return "No NVIDIA GPU found — on this machine the course runs on the CPU."
+
+    def to_json(self) -> dict[str, Any]:
+        counts = self.counts()
+        return {
+            "schema": REPORT_SCHEMA,
+            "passed": self.passed,
+            "headline": self.headline(),
+            "summary": counts,
+            "seconds": round(self.seconds, 3),
+            "checks": [c.to_json() for c in self.checks],
+            "fingerprint": self.fingerprint,
+            "lock": self.lock.to_json() if self.lock else None,
+        }
+
+    def render_text(self, width: int | None = None) -> str:
+        """The readable report: one block per check (mark, id, what was seen, → the fix), then a summary."""
+        width = width or max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
+        v = self.view
+        torch_text = f"torch {v.torch.version}" if v.torch.installed else "no torch"
+        lines = [
+            f"GPU Tutor doctor — {torch_text} on {v.system} {v.machine}, Python {v.python_version}",
+            self.headline(),
+            "",
+        ]
+        indent = " " * 28
+        for c in self.checks:
+            head = f"{STATUS_MARKS[c.status]} {c.status:<4}  {c.id:<20} "
+            lines.extend(_wrap(c.seen, width, head, indent) or [head])
+            if c.fix:
+                lines.extend(_wrap(c.fix, width, indent + "→ ", indent + "  "))
+        if self.lock is not None:
+            for d in self.lock.differences:
+                lines.append(f"{indent}· {d.describe()}")
+        counts = self.counts()
+        verdict = "passed" if self.passed else "FAILED"
+        lines.append("")
+        lines.append(
+            f"Doctor {verdict}: {counts['fail']} failed, {counts['warn']} warning(s), {counts['ok']} ok, "
+            f"{counts['skip']} skipped ({self.seconds:.1f} s)."
+        )
+        return "\n".join(lines)
+
+
+def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
+    # Paths and versions must stay whole so they can be copied from the terminal.
+    return textwrap.wrap(
+        text, width=width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False, break_long_words=False
+    )
+
+
+def fingerprint(view: EnvironmentView) -> dict[str, Any]:
+    """What identifies this machine's stack: the same fields give the same ``id`` (a short hash)."""
+    t = view.torch
+    gpus = [g.name for g in view.gpus]
+    usable = t.cuda_available and (view.kernel_probe is None or view.kernel_probe.ok)
+    fields: dict[str, Any] = {
+        "device_kind": "cuda" if usable else "cpu",
+        "device": gpus[0] if usable and gpus else (view.cpu_name or view.machine),
+        "gpus": gpus,
+        "compute_capabilities": [g.sm for g in view.gpus],
+        "driver": view.driver_version,
+        "torch": t.version,
+        "torch_cuda": t.cuda,
+        "cudnn": t.cudnn,
+        "python": view.python_version,
+        "platform": f"{view.system} {view.machine}",
+        "wsl": view.is_wsl,
+        "container": view.in_container,
+    }
+    digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
+    return {"id": digest, **fields}
+
+
+def run_doctor(
+    view: EnvironmentView | None = None,
+    *,
+    lock_mode: LockMode = "auto",
+    lock_path: Path | None = None,
+    probe_kernel: bool = True,
+) -> DoctorReport:
+    """Diagnose this machine (or ``view``) and handle the environment lock.
+
+    ``lock_mode``: ``"auto"`` compares with the lock at ``lock_path`` (default :func:`tutor.paths.environment_lock`)
+    if one exists — a difference is a warning; ``"check"`` compares and a difference fails (an unusable lock raises
+    :class:`~tutor.doctor.lock.LockError`); ``"write"`` writes the current lock there; ``"off"`` ignores locks.
+    """
+    start = time.perf_counter()
+    if view is None:
+        view = gather(probe_kernel=probe_kernel)
+    checks = run_checks(view)
+    current = current_lock(view)
+    lock: LockResult | None = None
+    if lock_mode != "off":
+        if lock_path is None:
+            from tutor import paths
+
+            lock_path = paths.environment_lock()
+        lock, lock_check = _lock_step(lock_mode, Path(lock_path), current)
+        checks.append(lock_check)
+    return DoctorReport(
+        checks=tuple(checks),
+        fingerprint=fingerprint(view),
+        view=view,
+        lock=lock,
+        seconds=time.perf_counter() - start,
+        current_lock=current,
+    )
+
+
+def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[LockResult | None, Check]:
+    if mode == "write":
+        write_lock(path, current)
+        return LockResult(path, mode, written=True), Check("lock", "ok", f"wrote the environment lock to {path}")
+    if mode == "auto" and not path.exists():
+        return None, Check(
+            "lock",
+            "skip",
+            f"no environment lock yet ({path})",
+            "Write one with 'tutor doctor --lock' once the stack is healthy.",
+        )
+    try:
+        locked = read_lock(path)
+    except LockError as exc:
+        if mode == "check":
+            raise
+        return LockResult(path, mode, error=str(exc)), Check(
+            "lock", "warn", str(exc), "Rewrite it with 'tutor doctor --lock'."
+        )
+    diffs = tuple(compare(locked, current))
+    result = LockResult(path, mode, differences=diffs)
+    written = locked.get("created_at", "an unknown date")
+    if not diffs:
+        return result, Check("lock", "ok", f"the environment matches the lock {path} (written {written})")
+    status: Status = "fail" if mode == "check" else "warn"
+    keys = ", ".join(d.key for d in diffs[:6]) + (", …" if len(diffs) > 6 else "")
+    return result, Check(
+        "lock",
+        status,
+        f"{len(diffs)} difference(s) from the lock {path} (written {written}): {keys}",
+        "If the change was intended, re-run the benchmarks and write a new lock with 'tutor doctor --lock'; "
+        "otherwise restore the locked versions.",
+    )
