@@ -145,8 +145,10 @@ class ProgressStore:
             raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
 
     def _move_aside(self) -> Path:
-        with suppress(sqlite3.Error):
-            self._conn.close()
+        conn = getattr(self, "_conn", None)
+        if conn is not None:
+            with suppress(sqlite3.Error):
+                conn.close()
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         n = 1
