@@ -210,6 +210,6 @@ def match_symptom(text: str) -> Symptom | None:
     """The symptom whose signature appears in ``text`` (an error message or a pasted traceback), if any."""
     lowered = text.lower()
     for s in SYMPTOMS.values():
-        if s.signature in lowered:
+        if s.signature.lower() in lowered:
             return s
     return None
