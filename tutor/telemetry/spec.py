@@ -58,7 +58,9 @@ class AutoBackend(TelemetryBackend):
 def open_backend(spec: str, *, pcie: bool = False) -> TelemetryBackend:
     """The backend a spec names: ``auto`` | ``nvml`` | ``host`` | ``replay:FILE``.
 
-    Opening never fails because a GPU is missing — ``probe()`` says so, in words. It raises
+    Opening is cheap and never touches the driver (the first ``probe()`` does, so a UI calls it on a worker
+    thread — the :class:`~tutor.telemetry.Sampler` does); it never fails because a GPU is missing — ``probe()``
+    says so, in words. It raises
     :class:`BackendSpecError` for a spec that names nothing, or a replay file that is missing or malformed.
     ``pcie`` turns on PCIe TX/RX for NVML (off by default: each read blocks the driver for ~20 ms).
     """
@@ -80,5 +82,4 @@ def open_backend(spec: str, *, pcie: bool = False) -> TelemetryBackend:
             raise BackendSpecError(str(exc)) from None
     else:
         raise BackendSpecError(f"unknown telemetry backend {spec!r}: expected {SPECS_HELP}")
-    backend.probe()
     return backend
