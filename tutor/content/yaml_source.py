@@ -79,6 +79,9 @@ def _problem_from_yaml_error(path: Path, exc: yaml.YAMLError) -> Problem:
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
     message = problem if not context or context in problem else f"{problem} ({context})"
+    context_mark = getattr(exc, "context_mark", None)
+    if context and context_mark is not None and mark is not None and context_mark.line != mark.line:
+        message = f"{problem} ({context} that started at line {context_mark.line + 1})"
     if "could not determine a constructor for the tag" in message:
         tag = message.split("tag", 1)[1].strip()
         message = f"tag {tag} is not allowed: course files are data, not code"
