@@ -17,10 +17,12 @@ from textual.screen import Screen
 from tutor.content import Course
 from tutor.i18n import Lang, t
 from tutor.progress import ProgressStore
+from tutor.telemetry import TelemetrySnapshot
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged
 from tutor.ui.screens.course_map import CourseMapScreen
 from tutor.ui.screens.lesson import LessonScreen
+from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
 
 
 class TutorApp(App[None]):
@@ -65,9 +67,30 @@ class TutorApp(App[None]):
             )
         self.start_telemetry()
 
-    # telemetry: wired by the telemetry issue
+    # telemetry: wired by the telemetry issue (begin) — see tutor/ui/widgets/telemetry_panel.py
+    telemetry_snapshot: TelemetrySnapshot | None = None
+    """The newest telemetry snapshot; panels mounted later show it at once."""
+    telemetry: TelemetryFeed | None = None
+    """Owns the sampler (``telemetry.sampler``; ``None`` when off): measurements use its ``recording()``."""
+
     def start_telemetry(self) -> None:
-        """Start sampling the telemetry backend named by ``telemetry_spec``."""
+        """Start sampling the telemetry backend named by ``telemetry_spec`` (on a background thread)."""
+        if self.telemetry is None:
+            self.telemetry = TelemetryFeed.start(self, self.telemetry_spec, self.telemetry_interval)
+
+    def on_telemetry_updated(self, message: TelemetryUpdated) -> None:
+        if self.telemetry is not None:
+            self.telemetry.deliver(message.snapshot)
+
+    def on_telemetry_panel_visibility_changed(self, message: TelemetryPanel.VisibilityChanged) -> None:
+        if self.telemetry is not None:
+            self.telemetry.panel_visibility(message.panel, message.visible)
+
+    def on_unmount(self) -> None:
+        if self.telemetry is not None:
+            self.telemetry.close()
+
+    # telemetry: wired by the telemetry issue (end)
 
     def watch_lang(self, lang: Lang) -> None:
         self.sub_title = t("app.subtitle", lang)
