@@ -1,0 +1,73 @@
+"""The doctor screen, driven with Pilot: it runs the doctor in a worker and shows each check and the fix."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from textual.app import App
+
+from tests.test_doctor_checks import CU126_ARCHS, healthy_5090, torch_with
+from tutor.doctor import DoctorReport, run_doctor
+from tutor.doctor.probe import KernelProbe
+from tutor.doctor.report import LockMode
+from tutor.progress import ProgressStore
+from tutor.ui.screens.doctor import DoctorScreen
+
+
+class DoctorApp(App[None]):
+    def __init__(self, screen: DoctorScreen, store: ProgressStore) -> None:
+        super().__init__()
+        self._doctor = screen
+        self.store = store
+
+    def on_mount(self) -> None:
+        self.push_screen(self._doctor)
+
+
+def broken_5090_runner(lock_path: Path):  # type: ignore[no-untyped-def]
+    view = healthy_5090(
+        torch=torch_with(version="2.5.1+cu124", cuda="12.4", arch_list=CU126_ARCHS),
+        kernel_probe=KernelProbe(
+            ok=False, error="RuntimeError: CUDA error: no kernel image is available for execution on the device"
+        ),
+    )
+
+    def run(mode: LockMode) -> DoctorReport:
+        return run_doctor(dataclasses.replace(view), lock_mode=mode, lock_path=lock_path)
+
+    return run
+
+
+async def test_doctor_screen_shows_the_failure_and_writes_the_lock(tmp_path: Path) -> None:
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    lock_path = tmp_path / "env.lock.json"
+    screen = DoctorScreen(runner=broken_5090_runner(lock_path))
+    app = DoctorApp(screen, store)
+    async with app.run_test(size=(120, 50)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.report is not None and not screen.report.passed
+        kernel = screen.query_one("#check-kernel_image")
+        assert kernel.has_class("-fail")
+        assert "no kernel image" in str(kernel.render())
+        assert screen.query_one("#doctor-summary").has_class("-failed")
+        assert len(store.doctor_runs()) == 1
+
+        await pilot.press("w")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert lock_path.is_file()
+        assert screen.query_one("#check-lock").has_class("-ok")
+        runs = store.doctor_runs()
+        assert len(runs) == 2 and runs[-1]["lock_matches"] == 1
+
+
+def test_doctor_screen_does_not_import_torch() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, tutor.ui.screens.doctor; print('torch' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == (
+        "False"
+    )

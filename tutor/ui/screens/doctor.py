@@ -1,0 +1,189 @@
+"""The doctor in the TUI: runs ``tutor doctor`` off the UI thread and shows each check, what was seen and the fix.
+
+Pushed from the L2 lab (``app.push_screen(DoctorScreen())``). The doctor itself (which imports torch inside
+``gather``) runs in a thread worker; this module imports only :mod:`tutor.doctor`, which never imports torch at
+import time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, LoadingIndicator, Static
+from textual.worker import Worker, WorkerState
+
+from tutor import i18n
+from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode, run_doctor
+from tutor.i18n import Lang
+from tutor.ui.messages import ProgressChanged
+
+i18n.register(
+    {
+        "doctor.title": {"es": "Diagnóstico del entorno (tutor doctor)", "en": "Environment check (tutor doctor)"},
+        "doctor.running": {
+            "es": "Revisando torch, el driver, la GPU y el entorno…",
+            "en": "Checking torch, the driver, the GPU and the environment…",
+        },
+        "doctor.rerun": {"es": "Repetir", "en": "Run again"},
+        "doctor.write_lock": {"es": "Guardar lock", "en": "Write lock"},
+        "doctor.passed": {
+            "es": "Sin fallos: {fail} fallos, {warn} avisos, {ok} bien, {skip} no aplican ({seconds:.1f} s).",
+            "en": "Passed: {fail} failed, {warn} warnings, {ok} ok, {skip} not applicable ({seconds:.1f} s).",
+        },
+        "doctor.failed": {
+            "es": "Hay fallos: {fail} fallos, {warn} avisos, {ok} bien, {skip} no aplican ({seconds:.1f} s).",
+            "en": "Failed: {fail} failed, {warn} warnings, {ok} ok, {skip} not applicable ({seconds:.1f} s).",
+        },
+        "doctor.lock_written": {
+            "es": "Lock del entorno guardado en {path}",
+            "en": "Environment lock written to {path}",
+        },
+        "doctor.error": {"es": "El diagnóstico falló: {error}", "en": "The doctor failed: {error}"},
+    }
+)
+
+DoctorRunner = Callable[[LockMode], DoctorReport]
+
+
+def _default_runner(lock_path: Path | None) -> DoctorRunner:
+    def run(mode: LockMode) -> DoctorReport:
+        return run_doctor(lock_mode=mode, lock_path=lock_path)
+
+    return run
+
+
+class DoctorScreen(Screen[None]):
+    """Runs the doctor when shown; ``r`` runs it again, ``w`` writes the environment lock, ``escape`` goes back.
+
+    ``runner`` is what runs the doctor (tests pass one built on a fake view); by default the real
+    :func:`~tutor.doctor.run_doctor` against ``lock_path`` (default: the data dir's lock). Each run is recorded in
+    ``app.store`` when the app has one, as C0 evidence, and a :class:`ProgressChanged` is posted.
+    """
+
+    CSS_PATH = "../styles/doctor.tcss"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", show=True),
+        Binding("r", "rerun", "Run again", show=True),
+        Binding("w", "write_lock", "Write lock", show=True),
+        Binding("l", "app.toggle_lang", "es/en", show=True),
+    ]
+
+    def __init__(self, *, runner: DoctorRunner | None = None, lock_path: Path | None = None) -> None:
+        super().__init__(id="doctor")
+        self._runner = runner or _default_runner(lock_path)
+        self.report: DoctorReport | None = None
+        """The last report shown (None while the first run is going)."""
+
+    @property
+    def lang(self) -> Lang:
+        lang = getattr(self.app, "lang", "en")
+        return "es" if lang == "es" else "en"
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Vertical(id="doctor-body"):
+            yield Static(id="doctor-headline")
+            yield LoadingIndicator(id="doctor-loading")
+            yield VerticalScroll(id="doctor-checks")
+            yield Static(id="doctor-summary")
+            with Horizontal(id="doctor-buttons"):
+                yield Button(id="doctor-rerun", variant="primary")
+                yield Button(id="doctor-write-lock")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if hasattr(self.app, "lang"):
+            self.watch(self.app, "lang", self._lang_changed, init=False)
+        self._label()
+        self.action_rerun()
+
+    def _lang_changed(self, _lang: Lang) -> None:
+        self._label()
+        if self.report is not None:
+            self.call_later(self._show, self.report)
+
+    def _label(self) -> None:
+        lang = self.lang
+        self.query_one("#doctor-rerun", Button).label = i18n.t("doctor.rerun", lang)
+        self.query_one("#doctor-write-lock", Button).label = i18n.t("doctor.write_lock", lang)
+        if self.report is None:
+            self.query_one("#doctor-headline", Static).update(i18n.t("doctor.running", lang))
+
+    # -- running ---------------------------------------------------------------------------------------------
+
+    def action_rerun(self) -> None:
+        self._start("auto")
+
+    def action_write_lock(self) -> None:
+        self._start("write")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "doctor-rerun":
+            self.action_rerun()
+        elif event.button.id == "doctor-write-lock":
+            self.action_write_lock()
+
+    def _start(self, mode: LockMode) -> None:
+        self.query_one("#doctor-loading").display = True
+        for button in self.query(Button):
+            button.disabled = True
+        self._run(mode)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="doctor")
+    def _run(self, mode: LockMode) -> DoctorReport:
+        report = self._runner(mode)
+        store = getattr(self.app, "store", None)
+        if store is not None:
+            store.record_doctor_run(
+                passed=report.passed, report=report.to_json(), lock_matches=report.lock.matches if report.lock else None
+            )
+        return report
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "doctor" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
+            return
+        self.query_one("#doctor-loading").display = False
+        for button in self.query(Button):
+            button.disabled = False
+        if event.state == WorkerState.ERROR:
+            self.notify(i18n.t("doctor.error", self.lang, error=event.worker.error), severity="error", timeout=8)
+            return
+        report = event.worker.result
+        if isinstance(report, DoctorReport):
+            await self._show(report)
+            if report.lock is not None and report.lock.written:
+                self.notify(i18n.t("doctor.lock_written", self.lang, path=report.lock.path), timeout=5)
+            self.post_message(ProgressChanged())
+
+    # -- showing ---------------------------------------------------------------------------------------------
+
+    async def _show(self, report: DoctorReport) -> None:
+        self.report = report
+        self.query_one("#doctor-headline", Static).update(report.headline())
+        checks = self.query_one("#doctor-checks", VerticalScroll)
+        await checks.remove_children()
+        rows = []
+        for c in report.checks:
+            text = Text()
+            text.append(f"{STATUS_MARKS[c.status]} {c.status:<4} ", style="bold")
+            text.append(f"{c.id}\n", style="bold")
+            text.append(c.seen)
+            if c.fix:
+                text.append(f"\n→ {c.fix}", style="italic")
+            if c.id == "lock" and report.lock is not None:
+                for d in report.lock.differences:
+                    text.append(f"\n  · {d.describe()}")
+            rows.append(Static(text, classes=f"doctor-check -{c.status}", id=f"check-{c.id}"))
+        await checks.mount_all(rows)
+        counts = report.counts()
+        key = "doctor.passed" if report.passed else "doctor.failed"
+        summary = self.query_one("#doctor-summary", Static)
+        summary.update(i18n.t(key, self.lang, seconds=report.seconds, **counts))
+        summary.set_class(not report.passed, "-failed")
