@@ -1,0 +1,295 @@
+"""One measurement request in, one result out — plain JSON-able data both ways.
+
+``run_request(request, *, progress=None, should_cancel=None, on_point=None)`` runs in the calling process
+(the worker process calls it; ``tutor bench`` calls the bench core directly). Ops (``request["op"]``):
+
+``"workload"``  ``{"op": "workload", "name": str, "params": {...}, "device": "auto"|"cpu"|"cuda"}`` →
+    ``{"kind": "workload", "workload", "params" (validated, defaults filled), "device": {"kind", "name",
+    "fingerprint"}, "flops", "bytes", "arithmetic_intensity", "time_s": {"median", "min", "max", "mean", "cv",
+    "repeats", "inner"}, "achieved_gbs", "achieved_gflops" (from the median time), "best_gbs", "best_gflops"
+    (from the min), "roofline": {...}, "classification": {"bound": "memory"|"compute", "too_close_to_call",
+    "fraction_of_bandwidth_roof", "fraction_of_compute_roof", "ridge_flops_per_byte", ...}}``.
+    Optional: ``"budget_s"`` (0.05–10, default 1), ``"roofline_mode"`` ("quick"; "tiny" for tests).
+``"roofline"``  ``{"op": "roofline", "device", "refresh": bool, "mode": "quick"|"full"}`` → the measured
+    roofline (see :mod:`tutor.measure.roofline_model`), cached per device fingerprint; ``"cached"`` says whether
+    it came from the cache; ``"datasheet"`` holds the spec-table roof when the device is known.
+``"sweep"``  ``{"op": "sweep", "name": "working_set"|"gemm_sizes"|"naive_vs_numpy"|"roofline_points",
+    "params": {...}, "device"}`` → ``{"kind": "sweep", "name", "params", "device", "points": [...], "x", "y",
+    ...}``; working_set adds ``"caches": {"levels": {"L1": bytes, "L2": ..., "L3": ...}, "source"}``;
+    naive_vs_numpy marks each python point ``"extrapolated": bool`` with a ``"label"``.
+``"vram"``  ``{"op": "vram", "params": {"preset", "mode": "inference"|"training", "dtype", "batch", "seq_len",
+    "capacity_gb"}, "device"}`` → formula, measured (CUDA) or measured-at-small-scale-and-extrapolated (CPU)
+    bytes, ``"label"``, ``"fits"``, ``"verdict"``.
+``"decode"`` / ``"train_step"``  ``{"op", "device", "mode": "quick"|"full"}`` → the bundled transformer's
+    decode tokens/s vs its bandwidth bound, or training tokens/s and MFU.
+``"bench"``  ``{"op": "bench", "mode": "quick"|"full", "device"}`` → the ``gpu-tutor/bench/v1`` report.
+
+How sweep points stream: every point is passed, as soon as it is measured, to ``on_point(point)`` (a dict) and
+reported through ``progress(fraction, message)`` with a human message; the final result repeats all points.
+:class:`tutor.measure.worker.MeasureWorker` forwards both across the process boundary (``on_point=`` in
+``MeasureWorker.run``).
+
+Errors: :class:`WorkloadError` / :class:`DeviceError` (bad input, one-line message), :class:`MeasureCancelled`
+(``should_cancel()`` returned True), anything else is a failure. Ops whose name starts with ``_test_`` exist only
+when the environment variable ``TUTOR_MEASURE_TEST_OPS=1`` is set (the tests use them to crash and hang).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tutor.measure.errors import DeviceError, MeasureCancelled, WorkloadError
+from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
+
+Progress = Callable[[float, str], None]
+CancelCheck = Callable[[], bool]
+OnPoint = Callable[[dict[str, Any]], None]
+
+TEST_OPS_ENV = "TUTOR_MEASURE_TEST_OPS"
+MODES = ("tiny", "quick", "full")
+
+
+def _noop_progress(_f: float, _m: str) -> None:
+    return None
+
+
+def _mode(request: dict[str, Any], key: str = "mode", default: str = "quick") -> str:
+    mode = request.get(key, default)
+    if mode not in MODES:
+        raise WorkloadError(f"unknown mode {mode!r} (choose quick or full)")
+    return str(mode)
+
+
+def _device(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    from tutor.measure.device import device_info, resolve_device
+
+    device = resolve_device(request.get("device", "auto"))
+    return device, device_info(device)
+
+
+def _short(info: dict[str, Any]) -> dict[str, Any]:
+    return {k: info[k] for k in ("kind", "name", "fingerprint")}
+
+
+def _roofline(device: str, info: dict[str, Any], request: dict[str, Any], progress: Progress,
+              should_cancel: CancelCheck | None, refresh: bool = False) -> dict[str, Any]:
+    from tutor.measure.roofline import get_roofline
+
+    return get_roofline(device, info, refresh=refresh, mode=_mode(request, "roofline_mode", "quick"),
+                        should_cancel=should_cancel, progress=progress)
+
+
+def op_workload(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+                on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.roofline_model import classify
+    from tutor.measure.timing import choose_inner, time_callable
+
+    name = request.get("name")
+    if not isinstance(name, str):
+        raise WorkloadError("a workload request needs a 'name'")
+    workload = get_workload(name)
+    params = validate_params(name, request.get("params"))
+    device, info = _device(request)
+    if device not in workload.devices:
+        raise DeviceError(f"{name} runs only on {', '.join(workload.devices)}, not {device}")
+    budget = float(request.get("budget_s", 1.0))
+    if not 0.05 <= budget <= 10:
+        raise WorkloadError(f"budget_s={budget} is outside [0.05, 10]")
+    roof = _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel)
+    progress(0.5, f"{name}: preparing inputs")
+    fn = workload.build(params, device)
+    inner = choose_inner(fn, device) if workload.kind != "python" else 1
+    progress(0.6, f"{name}: timing")
+    stats = time_callable(fn, device, warmup=1 if workload.kind == "python" else 2, min_repeats=3,
+                          max_repeats=30, budget_s=budget, inner=inner, should_cancel=should_cancel)
+    flops, nbytes = workload.flops_fn(params), workload.bytes_fn(params)
+    intensity = flops / nbytes
+    achieved_gbs, achieved_gflops = nbytes / stats.median / 1e9, flops / stats.median / 1e9
+    classification = classify(intensity=intensity, achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
+                              roofline=roof, dtype=params.get("dtype", "float32"))
+    progress(1.0, f"{name}: done")
+    return {
+        "kind": "workload",
+        "workload": name,
+        "description": workload.description,
+        "params": params,
+        "device": _short(info),
+        "flops": flops,
+        "bytes": nbytes,
+        "arithmetic_intensity": intensity,
+        "time_s": stats.to_dict(),
+        "achieved_gbs": achieved_gbs,
+        "achieved_gflops": achieved_gflops,
+        "best_gbs": nbytes / stats.min / 1e9,
+        "best_gflops": flops / stats.min / 1e9,
+        "roofline": roof,
+        "classification": classification,
+    }
+
+
+def op_roofline(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+                on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.roofline import get_roofline
+
+    device, info = _device(request)
+    roof = get_roofline(device, info, refresh=bool(request.get("refresh", False)), mode=_mode(request),
+                        should_cancel=should_cancel, progress=progress)
+    return {"kind": "roofline", **roof}
+
+
+def op_sweep(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+             on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure import sweeps
+
+    name = request.get("name")
+    if not isinstance(name, str) or name not in SWEEPS:
+        raise WorkloadError(f"unknown sweep {name!r} (known: {', '.join(SWEEPS)})")
+    params = validate_sweep_params(name, request.get("params"))
+    device, info = _device(request)
+    if name == "naive_vs_numpy":
+        device = "cpu"
+        from tutor.measure.device import device_info
+
+        info = device_info("cpu")
+
+    def emit(fraction: float, point: dict[str, Any], message: str) -> None:
+        if on_point is not None:
+            on_point(point)
+        progress(fraction, message)
+
+    if name == "roofline_points":
+        roof = _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel)
+        body = sweeps.roofline_points(device, params, lambda f, pt, m: emit(0.5 + 0.5 * f, pt, m),
+                                      should_cancel, roof)
+    else:
+        body = getattr(sweeps, name)(device, params, emit, should_cancel)
+    return {"kind": "sweep", "name": name, "params": params, "device": _short(info), **body}
+
+
+def op_vram(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+            on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.vram import measure_vram
+
+    params = validate_vram_params(request.get("params"))
+    device, info = _device(request)
+    progress(0.1, f"memory of {params['preset']} ({params['mode']})")
+    result = measure_vram(device, params, should_cancel)
+    progress(1.0, result["verdict"])
+    return {"kind": "vram", "device": _short(info), "params": params, **result}
+
+
+def op_decode(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+              on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.model import measure_decode
+
+    device, info = _device(request)
+    mode = _mode(request)
+    roof = _roofline(device, info, request, lambda f, m: progress(0.3 * f, f"roofline: {m}"), should_cancel)
+    out = measure_decode(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
+                         lambda f, m: progress(0.3 + 0.7 * f, m))
+    return {"kind": "decode", "device": _short(info), **out}
+
+
+def op_train_step(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+                  on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.model import measure_train_step
+
+    device, info = _device(request)
+    mode = _mode(request)
+    roof = _roofline(device, info, request, lambda f, m: progress(0.3 * f, f"roofline: {m}"), should_cancel)
+    dtype = "bfloat16" if device == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
+    out = measure_train_step(device, mode, roof["peak_gflops"][dtype], dtype, should_cancel,
+                             lambda f, m: progress(0.3 + 0.7 * f, m))
+    return {"kind": "train_step", "device": _short(info), **out}
+
+
+def op_bench(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+             on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.bench import run_bench
+
+    return run_bench(_mode(request), request.get("device", "auto"), progress, should_cancel)
+
+
+# -- test-only ops (crash, raise, hang), enabled by TUTOR_MEASURE_TEST_OPS=1 ----------------------------------
+
+
+def _test_echo(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+               on_point: OnPoint | None) -> dict[str, Any]:
+    for i in range(3):
+        point = {"i": i}
+        if on_point is not None:
+            on_point(point)
+        progress((i + 1) / 3, f"point {i}")
+    return {"kind": "echo", "request": request, "pid": os.getpid()}
+
+
+def _test_sleep(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+                on_point: OnPoint | None) -> dict[str, Any]:
+    end = time.monotonic() + float(request.get("seconds", 30))
+    while time.monotonic() < end:
+        if should_cancel is not None and should_cancel():
+            raise MeasureCancelled("cancelled")
+        time.sleep(0.01)
+    return {"kind": "slept"}
+
+
+def _test_hang(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+               on_point: OnPoint | None) -> dict[str, Any]:
+    time.sleep(float(request.get("seconds", 60)))  # ignores cancellation on purpose
+    return {"kind": "hung"}
+
+
+def _test_crash(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+                on_point: OnPoint | None) -> dict[str, Any]:
+    os._exit(int(request.get("code", 3)))
+
+
+def _test_raise(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+                on_point: OnPoint | None) -> dict[str, Any]:
+    raise RuntimeError(str(request.get("message", "boom")))
+
+
+Handler = Callable[[dict[str, Any], Progress, CancelCheck | None, OnPoint | None], dict[str, Any]]
+
+OPS: dict[str, Handler] = {
+    "workload": op_workload,
+    "roofline": op_roofline,
+    "sweep": op_sweep,
+    "vram": op_vram,
+    "decode": op_decode,
+    "train_step": op_train_step,
+    "bench": op_bench,
+}
+TEST_OPS: dict[str, Handler] = {
+    "_test_echo": _test_echo,
+    "_test_sleep": _test_sleep,
+    "_test_hang": _test_hang,
+    "_test_crash": _test_crash,
+    "_test_raise": _test_raise,
+}
+
+
+def run_request(
+    request: dict[str, Any],
+    *,
+    progress: Progress | None = None,
+    should_cancel: CancelCheck | None = None,
+    on_point: OnPoint | None = None,
+) -> dict[str, Any]:
+    """Run one measurement request (see the module docstring for the formats)."""
+    if not isinstance(request, dict):
+        raise WorkloadError("a measurement request must be a mapping")
+    op = request.get("op")
+    handler = OPS.get(op) if isinstance(op, str) else None
+    if handler is None and isinstance(op, str) and os.environ.get(TEST_OPS_ENV) == "1":
+        handler = TEST_OPS.get(op)
+    if handler is None:
+        raise WorkloadError(f"unknown op {op!r} (known: {', '.join(OPS)})")
+    if not op.startswith("_test_"):
+        from tutor.measure.kernels import prepare_process
+
+        prepare_process()
+    return handler(request, progress or _noop_progress, should_cancel, on_point)

@@ -1,0 +1,103 @@
+"""The reference benchmark behind ``tutor bench`` and the L4 lab (imports torch).
+
+``run_bench(mode, device, progress, should_cancel)`` measures the roofline (STREAM copy bandwidth and matmul
+peak per dtype), the bundled transformer's decode tokens/s against its bandwidth bound, and a training step's
+tokens/s and MFU, and returns the ``gpu-tutor/bench/v1`` report. Headline figures are best-of-repeats (min time);
+each has the coefficient of variation of its timed repeats beside it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tutor.measure.bench_report import SCHEMA
+from tutor.measure.device import device_info, environment, resolve_device
+from tutor.measure.errors import WorkloadError
+from tutor.measure.timing import CancelCheck
+
+Progress = Callable[[float, str], None]
+BENCH_MODES = ("tiny", "quick", "full")
+
+
+def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | None = None,
+              should_cancel: CancelCheck | None = None) -> dict[str, Any]:
+    """Run the reference benchmark; ``mode`` is "quick", "full" or "tiny" (tests only)."""
+    from tutor.measure.kernels import prepare_process
+    from tutor.measure.model import measure_decode, measure_train_step
+    from tutor.measure.roofline import measure_roofline
+    from tutor.measure.roofline_model import store_roofline
+
+    if mode not in BENCH_MODES:
+        raise WorkloadError(f"unknown bench mode {mode!r} (choose quick or full)")
+    report_progress = progress or (lambda _f, _m: None)
+    prepare_process()
+    started = time.time()
+    dev = resolve_device(device)
+    info = device_info(dev)
+    report_progress(0.0, f"bench on {info['name']} ({dev})")
+    roof = measure_roofline(dev, info, mode, should_cancel, lambda f, m: report_progress(0.55 * f, m))
+    if mode != "tiny":
+        store_roofline(info["fingerprint"], roof)
+    decode = measure_decode(dev, mode, roof["peak_bandwidth_gbs"], should_cancel,
+                            lambda f, m: report_progress(0.55 + 0.2 * f, m))
+    train_dtype = "bfloat16" if dev == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
+    train = measure_train_step(dev, mode, roof["peak_gflops"][train_dtype], train_dtype, should_cancel,
+                               lambda f, m: report_progress(0.75 + 0.25 * f, m))
+    report_progress(1.0, "bench done")
+    gemm_cv = {d: g["cv"] for d, g in roof["gemm"].items() if "cv" in g}
+    headline = {
+        "peak_bandwidth_gbs": roof["peak_bandwidth_gbs"],
+        "peak_flops_tflops": dict(roof["peak_tflops"]),
+        "ridge_flops_per_byte": roof["ridge_point"],
+        "decode_tokens_per_s": decode["tokens_per_s"],
+        "decode_bound_tokens_per_s": decode["bound_tokens_per_s"],
+        "train_tokens_per_s": train["tokens_per_s"],
+        "mfu": train["mfu"],
+    }
+    bw_cv = roof["bandwidth"]["cv"]
+    cv = {
+        "peak_bandwidth_gbs": bw_cv,
+        "peak_flops_tflops": gemm_cv,
+        "ridge_flops_per_byte": (bw_cv**2 + gemm_cv.get("float32", 0.0) ** 2) ** 0.5,
+        "decode_tokens_per_s": decode["cv"],
+        "decode_bound_tokens_per_s": bw_cv,
+        "train_tokens_per_s": train["cv"],
+        "mfu": (train["cv"] ** 2 + gemm_cv.get(train_dtype, 0.0) ** 2) ** 0.5,
+    }
+    notes = [
+        f"peak bandwidth: {roof['bandwidth']['method']}, arrays of "
+        f"{roof['bandwidth']['array_bytes'] / 2**20:.0f} MiB (last-level cache "
+        f"{roof['bandwidth']['last_level_cache_bytes'] / 2**20:.0f} MiB)",
+        f"matmul peak: {roof['gemm']['float32']['method']}",
+        "ridge point: fp32 matmul peak ÷ peak bandwidth",
+        f"decode: the bundled {decode['n_params'] / 1e6:.1f} M-parameter transformer (random weights, float32), "
+        f"{decode['decode_steps']} tokens after a {decode['prompt_tokens']}-token prompt; bound = "
+        f"{decode['bound_formula']}",
+        f"training: batch {train['batch']} × {train['seq_len']} tokens, AdamW, {train['precision']}; MFU = "
+        f"FlopCounterMode FLOPs per step ÷ step time ÷ the measured {train_dtype} matmul peak",
+        "CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
+    ]
+    return {
+        "schema": SCHEMA,
+        "kind": "bench",
+        "mode": mode,
+        "created_at": started,
+        "duration_s": time.time() - started,
+        "device": {k: info[k] for k in ("kind", "name", "fingerprint", "fingerprint_fields")},
+        "env": environment(),
+        "headline": headline,
+        "cv": cv,
+        "tests": {
+            "bandwidth": roof["bandwidth"],
+            "gemm": roof["gemm"],
+            "decode": decode,
+            "train_step": train,
+        },
+        "roofline": {k: roof[k] for k in ("peak_bandwidth_gbs", "peak_gflops", "peak_tflops",
+                                          "ridge_flops_per_byte", "ridge_point", "datasheet",
+                                          "physical_limits")},
+        "warnings": roof["warnings"],
+        "notes": notes,
+    }

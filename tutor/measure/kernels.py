@@ -1,0 +1,209 @@
+"""The workloads' kernels (imports torch; only the measuring process imports this module).
+
+``build(name, params, device)`` allocates random non-zero inputs once and returns a zero-argument callable that
+runs the kernel into preallocated outputs where torch allows it, so the timed call is the kernel and not the
+allocator.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import random
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import torch
+
+from tutor.measure.device import check_dtype
+
+TORCH_DTYPES: dict[str, torch.dtype] = {
+    "float32": torch.float32,
+    "float16": torch.float16,
+    "bfloat16": torch.bfloat16,
+    "float64": torch.float64,
+}
+
+_prepared = False
+
+
+def prepare_process() -> None:
+    """Make timed CPU runs measure kernels, not page faults (idempotent).
+
+    glibc returns large freed blocks to the OS (mmap/munmap), so every large temporary torch allocates on the CPU
+    costs fresh page faults; keeping freed memory mapped does for the CPU what CUDA's caching allocator does on
+    the GPU.
+    """
+    global _prepared
+    if _prepared:
+        return
+    _prepared = True
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL("libc.so.6")
+            libc.mallopt(-3, 2**30)  # M_MMAP_THRESHOLD: serve blocks up to 1 GiB from the heap
+            libc.mallopt(-1, 2**31 - 1)  # M_TRIM_THRESHOLD: do not give freed heap back
+        except (OSError, AttributeError):
+            pass
+
+
+def torch_dtype(name: str) -> torch.dtype:
+    return TORCH_DTYPES[name]
+
+
+def rand(*shape: int, dtype: str = "float32", device: str = "cpu", generator: torch.Generator | None = None
+         ) -> torch.Tensor:
+    """Uniform random values in [0.5, 1.5): non-zero, so no kernel can skip work on zeros."""
+    t = torch.rand(*shape, dtype=torch.float32 if dtype in ("float16", "bfloat16") else TORCH_DTYPES[dtype],
+                   device=device, generator=generator)
+    t.add_(0.5)
+    return t.to(TORCH_DTYPES[dtype])
+
+
+def build(name: str, p: dict[str, Any], device: str) -> Callable[[], Any]:
+    """A zero-argument callable running workload ``name`` once on ``device`` with validated params ``p``."""
+    prepare_process()
+    if name in _PY_BUILDERS:
+        return _PY_BUILDERS[name](p)
+    check_dtype(device, p.get("dtype", "float32"))
+    return _TORCH_BUILDERS[name](p, device)
+
+
+# -- torch ----------------------------------------------------------------------------------------------------
+
+
+def _copy(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    a, b = rand(p["n"], dtype=p["dtype"], device=dev), torch.empty(p["n"], dtype=torch_dtype(p["dtype"]), device=dev)
+    return lambda: b.copy_(a)
+
+
+def _scale(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    a, b = rand(p["n"], dtype=p["dtype"], device=dev), torch.empty(p["n"], dtype=torch_dtype(p["dtype"]), device=dev)
+    return lambda: torch.mul(a, 3.0, out=b)
+
+
+def _add(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    a, b = rand(p["n"], dtype=p["dtype"], device=dev), rand(p["n"], dtype=p["dtype"], device=dev)
+    c = torch.empty_like(a)
+    return lambda: torch.add(a, b, out=c)
+
+
+def _triad(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    b, c = rand(p["n"], dtype=p["dtype"], device=dev), rand(p["n"], dtype=p["dtype"], device=dev)
+    a = torch.empty_like(b)
+    return lambda: torch.add(b, c, alpha=3.0, out=a)
+
+
+def _axpy(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    x, y = rand(p["n"], dtype=p["dtype"], device=dev), rand(p["n"], dtype=p["dtype"], device=dev)
+    # α·x + y, in place; α = 1e-6 keeps repeated runs from overflowing low-precision dtypes.
+    return lambda: y.add_(x, alpha=1e-6)
+
+
+def _sum(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    a = rand(p["n"], dtype=p["dtype"], device=dev)
+    out = torch.empty((), dtype=a.dtype, device=dev)
+    return lambda: torch.sum(a, out=out)
+
+
+def _softmax(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    x = rand(p["rows"], p["cols"], dtype=p["dtype"], device=dev)
+    return lambda: torch.softmax(x, dim=-1)
+
+
+def _layernorm(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    x = rand(p["rows"], p["cols"], dtype=p["dtype"], device=dev)
+    w, b = rand(p["cols"], dtype=p["dtype"], device=dev), rand(p["cols"], dtype=p["dtype"], device=dev)
+    return lambda: torch.nn.functional.layer_norm(x, (p["cols"],), w, b)
+
+
+def _gemm(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    a = rand(p["m"], p["k"], dtype=p["dtype"], device=dev)
+    b = rand(p["k"], p["n"], dtype=p["dtype"], device=dev)
+    c = torch.empty(p["m"], p["n"], dtype=a.dtype, device=dev)
+    return lambda: torch.mm(a, b, out=c)
+
+
+def _bmm(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    a = rand(p["batch"], p["m"], p["k"], dtype=p["dtype"], device=dev)
+    b = rand(p["batch"], p["k"], p["n"], dtype=p["dtype"], device=dev)
+    c = torch.empty(p["batch"], p["m"], p["n"], dtype=a.dtype, device=dev)
+    return lambda: torch.bmm(a, b, out=c)
+
+
+def _qkv(p: dict[str, Any], dev: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    shape = (p["batch"], p["heads"], p["seq_len"], p["head_dim"])
+    return tuple(rand(*shape, dtype=p["dtype"], device=dev) for _ in range(3))  # type: ignore[return-value]
+
+
+def attention_math(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    """softmax(Q·Kᵀ/√d)·V with the S×S scores materialised — the textbook ("naive") attention."""
+    scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(q.shape[-1]))
+    return torch.matmul(torch.softmax(scores, dim=-1), v)
+
+
+def _attention_naive(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    q, k, v = _qkv(p, dev)
+    return lambda: attention_math(q, k, v)
+
+
+def _attention_sdpa(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    q, k, v = _qkv(p, dev)
+    return lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v)
+
+
+_TORCH_BUILDERS: dict[str, Callable[[dict[str, Any], str], Callable[[], Any]]] = {
+    "copy": _copy,
+    "scale": _scale,
+    "add": _add,
+    "triad": _triad,
+    "axpy": _axpy,
+    "sum": _sum,
+    "softmax": _softmax,
+    "layernorm": _layernorm,
+    "gemm": _gemm,
+    "bmm": _bmm,
+    "attention_naive": _attention_naive,
+    "attention_sdpa": _attention_sdpa,
+}
+
+
+# -- Python and NumPy (CPU only) ------------------------------------------------------------------------------
+
+
+def matmul_python(a: list[list[float]], b: list[list[float]]) -> list[list[float]]:
+    """The triple loop, as a first-year course writes it."""
+    n, k, m = len(a), len(b), len(b[0])
+    c = [[0.0] * m for _ in range(n)]
+    for i in range(n):
+        for j in range(m):
+            acc = 0.0
+            for t in range(k):
+                acc += a[i][t] * b[t][j]
+            c[i][j] = acc
+    return c
+
+
+def _matmul_python(p: dict[str, Any]) -> Callable[[], Any]:
+    rng = random.Random(0)
+    n = p["n"]
+    a = [[rng.uniform(0.5, 1.5) for _ in range(n)] for _ in range(n)]
+    b = [[rng.uniform(0.5, 1.5) for _ in range(n)] for _ in range(n)]
+    return lambda: matmul_python(a, b)
+
+
+def _matmul_numpy(p: dict[str, Any]) -> Callable[[], Any]:
+    rng = np.random.default_rng(0)
+    dt = np.float32 if p["dtype"] == "float32" else np.float64
+    a = (rng.random((p["n"], p["n"])) + 0.5).astype(dt)
+    b = (rng.random((p["n"], p["n"])) + 0.5).astype(dt)
+    c = np.empty_like(a)
+    return lambda: np.matmul(a, b, out=c)
+
+
+_PY_BUILDERS: dict[str, Callable[[dict[str, Any]], Callable[[], Any]]] = {
+    "matmul_python": _matmul_python,
+    "matmul_numpy": _matmul_numpy,
+}

@@ -1,0 +1,303 @@
+"""The small bundled transformer (random weights, nothing downloaded) and its two measurements: decode
+tokens/s against the bandwidth bound, and a training step's tokens/s and MFU (imports torch)."""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from tutor.measure.timing import CancelCheck, check_cancel
+
+Progress = Callable[[float, str], None]
+
+
+@dataclass(frozen=True)
+class TransformerConfig:
+    """A decoder-only transformer: GPT-style (GELU MLP, MHA) or Llama-style (SwiGLU MLP, GQA)."""
+
+    vocab: int = 8192
+    hidden: int = 512
+    layers: int = 8
+    heads: int = 8
+    kv_heads: int = 8
+    intermediate: int = 2048
+    mlp: str = "gelu"
+    max_seq_len: int = 512
+    tied_embeddings: bool = True
+
+    @property
+    def head_dim(self) -> int:
+        return self.hidden // self.heads
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# Per mode: the model, the decode run and the training batch.
+MODEL_MODES: dict[str, dict[str, Any]] = {
+    "tiny": {"config": TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
+                                          max_seq_len=64),
+             "prompt": 8, "decode_steps": 8, "decode_repeats": 2, "big_batch": 4, "train_batch": 2,
+             "train_seq": 32, "train_steps": 2},
+    "quick": {"config": TransformerConfig(), "prompt": 32, "decode_steps": 48, "decode_repeats": 3,
+              "big_batch": 8, "train_batch": 2, "train_seq": 128, "train_steps": 3},
+    "full": {"config": TransformerConfig(), "prompt": 64, "decode_steps": 128, "decode_repeats": 5,
+             "big_batch": 16, "train_batch": 8, "train_seq": 256, "train_steps": 5},
+}
+
+
+class Block(nn.Module):
+    def __init__(self, cfg: TransformerConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        hd = cfg.head_dim
+        self.norm1 = nn.LayerNorm(cfg.hidden)
+        self.q = nn.Linear(cfg.hidden, cfg.heads * hd, bias=False)
+        self.kv = nn.Linear(cfg.hidden, 2 * cfg.kv_heads * hd, bias=False)
+        self.o = nn.Linear(cfg.heads * hd, cfg.hidden, bias=False)
+        self.norm2 = nn.LayerNorm(cfg.hidden)
+        if cfg.mlp == "swiglu":
+            self.up = nn.Linear(cfg.hidden, 2 * cfg.intermediate, bias=False)
+        else:
+            self.up = nn.Linear(cfg.hidden, cfg.intermediate, bias=False)
+        self.down = nn.Linear(cfg.intermediate, cfg.hidden, bias=False)
+
+    def forward(self, x: torch.Tensor, cache: torch.Tensor | None = None, pos: int = 0) -> torch.Tensor:
+        cfg = self.cfg
+        b, s, _ = x.shape
+        hd = cfg.head_dim
+        h = self.norm1(x)
+        q = self.q(h).view(b, s, cfg.heads, hd).transpose(1, 2)
+        k, v = self.kv(h).view(b, s, 2, cfg.kv_heads, hd).permute(2, 0, 3, 1, 4)
+        if cache is not None:  # cache: [2, B, kv_heads, max_seq, hd]
+            cache[0, :, :, pos : pos + s] = k
+            cache[1, :, :, pos : pos + s] = v
+            k, v = cache[0, :, :, : pos + s], cache[1, :, :, : pos + s]
+        if cfg.kv_heads != cfg.heads:
+            rep = cfg.heads // cfg.kv_heads
+            k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
+        attn = attention(q, k, v, causal=s > 1, offset=pos)
+        x = x + self.o(attn.transpose(1, 2).reshape(b, s, cfg.heads * hd))
+        h = self.norm2(x)
+        if cfg.mlp == "swiglu":
+            gate, up = self.up(h).chunk(2, dim=-1)
+            h = F.silu(gate) * up
+        else:
+            h = F.gelu(self.up(h))
+        return x + self.down(h)
+
+
+def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, offset: int = 0) -> torch.Tensor:
+    """Attention from matmuls (so FlopCounterMode counts it on every device), causal over the cached prefix."""
+    scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(q.shape[-1]))
+    if causal:
+        s, t = q.shape[-2], k.shape[-2]
+        mask = torch.ones(s, t, dtype=torch.bool, device=q.device).tril(diagonal=t - s)
+        scores = scores.masked_fill(~mask, float("-inf"))
+    return torch.matmul(torch.softmax(scores, dim=-1), v)
+
+
+class TinyTransformer(nn.Module):
+    """Embedding → blocks → final norm → LM head (tied to the embedding by default)."""
+
+    def __init__(self, cfg: TransformerConfig) -> None:
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab, cfg.hidden)
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
+        self.norm = nn.LayerNorm(cfg.hidden)
+        self.head = nn.Linear(cfg.hidden, cfg.vocab, bias=False)
+        if cfg.tied_embeddings:
+            self.head.weight = self.embed.weight
+
+    def forward(self, tokens: torch.Tensor, caches: torch.Tensor | None = None, pos: int = 0) -> torch.Tensor:
+        x = self.embed(tokens)
+        for i, block in enumerate(self.blocks):
+            x = block(x, None if caches is None else caches[i], pos)
+        return self.head(self.norm(x))
+
+    def new_cache(self, batch: int, dtype: torch.dtype, device: str) -> torch.Tensor:
+        cfg = self.cfg
+        return torch.zeros(cfg.layers, 2, batch, cfg.kv_heads, cfg.max_seq_len, cfg.head_dim, dtype=dtype,
+                           device=device)
+
+
+def n_params(model: nn.Module) -> int:
+    return sum(p.numel() for p in model.parameters())  # shared (tied) parameters counted once
+
+
+def weight_bytes_per_step(model: TinyTransformer) -> int:
+    """Bytes of weights a decode step reads: every matrix once, but only one embedding row per token."""
+    total = sum(p.numel() * p.element_size() for p in model.parameters())
+    if not model.cfg.tied_embeddings:
+        total -= model.embed.weight.numel() * model.embed.weight.element_size()
+    return total
+
+
+def build_model(cfg: TransformerConfig, device: str, dtype: torch.dtype = torch.float32, seed: int = 0
+                ) -> TinyTransformer:
+    torch.manual_seed(seed)
+    model = TinyTransformer(cfg)
+    return model.to(device=device, dtype=dtype)
+
+
+def _sync(device: str) -> None:
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def _summary(rates: list[float], times: list[float]) -> dict[str, Any]:
+    mean_t = statistics.fmean(times)
+    cv = statistics.stdev(times) / mean_t if len(times) > 1 else 0.0
+    return {"best": max(rates), "median": statistics.median(rates), "cv": cv, "repeats": len(rates),
+            "times_s": times}
+
+
+def measure_decode(
+    device: str, mode: str, bandwidth_gbs: float, should_cancel: CancelCheck | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Greedy decode with a KV cache at batch 1 and a larger batch; tokens/s against the bandwidth bound.
+
+    The bound per step is bandwidth ÷ (weights read + KV cache read); at batch B a step yields B tokens.
+    """
+    cfg_mode = MODEL_MODES[mode]
+    cfg: TransformerConfig = cfg_mode["config"]
+    dtype = torch.float32
+    model = build_model(cfg, device, dtype).eval()
+    w_bytes = weight_bytes_per_step(model)
+    prompt, steps = cfg_mode["prompt"], cfg_mode["decode_steps"]
+    out: dict[str, Any] = {"model": cfg.to_dict(), "n_params": n_params(model), "dtype": "float32",
+                           "weights_bytes_per_step": w_bytes, "prompt_tokens": prompt, "decode_steps": steps,
+                           "batches": {}}
+    batches = (1, cfg_mode["big_batch"])
+    for bi, batch in enumerate(batches):
+        if progress:
+            progress(bi / len(batches), f"decode: batch {batch}, {steps} tokens")
+        caches = model.new_cache(batch, dtype, device)
+        gen = torch.Generator(device="cpu").manual_seed(1)
+        tokens = torch.randint(0, cfg.vocab, (batch, prompt), generator=gen).to(device)
+        rates, times = [], []
+        with torch.inference_mode():
+            for rep in range(cfg_mode["decode_repeats"] + 1):  # the first run is the warm-up
+                check_cancel(should_cancel)
+                logits = model(tokens, caches, 0)
+                nxt = logits[:, -1:].argmax(-1)
+                _sync(device)
+                t0 = time.perf_counter_ns()
+                for step in range(steps):
+                    if step % 8 == 0:
+                        check_cancel(should_cancel)
+                    logits = model(nxt, caches, prompt + step)
+                    nxt = logits[:, -1:].argmax(-1)
+                _sync(device)
+                elapsed = (time.perf_counter_ns() - t0) / 1e9
+                if rep > 0:
+                    rates.append(batch * steps / elapsed)
+                    times.append(elapsed)
+        # KV read per step grows with position; use the mean context of the timed steps.
+        mean_ctx = prompt + (steps + 1) / 2
+        kv_bytes = 2 * cfg.layers * cfg.kv_heads * cfg.head_dim * mean_ctx * batch * 4
+        bytes_per_step = w_bytes + kv_bytes
+        bound = batch * bandwidth_gbs * 1e9 / bytes_per_step
+        s = _summary(rates, times)
+        out["batches"][str(batch)] = {
+            "batch": batch,
+            "tokens_per_s": s["best"],
+            "tokens_per_s_median": s["median"],
+            "cv": s["cv"],
+            "repeats": s["repeats"],
+            "bytes_per_step": bytes_per_step,
+            "bytes_per_token": bytes_per_step / batch,
+            "bound_tokens_per_s": bound,
+            "fraction_of_bound": s["best"] / bound,
+        }
+        del caches
+    b1 = out["batches"]["1"]
+    out.update(tokens_per_s=b1["tokens_per_s"], bound_tokens_per_s=b1["bound_tokens_per_s"], cv=b1["cv"],
+               bandwidth_gbs=bandwidth_gbs,
+               bound_formula="bandwidth ÷ bytes per token (weights read once per step + KV cache)")
+    return out
+
+
+def train_flops_per_step(model: nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> int:
+    """FLOPs of one forward + backward, counted by FlopCounterMode (matmuls; element-wise ops not counted)."""
+    from torch.utils.flop_counter import FlopCounterMode
+
+    counter = FlopCounterMode(display=False)
+    with counter:
+        logits = model(tokens)
+        loss = F.cross_entropy(logits.flatten(0, 1).float(), targets.flatten())
+        loss.backward()
+    model.zero_grad(set_to_none=True)
+    return int(counter.get_total_flops())
+
+
+def measure_train_step(
+    device: str, mode: str, peak_gflops: float, peak_dtype: str = "float32",
+    should_cancel: CancelCheck | None = None, progress: Progress | None = None,
+) -> dict[str, Any]:
+    """One training step (forward, cross-entropy, backward, AdamW): tokens/s and MFU over the matmul peak."""
+    cfg_mode = MODEL_MODES[mode]
+    cfg: TransformerConfig = cfg_mode["config"]
+    model = build_model(cfg, device, torch.float32).train()
+    batch, seq = cfg_mode["train_batch"], cfg_mode["train_seq"]
+    gen = torch.Generator(device="cpu").manual_seed(2)
+    tokens = torch.randint(0, cfg.vocab, (batch, seq), generator=gen).to(device)
+    targets = torch.randint(0, cfg.vocab, (batch, seq), generator=gen).to(device)
+    autocast = device == "cuda" and peak_dtype == "bfloat16"
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    if progress:
+        progress(0.0, "train step: counting FLOPs")
+    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+        flops = train_flops_per_step(model, tokens, targets)
+    rates, times = [], []
+    steps = cfg_mode["train_steps"]
+    for i in range(steps + 1):  # the first step is the warm-up (allocates Adam's state)
+        check_cancel(should_cancel)
+        if progress:
+            progress((i + 1) / (steps + 2), f"train step {i}/{steps} (batch {batch} × {seq} tokens)")
+        _sync(device)
+        t0 = time.perf_counter_ns()
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+            logits = model(tokens)
+            loss = F.cross_entropy(logits.flatten(0, 1).float(), targets.flatten())
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        _sync(device)
+        elapsed = (time.perf_counter_ns() - t0) / 1e9
+        if i > 0:
+            rates.append(batch * seq / elapsed)
+            times.append(elapsed)
+    s = _summary(rates, times)
+    best_time = min(times)
+    achieved = flops / best_time
+    return {
+        "model": cfg.to_dict(),
+        "n_params": n_params(model),
+        "batch": batch,
+        "seq_len": seq,
+        "tokens_per_step": batch * seq,
+        "flops_per_step": flops,
+        "flops_per_token": flops / (batch * seq),
+        "six_n_flops_per_token": 6 * n_params(model),
+        "tokens_per_s": s["best"],
+        "tokens_per_s_median": s["median"],
+        "cv": s["cv"],
+        "repeats": s["repeats"],
+        "achieved_gflops": achieved / 1e9,
+        "peak_gflops": peak_gflops,
+        "peak_dtype": peak_dtype,
+        "mfu": achieved / (peak_gflops * 1e9),
+        "precision": "bf16 autocast" if autocast else "float32",
+        "flops_source": "torch.utils.flop_counter.FlopCounterMode (forward + backward)",
+    }

@@ -1,0 +1,378 @@
+"""The workload registry: every kernel an exercise or lab may name, with bounded parameters and its analytic
+FLOP and byte counts. Importable without torch (the content checker validates exercise YAML against it).
+
+Byte counts follow STREAM: each array element read or written once counts one word (copy/scale 2 words per
+element, add/triad/axpy 3); write-allocate traffic is not counted. FLOP counts follow
+``torch.utils.flop_counter.FlopCounterMode`` for matmul-class ops (2·M·N·K; attention counts QKᵀ and PV only), and
+count one FLOP per arithmetic operation per element for element-wise ops (which FlopCounterMode does not count).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tutor.measure.errors import WorkloadError
+from tutor.measure.formulas import dtype_bytes
+
+FLOAT_DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16", "float64")
+
+# No lesson pack can ask for more than this working set (all inputs and outputs together).
+MAX_WORKING_SET_BYTES = 4 * 2**30
+
+Params = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a workload: an integer with bounds, or a dtype from an allow-list."""
+
+    name: str
+    default: Any
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] | None = None
+    help: str = ""
+
+    def validate(self, owner: str, value: Any) -> Any:
+        if self.choices is not None:
+            if not isinstance(value, str) or value not in self.choices:
+                raise WorkloadError(
+                    f"{owner}: {self.name}={value!r} is not allowed (allowed: {', '.join(self.choices)})"
+                )
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float) or int(value) != value:
+            raise WorkloadError(f"{owner}: {self.name} must be an integer, got {value!r}")
+        value = int(value)
+        if self.minimum is not None and value < self.minimum:
+            raise WorkloadError(f"{owner}: {self.name}={value} is below the minimum {self.minimum}")
+        if self.maximum is not None and value > self.maximum:
+            raise WorkloadError(f"{owner}: {self.name}={value} exceeds the limit {self.maximum}")
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        else:
+            out["minimum"], out["maximum"] = self.minimum, self.maximum
+        return out
+
+
+def _dtype(default: str = "float32", choices: tuple[str, ...] = FLOAT_DTYPES) -> Param:
+    return Param("dtype", default, choices=choices, help="element type")
+
+
+def _int(name: str, default: int, lo: int, hi: int, help: str = "") -> Param:
+    return Param(name, default, lo, hi, help=help)
+
+
+@dataclass(frozen=True)
+class Workload:
+    """A registered kernel: name, bounded parameters, analytic FLOPs and bytes, and how to build and run it."""
+
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    flops_fn: Callable[[Params], int]
+    bytes_fn: Callable[[Params], int]
+    memory_fn: Callable[[Params], int]
+    kind: str = "torch"  # "torch", "numpy" or "python": which engine runs it
+    devices: tuple[str, ...] = ("cpu", "cuda")
+    defaults_note: str = ""
+    tags: tuple[str, ...] = field(default=())
+
+    def defaults(self) -> Params:
+        return {p.name: p.default for p in self.params}
+
+    def flops(self, params: Mapping[str, Any]) -> int:
+        return int(self.flops_fn(validate_params(self.name, dict(params))))
+
+    def bytes_moved(self, params: Mapping[str, Any]) -> int:
+        return int(self.bytes_fn(validate_params(self.name, dict(params))))
+
+    def memory_bytes(self, params: Mapping[str, Any]) -> int:
+        """Bytes the workload allocates (inputs, outputs and intermediates)."""
+        return int(self.memory_fn(validate_params(self.name, dict(params))))
+
+    def arithmetic_intensity(self, params: Mapping[str, Any]) -> float:
+        return self.flops(params) / max(1, self.bytes_moved(params))
+
+    def build(self, params: Mapping[str, Any], device: str = "cpu") -> Callable[[], Any]:
+        """Allocate random non-zero inputs on ``device`` and return a zero-argument callable that runs the
+        kernel once (imports torch; call it only in the measuring process)."""
+        kernels = importlib.import_module("tutor.measure.kernels")
+        return kernels.build(self.name, validate_params(self.name, dict(params)), device)  # type: ignore[no-any-return]
+
+    def run(self, params: Mapping[str, Any], device: str = "cpu") -> Any:
+        """Build and run the kernel once; returns its output."""
+        return self.build(params, device)()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "kind": self.kind,
+            "devices": list(self.devices),
+            "params": [p.to_dict() for p in self.params],
+        }
+
+
+def _b(p: Params) -> float:
+    return dtype_bytes(p["dtype"])
+
+
+_N = _int("n", 2**25, 1024, 2**28, "elements per array")
+_ROWS = _int("rows", 4096, 1, 65536, "rows")
+_COLS = _int("cols", 4096, 1, 65536, "columns (the reduced dimension)")
+
+
+def _stream(name: str, words: int, flops_per_elem: int, arrays: int, description: str) -> Workload:
+    return Workload(
+        name,
+        description,
+        (_N, _dtype()),
+        lambda p: flops_per_elem * p["n"],
+        lambda p: int(words * p["n"] * _b(p)),
+        lambda p: int(arrays * p["n"] * _b(p)),
+        tags=("stream", "memory"),
+    )
+
+
+def _attention_naive_bytes(p: Params) -> int:
+    b, h, s, d = p["batch"], p["heads"], p["seq_len"], p["head_dim"]
+    # Q, K, V read and O written, plus the S×S scores written, read by softmax, probabilities written and read.
+    return int((4 * b * h * s * d + 4 * b * h * s * s) * _b(p))
+
+
+_ATTN_PARAMS = (
+    _int("batch", 1, 1, 64),
+    _int("heads", 8, 1, 128),
+    _int("seq_len", 1024, 1, 16384),
+    _int("head_dim", 64, 1, 256),
+    _dtype(),
+)
+
+WORKLOADS: dict[str, Workload] = {
+    w.name: w
+    for w in (
+        _stream("copy", 2, 0, 2, "b = a (STREAM copy: 2 words per element)"),
+        _stream("scale", 2, 1, 2, "b = q·a (STREAM scale: 2 words, 1 FLOP per element)"),
+        _stream("add", 3, 1, 3, "c = a + b (STREAM add: 3 words, 1 FLOP per element)"),
+        _stream("triad", 3, 2, 3, "a = b + q·c (STREAM triad: 3 words, 2 FLOPs per element)"),
+        _stream("axpy", 3, 2, 2, "y = α·x + y in place (3 words, 2 FLOPs per element)"),
+        Workload(
+            "sum",
+            "s = Σ a (reduction: 1 word and 1 FLOP per element)",
+            (_N, _dtype()),
+            lambda p: p["n"],
+            lambda p: int(p["n"] * _b(p)),
+            lambda p: int(p["n"] * _b(p)),
+            tags=("reduction", "memory"),
+        ),
+        Workload(
+            "softmax",
+            "row-wise softmax (max, subtract, exp, sum, divide: 5 FLOPs and 2 words per element)",
+            (_ROWS, _COLS, _dtype()),
+            lambda p: 5 * p["rows"] * p["cols"],
+            lambda p: int(2 * p["rows"] * p["cols"] * _b(p)),
+            lambda p: int(2 * p["rows"] * p["cols"] * _b(p)),
+            tags=("memory",),
+        ),
+        Workload(
+            "layernorm",
+            "layer norm over the last dimension with weight and bias (≈8 FLOPs and 2 words per element)",
+            (_ROWS, _COLS, _dtype()),
+            lambda p: 8 * p["rows"] * p["cols"],
+            lambda p: int((2 * p["rows"] * p["cols"] + 2 * p["cols"]) * _b(p)),
+            lambda p: int((2 * p["rows"] * p["cols"] + 2 * p["cols"]) * _b(p)),
+            tags=("memory",),
+        ),
+        Workload(
+            "gemm",
+            "C = A·B with A M×K and B K×N (2·M·N·K FLOPs; reads A and B, writes C once at best)",
+            (_int("m", 2048, 1, 16384), _int("n", 2048, 1, 16384), _int("k", 2048, 1, 16384), _dtype()),
+            lambda p: 2 * p["m"] * p["n"] * p["k"],
+            lambda p: int((p["m"] * p["k"] + p["k"] * p["n"] + p["m"] * p["n"]) * _b(p)),
+            lambda p: int((p["m"] * p["k"] + p["k"] * p["n"] + p["m"] * p["n"]) * _b(p)),
+            tags=("compute",),
+        ),
+        Workload(
+            "bmm",
+            "batched GEMM: batch × (M×K)·(K×N)",
+            (
+                _int("batch", 8, 1, 4096),
+                _int("m", 512, 1, 8192),
+                _int("n", 512, 1, 8192),
+                _int("k", 512, 1, 8192),
+                _dtype(),
+            ),
+            lambda p: 2 * p["batch"] * p["m"] * p["n"] * p["k"],
+            lambda p: int(p["batch"] * (p["m"] * p["k"] + p["k"] * p["n"] + p["m"] * p["n"]) * _b(p)),
+            lambda p: int(p["batch"] * (p["m"] * p["k"] + p["k"] * p["n"] + p["m"] * p["n"]) * _b(p)),
+            tags=("compute",),
+        ),
+        Workload(
+            "attention_naive",
+            "softmax(Q·Kᵀ/√d)·V with the S×S score matrix materialised (4·B·H·S²·D matmul FLOPs)",
+            _ATTN_PARAMS,
+            lambda p: 4 * p["batch"] * p["heads"] * p["seq_len"] ** 2 * p["head_dim"],
+            _attention_naive_bytes,
+            lambda p: int((4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"]
+                           + 2 * p["batch"] * p["heads"] * p["seq_len"] ** 2) * _b(p)),
+            tags=("attention",),
+        ),
+        Workload(
+            "attention_sdpa",
+            "torch scaled_dot_product_attention (fused; ideal traffic Q, K, V read and O written once)",
+            _ATTN_PARAMS,
+            lambda p: 4 * p["batch"] * p["heads"] * p["seq_len"] ** 2 * p["head_dim"],
+            lambda p: int(4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"] * _b(p)),
+            lambda p: int((4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"]
+                           + 2 * p["batch"] * p["heads"] * p["seq_len"] ** 2) * _b(p)),
+            tags=("attention",),
+        ),
+        Workload(
+            "matmul_python",
+            "pure-Python triple loop over lists of floats (2·N³ FLOPs) — the Fase 1 baseline",
+            (_int("n", 64, 2, 160),),
+            lambda p: 2 * p["n"] ** 3,
+            lambda p: 3 * p["n"] ** 2 * 8,
+            lambda p: 3 * p["n"] ** 2 * 32,
+            kind="python",
+            devices=("cpu",),
+            tags=("compute",),
+        ),
+        Workload(
+            "matmul_numpy",
+            "numpy.matmul of two N×N arrays (2·N³ FLOPs, BLAS underneath)",
+            (_int("n", 512, 2, 8192), _dtype("float32", ("float32", "float64"))),
+            lambda p: 2 * p["n"] ** 3,
+            lambda p: int(3 * p["n"] ** 2 * _b(p)),
+            lambda p: int(3 * p["n"] ** 2 * _b(p)),
+            kind="numpy",
+            devices=("cpu",),
+            tags=("compute",),
+        ),
+    )
+}
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A lab sweep (op "sweep"): its bounded parameters and what it plots."""
+
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    x_label: str
+    y_label: str
+
+    def defaults(self) -> Params:
+        return {p.name: p.default for p in self.params}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "params": [p.to_dict() for p in self.params],
+                "x_label": self.x_label, "y_label": self.y_label}
+
+
+SWEEPS: dict[str, SweepSpec] = {
+    s.name: s
+    for s in (
+        SweepSpec(
+            "working_set",
+            "bandwidth of a copy vs working-set size, across L1 → L2 → L3 → DRAM",
+            (
+                _int("min_kib", 16, 4, 1024, "smallest working set (KiB)"),
+                _int("max_mib", 512, 1, 2048, "largest working set (MiB)"),
+                _int("points_per_octave", 2, 1, 4, "points per doubling of size"),
+                _dtype("float32", ("float32", "float64")),
+            ),
+            "working set (bytes)",
+            "GB/s",
+        ),
+        SweepSpec(
+            "gemm_sizes",
+            "square GEMM FLOP/s vs N",
+            (_int("min_n", 64, 8, 16384), _int("max_n", 2048, 8, 16384),
+             _int("points", 6, 2, 16), _dtype()),
+            "N",
+            "GFLOP/s",
+        ),
+        SweepSpec(
+            "naive_vs_numpy",
+            "pure-Python triple loop vs numpy.matmul; the naive loop is measured at small N and extrapolated by N³",
+            (_int("max_naive_n", 96, 8, 160), _int("max_n", 1024, 16, 4096)),
+            "N",
+            "GFLOP/s",
+        ),
+        SweepSpec(
+            "roofline_points",
+            "the measured roofline with a point per kernel (copy, triad, softmax, GEMMs of growing N)",
+            (_dtype(),),
+            "arithmetic intensity (FLOP/byte)",
+            "GFLOP/s",
+        ),
+    )
+}
+
+
+def _validate(owner: str, schema: tuple[Param, ...], params: Mapping[str, Any] | None) -> Params:
+    given = dict(params or {})
+    names = [p.name for p in schema]
+    unknown = [k for k in given if k not in names]
+    if unknown:
+        raise WorkloadError(f"{owner}: unknown parameter {unknown[0]!r} (parameters: {', '.join(names)})")
+    return {p.name: p.validate(owner, given.get(p.name, p.default)) for p in schema}
+
+
+def get_workload(name: str) -> Workload:
+    try:
+        return WORKLOADS[name]
+    except KeyError:
+        raise WorkloadError(f"unknown workload {name!r} (known: {', '.join(WORKLOADS)})") from None
+
+
+def validate_params(name: str, params: Mapping[str, Any] | None) -> Params:
+    """The full, validated parameter dict for workload ``name`` (defaults filled in).
+
+    Raises :class:`WorkloadError` with a one-line message, e.g. ``gemm: m=10000000 exceeds the limit 16384``.
+    """
+    workload = get_workload(name)
+    full = _validate(name, workload.params, params)
+    need = int(workload.memory_fn(full))
+    if need > MAX_WORKING_SET_BYTES:
+        raise WorkloadError(
+            f"{name}: these parameters need {need / 2**30:.1f} GiB, over the limit "
+            f"{MAX_WORKING_SET_BYTES / 2**30:.0f} GiB"
+        )
+    return full
+
+
+def validate_sweep_params(name: str, params: Mapping[str, Any] | None) -> Params:
+    """The full, validated parameter dict for sweep ``name``; raises :class:`WorkloadError`."""
+    try:
+        spec = SWEEPS[name]
+    except KeyError:
+        raise WorkloadError(f"unknown sweep {name!r} (known: {', '.join(SWEEPS)})") from None
+    return _validate(name, spec.params, params)
+
+
+def _vram_schema() -> tuple[Param, ...]:
+    from tutor.measure.formulas import model_presets
+
+    return (
+        Param("preset", "llama-3-8b", choices=tuple(model_presets()), help="model preset"),
+        Param("mode", "inference", choices=("inference", "training"), help="inference or Adam training"),
+        _dtype("bfloat16", ("bfloat16", "float16", "float32")),
+        _int("batch", 1, 1, 256, "sequences"),
+        _int("seq_len", 4096, 1, 131072, "tokens of context"),
+        _int("capacity_gb", 32, 1, 1024, "the memory the question asks about (GB)"),
+    )
+
+
+def validate_vram_params(params: Mapping[str, Any] | None) -> Params:
+    """The full, validated parameters of a ``"vram"`` request; raises :class:`WorkloadError`."""
+    return _validate("vram", _vram_schema(), params)

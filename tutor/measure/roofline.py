@@ -1,0 +1,215 @@
+"""Measuring the roofline: peak bandwidth (STREAM kernels on arrays ≥ 4× the last-level cache) and peak matmul
+FLOP/s per dtype, best of many runs, with the datasheet roof beside it when the device is known (imports torch)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from tutor.measure import kernels
+from tutor.measure.device import cache_sizes, cpu_clock_ghz, cpu_flags, dram_working_set_bytes, physical_cores
+from tutor.measure.errors import DeviceError
+from tutor.measure.registry import WORKLOADS
+from tutor.measure.roofline_model import cached_roofline, store_roofline
+from tutor.measure.specs import cpu_theoretical_peak_flops, lookup_spec
+from tutor.measure.timing import CancelCheck, TimingStats, check_cancel, time_callable
+
+Progress = Callable[[float, str], None]
+
+# Per mode: array bytes for DRAM figures (at least 4× LLC), GEMM sizes, time budgets.
+MODES: dict[str, dict[str, Any]] = {
+    "tiny": {"stream_bytes": 8 * 2**20, "stream_kernels": ("copy",), "gemm_n": (256,), "budget_s": 0.05,
+             "max_repeats": 5, "dtypes_cpu": ("float32",)},
+    "quick": {"stream_bytes": 256 * 2**20, "stream_kernels": ("copy", "triad"), "gemm_n": (2048,),
+              "budget_s": 0.8, "max_repeats": 30, "dtypes_cpu": ("float32", "float64", "bfloat16")},
+    "full": {"stream_bytes": 512 * 2**20, "stream_kernels": ("copy", "scale", "add", "triad"),
+             "gemm_n": (2048, 3072), "budget_s": 2.5, "max_repeats": 60,
+             "dtypes_cpu": ("float32", "float64", "bfloat16", "float16")},
+}
+CUDA_GEMM_N: dict[str, tuple[int, ...]] = {"tiny": (1024,), "quick": (4096,), "full": (4096, 8192)}
+CUDA_DTYPES = ("float32", "tfloat32", "bfloat16", "float16")
+
+
+def _noop(_f: float, _m: str) -> None:
+    return None
+
+
+def _stat(stats: TimingStats, work: float) -> dict[str, Any]:
+    """Rates from the best (min) and median times; CV of the times."""
+    return {"time_s": stats.to_dict(), "best": work / stats.min, "median": work / stats.median}
+
+
+def measure_bandwidth(
+    device: str, mode: str = "quick", should_cancel: CancelCheck | None = None, progress: Progress = _noop,
+    dtype: str = "float32",
+) -> dict[str, Any]:
+    """STREAM kernels on large arrays; the peak bandwidth is STREAM copy's best (what a careful copy reaches)."""
+    cfg = MODES[mode]
+    elem = 4 if dtype == "float32" else 8
+    array_bytes = cfg["stream_bytes"] if mode == "tiny" else max(cfg["stream_bytes"], dram_working_set_bytes())
+    if device == "cuda":
+        array_bytes = max(array_bytes, 1 * 2**30)
+    n = array_bytes // elem
+    out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {},
+                           "last_level_cache_bytes": cache_sizes()["last_level"]}
+    names = cfg["stream_kernels"]
+    for i, name in enumerate(names):
+        check_cancel(should_cancel)
+        progress(i / len(names), f"bandwidth: {name} on {n * elem / 2**20:.0f} MiB arrays")
+        w = WORKLOADS[name]
+        params = {"n": n, "dtype": dtype}
+        fn = kernels.build(name, params, device)
+        stats = time_callable(fn, device, warmup=2, min_repeats=5, max_repeats=cfg["max_repeats"],
+                              budget_s=cfg["budget_s"], should_cancel=should_cancel)
+        del fn
+        res = _stat(stats, w.bytes_fn(params) / 1e9)
+        out["kernels"][name] = {"gbs_best": res["best"], "gbs_median": res["median"], "time_s": res["time_s"],
+                                "bytes": w.bytes_fn(params)}
+    copy = out["kernels"]["copy"]
+    out["peak_bandwidth_gbs"] = copy["gbs_best"]
+    out["cv"] = copy["time_s"]["cv"]
+    out["method"] = "STREAM copy (2 words per element), best of the timed repeats"
+    return out
+
+
+def measure_gemm_peak(
+    device: str, dtype: str, mode: str = "quick", should_cancel: CancelCheck | None = None,
+    progress: Progress = _noop,
+) -> dict[str, Any]:
+    """The best GEMM FLOP/s for ``dtype`` over the mode's square sizes (fp32 GEMM is torch.mm on fp32)."""
+    cfg = MODES[mode]
+    sizes = CUDA_GEMM_N[mode] if device == "cuda" else cfg["gemm_n"]
+    tensor_dtype = "float32" if dtype == "tfloat32" else dtype
+    best: dict[str, Any] | None = None
+    tried = []
+    prev_tf32 = torch.backends.cuda.matmul.allow_tf32 if device == "cuda" else None
+    try:
+        if device == "cuda":
+            torch.backends.cuda.matmul.allow_tf32 = dtype == "tfloat32"
+        for n in sizes:
+            check_cancel(should_cancel)
+            progress(0.0, f"matmul peak: {dtype} {n}×{n}×{n}")
+            params = {"m": n, "n": n, "k": n, "dtype": tensor_dtype}
+            fn = kernels.build("gemm", params, device)
+            flops = WORKLOADS["gemm"].flops_fn(params)
+            # Slow dtypes on the CPU (no native kernels) would take minutes at full size: probe first.
+            t0 = time.perf_counter()
+            fn()
+            if device == "cuda":
+                torch.cuda.synchronize()
+            probe = time.perf_counter() - t0
+            if device == "cpu" and probe > 2.0 and best is not None:
+                break
+            stats = time_callable(fn, device, warmup=1, min_repeats=3 if probe > 0.5 else 5,
+                                  max_repeats=cfg["max_repeats"], budget_s=cfg["budget_s"],
+                                  should_cancel=should_cancel)
+            del fn
+            res = _stat(stats, flops / 1e9)
+            entry = {"n": n, "gflops_best": res["best"], "gflops_median": res["median"], "time_s": res["time_s"]}
+            tried.append(entry)
+            if best is None or entry["gflops_best"] > best["gflops_best"]:
+                best = entry
+            if device == "cpu" and probe > 2.0:
+                break
+    finally:
+        if device == "cuda" and prev_tf32 is not None:
+            torch.backends.cuda.matmul.allow_tf32 = prev_tf32
+    assert best is not None
+    return {"dtype": dtype, "peak_gflops": best["gflops_best"], "n": best["n"], "cv": best["time_s"]["cv"],
+            "sizes": tried, "method": "torch.mm of random square matrices, best of the timed repeats"}
+
+
+def measure_dtypes(device: str, mode: str) -> tuple[str, ...]:
+    if device == "cuda":
+        major, _ = torch.cuda.get_device_capability()
+        return tuple(d for d in CUDA_DTYPES if major >= 8 or d not in ("tfloat32", "bfloat16"))
+    return tuple(MODES[mode]["dtypes_cpu"])
+
+
+def physical_limits(device: str, device_name: str) -> dict[str, Any]:
+    """Ceilings no honest figure may exceed: the datasheet on a known GPU; cores × clock × SIMD on the CPU."""
+    if device == "cuda":
+        spec = lookup_spec(device_name)
+        if spec is None:
+            return {}
+        return {"bandwidth_gbs": spec.bandwidth_gbs,
+                "gflops": {k: v * 1e3 for k, v in spec.tflops.items()}, "source": spec.source}
+    ghz = cpu_clock_ghz()
+    if ghz is None:
+        return {}
+    flags = set(cpu_flags())
+    cores = physical_cores()
+    return {
+        "gflops": {d: cpu_theoretical_peak_flops(cores, ghz, flags, d) / 1e9
+                   for d in ("float32", "float64", "bfloat16", "float16")},
+        "source": f"{cores} cores × {ghz:.2f} GHz × SIMD FLOPs/cycle (2 FMA pipes, widest vector ISA)",
+    }
+
+
+def measure_roofline(
+    device: str, device_info: dict[str, Any], mode: str = "quick", should_cancel: CancelCheck | None = None,
+    progress: Progress = _noop,
+) -> dict[str, Any]:
+    """Measure the roofline of ``device``: bandwidth, matmul peak per dtype, ridge points."""
+    started = time.time()
+    bw = measure_bandwidth(device, mode, should_cancel, lambda f, m: progress(0.4 * f, m))
+    dtypes = measure_dtypes(device, mode)
+    gemm: dict[str, Any] = {}
+    for i, dtype in enumerate(dtypes):
+        try:
+            gemm[dtype] = measure_gemm_peak(device, dtype, mode, should_cancel,
+                                            lambda f, m, i=i: progress(0.4 + 0.6 * (i + f) / len(dtypes), m))
+        except (DeviceError, RuntimeError) as exc:
+            gemm[dtype] = {"dtype": dtype, "error": str(exc).splitlines()[0]}
+    peak_gflops = {d: g["peak_gflops"] for d, g in gemm.items() if "peak_gflops" in g}
+    if "float32" not in peak_gflops:
+        raise RuntimeError("could not measure the float32 matmul peak")
+    peak_gbs = bw["peak_bandwidth_gbs"]
+    ridge = {d: g / peak_gbs for d, g in peak_gflops.items()}
+    spec = lookup_spec(device_info["name"]) if device == "cuda" else None
+    limits = physical_limits(device, device_info["name"])
+    warnings = []
+    if "bandwidth_gbs" in limits and peak_gbs > limits["bandwidth_gbs"]:
+        warnings.append(f"measured bandwidth {peak_gbs:.0f} GB/s is above the datasheet {limits['bandwidth_gbs']}")
+    for d, g in peak_gflops.items():
+        lim = limits.get("gflops", {}).get(d)
+        if lim is not None and g > lim:
+            warnings.append(f"measured {d} {g:.0f} GFLOP/s is above the physical limit {lim:.0f}")
+    progress(1.0, "roofline measured")
+    return {
+        "device": {k: device_info[k] for k in ("kind", "name", "fingerprint")},
+        "mode": mode,
+        "measured_at": started,
+        "duration_s": time.time() - started,
+        "peak_bandwidth_gbs": peak_gbs,
+        "peak_gflops": peak_gflops,
+        "peak_tflops": {d: g / 1e3 for d, g in peak_gflops.items()},
+        "ridge_flops_per_byte": ridge,
+        "ridge_point": ridge["float32"],
+        "bandwidth": bw,
+        "gemm": gemm,
+        "datasheet": None if spec is None else {**spec.to_dict(), "ridge_flops_per_byte": {
+            d: spec.ridge_flops_per_byte(d) for d in spec.tflops}},
+        "physical_limits": limits,
+        "warnings": warnings,
+        "threads": torch.get_num_threads(),
+    }
+
+
+def get_roofline(
+    device: str, device_info: dict[str, Any], *, refresh: bool = False, mode: str = "quick",
+    should_cancel: CancelCheck | None = None, progress: Progress = _noop,
+) -> dict[str, Any]:
+    """The cached roofline for this device fingerprint, measured (and cached) when missing or ``refresh``."""
+    fp = device_info["fingerprint"]
+    if not refresh:
+        cached = cached_roofline(fp)
+        if cached is not None:
+            return {**cached, "cached": True}
+    roof = measure_roofline(device, device_info, mode, should_cancel, progress)
+    if mode != "tiny":
+        store_roofline(fp, roof)
+    return {**roof, "cached": False}

@@ -1,0 +1,108 @@
+"""The roofline as data: classification of a workload against a measured roofline, and the per-fingerprint
+cache. Pure Python (no torch), so the UI and grading can use it directly.
+
+A roofline dict (what op "roofline" returns and the cache stores) has at least::
+
+    {"peak_bandwidth_gbs": float, "peak_gflops": {dtype: float}, "ridge_flops_per_byte": {dtype: float},
+     "ridge_point": float (float32), "device": {...}, "datasheet": {...} | None}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from tutor import paths
+
+# Inside [ridge / BAND, ridge × BAND] the bound is "too close to call": both answers count.
+TOO_CLOSE_BAND = 2.0
+
+
+def peak_gflops_for(roofline: dict[str, Any], dtype: str) -> tuple[float, str]:
+    """The measured matmul peak for ``dtype`` (falling back to float32), and the dtype it belongs to."""
+    peaks: dict[str, float] = roofline.get("peak_gflops", {})
+    if dtype in peaks:
+        return float(peaks[dtype]), dtype
+    return float(peaks["float32"]), "float32"
+
+
+def classify(
+    *,
+    intensity: float,
+    achieved_gflops: float,
+    achieved_gbs: float,
+    roofline: dict[str, Any],
+    dtype: str = "float32",
+    band: float = TOO_CLOSE_BAND,
+) -> dict[str, Any]:
+    """Which roof bounds a workload.
+
+    The bound comes from the arithmetic intensity against the measured ridge point (for the workload's dtype).
+    It is ``too_close_to_call`` when the intensity lies within a factor ``band`` of the ridge, or when the achieved
+    rates point the other way (the workload reaches a larger fraction of the other roof).
+    """
+    peak_gflops, peak_dtype = peak_gflops_for(roofline, dtype)
+    peak_gbs = float(roofline["peak_bandwidth_gbs"])
+    ridge = peak_gflops / peak_gbs
+    frac_bw = achieved_gbs / peak_gbs if peak_gbs > 0 else 0.0
+    frac_compute = achieved_gflops / peak_gflops if peak_gflops > 0 else 0.0
+    by_intensity = "memory" if intensity < ridge else "compute"
+    by_achieved = "memory" if frac_bw >= frac_compute else "compute"
+    in_band = intensity > 0 and abs(math.log(intensity / ridge)) < math.log(band)
+    attainable = min(peak_gflops, intensity * peak_gbs)
+    return {
+        "bound": by_intensity,
+        "too_close_to_call": bool(in_band or by_intensity != by_achieved),
+        "by_intensity": by_intensity,
+        "by_achieved": by_achieved,
+        "in_band": bool(in_band),
+        "band_factor": band,
+        "ridge_flops_per_byte": ridge,
+        "ridge_dtype": peak_dtype,
+        "arithmetic_intensity": intensity,
+        "fraction_of_bandwidth_roof": frac_bw,
+        "fraction_of_compute_roof": frac_compute,
+        "attainable_gflops": attainable,
+        "fraction_of_attainable": achieved_gflops / attainable if attainable > 0 else None,
+    }
+
+
+# -- the cache ------------------------------------------------------------------------------------------------
+
+
+def _cache_path(path: Path | None) -> Path:
+    return path if path is not None else paths.roofline_cache()
+
+
+def load_cache(path: Path | None = None) -> dict[str, Any]:
+    p = _cache_path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def cached_roofline(fingerprint: str, path: Path | None = None) -> dict[str, Any] | None:
+    entry = load_cache(path).get(fingerprint)
+    return entry if isinstance(entry, dict) else None
+
+
+def store_roofline(fingerprint: str, roofline: dict[str, Any], path: Path | None = None) -> None:
+    """Write the roofline for ``fingerprint`` atomically (a reader never sees half a file)."""
+    p = _cache_path(path)
+    data = load_cache(p)
+    data[fingerprint] = roofline
+    p.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=p.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, sort_keys=True)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,151 @@
+"""The lab sweeps (imports torch). Each point is handed to ``emit`` as soon as it is measured; see
+:mod:`tutor.measure.api` for how points stream to the caller."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from tutor.measure import kernels
+from tutor.measure.device import cache_sizes
+from tutor.measure.registry import WORKLOADS
+from tutor.measure.timing import CancelCheck, check_cancel, choose_inner, time_callable
+
+Emit = Callable[[float, dict[str, Any], str], None]
+
+
+def _level(working_set: int, caches: dict[str, int]) -> str:
+    for name in sorted(caches):
+        if working_set <= caches[name]:
+            return name
+    return "DRAM"
+
+
+def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> dict[str, Any]:
+    """Copy bandwidth vs working-set size (source + destination), from L1 to DRAM."""
+    caches = cache_sizes()
+    elem = 4 if p["dtype"] == "float32" else 8
+    lo, hi = p["min_kib"] * 2**10, p["max_mib"] * 2**20
+    count = max(2, round(math.log2(hi / lo) * p["points_per_octave"]) + 1)
+    sizes = sorted({int(lo * (hi / lo) ** (i / (count - 1))) // (2 * elem) * 2 * elem for i in range(count)})
+    points = []
+    for i, size in enumerate(sizes):
+        check_cancel(should_cancel)
+        n = max(1, size // (2 * elem))
+        fn = _copy(n, p["dtype"], device)
+        inner = choose_inner(fn, device)
+        stats = time_callable(fn, device, warmup=1, min_repeats=5, max_repeats=15, budget_s=0.15, inner=inner,
+                              should_cancel=should_cancel)
+        gbs = 2 * n * elem / stats.min / 1e9
+        point = {"working_set_bytes": 2 * n * elem, "gbs": gbs, "level": _level(2 * n * elem, caches["levels"]),
+                 "time_per_call_s": stats.min, "cv": stats.cv, "inner": inner}
+        points.append(point)
+        emit((i + 1) / len(sizes), point, f"{2 * n * elem / 2**20:.3g} MiB ({point['level']}): {gbs:.1f} GB/s")
+        del fn
+    return {"points": points, "caches": caches, "x": "working_set_bytes", "y": "gbs",
+            "note": "torch copy_ of a source into a destination; each timed sample repeats the copy enough times "
+                    "to last ~2 ms. At the smallest sizes the per-call overhead (~µs) caps the figure."}
+
+
+def _copy(n: int, dtype: str, device: str) -> Callable[[], Any]:
+    import torch
+
+    a = kernels.rand(n, dtype=dtype, device=device)
+    b = torch.empty_like(a)
+    return lambda: b.copy_(a)
+
+
+def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> dict[str, Any]:
+    lo, hi, count = p["min_n"], max(p["min_n"], p["max_n"]), p["points"]
+    sizes = sorted({round(lo * (hi / lo) ** (i / max(1, count - 1))) for i in range(count)})
+    points = []
+    for i, n in enumerate(sizes):
+        check_cancel(should_cancel)
+        params = {"m": n, "n": n, "k": n, "dtype": p["dtype"]}
+        fn = kernels.build("gemm", params, device)
+        inner = choose_inner(fn, device, target_s=5e-3)
+        stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=20, budget_s=0.3, inner=inner,
+                              should_cancel=should_cancel)
+        flops = WORKLOADS["gemm"].flops_fn(params)
+        point = {"n": n, "gflops": flops / stats.min / 1e9, "time_s": stats.min, "cv": stats.cv,
+                 "arithmetic_intensity": flops / WORKLOADS["gemm"].bytes_fn(params)}
+        points.append(point)
+        emit((i + 1) / len(sizes), point, f"N={n}: {point['gflops']:.1f} GFLOP/s")
+        del fn
+    return {"points": points, "x": "n", "y": "gflops"}
+
+
+def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None
+                   ) -> dict[str, Any]:
+    """The pure-Python triple loop, measured up to ``max_naive_n`` and extrapolated by N³ beyond; numpy.matmul
+    measured at every N."""
+    sizes = []
+    n = 8
+    while n <= p["max_n"]:
+        sizes.append(n)
+        n *= 2
+    points: list[dict[str, Any]] = []
+    last_naive: tuple[int, float] | None = None
+    total = 2 * len(sizes)
+    done = 0
+    for n in sizes:
+        check_cancel(should_cancel)
+        if n <= p["max_naive_n"]:
+            fn = kernels.build("matmul_python", {"n": n}, "cpu")
+            stats = time_callable(fn, "cpu", warmup=0 if n >= 64 else 1, min_repeats=1 if n >= 64 else 3,
+                                  max_repeats=3, budget_s=0.5, should_cancel=should_cancel)
+            t, extrapolated = stats.min, False
+            last_naive = (n, t)
+        else:
+            assert last_naive is not None
+            t, extrapolated = last_naive[1] * (n / last_naive[0]) ** 3, True
+        point = {"series": "python", "n": n, "time_s": t, "gflops": 2 * n**3 / t / 1e9,
+                 "extrapolated": extrapolated, "label": "extrapolated (∝ N³)" if extrapolated else "measured"}
+        points.append(point)
+        done += 1
+        emit(done / total, point, f"python N={n}: {point['gflops']:.4f} GFLOP/s ({point['label']})")
+        check_cancel(should_cancel)
+        fn = kernels.build("matmul_numpy", {"n": n, "dtype": "float64"}, "cpu")
+        inner = choose_inner(fn, "cpu")
+        stats = time_callable(fn, "cpu", warmup=1, min_repeats=3, max_repeats=10, budget_s=0.3, inner=inner,
+                              should_cancel=should_cancel)
+        point = {"series": "numpy", "n": n, "time_s": stats.min, "gflops": 2 * n**3 / stats.min / 1e9,
+                 "extrapolated": False, "label": "measured"}
+        points.append(point)
+        done += 1
+        emit(done / total, point, f"numpy N={n}: {point['gflops']:.2f} GFLOP/s")
+    speedups = {}
+    for n in sizes:
+        py = next(x for x in points if x["series"] == "python" and x["n"] == n)
+        npy = next(x for x in points if x["series"] == "numpy" and x["n"] == n)
+        speedups[str(n)] = py["time_s"] / npy["time_s"]
+    return {"points": points, "speedup": speedups, "x": "n", "y": "gflops", "dtype": "float64",
+            "note": "Python floats are float64, so numpy runs in float64 too."}
+
+
+def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None,
+                    roofline: dict[str, Any]) -> dict[str, Any]:
+    dtype = p["dtype"]
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("copy", {"n": 2**24, "dtype": dtype}),
+        ("triad", {"n": 2**24, "dtype": dtype}),
+        ("softmax", {"rows": 2048, "cols": 2048, "dtype": dtype}),
+        ("layernorm", {"rows": 2048, "cols": 2048, "dtype": dtype}),
+    ] + [("gemm", {"m": n, "n": n, "k": n, "dtype": dtype}) for n in (32, 128, 512, 1024, 2048)]
+    points = []
+    for i, (name, params) in enumerate(cases):
+        check_cancel(should_cancel)
+        w = WORKLOADS[name]
+        fn = kernels.build(name, params, device)
+        inner = choose_inner(fn, device)
+        stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=15, budget_s=0.3, inner=inner,
+                              should_cancel=should_cancel)
+        flops, nbytes = w.flops_fn(params), w.bytes_fn(params)
+        point = {"name": name, "params": params, "arithmetic_intensity": flops / nbytes,
+                 "gflops": flops / stats.min / 1e9, "gbs": nbytes / stats.min / 1e9, "time_s": stats.min}
+        points.append(point)
+        emit((i + 1) / len(cases), point,
+             f"{name}: AI {point['arithmetic_intensity']:.2f} FLOP/B, {point['gflops']:.1f} GFLOP/s")
+        del fn
+    return {"points": points, "roofline": roofline, "x": "arithmetic_intensity", "y": "gflops"}
