@@ -257,7 +257,7 @@ def check_kernel_image(view: EnvironmentView) -> Check:
             fix = f"Install a torch build with {g.sm} kernels: {CUDA_WHEEL_HINT}"
         else:
             findings.append(
-                f"{g.name} is {g.sm} ({architecture_name(g.compute_capability)}); torch's arch list "
+                f"{g.name} is {g.sm}, {architecture_name(g.compute_capability)}; torch's arch list "
                 f"[{arch}] has nothing that runs on it"
             )
             status = "fail"

@@ -111,7 +111,7 @@ class DoctorReport:
             self.headline(),
             "",
         ]
-        indent = " " * 28
+        indent = " " * 29
         for c in self.checks:
             head = f"{STATUS_MARKS[c.status]} {c.status:<4}  {c.id:<20} "
             lines.extend(_wrap(c.seen, width, head, indent) or [head])
