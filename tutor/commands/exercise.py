@@ -1,16 +1,280 @@
-"""`tutor exercise` — placeholder until its issue lands (see the issue tracker)."""
+"""``tutor exercise`` — list the course's exercises, or run one headless: predict, lock, measure, grade, store.
+
+``run`` goes through the same flow as the exercise screen (:class:`tutor.practice.ExerciseRunner`), measuring
+in-process with :func:`tutor.measure.api.run_request`. Exit codes: 0 once an attempt is graded and stored
+(whatever the verdict); 2 on bad input (nothing stored); 1 when the measurement fails or is cancelled (the locked
+prediction stays stored, marked failed/cancelled).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import threading
+from typing import Any
 
 from tutor.commands import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("exercise", help="(not built yet)")
-    parser.set_defaults(func=run)
+    from tutor.cli import add_common_options
+
+    parser = sub.add_parser(
+        "exercise",
+        help="list exercises, or run one headless (predict, measure, grade)",
+        description="Predict-then-measure exercises without the TUI: the same flow and the same progress store.",
+    )
+    add_common_options(parser)
+    parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
+    actions = parser.add_subparsers(dest="exercise_command", metavar="ACTION", title="actions")
+
+    listing = actions.add_parser("list", help="every exercise: id, kind, lesson, unit and choices")
+    add_common_options(listing)
+    listing.add_argument("--json", action="store_true", help="one JSON document (a list of exercises)")
+    listing.set_defaults(func=run_list)
+
+    run = actions.add_parser(
+        "run",
+        help="predict, lock, measure on this machine, grade and store one attempt",
+        description=(
+            "Run one exercise. --predict takes a choice id for bound (memory|compute), fit (fits|does_not_fit, "
+            "optionally with the GB: 'does_not_fit:40' or --gb 40) and diagnose (see 'tutor exercise list'); a "
+            "number in the exercise's unit for number exercises. Exit 0 once graded and stored whatever the "
+            "verdict, 2 on bad input (nothing stored), 1 if the measurement fails."
+        ),
+    )
+    add_common_options(run)
+    run.add_argument("exercise_id", metavar="ID", help="the exercise id")
+    run.add_argument("--predict", required=True, metavar="VALUE", help="your prediction (choice id or number)")
+    run.add_argument("--gb", default=None, metavar="GB", help="fit exercises: the size you predict, in GB")
+    run.add_argument("--confidence", default="80", metavar="P",
+                     help="how sure you are, 50–100 (%%) or 0.5–1 (default 80)")
+    run.add_argument("--pass", dest="pass_number", type=int, choices=[1, 2], default=1,
+                     help="1 (default) or 2: the second pass, without hints, must reproduce the first")
+    run.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
+                     help="where to measure (default auto: the GPU when torch can use one)")
+    run.add_argument("--roofline-mode", choices=["tiny", "quick", "full"], default=None,
+                     help="how carefully to measure the roofline when it is not cached yet (default quick)")
+    run.add_argument("--budget", type=float, default=None, metavar="S",
+                     help="seconds of timed repeats for a workload (0.05–10, default 1)")
+    run.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
+    run.add_argument("--json", action="store_true", help="print the graded attempt as JSON")
+    run.set_defaults(func=run_exercise)
 
 
-def run(args: argparse.Namespace) -> int:
-    raise CliError("'tutor exercise' is not built yet", exit_code=2)
+def _course(args: argparse.Namespace) -> Any:
+    from tutor.cli import course_dir
+    from tutor.content import load_course
+
+    return load_course(course_dir(args))
+
+
+def exercise_listing(course: Any) -> list[dict[str, Any]]:
+    """The JSON ``tutor exercise list --json`` prints (also used by tests)."""
+    from tutor.grading import choices_of
+
+    out = []
+    lesson_order = {lesson.id: i for i, lesson in enumerate(course.ordered_lessons())}
+    for ex in sorted(course.exercises.values(), key=lambda e: (lesson_order.get(e.lesson, 10**6), e.id)):
+        item: dict[str, Any] = {
+            "id": ex.id,
+            "kind": ex.kind,
+            "lesson": ex.lesson,
+            "title": {"es": ex.title.es, "en": ex.title.en},
+            "unit": "GB" if ex.kind == "fit" else ex.unit,
+            "range": list(ex.range) if ex.range else None,
+            "measure": ex.measure.model_dump() if ex.measure else None,
+            "truth_source": ex.truth.source if ex.truth else ("measurement" if ex.kind == "bound" else "answer"),
+        }
+        if ex.kind in ("bound", "fit", "diagnose"):
+            item["choices"] = [{"id": c.id, "label": {"es": c.label.es, "en": c.label.en}} for c in choices_of(ex)]
+        if ex.kind == "fit":
+            item["capacity_gb"] = ex.capacity_gb
+        out.append(item)
+    return out
+
+
+def run_list(args: argparse.Namespace) -> int:
+    course = _course(args)
+    listing = exercise_listing(course)
+    if args.json:
+        print(json.dumps(listing, ensure_ascii=False, indent=1))
+        return 0
+    for item in listing:
+        extra = ""
+        if "choices" in item:
+            extra = " | ".join(c["id"] for c in item["choices"])
+        elif item["unit"]:
+            extra = item["unit"]
+        title = item["title"].get("es") or item["title"].get("en") or ""
+        print(f"{item['id']:<28} {item['kind']:<8} {item['lesson']:<12} {extra:<26} {title}")
+    if not listing:
+        print("(no exercises in this course)")
+    return 0
+
+
+def _progress_printer(enabled: bool) -> Any:
+    if not enabled:
+        return None
+    tty = sys.stderr.isatty()
+
+    def show(fraction: float, message: str) -> None:
+        line = f"[{fraction * 100:5.1f} %] {message}"
+        if tty:
+            sys.stderr.write("\r\033[K" + line[:150])
+        else:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    return show
+
+
+def _precheck(exercise: Any, device: str) -> None:
+    """Reject what would fail for the input's sake before anything is stored: unknown device, bad params."""
+    from tutor.measure.errors import MeasureError
+
+    call = exercise.measure
+    if call is None:
+        return
+    try:
+        if call.op == "workload" and call.name:
+            from tutor.measure.registry import get_workload, validate_params
+
+            validate_params(call.name, call.params)
+            workload = get_workload(call.name)
+        else:
+            workload = None
+        from tutor.measure.device import resolve_device
+
+        resolved = resolve_device(device)
+        if workload is not None and resolved not in workload.devices:
+            raise CliError(f"{call.name} runs only on {', '.join(workload.devices)}, not {resolved}", 2)
+    except MeasureError as exc:
+        raise CliError(str(exc), 2) from None
+
+
+def _open_telemetry() -> Any:
+    try:
+        from tutor.telemetry.sampler import Sampler
+        from tutor.telemetry.spec import open_backend
+
+        return Sampler(open_backend("auto"), interval=0.25).start()
+    except Exception:  # telemetry is optional for a headless run
+        return None
+
+
+def run_exercise(args: argparse.Namespace) -> int:
+    from tutor.grading import PredictionError, parse_prediction
+    from tutor.i18n import default_lang
+    from tutor.practice import AttemptFailed, ExerciseRunner
+    from tutor.progress import ProgressStore
+
+    lang = getattr(args, "lang", None) or default_lang()
+    course = _course(args)
+    exercise = course.exercises.get(args.exercise_id)
+    if exercise is None:
+        known = ", ".join(sorted(course.exercises)[:12]) or "none"
+        raise CliError(f"unknown exercise {args.exercise_id!r} (known: {known})", 2)
+    try:
+        prediction = parse_prediction(exercise, args.predict, args.confidence, args.gb)
+    except PredictionError as exc:
+        raise CliError(f"{exercise.id}: {exc}", 2) from None
+    if args.budget is not None and not 0.05 <= args.budget <= 10:
+        raise CliError("--budget must be between 0.05 and 10 seconds", 2)
+    _precheck(exercise, args.device)
+
+    sampler = _open_telemetry() if exercise.measure is not None else None
+    cancel = threading.Event()
+
+    def measure(request: dict[str, Any], on_progress: Any, cancel_event: Any) -> dict[str, Any]:
+        from tutor.measure.api import run_request
+
+        return run_request(request, progress=on_progress, should_cancel=cancel_event.is_set if cancel_event else None)
+
+    def window(t0: float, t1: float) -> dict[str, Any] | None:
+        if sampler is None:
+            return None
+        return {dev: s.as_dict() for dev, s in sampler.window_summary(t0, t1).items()}
+
+    store = ProgressStore()
+    runner = ExerciseRunner(store, measure, telemetry_window=window)
+    try:
+        outcome = runner.run(
+            exercise,
+            prediction,
+            pass_number=args.pass_number,
+            device=args.device,
+            on_progress=_progress_printer(not args.json),
+            cancel=cancel,
+            roofline_mode=args.roofline_mode,
+            budget_s=args.budget,
+        )
+    except AttemptFailed as exc:
+        if not args.json and sys.stderr.isatty():
+            sys.stderr.write("\n")
+        if args.json:
+            print(json.dumps({"exercise": exercise.id, "state": exc.state, "error": exc.reason}))
+        raise CliError(f"{exercise.id}: the measurement {exc.state}: {exc.reason} (your prediction is kept)",
+                       1) from None
+    finally:
+        if sampler is not None:
+            sampler.close()
+        store.close()
+    if not args.json and sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+    if args.json:
+        print(json.dumps(outcome.to_json(), ensure_ascii=False, indent=1, default=str))
+    else:
+        print(render_outcome(outcome, lang))
+    return 0
+
+
+def render_outcome(outcome: Any, lang: str) -> str:
+    """The plain-text reveal."""
+    from tutor.grading.units import format_value
+
+    ex, v = outcome.exercise, outcome.verdict
+    unit = v.truth.unit
+    m = outcome.measurement or {}
+    lines = [f"{ex.id} — {ex.title.get(lang)}"]
+    label = {"es": "tu predicción", "en": "your prediction"}[lang if lang in ("es", "en") else "en"]
+    lines.append(f"  {label}: {outcome.prediction.describe(unit)} ({outcome.prediction.confidence * 100:.0f} %)")
+    if m:
+        device = m.get("device", {})
+        figures = []
+        if "achieved_gbs" in m:
+            figures.append(f"{m['achieved_gbs']:.2f} GB/s")
+        if "achieved_gflops" in m:
+            figures.append(f"{m['achieved_gflops']:.2f} GFLOP/s")
+        t = m.get("time_s")
+        if isinstance(t, dict) and "median" in t:
+            figures.append(f"median {t['median'] * 1e3:.3f} ms, min {t['min'] * 1e3:.3f} ms, CV {t['cv'] * 100:.1f} %"
+                           f" over {t.get('repeats', '?')} runs")
+        if isinstance(m.get("arithmetic_intensity"), int | float):
+            figures.append(f"intensity {m['arithmetic_intensity']:.3g} FLOP/B")
+        roof = m.get("roofline") or {}
+        if isinstance(roof, dict) and "peak_bandwidth_gbs" in roof:
+            ridge = roof.get("ridge_point")
+            figures.append(f"measured roofline {roof['peak_bandwidth_gbs']:.1f} GB/s"
+                           + (f", ridge {ridge:.3g} FLOP/B" if isinstance(ridge, int | float) else ""))
+        if figures:
+            lines.append(f"  measured on {device.get('name', '?')} ({device.get('kind', '?')}): " + "; ".join(figures))
+    truth = v.truth.choice if v.truth.value is None else format_value(v.truth.value, unit)
+    if v.truth.value is not None and v.truth.choice:
+        truth = f"{v.truth.choice} ({truth})"
+    lines.append(f"  truth: {truth} — {v.truth.source}")
+    lines.append(f"  verdict: {v.verdict}   score: {v.score:.2f}")
+    lines.append(f"  {v.feedback_in(lang)}")
+    tele = outcome.telemetry or {}
+    for dev, s in tele.items():
+        if isinstance(s, dict) and s.get("samples"):
+            util = s.get("util_mean_pct")
+            lines.append(f"  telemetry {dev}: {s.get('samples')} samples, "
+                         f"{s.get('util_metric')} mean {util:.0f} %" if isinstance(util, int | float) else
+                         f"  telemetry {dev}: {s.get('samples')} samples")
+    text = outcome.explanation.get(lang) or next(iter(outcome.explanation.values()), "")
+    if text:
+        lines.append("")
+        lines.extend("  " + line for line in text.strip().splitlines())
+    return "\n".join(lines)

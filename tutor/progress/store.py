@@ -82,6 +82,9 @@ MIGRATIONS: tuple[str, ...] = (
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
+# Every table of the store (export/import and reset walk them in this order: referenced tables first).
+TABLES: tuple[str, ...] = ("sections_read", "attempts", "lab_runs", "notebook_entries", "bench_runs", "doctor_runs")
+
 
 class StoreError(Exception):
     """The progress store cannot be used (e.g. written by a newer tutor)."""
@@ -356,6 +359,56 @@ class ProgressStore:
     def doctor_runs(self) -> list[dict[str, Any]]:
         rows = self._query("SELECT * FROM doctor_runs ORDER BY id")
         return [{**dict(r), "report": _loads(r["report"])} for r in rows]
+
+    # -- hints, resets and whole-store access (the progress screen, reset and export/import) ----------------
+
+    def record_hints(self, attempt_id: int, hints_used: int) -> None:
+        """Hints opened after the prediction was locked still count against the attempt (never decreases)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE attempts SET hints_used = MAX(hints_used, ?) WHERE id = ?", (int(hints_used), attempt_id)
+            )
+
+    def attempt(self, attempt_id: int) -> dict[str, Any] | None:
+        rows = self._query("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        if not rows:
+            return None
+        item = dict(rows[0])
+        for key in ("prediction", "measurement", "truth"):
+            item[key] = _loads(item[key])
+        return item
+
+    def reset_counts(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
+        """How many rows :meth:`reset` would delete with the same arguments (for the confirmation)."""
+        return {table: int(self._query(f"SELECT COUNT(*) FROM {table}{where}", params)[0][0])
+                for table, where, params in self._reset_targets(exercise_id, lesson_id)}
+
+    def reset(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
+        """Delete one exercise's attempts, one lesson's progress (attempts, sections read, lab runs), or —
+        with neither argument — everything in the store. One transaction; returns the rows deleted per table."""
+        deleted: dict[str, int] = {}
+        with self.transaction() as conn:
+            for table, where, params in self._reset_targets(exercise_id, lesson_id):
+                deleted[table] = int(conn.execute(f"DELETE FROM {table}{where}", params).rowcount)
+        return deleted
+
+    @staticmethod
+    def _reset_targets(exercise_id: str | None, lesson_id: str | None) -> list[tuple[str, str, tuple[Any, ...]]]:
+        if exercise_id is not None:
+            return [("attempts", " WHERE exercise_id = ?", (exercise_id,))]
+        if lesson_id is not None:
+            return [(t, " WHERE lesson_id = ?", (lesson_id,)) for t in ("attempts", "sections_read", "lab_runs")]
+        return [(t, "", ()) for t in TABLES]
+
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        """Every row of ``table`` as stored (JSON columns still as text), in id order, for export."""
+        if table not in TABLES:
+            raise StoreError(f"unknown table {table!r}")
+        order = "read_at" if table == "sections_read" else "id"
+        return [dict(r) for r in self._query(f"SELECT * FROM {table} ORDER BY {order}")]
+
+    def is_empty(self) -> bool:
+        return all(int(self._query(f"SELECT COUNT(*) FROM {t}")[0][0]) == 0 for t in TABLES)
 
 
 def _split_sql(script: str) -> list[str]:

@@ -1,0 +1,80 @@
+"""The explanation formatter: fills ``{name}`` / ``{name:.1f}`` placeholders from a flat dict of this run's figures.
+
+A lesson pack is untrusted, so this never calls ``str.format`` on its text: a regular expression finds each
+placeholder, the name is looked up as a plain key (no attribute access, no indexing, no evaluation), and the format
+spec must match a small allow-list (fill/align, sign, width ≤ 40, precision ≤ 12, a numeric type) before the
+built-in ``format`` of a number or string sees it. Anything else is left as written.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.]{0,120})(?::([^{}]{0,20}))?\}")
+_SPEC = re.compile(r"^(?:[^{}]?[<>^])?[+\- ]?(?P<width>\d{1,2})?[,_]?(?:\.(?P<prec>\d{1,2}))?[eEfFgG%d]?$")
+MISSING = "—"
+MAX_WIDTH = 40
+MAX_PRECISION = 12
+
+
+def flatten(data: Mapping[str, Any], prefix: str = "", depth: int = 0) -> dict[str, Any]:
+    """Dotted keys for every scalar inside nested dicts: ``{"time_s": {"median": 1}}`` → ``{"time_s.median": 1}``.
+
+    Lists are skipped (a placeholder names a figure, not a position); depth is capped.
+    """
+    out: dict[str, Any] = {}
+    if depth > 8:
+        return out
+    for key, value in data.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            out.update(flatten(value, name + ".", depth + 1))
+        elif isinstance(value, bool | int | float | str) or value is None:
+            out[name] = value
+    return out
+
+
+def _format_one(value: Any, spec: str | None) -> str:
+    if value is None:
+        return MISSING
+    if spec:
+        m = _SPEC.match(spec)
+        if m is None:
+            return MISSING
+        if int(m.group("width") or 0) > MAX_WIDTH or int(m.group("prec") or 0) > MAX_PRECISION:
+            return MISSING
+        try:
+            if isinstance(value, bool):
+                return str(value)
+            if isinstance(value, int | float):
+                if isinstance(value, float) and not math.isfinite(value):
+                    return str(value)
+                if spec.endswith("d") and isinstance(value, float):
+                    value = round(value)
+                return format(value, spec)
+            return format(str(value), spec.rstrip("eEfFgG%d"))
+        except (ValueError, TypeError):
+            return MISSING
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
+
+
+def fill(template: str, values: Mapping[str, Any]) -> str:
+    """``template`` with each known placeholder replaced by its formatted value; unknown names show ``—``."""
+
+    def sub(match: re.Match[str]) -> str:
+        whole = match.group(0)
+        if whole == "{{":
+            return "{"
+        if whole == "}}":
+            return "}"
+        name, spec = match.group(1), match.group(2)
+        if name not in values:
+            return MISSING
+        return _format_one(values[name], spec)
+
+    return _PLACEHOLDER.sub(sub, template)

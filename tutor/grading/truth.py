@@ -1,0 +1,168 @@
+"""Where the truth comes from: this run's measurement, or a formula the lesson teaches applied to measured inputs.
+
+Pure Python: the formulas and the roofline classification live in :mod:`tutor.measure.formulas` and
+:mod:`tutor.measure.roofline_model`, which import no torch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from contextlib import suppress
+from typing import Any
+
+from tutor.content.models import Exercise
+from tutor.grading.units import UnitError, convert, unit_of_formula_result, unit_of_metric
+from tutor.grading.verdict import ResolvedTruth
+
+MEASURED_PREFIX = "measured:"
+
+
+class TruthError(ValueError):
+    """The truth cannot be resolved from this run (a missing figure, a bad formula input). One line."""
+
+
+def lookup(data: Any, path: str) -> Any:
+    """Follow a dotted path through nested dicts (plain keys only; digits index lists)."""
+    node = data
+    for part in path.split("."):
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise TruthError(f"the measurement has no figure {path!r}")
+    return node
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise TruthError(f"{what} is not a finite number ({value!r})")
+    return float(value)
+
+
+def device_label(measurement: Mapping[str, Any] | None) -> str:
+    """``NVIDIA GeForce RTX 5090 (cuda)`` or ``AMD EPYC … (cpu)`` from a measurement's ``device``."""
+    device = (measurement or {}).get("device")
+    if isinstance(device, Mapping):
+        name = device.get("name") or device.get("kind") or "this machine"
+        kind = device.get("kind")
+        return f"{name} ({kind})" if kind and kind != name else str(name)
+    if isinstance(device, str):
+        return device
+    return "this machine"
+
+
+def _target_unit(exercise: Exercise) -> str | None:
+    return "GB" if exercise.kind == "fit" else exercise.unit
+
+
+def _to_target(value: float, unit: str | None, target: str | None, what: str) -> float:
+    if unit is None or target is None:
+        return value
+    try:
+        return convert(value, unit, target)
+    except UnitError as exc:
+        raise TruthError(f"{what}: {exc}") from None
+
+
+def resolve_truth(exercise: Exercise, measurement: Mapping[str, Any] | None) -> ResolvedTruth:
+    """The right answer for ``exercise`` given this run's ``measurement`` (None when nothing was measured)."""
+    if exercise.kind == "diagnose":
+        return ResolvedTruth(source="the exercise's answer key", choice=exercise.answer)
+    if exercise.kind == "bound":
+        return _bound_truth(exercise, measurement or {})
+    truth = exercise.truth
+    if truth is None:
+        raise TruthError("the exercise names no truth")
+    target = _target_unit(exercise)
+    if truth.source == "measurement":
+        if measurement is None:
+            raise TruthError("nothing was measured")
+        metric = truth.metric or ""
+        raw = _number(lookup(measurement, metric), f"the measured {metric}")
+        value = _to_target(raw, unit_of_metric(metric), target, metric)
+        return ResolvedTruth(
+            source=f"measured on {device_label(measurement)}",
+            value=value,
+            unit=target,
+            details={"metric": metric, "raw": raw, "raw_unit": unit_of_metric(metric)},
+        )
+    return _formula_truth(exercise, measurement, target)
+
+
+def _formula_truth(exercise: Exercise, measurement: Mapping[str, Any] | None, target: str | None) -> ResolvedTruth:
+    from tutor.measure.errors import WorkloadError
+    from tutor.measure.formulas import FORMULAS, evaluate_formula
+
+    truth = exercise.truth
+    assert truth is not None and truth.formula is not None
+    spec = FORMULAS.get(truth.formula)
+    if spec is None:
+        raise TruthError(f"unknown formula {truth.formula!r}")
+    input_units = {i.name: i.unit for i in spec.inputs}
+    inputs: dict[str, Any] = {}
+    measured: dict[str, str] = {}
+    for name, given in truth.inputs.items():
+        if isinstance(given, str) and given.startswith(MEASURED_PREFIX):
+            path = given[len(MEASURED_PREFIX):]
+            if measurement is None:
+                raise TruthError(f"input {name} needs the measurement ({path}), and nothing was measured")
+            value = _number(lookup(measurement, path), f"the measured {path}")
+            have, want = unit_of_metric(path), unit_of_formula_result(input_units.get(name, ""))
+            if have is not None and want is not None and have != want:
+                # Different dimensions: the formula's own input unit is authoritative.
+                with suppress(UnitError):
+                    value = convert(value, have, want)
+            inputs[name] = value
+            measured[name] = path
+        else:
+            inputs[name] = given
+    try:
+        result = evaluate_formula(truth.formula, inputs)
+    except WorkloadError as exc:
+        raise TruthError(str(exc)) from None
+    value = _to_target(result, unit_of_formula_result(spec.result_unit), target, f"formula {truth.formula}")
+    where = "applied to measured inputs" if measured else "applied to the exercise's inputs"
+    source = f"formula {truth.formula} {where}"
+    if measured:
+        source += f" (measured on {device_label(measurement)})"
+    return ResolvedTruth(
+        source=source,
+        value=value,
+        unit=target,
+        details={"formula": truth.formula, "inputs": inputs, "measured_inputs": measured,
+                 "result": result, "result_unit": spec.result_unit, "description": spec.description},
+    )
+
+
+def _bound_truth(exercise: Exercise, m: Mapping[str, Any]) -> ResolvedTruth:
+    """Memory or compute from the measured classification, re-banded with the exercise's tolerance."""
+    from tutor.measure.roofline_model import classify
+
+    band_factor = 10 ** exercise.grading.too_close_band
+    roofline = m.get("roofline")
+    classification: Mapping[str, Any] | None = m.get("classification") if isinstance(m.get("classification"),
+                                                                                       Mapping) else None
+    intensity = m.get("arithmetic_intensity")
+    gflops, gbs = m.get("achieved_gflops"), m.get("achieved_gbs")
+    if isinstance(roofline, Mapping) and all(isinstance(x, int | float) for x in (intensity, gflops, gbs)):
+        params = m.get("params")
+        dtype = str(params.get("dtype", "float32")) if isinstance(params, Mapping) else "float32"
+        with suppress(KeyError, TypeError, ValueError, ZeroDivisionError):
+            classification = classify(
+                intensity=float(intensity),  # type: ignore[arg-type]
+                achieved_gflops=float(gflops),  # type: ignore[arg-type]
+                achieved_gbs=float(gbs),  # type: ignore[arg-type]
+                roofline=dict(roofline),
+                dtype=dtype,
+                band=band_factor,
+            )
+    if classification is None or classification.get("bound") not in ("memory", "compute"):
+        raise TruthError("the measurement did not classify the workload against the roofline")
+    return ResolvedTruth(
+        source=f"measured on {device_label(m)}: arithmetic intensity against the measured ridge point",
+        choice=str(classification["bound"]),
+        too_close=bool(classification.get("too_close_to_call")),
+        details={k: v for k, v in classification.items() if isinstance(v, int | float | str | bool) or v is None},
+    )

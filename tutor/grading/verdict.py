@@ -1,0 +1,99 @@
+"""What a learner predicted, what the truth turned out to be, and the verdict that compares them."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+VerdictWord = Literal["correct", "partly", "wrong"]
+VERDICTS: tuple[VerdictWord, ...] = ("correct", "partly", "wrong")
+
+BOUND_CHOICES: tuple[str, ...] = ("memory", "compute")
+FIT_CHOICES: tuple[str, ...] = ("fits", "does_not_fit")
+
+CONFIDENCE_MIN = 0.5
+CONFIDENCE_MAX = 1.0
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """The learner's locked answer: a choice id and/or a number (in the exercise's unit; GB for ``fit``),
+    with a confidence between 0.5 and 1.0."""
+
+    choice: str | None = None
+    value: float | None = None
+    confidence: float = 0.8
+
+    def to_json(self) -> dict[str, Any]:
+        return {"choice": self.choice, "value": self.value, "confidence": self.confidence}
+
+    @classmethod
+    def from_json(cls, data: Any, confidence: float | None = None) -> Prediction:
+        if not isinstance(data, dict):
+            return cls(confidence=confidence or 0.8)
+        value = data.get("value")
+        return cls(
+            choice=data.get("choice"),
+            value=float(value) if isinstance(value, int | float) else None,
+            confidence=float(confidence if confidence is not None else data.get("confidence", 0.8)),
+        )
+
+    def describe(self, unit: str | None = None) -> str:
+        from tutor.grading.units import format_value
+
+        parts = []
+        if self.choice is not None:
+            parts.append(self.choice)
+        if self.value is not None:
+            parts.append(format_value(self.value, unit))
+        return " · ".join(parts) or "—"
+
+
+@dataclass(frozen=True)
+class ResolvedTruth:
+    """The right answer for this run and where it came from.
+
+    ``value`` is in ``unit`` (the exercise's unit; GB for ``fit``). ``choice`` is the right choice id for the
+    choice kinds. ``source`` says where it came from, e.g. ``measured on NVIDIA GeForce RTX 5090`` or
+    ``formula decode_bound_tokens_per_s applied to measured inputs``. ``details`` holds the figures behind it
+    (intensity, ridge point, inputs of the formula…), for the reveal.
+    """
+
+    source: str
+    value: float | None = None
+    unit: str | None = None
+    choice: str | None = None
+    too_close: bool = False
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ResolvedTruth:
+        return cls(**{k: data[k] for k in ("source", "value", "unit", "choice", "too_close", "details") if k in data})
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The grade of one attempt: verdict word, score in [0, 1], feedback in both languages, and the truth."""
+
+    verdict: VerdictWord
+    score: float
+    feedback: dict[str, str]
+    truth: ResolvedTruth
+    ratio: float | None = None
+    both_count: bool = False
+
+    def feedback_in(self, lang: str) -> str:
+        return self.feedback.get(lang) or self.feedback.get("en") or ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "verdict": self.verdict,
+            "score": self.score,
+            "feedback": dict(self.feedback),
+            "truth": self.truth.to_json(),
+            "ratio": self.ratio,
+            "both_count": self.both_count,
+        }

@@ -1,0 +1,287 @@
+"""The exercise flow: validate the prediction, lock it (stored before anything runs), measure, resolve the truth,
+grade, store. The measurement is a callable injected by the caller: the UI passes the warm worker process, the CLI
+``run_request`` in-process; tests pass a fake.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tutor.content.models import Exercise
+from tutor.grading import (
+    GradingError,
+    Prediction,
+    ResolvedTruth,
+    TruthError,
+    Verdict,
+    fill,
+    flatten,
+    grade,
+    resolve_truth,
+)
+from tutor.progress.store import ProgressStore
+
+OnProgress = Callable[[float, str], None]
+MeasureFn = Callable[[dict[str, Any], OnProgress | None, threading.Event | None], dict[str, Any]]
+"""``measure(request, on_progress, cancel_event) -> result``; raises MeasureCancelled / MeasureFailed / …"""
+TelemetryWindow = Callable[[float, float], Mapping[str, Any] | None]
+"""``window(t0, t1)`` → the telemetry window summary per device (plain dicts), or None."""
+
+_PARAM_OPS = ("workload", "sweep", "vram")
+
+
+class AttemptFailed(Exception):
+    """The locked attempt could not be graded: the measurement failed or was cancelled, or the truth could not be
+    resolved. The prediction stays stored, marked with ``state`` and the reason."""
+
+    def __init__(self, reason: str, state: str = "failed") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.state = state
+
+
+def measure_request(
+    exercise: Exercise, device: str = "auto", *, roofline_mode: str | None = None, budget_s: float | None = None
+) -> dict[str, Any] | None:
+    """The request ``tutor.measure.api.run_request`` takes for this exercise (None when nothing is measured)."""
+    call = exercise.measure
+    if call is None:
+        return None
+    request: dict[str, Any] = {"op": call.op, "device": device}
+    if call.name is not None:
+        request["name"] = call.name
+    if call.op in _PARAM_OPS:
+        request["params"] = dict(call.params)
+    else:
+        request.update(call.params)
+    if roofline_mode is not None:
+        request["roofline_mode"] = roofline_mode
+    if budget_s is not None and call.op == "workload":
+        request["budget_s"] = budget_s
+    return request
+
+
+_ROOF_KEYS = ("peak_bandwidth_gbs", "peak_gflops", "peak_tflops", "ridge_flops_per_byte", "ridge_point", "mode",
+              "measured_at", "cached")
+
+
+def summarize_measurement(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """What an attempt keeps of a measurement: its figures and spread, the roofline's peaks and the datasheet
+    roof (not the roofline's raw tables)."""
+    if result is None:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in result.items():
+        if key == "roofline" and isinstance(value, Mapping):
+            roof: dict[str, Any] = {k: value[k] for k in _ROOF_KEYS if k in value}
+            sheet = value.get("datasheet")
+            if isinstance(sheet, Mapping):
+                roof["datasheet"] = {k: sheet[k] for k in ("name", "bandwidth_gbs", "tflops",
+                                                           "ridge_flops_per_byte", "source") if k in sheet}
+            out[key] = roof
+        elif key in ("points", "kernels", "bandwidth", "gemm", "samples") and isinstance(value, list | dict):
+            if isinstance(value, list) and len(value) <= 64:
+                out[key] = value
+        else:
+            out[key] = value
+    return out
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A graded attempt: everything the reveal shows."""
+
+    attempt_id: int
+    exercise: Exercise
+    prediction: Prediction
+    verdict: Verdict
+    measurement: dict[str, Any] | None
+    telemetry: dict[str, Any] | None
+    explanation: dict[str, str] = field(default_factory=dict)
+    pass_number: int = 1
+
+    @property
+    def truth(self) -> ResolvedTruth:
+        return self.verdict.truth
+
+    def to_json(self) -> dict[str, Any]:
+        v = self.verdict
+        return {
+            "attempt_id": self.attempt_id,
+            "exercise": self.exercise.id,
+            "lesson": self.exercise.lesson,
+            "kind": self.exercise.kind,
+            "pass": self.pass_number,
+            "prediction": self.prediction.to_json(),
+            "verdict": v.verdict,
+            "score": v.score,
+            "truth": v.truth.value if v.truth.value is not None else v.truth.choice,
+            "truth_unit": v.truth.unit,
+            "truth_choice": v.truth.choice,
+            "truth_source": v.truth.source,
+            "too_close_to_call": v.truth.too_close,
+            "both_count": v.both_count,
+            "ratio": v.ratio,
+            "feedback": v.feedback,
+            "explanation": self.explanation,
+            "truth_details": v.truth.details,
+            "measurement": self.measurement,
+            "telemetry": self.telemetry,
+        }
+
+
+def explanation_values(
+    measurement: Mapping[str, Any] | None, prediction: Prediction, verdict: Verdict
+) -> dict[str, Any]:
+    """The flat dict the explanation's placeholders read: the measurement's figures, plus ``truth``,
+    ``prediction``, ``ratio``, ``score``, ``confidence`` and the formula's inputs as ``inputs.<name>``."""
+    values: dict[str, Any] = flatten(measurement or {})
+    truth = verdict.truth
+    values["truth"] = truth.value if truth.value is not None else truth.choice
+    values["truth_source"] = truth.source
+    values["prediction"] = prediction.value if prediction.value is not None else prediction.choice
+    values["choice"] = prediction.choice
+    values["ratio"] = verdict.ratio
+    values["score"] = verdict.score
+    values["confidence"] = prediction.confidence * 100
+    values["unit"] = truth.unit
+    details = truth.details
+    for key, value in flatten(details).items():
+        values.setdefault(key, value)
+        values[f"truth_details.{key}"] = value
+    return values
+
+
+class ExerciseRunner:
+    """Runs attempts of exercises against one progress store."""
+
+    def __init__(
+        self,
+        store: ProgressStore,
+        measure: MeasureFn | None = None,
+        *,
+        telemetry_window: TelemetryWindow | None = None,
+    ) -> None:
+        self.store = store
+        self._measure = measure
+        self._telemetry_window = telemetry_window
+
+    def lock(self, exercise: Exercise, prediction: Prediction, *, pass_number: int = 1, hints_used: int = 0,
+             fingerprint: str | None = None) -> int:
+        """Store the prediction before anything is measured; returns the attempt id."""
+        return self.store.lock_prediction(
+            exercise_id=exercise.id,
+            lesson_id=exercise.lesson,
+            prediction=prediction.to_json(),
+            confidence=prediction.confidence,
+            hints_used=hints_used,
+            pass_number=pass_number,
+            fingerprint=fingerprint,
+        )
+
+    def measure(
+        self,
+        exercise: Exercise,
+        attempt_id: int,
+        *,
+        device: str = "auto",
+        on_progress: OnProgress | None = None,
+        cancel: threading.Event | None = None,
+        roofline_mode: str | None = None,
+        budget_s: float | None = None,
+    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        """Run the exercise's measurement; ``(result, telemetry window)``. A failure or cancellation marks the
+        attempt and raises :class:`AttemptFailed`."""
+        from tutor.measure.errors import MeasureCancelled, MeasureError
+
+        request = measure_request(exercise, device, roofline_mode=roofline_mode, budget_s=budget_s)
+        if request is None:
+            return None, None
+        if self._measure is None:
+            self._fail(attempt_id, "no measurement engine is available", "failed")
+        assert self._measure is not None
+        t0 = time.time()
+        try:
+            result = self._measure(request, on_progress, cancel)
+        except MeasureCancelled:
+            self._fail(attempt_id, "the measurement was cancelled", "cancelled")
+        except KeyboardInterrupt:
+            self._fail(attempt_id, "the measurement was interrupted", "cancelled")
+        except MeasureError as exc:
+            self._fail(attempt_id, str(getattr(exc, "reason", None) or exc).splitlines()[0], "failed")
+        except Exception as exc:  # an engine bug must still leave the attempt marked
+            self._fail(attempt_id, f"{type(exc).__name__}: {exc}".splitlines()[0], "failed")
+        t1 = time.time()
+        telemetry = None
+        if self._telemetry_window is not None:
+            try:
+                window = self._telemetry_window(t0, t1)
+                telemetry = dict(window) if window else None
+            except Exception:  # telemetry is a bonus, never a reason to lose the attempt
+                telemetry = None
+        return result, telemetry
+
+    def grade(
+        self,
+        exercise: Exercise,
+        attempt_id: int,
+        prediction: Prediction,
+        result: Mapping[str, Any] | None,
+        telemetry: Mapping[str, Any] | None = None,
+        *,
+        pass_number: int = 1,
+    ) -> Outcome:
+        """Resolve the truth, grade, and store the grade (one transaction)."""
+        summary = summarize_measurement(result)
+        try:
+            truth = resolve_truth(exercise, summary)
+            verdict = grade(exercise, prediction, truth)
+        except (TruthError, GradingError) as exc:
+            self._fail(attempt_id, str(exc), "failed")
+        values = explanation_values(summary, prediction, verdict)
+        explanation = {lang: fill(text, values) for lang in ("es", "en")
+                       if (text := getattr(exercise.explanation, lang))}
+        stored = dict(summary or {})
+        if telemetry:
+            stored["telemetry"] = dict(telemetry)
+        fingerprint = None
+        device = (summary or {}).get("device")
+        if isinstance(device, Mapping):
+            fingerprint = device.get("fingerprint")
+        self.store.record_grade(
+            attempt_id,
+            measurement=stored or None,
+            truth=verdict.to_json(),
+            verdict=verdict.verdict,
+            score=verdict.score,
+            fingerprint=fingerprint,
+        )
+        return Outcome(attempt_id, exercise, prediction, verdict, summary, dict(telemetry) if telemetry else None,
+                       explanation, pass_number)
+
+    def run(
+        self,
+        exercise: Exercise,
+        prediction: Prediction,
+        *,
+        pass_number: int = 1,
+        hints_used: int = 0,
+        device: str = "auto",
+        on_progress: OnProgress | None = None,
+        cancel: threading.Event | None = None,
+        roofline_mode: str | None = None,
+        budget_s: float | None = None,
+    ) -> Outcome:
+        """The whole flow for an already-validated prediction."""
+        attempt_id = self.lock(exercise, prediction, pass_number=pass_number, hints_used=hints_used)
+        result, telemetry = self.measure(exercise, attempt_id, device=device, on_progress=on_progress,
+                                         cancel=cancel, roofline_mode=roofline_mode, budget_s=budget_s)
+        return self.grade(exercise, attempt_id, prediction, result, telemetry, pass_number=pass_number)
+
+    def _fail(self, attempt_id: int, reason: str, state: str) -> Any:
+        self.store.record_failure(attempt_id, state=state, reason=reason)
+        raise AttemptFailed(reason, state)
