@@ -1,0 +1,172 @@
+"""The telemetry panel, driven with Pilot on a tiny app that feeds it snapshots; assertions on rendered text."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from tutor.telemetry import AutoBackend, Sampler, TelemetrySnapshot
+from tutor.telemetry.host import HostBackend
+from tutor.telemetry.nvml import NvmlBackend
+from tutor.telemetry.replay import ReplayBackend
+from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
+
+FIXTURES = Path(__file__).parent / "fixtures" / "telemetry"
+TRACE = FIXTURES / "rtx5090_gemm_synthetic.jsonl"
+
+
+def _load_fake() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("fake_pynvml", FIXTURES / "fake_pynvml.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["fake_pynvml"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+fake = _load_fake()
+
+
+class PanelApp(App[None]):
+    CSS = "#col { width: 52; }"
+
+    def __init__(self, feed_spec: object = None) -> None:
+        super().__init__()
+        self.feed_spec = feed_spec
+        self.telemetry_snapshot: TelemetrySnapshot | None = None
+        self.feed: TelemetryFeed | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="col"):
+            yield TelemetryPanel(id="panel")
+
+    def on_mount(self) -> None:
+        if self.feed_spec is not None:
+            self.feed = TelemetryFeed.start(self, self.feed_spec, 0.25)  # type: ignore[arg-type]
+
+    def on_telemetry_updated(self, message: TelemetryUpdated) -> None:
+        if self.feed is not None:
+            self.feed.deliver(message.snapshot)
+
+    def on_telemetry_panel_visibility_changed(self, message: TelemetryPanel.VisibilityChanged) -> None:
+        if self.feed is not None:
+            self.feed.panel_visibility(message.panel, message.visible)
+
+
+def shown(app: App[None]) -> str:
+    panel = app.query_one(TelemetryPanel)
+    return "\n".join(str(panel.query_one(f"#telemetry-{part}", Static).render()) for part in ("banner", "readings"))
+
+
+def snapshots(backend: object, n: int = 3) -> TelemetrySnapshot:
+    t = [1000.0]
+
+    def clock() -> float:
+        return t[0]
+
+    sampler = Sampler(backend, 1.0, clock=clock)  # type: ignore[arg-type]
+    snap = sampler.sample_once()
+    for _ in range(n - 1):
+        t[0] += 1.0
+        snap = sampler.sample_once()
+    return snap
+
+
+async def test_rtx_5090_with_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    card = fake.rtx_5090(errors={"nvmlDeviceGetTemperature": fake.NVML_ERROR_NOT_SUPPORTED})
+    monkeypatch.setitem(sys.modules, "pynvml", fake.FakeNvml([card]).module())
+    snap = snapshots(AutoBackend(NvmlBackend(wsl=False), HostBackend()))
+    app = PanelApp()
+    async with app.run_test(size=(120, 50)) as pilot:
+        app.query_one(TelemetryPanel).update_snapshot(snap)
+        await pilot.pause()
+        text = shown(app)
+    assert "nvml+host · NVIDIA NVML — 1 GPU, driver 575.51.03; host CPU and RAM" in text
+    assert "GPU 0 · NVIDIA GeForce RTX 5090 · sm_120" in text
+    assert "87 %" in text and "34 %" in text
+    assert "1.2 / 31.8 GiB" in text
+    assert "410 W / 575 W" in text
+    assert "temp N/A · SM 2407/3090 MHz · mem 14001/14001 MHz" in text  # NotSupported: N/A, never 0
+    assert "clocks held by: software power cap" in text
+    assert "CPU · " in text and "RAM " in text
+    assert "busy: share of time any kernel ran" in text
+
+
+async def test_no_gpu_banner_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pynvml", fake.FakeNvml(init_error=fake.NVML_ERROR_LIBRARY_NOT_FOUND).module())
+    app = PanelApp(AutoBackend(NvmlBackend(wsl=False), HostBackend()))
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause(0.8)
+        text = shown(app)
+        assert app.feed is not None and app.feed.sampler is not None and not app.feed.sampler.paused
+        app.query_one("#col").display = False
+        await pilot.pause(0.2)
+        assert app.feed.sampler.paused  # hidden panel → no sampling
+        app.query_one("#col").display = True
+        await pilot.pause(0.2)
+        assert not app.feed.sampler.paused
+    app.feed.close()
+    assert "host · No NVIDIA GPU (NVML library not found) — showing CPU and RAM" in text
+    assert "CPU · " in text and "GPU 0" not in text
+
+
+async def test_gpu_lost_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    card = fake.h200()
+    monkeypatch.setitem(sys.modules, "pynvml", fake.FakeNvml([card]).module())
+    b = NvmlBackend(wsl=False)
+    b.probe()
+    card.errors["nvmlDeviceGetUtilizationRates"] = fake.NVML_ERROR_GPU_IS_LOST
+    snap = snapshots(b, 2)
+    app = PanelApp()
+    async with app.run_test(size=(120, 50)) as pilot:
+        app.query_one(TelemetryPanel).update_snapshot(snap)
+        await pilot.pause()
+        text = shown(app)
+    assert "GPU 0 lost (NVML: GPU is lost)" in text
+    assert "LOST — no readings" in text
+
+
+async def test_replay_is_labelled_and_enlarging_shows_more() -> None:
+    app = PanelApp(f"replay:{TRACE}")
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause(1.2)
+        panel = app.query_one(TelemetryPanel)
+        text = shown(app)
+        assert panel.has_class("-replay")
+        assert "processes:" not in text
+        panel.toggle_enlarged()
+        await pilot.pause()
+        assert panel.enlarged and panel.wide
+        panel.update_snapshot(snapshots(ReplayBackend(TRACE), 6))  # mid-GEMM
+        await pilot.pause()
+        enlarged = shown(app)
+    assert app.feed is not None
+    app.feed.close()
+    assert "▶ REPLAY · Replay of rtx5090_gemm_synthetic.jsonl (nvml) — recorded figures, not this machine's" in text
+    assert "GPU 0 · NVIDIA GeForce RTX 5090 · sm_120" in text
+    assert "processes:" in enlarged and "? (4242) 8.0 GiB" in enlarged
+
+
+async def test_panel_picks_up_the_latest_snapshot_on_mount() -> None:
+    snap = snapshots(ReplayBackend(TRACE), 4)
+    app = PanelApp()
+    app.telemetry_snapshot = snap
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause()
+        text = shown(app)
+    assert "99 %" in text and "REPLAY" in text
+
+
+async def test_bad_spec_is_shown_not_raised() -> None:
+    app = PanelApp("cuda")
+    async with app.run_test(size=(120, 50)) as pilot:
+        await pilot.pause()
+        text = shown(app)
+    assert "Telemetry is off: unknown telemetry backend 'cuda'" in text
