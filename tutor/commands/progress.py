@@ -1,16 +1,225 @@
-"""`tutor progress` — placeholder until its issue lands (see the issue tracker)."""
+"""``tutor progress`` — the progress report (lessons, the C0 checklist with evidence, calibration, history),
+export/import of everything as JSON, and resets.
+
+Import never overwrites silently: into a store that already has data it refuses unless ``--merge`` (add what is
+missing, skipping rows already there) or ``--replace`` (discard the current progress first) is given.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
 
 from tutor.commands import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("progress", help="(not built yet)")
-    parser.set_defaults(func=run)
+    from tutor.cli import add_common_options
+
+    parser = sub.add_parser(
+        "progress",
+        help="your progress and the C0 checklist; export, import or reset it",
+        description="Per-lesson status, the C0 checklist with the evidence behind it, calibration and history.",
+    )
+    add_common_options(parser)
+    parser.add_argument("--json", action="store_true", help="the whole report as one JSON document")
+    parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the report")
+    parser.add_argument("--check-env", action="store_true",
+                        help="also compare the environment lock with the current environment now (imports torch)")
+    parser.set_defaults(func=run_report)
+    actions = parser.add_subparsers(dest="progress_command", metavar="ACTION", title="actions")
+
+    export = actions.add_parser("export", help="write all progress to a JSON file")
+    add_common_options(export)
+    export.add_argument("file", type=Path, metavar="FILE")
+    export.set_defaults(func=run_export)
+
+    imp = actions.add_parser(
+        "import",
+        help="load progress from a JSON export (refuses to overwrite unless --merge or --replace)",
+        description="Validate an export and load it. Into a store that already holds data: refuse, unless "
+                    "--merge (add rows that are not there yet) or --replace (discard the current progress).",
+    )
+    add_common_options(imp)
+    imp.add_argument("file", type=Path, metavar="FILE")
+    how = imp.add_mutually_exclusive_group()
+    how.add_argument("--merge", action="store_true", help="add what is missing; rows already there are skipped")
+    how.add_argument("--replace", action="store_true", help="discard the current progress, then load the file")
+    imp.set_defaults(func=run_import)
+
+    reset = actions.add_parser("reset", help="forget one exercise, one lesson or everything (asks first)")
+    add_common_options(reset)
+    which = reset.add_mutually_exclusive_group(required=True)
+    which.add_argument("--exercise", metavar="ID", help="the attempts of one exercise")
+    which.add_argument("--lesson", metavar="ID", help="one lesson: its attempts, sections read and lab runs")
+    which.add_argument("--all", action="store_true", help="everything in the progress store")
+    reset.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    reset.set_defaults(func=run_reset)
 
 
-def run(args: argparse.Namespace) -> int:
-    raise CliError("'tutor progress' is not built yet", exit_code=2)
+def _store() -> Any:
+    from tutor.progress import ProgressStore
+
+    return ProgressStore()
+
+
+def env_lock_matches() -> bool | None:
+    """A fresh comparison of the saved environment lock with this environment (None when there is no lock)."""
+    from tutor import paths
+
+    lock_path = paths.environment_lock()
+    if not lock_path.exists():
+        return None
+    from tutor.doctor.lock import LockError, compare, current_lock, read_lock
+
+    try:
+        return compare(read_lock(lock_path), current_lock()) == []
+    except LockError:
+        return False
+
+
+def progress_report(course: Any, store: Any, env_matches: bool | None = None, history: int = 20) -> dict[str, Any]:
+    """Everything ``tutor progress --json`` prints (the progress screen shows the same)."""
+    from tutor.progress.c0 import evaluate_store, when
+    from tutor.progress.calibration import calibration_of
+    from tutor.progress.passes import lesson_statuses
+
+    attempts = store.attempts()
+    checkpoint = evaluate_store(course, store, env_matches)
+    lessons = lesson_statuses(course, attempts, store.sections_read())
+    recent = []
+    for a in attempts[-history:][::-1]:
+        pred = a.get("prediction") or {}
+        m = a.get("measurement") or {}
+        device = m.get("device") if isinstance(m, dict) else None
+        recent.append({
+            "id": a["id"], "exercise": a["exercise_id"], "lesson": a["lesson_id"], "pass": a["pass"],
+            "state": a["state"], "verdict": a["verdict"], "score": a["score"], "confidence": a["confidence"],
+            "hints_used": a["hints_used"], "prediction": pred, "at": a["created_at"], "at_text": when(a["created_at"]),
+            "device": device.get("name") if isinstance(device, dict) else None,
+            "error": m.get("error") if isinstance(m, dict) else None,
+        })
+    return {
+        "c0": checkpoint.to_json(),
+        "lessons": [s.to_json() for s in lessons],
+        "calibration": calibration_of(attempts).to_json(),
+        "history": recent,
+        "counts": {"attempts": len(attempts), "bench_runs": len(store.bench_runs()),
+                   "doctor_runs": len(store.doctor_runs()), "lab_runs": len(store.lab_runs())},
+    }
+
+
+def render_report(report: dict[str, Any], lang: str) -> str:
+    es = lang == "es"
+    c0 = report["c0"]
+    lines = [f"{c0['name']}: {'PASSED' if c0['passed'] else 'not yet'}" if not es else
+             f"{c0['name']}: {'SUPERADO' if c0['passed'] else 'todavía no'}"]
+    if c0["cpu_only"]:
+        lines.append("  (CPU-only evidence: this is C0 (CPU), not the GPU checkpoint)" if not es else
+                     "  (evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU)")
+    for cond in c0["conditions"]:
+        mark = "✓" if cond["passed"] else "✗"
+        lines.append(f"  {mark} {cond['title'][lang]}")
+        lines.append(f"      {cond['evidence'][lang]}")
+    lines.append("")
+    lines.append("Lecciones" if es else "Lessons")
+    for lesson in report["lessons"]:
+        ex = lesson["exercises"]
+        passed = sum(1 for e in ex if e["passed"])
+        second = " · 2ª pasada ✓" if es and lesson["second_pass"] else (" · 2nd pass ✓" if lesson["second_pass"]
+                                                                           else "")
+        lines.append(f"  {lesson['lesson']:<14} {'✓' if lesson['passed'] else '·'} {passed}/{len(ex)} "
+                     f"{'ejercicios' if es else 'exercises'}, {lesson['sections_read']}/{lesson['sections_total']} "
+                     f"{'secciones' if es else 'sections'}{second}")
+    cal = report["calibration"]
+    lines.append("")
+    lines.append("Calibración" if es else "Calibration")
+    if cal["n"]:
+        lines.append(f"  Brier {cal['brier']:.3f} ({cal['n']} {'predicciones' if es else 'predictions'}; "
+                     f"{'0 es perfecto' if es else '0 is perfect'})")
+        for b in cal["buckets"]:
+            lines.append("  " + (b["sentence_es"] if es else b["sentence_en"]))
+    else:
+        lines.append("  " + ("aún no hay intentos calificados" if es else "no graded attempts yet"))
+    if report["history"]:
+        lines.append("")
+        lines.append("Historial" if es else "History")
+        for h in report["history"]:
+            score = "" if h["score"] is None else f" {h['score']:.2f}"
+            lines.append(f"  #{h['id']:<4} {h['at_text']}  {h['exercise']:<24} p{h['pass']} {h['state']:<9} "
+                         f"{h['verdict'] or '':<8}{score}")
+    return "\n".join(lines)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from tutor.cli import course_dir
+    from tutor.content import load_course
+    from tutor.i18n import default_lang
+
+    lang = getattr(args, "lang", None) or default_lang()
+    course = load_course(course_dir(args))
+    env = env_lock_matches() if args.check_env else None
+    store = _store()
+    try:
+        report = progress_report(course, store, env)
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
+    else:
+        print(render_report(report, lang))
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from tutor.progress.exchange import export_to
+
+    store = _store()
+    try:
+        counts = export_to(store, args.file)
+    except OSError as exc:
+        raise CliError(f"cannot write {args.file}: {exc.strerror or exc}", 1) from None
+    finally:
+        store.close()
+    print(f"exported to {args.file}: " + ", ".join(f"{n} {t}" for t, n in counts.items()))
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from tutor.progress.exchange import ExchangeError, import_from
+
+    mode = "merge" if args.merge else "replace" if args.replace else "refuse"
+    store = _store()
+    try:
+        added = import_from(store, args.file, mode)  # type: ignore[arg-type]
+    except ExchangeError as exc:
+        raise CliError(str(exc), 2) from None
+    finally:
+        store.close()
+    print(f"imported from {args.file} ({mode}): " + ", ".join(f"{n} {t}" for t, n in added.items()))
+    return 0
+
+
+def run_reset(args: argparse.Namespace) -> int:
+    store = _store()
+    try:
+        kwargs = {"exercise_id": args.exercise, "lesson_id": args.lesson}
+        counts = store.reset_counts(**kwargs)
+        what = (f"exercise {args.exercise}" if args.exercise else f"lesson {args.lesson}" if args.lesson
+                else "ALL progress")
+        summary = ", ".join(f"{n} {t}" for t, n in counts.items())
+        if not args.yes:
+            if not sys.stdin or not sys.stdin.isatty():
+                raise CliError(f"reset of {what} needs confirmation: run it in a terminal, or pass --yes", 2)
+            answer = input(f"Delete {what} ({summary})? This cannot be undone. Type 'yes' to confirm: ")
+            if answer.strip().lower() not in ("yes", "y", "si", "sí"):
+                print("nothing was deleted")
+                return 1
+        deleted = store.reset(**kwargs)
+    finally:
+        store.close()
+    print(f"reset {what}: deleted " + ", ".join(f"{n} {t}" for t, n in deleted.items()))
+    return 0

@@ -1,0 +1,187 @@
+"""Export and import of the whole progress store as one JSON document.
+
+Import validates the document (format, schema version, every table and column) before touching the store, and
+never overwrites silently: into a store that already holds data it refuses unless told ``merge`` (add what is
+missing, skipping rows already there — same natural key) or ``replace`` (delete everything, then load; one
+transaction, so a failure leaves the old data). Row ids are reassigned; notebook entries keep their lab run.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from tutor.progress.store import SCHEMA_VERSION, TABLES, ProgressStore
+
+EXPORT_FORMAT = "gpu-tutor/progress/v1"
+ImportMode = Literal["refuse", "merge", "replace"]
+
+# column → accepted Python types ("json" columns hold JSON text in the store and real JSON in the file).
+_COLUMNS: dict[str, dict[str, tuple[type, ...]]] = {
+    "sections_read": {"lesson_id": (str,), "section_id": (str,), "read_at": (int, float)},
+    "attempts": {
+        "id": (int,), "exercise_id": (str,), "lesson_id": (str,), "pass": (int,), "prediction": (object,),
+        "confidence": (int, float), "hints_used": (int,), "state": (str,), "measurement": (object,),
+        "truth": (object,), "verdict": (str, type(None)), "score": (int, float, type(None)),
+        "fingerprint": (str, type(None)), "created_at": (int, float), "graded_at": (int, float, type(None)),
+    },
+    "lab_runs": {"id": (int,), "lab_id": (str,), "lesson_id": (str,), "fingerprint": (str, type(None)),
+                 "prediction": (object,), "result": (object,), "created_at": (int, float)},
+    "notebook_entries": {"id": (int,), "lab_run_id": (int, type(None)), "lab_id": (str,), "entry": (object,),
+                         "created_at": (int, float), "updated_at": (int, float)},
+    "bench_runs": {"id": (int,), "fingerprint": (str,), "device_kind": (str,), "report": (object,),
+                   "created_at": (int, float)},
+    "doctor_runs": {"id": (int,), "passed": (int, bool), "lock_matches": (int, bool, type(None)),
+                    "report": (object,), "created_at": (int, float)},
+}
+_JSON_COLUMNS = {"attempts": ("prediction", "measurement", "truth"), "lab_runs": ("prediction", "result"),
+                 "notebook_entries": ("entry",), "bench_runs": ("report",), "doctor_runs": ("report",)}
+_REQUIRED_JSON = {("lab_runs", "result"), ("notebook_entries", "entry"), ("bench_runs", "report"),
+                  ("doctor_runs", "report"), ("attempts", "prediction")}
+# What makes two rows "the same" when merging.
+_NATURAL_KEY: dict[str, tuple[str, ...]] = {
+    "sections_read": ("lesson_id", "section_id"),
+    "attempts": ("exercise_id", "pass", "created_at", "prediction"),
+    "lab_runs": ("lab_id", "created_at"),
+    "notebook_entries": ("lab_id", "created_at"),
+    "bench_runs": ("fingerprint", "created_at"),
+    "doctor_runs": ("created_at",),
+}
+
+
+class ExchangeError(Exception):
+    """An export file that cannot be imported, or an import that would overwrite data. One line."""
+
+
+def export_document(store: ProgressStore) -> dict[str, Any]:
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for table in TABLES:
+        rows = store.rows(table)
+        for row in rows:
+            for col in _JSON_COLUMNS.get(table, ()):
+                text = row.get(col)
+                row[col] = None if text is None else json.loads(text)
+        tables[table] = rows
+    return {"format": EXPORT_FORMAT, "schema_version": SCHEMA_VERSION, "exported_at": time.time(), "tables": tables}
+
+
+def export_to(store: ProgressStore, path: Path) -> dict[str, int]:
+    """Write the store to ``path`` (atomically); returns the row count per table."""
+    doc = export_document(store)
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
+    tmp.replace(path)
+    return {t: len(rows) for t, rows in doc["tables"].items()}
+
+
+def validate_document(doc: Any) -> dict[str, list[dict[str, Any]]]:
+    """The tables of a valid export document; raises :class:`ExchangeError` naming the first problem."""
+    if not isinstance(doc, Mapping):
+        raise ExchangeError("not a GPU Tutor progress export (expected a JSON object)")
+    if doc.get("format") != EXPORT_FORMAT:
+        raise ExchangeError(f"not a GPU Tutor progress export (format {doc.get('format')!r}, "
+                            f"expected {EXPORT_FORMAT!r})")
+    version = doc.get("schema_version")
+    if not isinstance(version, int) or version > SCHEMA_VERSION:
+        raise ExchangeError(f"the export has schema {version!r}; this tutor reads up to {SCHEMA_VERSION}")
+    tables = doc.get("tables")
+    if not isinstance(tables, Mapping):
+        raise ExchangeError("the export has no 'tables' object")
+    unknown = sorted(set(tables) - set(TABLES))
+    if unknown:
+        raise ExchangeError(f"unknown table {unknown[0]!r} in the export")
+    out: dict[str, list[dict[str, Any]]] = {}
+    for table in TABLES:
+        rows = tables.get(table, [])
+        if not isinstance(rows, list):
+            raise ExchangeError(f"tables.{table} must be a list")
+        columns = _COLUMNS[table]
+        for i, row in enumerate(rows):
+            if not isinstance(row, Mapping):
+                raise ExchangeError(f"tables.{table}[{i}] must be an object")
+            extra = sorted(set(row) - set(columns))
+            if extra:
+                raise ExchangeError(f"tables.{table}[{i}]: unknown column {extra[0]!r}")
+            for col, types in columns.items():
+                if col not in row:
+                    nullable = object in types or type(None) in types
+                    if col == "id" or (table, col) in _REQUIRED_JSON or not nullable:
+                        raise ExchangeError(f"tables.{table}[{i}]: missing column {col!r}")
+                    continue
+                value = row[col]
+                if object not in types and (not isinstance(value, types) or
+                                            (isinstance(value, bool) and bool not in types)):
+                    raise ExchangeError(f"tables.{table}[{i}].{col}: unexpected value {value!r}")
+        out[table] = [dict(r) for r in rows]
+    return out
+
+
+def _key(table: str, row: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(json.dumps(row.get(c), sort_keys=True) for c in _NATURAL_KEY[table])
+
+
+def import_document(store: ProgressStore, doc: Any, mode: ImportMode = "refuse") -> dict[str, int]:
+    """Load a validated export into ``store``; returns rows added per table (see the module docstring)."""
+    tables = validate_document(doc)
+    if mode == "refuse" and not store.is_empty():
+        raise ExchangeError("the progress store already holds data; use --merge (add what is missing) or "
+                            "--replace (discard the current progress) — nothing was imported")
+    added: dict[str, int] = {}
+    with store.transaction() as conn:
+        if mode == "replace":
+            for table in reversed(TABLES):
+                conn.execute(f"DELETE FROM {table}")
+        existing: dict[str, set[tuple[Any, ...]]] = {}
+        for table in TABLES:
+            rows = conn.execute(f"SELECT * FROM {table}").fetchall()
+            keys = set()
+            for r in rows:
+                d = dict(r)
+                for col in _JSON_COLUMNS.get(table, ()):
+                    d[col] = None if d[col] is None else json.loads(d[col])
+                keys.add(_key(table, d))
+            existing[table] = keys
+        lab_ids: dict[int, int] = {}
+        for table in TABLES:
+            count = 0
+            for row in tables[table]:
+                key = _key(table, row)
+                if key in existing[table]:
+                    if table == "lab_runs":
+                        match = conn.execute("SELECT id FROM lab_runs WHERE lab_id = ? AND created_at = ?",
+                                             (row["lab_id"], row["created_at"])).fetchone()
+                        if match is not None:
+                            lab_ids[int(row["id"])] = int(match[0])
+                    continue
+                values: dict[str, Any] = {c: row.get(c) for c in _COLUMNS[table] if c != "id"}
+                for col in _JSON_COLUMNS.get(table, ()):
+                    values[col] = None if values.get(col) is None and (table, col) not in _REQUIRED_JSON \
+                        else json.dumps(values.get(col), sort_keys=True, ensure_ascii=False)
+                if table == "notebook_entries" and values.get("lab_run_id") is not None:
+                    values["lab_run_id"] = lab_ids.get(int(values["lab_run_id"]))
+                for col in ("passed", "lock_matches"):
+                    if isinstance(values.get(col), bool):
+                        values[col] = int(values[col])
+                cols = ", ".join(f'"{c}"' for c in values)
+                marks = ", ".join("?" for _ in values)
+                cur = conn.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(values.values()))
+                if table == "lab_runs":
+                    lab_ids[int(row["id"])] = int(cur.lastrowid or 0)
+                existing[table].add(key)
+                count += 1
+            added[table] = count
+    return added
+
+
+def import_from(store: ProgressStore, path: Path, mode: ImportMode = "refuse") -> dict[str, int]:
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ExchangeError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ExchangeError(f"{path} is not JSON: {exc}") from None
+    return import_document(store, doc, mode)
