@@ -22,12 +22,12 @@ run: $(STAMP)
 	$(BIN)/tutor
 
 test: $(STAMP)
-	$(BIN)/ruff check tutor tests bench
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check tutor tests bench
+	$(BIN)/ruff check .
 	$(BIN)/mypy
 
 bench: $(STAMP)

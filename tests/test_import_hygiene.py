@@ -31,6 +31,9 @@ def test_the_ui_does_not_import_torch() -> None:
 
 
 def test_the_cli_help_builds_without_heavy_imports() -> None:
-    code = "import sys\nfrom tutor.cli import build_parser\nbuild_parser()\nprint('torch' in sys.modules, 'textual' in sys.modules)"
+    code = (
+        "import sys\nfrom tutor.cli import build_parser\nbuild_parser()\n"
+        "print('torch' in sys.modules, 'textual' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.split() == ["False", "False"]
