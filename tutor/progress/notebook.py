@@ -10,10 +10,12 @@ Pure logic: no textual, no torch. The store keeps each entry as the JSON of :met
 from __future__ import annotations
 
 import math
+import platform
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
+from importlib import metadata
 from typing import Any
 
 from tutor.i18n import Lang
@@ -51,6 +53,7 @@ _WORDS: dict[str, dict[Lang, str]] = {
         "en": "The device of this run was not recorded.",
     },
     "measured_on": {"es": "Medido en", "en": "Measured on"},
+    "run_what": {"es": "Qué se ejecutó", "en": "What ran"},
     "exported": {"es": "Exportado", "en": "Exported"},
 }
 
@@ -142,7 +145,7 @@ def draft_entry(
         lab_run_id=lab_run_id,
         hypothesis=hypothesis.strip(),
         prediction=format_prediction(prediction, prediction_unit, prediction_question),
-        setup=describe_setup(device, lang),
+        setup=describe_setup(device, lang, result=result),
         procedure=procedure.strip(),
         result=summarise_result(result, lang),
         next_question=next_question.strip(),
@@ -165,7 +168,7 @@ def format_prediction(prediction: Any, unit: str | None = None, question: str = 
         answer = str(prediction).strip()
     question = question.strip()
     if question and answer:
-        return f"{question}\n\n**{answer}**"
+        return f"{question}\n\n→ {answer}"
     return answer or question
 
 
@@ -203,6 +206,10 @@ def _device_of(result: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
         return device
     if isinstance(device, str):
         return {"kind": device, "name": device}
+    fp = result.get("fingerprint")
+    if isinstance(fp, Mapping) and fp.get("device_kind"):  # a doctor report
+        return {"kind": fp["device_kind"], "name": fp.get("device", ""), "fingerprint": fp.get("id"),
+                "fingerprint_fields": dict(fp)}
     return None
 
 
@@ -228,16 +235,18 @@ _SETUP_FIELDS: tuple[tuple[str, dict[Lang, str]], ...] = (
     ("max_sm_clock_mhz", {"es": "reloj SM máx. (MHz)", "en": "max SM clock (MHz)"}),
     ("max_mem_clock_mhz", {"es": "reloj memoria máx. (MHz)", "en": "max memory clock (MHz)"}),
     ("power_limit_w", {"es": "límite de potencia (W)", "en": "power limit (W)"}),
-    ("torch", {"es": "torch", "en": "torch"}),
-    ("numpy", {"es": "numpy", "en": "numpy"}),
 )
 
 
-def describe_setup(device: Mapping[str, Any] | None, lang: Lang) -> str:
-    """The set-up as Markdown bullets, from the run's device and its fingerprint fields."""
+def describe_setup(device: Mapping[str, Any] | None, lang: Lang, *, result: Mapping[str, Any] | None = None) -> str:
+    """The set-up as Markdown bullets: the run's device and its fingerprint fields, what was run with which
+    parameters, the cache sizes a working-set sweep saw, and the software versions."""
     if not device:
         return word("no_device", lang)
     lines = [f"- {word('device', lang)}: {_device_label(device)}"]
+    run = _run_line(result)
+    if run:
+        lines.append(f"- {word('run_what', lang)}: {run}")
     fp_fields = device.get("fingerprint_fields")
     fp_fields = fp_fields if isinstance(fp_fields, Mapping) else {}
     for key, label in _SETUP_FIELDS:
@@ -246,91 +255,279 @@ def describe_setup(device: Mapping[str, Any] | None, lang: Lang) -> str:
             continue
         shown = format_bytes(value) if key == "total_memory_bytes" and isinstance(value, int | float) else value
         lines.append(f"- {label[lang]}: {shown}")
-    caches = device.get("caches")
+    caches = device.get("caches") or ((result or {}).get("caches") or {}).get("levels")
     if isinstance(caches, Mapping) and caches:
         sizes = ", ".join(f"{k} {format_bytes(v)}" for k, v in caches.items() if isinstance(v, int | float))
         if sizes:
             lines.append(f"- caches: {sizes}")
+    software = _software(fp_fields)
+    if software:
+        lines.append(f"- software: {software}")
     if device.get("fingerprint"):
         lines.append(f"- {word('fingerprint', lang)}: `{device['fingerprint']}`")
     return "\n".join(lines)
 
 
-def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
-    """The run's result as Markdown: its headline figures and, for a sweep, a table of its series."""
+def _run_line(result: Mapping[str, Any] | None) -> str:
     if not result:
         return ""
-    parts: list[str] = []
-    summary = result.get("summary")
-    if isinstance(summary, str) and summary.strip():
-        parts.append(summary.strip())
-    headline = result.get("headline")
-    if isinstance(headline, Mapping) and headline:
-        parts.append(_figure_list(headline))
-    series = result.get("series")
-    if isinstance(series, Sequence) and not isinstance(series, str):
-        table = series_table(series, x_label=str(result.get("x_label", "x")), y_label=str(result.get("y_label", "y")))
-        if table:
-            parts.append(table)
-    if not parts:
-        flat = {k: v for k, v in result.items() if isinstance(v, int | float | str) and not isinstance(v, bool)}
-        flat.pop("device", None)
-        if flat:
-            parts.append(_figure_list(flat))
+    kind = str(result.get("kind") or "")
+    name = result.get("name") or result.get("workload") or ""
+    params = result.get("params")
+    shown = ", ".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
+    if kind == "bench" and result.get("mode"):
+        shown = f"mode={result['mode']}"
+    head = f"`{kind} {name}`".replace(" `", "`") if kind else ""
+    return f"{head} ({shown})" if shown else head
+
+
+def _software(fp_fields: Mapping[str, Any]) -> str:
+    """Versions of the packages that shape the numbers (read from package metadata: nothing is imported)."""
+    versions = []
+    for dist in ("torch", "numpy"):
+        version = fp_fields.get(dist) or _dist_version(dist)
+        if version:
+            versions.append(f"{dist} {version}")
+    versions.append(f"Python {platform.python_version()}")
+    return ", ".join(versions)
+
+
+def _dist_version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
+    """The run's result as Markdown: its headline figures and, for a sweep, a table of its points."""
+    if not result:
+        return ""
+    kind = result.get("kind")
+    schema = str(result.get("schema", ""))
+    if kind == "sweep":
+        body = describe_sweep(result, lang)
+    elif kind == "bench" or schema.startswith("gpu-tutor/bench"):
+        body = _describe_bench(result)
+    elif kind == "roofline":
+        body = _describe_roofline(result)
+    elif schema.startswith("gpu-tutor/doctor"):
+        body = _describe_doctor(result)
+    elif kind == "workload":
+        body = _describe_workload(result)
+    else:
+        figures = {k: v for k, v in result.items() if _is_figure(v) or isinstance(v, str)}
+        for key in ("kind", "device", "device_kind"):
+            figures.pop(key, None)
+        body = _figure_list(figures)
     measured_on = _device_label(_device_of(result))
     if measured_on:
-        parts.append(f"_{word('measured_on', lang)}: {measured_on}._")
-    return "\n\n".join(parts)
+        body += f"\n\n_{word('measured_on', lang)}: {measured_on}._"
+    return body.strip()
+
+
+def _is_figure(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
 
 
 def _figure_list(figures: Mapping[str, Any]) -> str:
     lines = []
     for key, value in figures.items():
         if isinstance(value, Mapping):
-            inner = ", ".join(f"{k} {format_number(v)}" for k, v in value.items() if v is not None)
-            lines.append(f"- {key}: {inner}")
-        elif value is not None:
+            inner = ", ".join(f"{k} {format_number(v)}" for k, v in value.items() if _is_figure(v))
+            if inner:
+                lines.append(f"- {key}: {inner}")
+        elif isinstance(value, bool):
+            lines.append(f"- {key}: {'yes' if value else 'no'}")
+        elif value is not None and not isinstance(value, list | tuple):
             lines.append(f"- {key}: {format_number(value)}")
     return "\n".join(lines)
 
 
-def series_table(series: Iterable[Any], *, x_label: str = "x", y_label: str = "y", max_rows: int = 40) -> str:
-    """A Markdown table of every series' points (one column per series, rows by x)."""
-    columns: list[tuple[str, dict[Any, Any]]] = []
-    for s in series:
-        if not isinstance(s, Mapping):
-            continue
-        label = str(s.get("label") or s.get("name") or "")
-        if s.get("extrapolated"):
-            label += " (extrapolated)"
-        points: dict[Any, Any] = {}
-        for p in s.get("points") or ():
-            x, y = _xy(p)
-            if x is not None:
-                points[x] = y
-        if points:
-            columns.append((label, points))
-    if not columns:
-        return ""
-    xs = sorted({x for _, pts in columns for x in pts}, key=lambda v: (not isinstance(v, int | float), v))
-    if len(xs) > max_rows:
-        step = math.ceil(len(xs) / max_rows)
-        xs = xs[::step]
-    head = f"| {x_label} | " + " | ".join(f"{label} ({y_label})" for label, _ in columns) + " |"
-    rule = "|" + "---|" * (len(columns) + 1)
-    rows = [
-        f"| {format_number(x)} | " + " | ".join(format_number(pts[x]) if x in pts else "" for _, pts in columns) + " |"
-        for x in xs
-    ]
-    return "\n".join([head, rule, *rows])
+# What each sweep plots: x key, y key, and how its points split into series.
+SWEEP_AXES: dict[str, tuple[str, str]] = {
+    "working_set": ("working_set_bytes", "gbs"),
+    "gemm_sizes": ("n", "gflops"),
+    "naive_vs_numpy": ("n", "time_s"),
+    "roofline_points": ("arithmetic_intensity", "gflops"),
+}
 
 
-def _xy(point: Any) -> tuple[Any, Any]:
-    if isinstance(point, Mapping):
-        return point.get("x"), point.get("y")
-    if isinstance(point, Sequence) and len(point) >= 2:
-        return point[0], point[1]
-    return None, None
+@dataclass(frozen=True)
+class SweepPoint:
+    """One point of a sweep as a plot draws it."""
+
+    series: str
+    x: float
+    y: float
+    extrapolated: bool = False
+    name: str = ""
+
+
+def sweep_point(sweep: str, point: Mapping[str, Any]) -> SweepPoint | None:
+    """Where ``point`` (as the measurement engine streams it) goes on ``sweep``'s plot; None if it has no x/y."""
+    x_key, y_key = SWEEP_AXES.get(sweep, ("x", "y"))
+    x, y = point.get(x_key), point.get(y_key)
+    if not (_is_figure(x) and _is_figure(y)):
+        return None
+    extrapolated = bool(point.get("extrapolated"))
+    if sweep == "naive_vs_numpy":
+        base = str(point.get("series") or "python")
+        series = f"{base} ({'extrapolated ∝ N³' if extrapolated else 'measured'})"
+    elif sweep == "roofline_points":
+        series = "kernels (measured)"
+    else:
+        series = str(point.get("series") or "measured")
+    return SweepPoint(series, float(x), float(y), extrapolated, str(point.get("name") or ""))
+
+
+def sweep_points(result: Mapping[str, Any]) -> list[SweepPoint]:
+    """Every plottable point of a sweep result, in order."""
+    name = str(result.get("name", ""))
+    out = []
+    for p in result.get("points") or ():
+        if isinstance(p, Mapping):
+            sp = sweep_point(name, p)
+            if sp is not None:
+                out.append(sp)
+    return out
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(c if isinstance(c, str) else format_number(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
+    """A sweep's result: a sentence with its headline figures, then a table of every point."""
+    name = result.get("name")
+    points = [p for p in result.get("points") or () if isinstance(p, Mapping)]
+    if not points:
+        return "(no points)"
+    parts: list[str] = []
+    if name == "working_set":
+        caches = (result.get("caches") or {}).get("levels", {}) if isinstance(result.get("caches"), Mapping) else {}
+        if caches:
+            parts.append("Caches: " + ", ".join(f"{k} {format_bytes(v)}" for k, v in caches.items()) + ".")
+        best = max(points, key=lambda p: p.get("gbs", 0))
+        last = points[-1]
+        parts.append(
+            f"Peak {format_number(best['gbs'])} GB/s at {format_bytes(best['working_set_bytes'])} "
+            f"({best.get('level', '?')}); {format_number(last['gbs'])} GB/s at "
+            f"{format_bytes(last['working_set_bytes'])} ({last.get('level', '?')})."
+        )
+        parts.append(_table(["working set", "level", "GB/s", "CV"], [
+            (format_bytes(p["working_set_bytes"]), str(p.get("level", "")), p["gbs"], f"{p.get('cv', 0):.1%}")
+            for p in points]))
+    elif name == "gemm_sizes":
+        best = max(points, key=lambda p: p.get("gflops", 0))
+        parts.append(f"Best {format_number(best['gflops'])} GFLOP/s at N = {best['n']}.")
+        parts.append(_table(["N", "GFLOP/s", "time (s)", "FLOP/B"], [
+            (p["n"], p["gflops"], p["time_s"], p.get("arithmetic_intensity", "")) for p in points]))
+    elif name == "naive_vs_numpy":
+        speedup = result.get("speedup") if isinstance(result.get("speedup"), Mapping) else {}
+        by_n: dict[Any, dict[str, Mapping[str, Any]]] = {}
+        for p in points:
+            by_n.setdefault(p["n"], {})[str(p.get("series"))] = p
+        measured = [n for n, d in by_n.items() if "python" in d and not d["python"].get("extrapolated")]
+        if measured and speedup:
+            n = max(measured)
+            parts.append(f"At N = {n} (both measured) numpy is {format_number(speedup.get(str(n), 0))}× faster.")
+        rows = []
+        for n, d in sorted(by_n.items()):
+            py, npy = d.get("python", {}), d.get("numpy", {})
+            rows.append((n, py.get("time_s", ""), py.get("label", ""), npy.get("time_s", ""),
+                         npy.get("gflops", ""), f"{format_number(speedup.get(str(n), 0))}×" if speedup else ""))
+        parts.append(_table(["N", "python (s)", "python is", "numpy (s)", "numpy GFLOP/s", "ratio"], rows))
+        if result.get("note"):
+            parts.append(str(result["note"]))
+    elif name == "roofline_points":
+        roof = result.get("roofline") if isinstance(result.get("roofline"), Mapping) else {}
+        if roof:
+            parts.append(_describe_roofline(roof))
+        parts.append(_table(["kernel", "FLOP/B", "GFLOP/s", "GB/s"], [
+            (str(p.get("name", "")), p["arithmetic_intensity"], p["gflops"], p.get("gbs", "")) for p in points]))
+    else:
+        parts.append(_figure_list(points[0]))
+    return "\n\n".join(parts)
+
+
+def _describe_roofline(roof: Mapping[str, Any]) -> str:
+    lines = []
+    if _is_figure(roof.get("peak_bandwidth_gbs")):
+        lines.append(f"- peak bandwidth (measured): {format_number(roof['peak_bandwidth_gbs'])} GB/s")
+    peaks = roof.get("peak_gflops")
+    if isinstance(peaks, Mapping):
+        lines += [f"- peak matmul {d} (measured): {format_number(v)} GFLOP/s" for d, v in peaks.items()]
+    if _is_figure(roof.get("ridge_point")):
+        lines.append(f"- ridge point (float32): {format_number(roof['ridge_point'])} FLOP/byte")
+    sheet = roof.get("datasheet")
+    if isinstance(sheet, Mapping) and sheet.get("name"):
+        lines.append(f"- datasheet: {sheet.get('name')}, {format_number(sheet.get('bandwidth_gbs', ''))} GB/s")
+    if roof.get("cached"):
+        lines.append("- (roofline from this device's cache)")
+    return "\n".join(lines)
+
+
+_BENCH_UNITS = {
+    "peak_bandwidth_gbs": ("peak bandwidth", "GB/s"),
+    "peak_flops_tflops": ("peak matmul", "TFLOP/s"),
+    "ridge_flops_per_byte": ("ridge point", "FLOP/byte"),
+    "decode_tokens_per_s": ("decode", "tokens/s"),
+    "decode_bound_tokens_per_s": ("decode bound (bandwidth ÷ bytes per token)", "tokens/s"),
+    "train_tokens_per_s": ("training step", "tokens/s"),
+    "mfu": ("MFU", ""),
+}
+
+
+def _describe_bench(report: Mapping[str, Any]) -> str:
+    headline = report.get("headline") if isinstance(report.get("headline"), Mapping) else {}
+    cv = report.get("cv") if isinstance(report.get("cv"), Mapping) else {}
+    rows = []
+    for key, value in headline.items():
+        label, unit = _BENCH_UNITS.get(key, (key, ""))
+        spread = cv.get(key)
+        if isinstance(value, Mapping):
+            for dtype, v in value.items():
+                s = spread.get(dtype) if isinstance(spread, Mapping) else None
+                rows.append((f"{label} {dtype}", v, unit, f"{s:.1%}" if _is_figure(s) else ""))
+        elif key == "mfu" and _is_figure(value):
+            rows.append((label, f"{value:.1%}", unit, f"{spread:.1%}" if _is_figure(spread) else ""))
+        else:
+            rows.append((label, value, unit, f"{spread:.1%}" if _is_figure(spread) else ""))
+    text = _table(["figure", "value", "unit", "CV"], rows) if rows else ""
+    if report.get("mode"):
+        text = f"`tutor bench` ({report['mode']}):\n\n" + text
+    return text
+
+
+def _describe_doctor(report: Mapping[str, Any]) -> str:
+    marks = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "–"}
+    lines = [str(report.get("headline", "")), ""]
+    for c in report.get("checks") or ():
+        if isinstance(c, Mapping):
+            lines.append(f"- {marks.get(str(c.get('status')), '?')} **{c.get('id')}**: {c.get('seen', '')}")
+    lines.append("")
+    lines.append("Doctor " + ("passed." if report.get("passed") else "FAILED."))
+    return "\n".join(lines)
+
+
+def _describe_workload(result: Mapping[str, Any]) -> str:
+    figures: dict[str, Any] = {
+        "workload": result.get("workload"),
+        "achieved GB/s": result.get("achieved_gbs"),
+        "achieved GFLOP/s": result.get("achieved_gflops"),
+        "arithmetic intensity (FLOP/B)": result.get("arithmetic_intensity"),
+    }
+    time_s = result.get("time_s")
+    if isinstance(time_s, Mapping):
+        figures["median time (s)"] = time_s.get("median")
+        figures["CV"] = time_s.get("cv")
+    cls = result.get("classification")
+    if isinstance(cls, Mapping):
+        figures["bound"] = cls.get("bound")
+    return "\n".join(f"- {k}: {format_number(v)}" for k, v in figures.items() if v is not None)
 
 
 # -- Markdown ------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -33,6 +34,7 @@ class TutorApp(App[None]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("f2", "toggle_lang", "es/en", show=False),
+        Binding("N", "open_notebook", "Notebook", show=False),
     ]
 
     lang: reactive[Lang] = reactive[Lang]("es")
@@ -108,7 +110,40 @@ class TutorApp(App[None]):
         self.notify(f"exercise {message.exercise_id}: the exercise screen is not built yet", severity="warning")
 
     def on_open_lab(self, message: OpenLab) -> None:
-        self.notify(f"lab {message.lab_id}: the lab screen is not built yet", severity="warning")
+        from tutor.ui.screens.lab import LabScreen
+
+        lesson = self.course.lessons.get(message.lesson_id)
+        lab = next((lab for lab in lesson.labs if lab.id == message.lab_id), None) if lesson else None
+        if lesson is None or lab is None:
+            self.notify(f"lab {message.lab_id} is not in this course", severity="warning")
+            return
+        self.push_screen(LabScreen(lesson, lab))
+
+    # labs and the Lab Notebook: wired by the lab issue (begin)
+    _measure_worker: Any = None
+
+    @property
+    def measure_worker(self) -> Any:
+        """The warm measurement worker process (``tutor.measure.worker.MeasureWorker``), started on first use and
+        shared by labs and exercises."""
+        if self._measure_worker is None:
+            from tutor.measure.worker import MeasureWorker
+
+            _start_resource_tracker()
+            self._measure_worker = MeasureWorker()
+        return self._measure_worker
+
+    @on(events.Unmount)
+    def _close_measure_worker(self) -> None:
+        if self._measure_worker is not None:
+            self._measure_worker.close()
+
+    def action_open_notebook(self) -> None:
+        from tutor.ui.screens.notebook import NotebookScreen
+
+        self.push_screen(NotebookScreen())
+
+    # labs and the Lab Notebook (end)
 
     def action_open_progress(self) -> None:
         self.notify("the progress screen is not built yet", severity="warning")
@@ -123,11 +158,27 @@ class TutorApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Language: español / English", "Switch the course language", self.action_toggle_lang)
+        yield SystemCommand("Lab Notebook", "Your lab entries: edit, export to Markdown", self.action_open_notebook)
         for lesson in self.course.ordered_lessons():
             title = lesson.title.get(self.lang)
             yield SystemCommand(
                 f"Open: {title}", f"Lesson {lesson.id}", lambda lid=lesson.id: self.post_message(OpenLesson(lid))
             )
+
+
+def _start_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with a real stderr.
+
+    Inside a Textual app ``sys.stderr`` is a capture whose ``fileno()`` is -1, and the tracker, which multiprocessing
+    starts with the first spawned process, passes that fd on ("bad value(s) in fds_to_keep"). Its stderr goes to
+    /dev/null so that nothing it might print lands on the terminal Textual draws on.
+    """
+    import contextlib
+    import os
+    from multiprocessing import resource_tracker
+
+    with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
+        resource_tracker.ensure_running()
 
 
 def make_app(

@@ -1,0 +1,612 @@
+"""The lab screen: the goal, the learner's prediction (asked before anything runs), the sweep measured live in the
+measurement worker with its plot growing point by point, the telemetry panel beside it, and at the end a Lab
+Notebook entry filed for the run.
+
+The measurement itself runs in the worker process (:mod:`tutor.measure.worker`); this screen drives it from a
+thread worker and never imports torch.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Markdown, ProgressBar, Static
+from textual.worker import Worker, WorkerState
+
+from tutor.content import Lab, Lesson
+from tutor.i18n import Lang, register, t
+from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed
+from tutor.measure.registry import SWEEPS
+from tutor.progress.notebook import draft_entry, format_number, save_entry, summarise_result, sweep_point, sweep_points
+from tutor.ui.messages import ProgressChanged
+from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
+from tutor.ui.widgets.telemetry_panel import TelemetryPanel
+
+register(
+    {
+        "lab.goal": {"es": "Objetivo", "en": "Goal"},
+        "lab.predict.default": {
+            "es": "Antes de medir: ¿qué esperas ver? Escribe tu predicción.",
+            "en": "Before measuring: what do you expect to see? Write your prediction.",
+        },
+        "lab.predict.placeholder_number": {"es": "un número en {unit}", "en": "a number in {unit}"},
+        "lab.predict.placeholder_text": {"es": "tu predicción", "en": "your prediction"},
+        "lab.predict.start": {"es": "Fijar predicción y medir", "en": "Lock prediction and measure"},
+        "lab.predict.need_number": {
+            "es": "Escribe un número (en {unit}) antes de medir.",
+            "en": "Write a number (in {unit}) before measuring.",
+        },
+        "lab.predict.need_text": {
+            "es": "Escribe tu predicción antes de medir: primero se predice, luego se mide.",
+            "en": "Write your prediction before measuring: predict first, then measure.",
+        },
+        "lab.predict.locked": {
+            "es": "Tu predicción (fijada): {prediction}",
+            "en": "Your prediction (locked): {prediction}",
+        },
+        "lab.status.waiting": {"es": "Esperando tu predicción.", "en": "Waiting for your prediction."},
+        "lab.status.starting": {
+            "es": "Arrancando el proceso de medida…",
+            "en": "Starting the measurement process…",
+        },
+        "lab.status.running": {"es": "Midiendo… (Esc cancela)", "en": "Measuring… (Esc cancels)"},
+        "lab.status.done": {
+            "es": "Medido en {device} en {seconds:.1f} s. Entrada del cuaderno archivada (N para abrirla).",
+            "en": "Measured on {device} in {seconds:.1f} s. Notebook entry filed (N to open it).",
+        },
+        "lab.status.cancelled": {
+            "es": "Cancelado. Nada se guardó; tu predicción sigue aquí (Intro para volver a medir).",
+            "en": "Cancelled. Nothing was stored; your prediction is kept (Enter to measure again).",
+        },
+        "lab.status.failed": {"es": "La medida falló: {reason}", "en": "The measurement failed: {reason}"},
+        "lab.notice.failed": {
+            "es": "La medida del laboratorio falló: {reason}. El tutor sigue funcionando.",
+            "en": "The lab's measurement failed: {reason}. The tutor carries on.",
+        },
+        "lab.notice.cancelled": {"es": "Medida cancelada.", "en": "Measurement cancelled."},
+        "lab.notice.filed": {
+            "es": "Entrada del cuaderno archivada para {lab}.",
+            "en": "Lab Notebook entry filed for {lab}.",
+        },
+        "lab.result": {"es": "Resultado", "en": "Result"},
+        "lab.extrapolated": {"es": "extrapolado", "en": "extrapolated"},
+        "lab.measured": {"es": "medido", "en": "measured"},
+        "lab.doctor.running": {"es": "Ejecutando tutor doctor…", "en": "Running tutor doctor…"},
+        "key.cancel_back": {"es": "Cancelar/Volver", "en": "Cancel/Back"},
+        "key.notebook": {"es": "Cuaderno", "en": "Notebook"},
+        "key.rerun": {"es": "Medir otra vez", "en": "Run again"},
+    }
+)
+
+
+@dataclass
+class Prediction:
+    """What the learner expects, locked before the lab runs (stored with the run)."""
+
+    text: str
+    value: float | None = None
+    unit: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text, "locked_at": self.locked_at}
+        if self.value is not None:
+            out["value"] = self.value
+            out["unit"] = self.unit
+        return out
+
+    locked_at: float = field(default_factory=time.time)
+
+    def describe(self) -> str:
+        if self.value is not None:
+            return f"{format_number(self.value)} {self.unit or ''}".strip()
+        return self.text
+
+
+def parse_prediction(raw: str, unit: str | None) -> Prediction | None:
+    """The learner's answer: a positive finite number when the lab names a unit, else non-empty text."""
+    text = raw.strip()
+    if not text:
+        return None
+    if unit:
+        try:
+            value = float(text.replace(",", ".").replace(" ", "").replace("_", ""))
+        except ValueError:
+            return None
+        if not math.isfinite(value):
+            return None
+        return Prediction(text=text, value=value, unit=unit)
+    return Prediction(text=text)
+
+
+def measure_request(lab: Lab) -> dict[str, Any]:
+    """The request the measurement worker runs for ``lab`` (plain JSON data)."""
+    call = lab.run
+    request: dict[str, Any] = {"op": call.op}
+    if call.name:
+        request["name"] = call.name
+    if call.op in ("workload", "sweep", "vram"):
+        request["params"] = dict(call.params)
+    else:
+        # Options of the other ops (bench, roofline, decode, …) sit at the top of the request, where the engine
+        # reads them.
+        request.update({k: v for k, v in call.params.items() if k in _OP_OPTIONS})
+    return request
+
+
+_OP_OPTIONS = ("mode", "refresh", "device")
+
+
+class LabScreen(Screen[None]):
+    """One lab: predict, measure live, read the plot, file the notebook entry."""
+
+    CSS_PATH = "../styles/lab.tcss"
+    BINDINGS = [
+        Binding("escape", "cancel_or_back", "Cancel/Back", show=True),
+        Binding("N", "open_entry", "Notebook", show=True),
+        Binding("ctrl+r", "run_again", "Run again", show=True),
+        Binding("ctrl+t", "toggle_telemetry", "Telemetry", show=True),
+    ]
+
+    # -- messages from the thread worker (attributes down, messages up) --------------------------------------
+
+    @dataclass
+    class Progress(Message):
+        """The run advanced: a fraction done, a line of status, and possibly a new point of a series."""
+
+        fraction: float | None
+        text: str = ""
+        point: dict[str, Any] | None = None
+
+    @dataclass
+    class Finished(Message):
+        result: dict[str, Any]
+        seconds: float
+
+    @dataclass
+    class Failed(Message):
+        reason: str
+        cancelled: bool = False
+
+    def __init__(self, lesson: Lesson, lab: Lab) -> None:
+        super().__init__(id=f"lab-{lab.id}")
+        self.lesson = lesson
+        self.lab = lab
+        self.prediction: Prediction | None = None
+        self.state = "predict"  # predict → running → done | failed | cancelled
+        self.result: dict[str, Any] | None = None
+        self.lab_run_id: int | None = None
+        self.entry_id: int | None = None
+        self._cancel = threading.Event()
+        self._own_worker: Any = None
+        self._started_at = 0.0
+
+    @property
+    def lang(self) -> Lang:
+        return self.app.lang  # type: ignore[attr-defined, no-any-return]
+
+    # -- layout ----------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        lab, lang = self.lab, self.lang
+        sweep = SWEEPS.get(lab.run.name or "") if lab.run.op == "sweep" else None
+        plot_kind = lab.run.name if sweep else lab.run.op
+        yield Header(show_clock=False)
+        with Horizontal(id="lab-body"):
+            with Vertical(id="lab-main"):
+                yield Markdown(self._goal_markdown(), id="lab-goal")
+                with Vertical(id="lab-predict"):
+                    yield Label(self._question(), id="lab-question")
+                    with Horizontal(id="lab-predict-row"):
+                        yield Input(
+                            placeholder=self._placeholder(),
+                            type="number" if lab.prediction_unit else "text",
+                            id="lab-prediction",
+                        )
+                        if lab.prediction_unit:
+                            yield Label(lab.prediction_unit, id="lab-unit")
+                        yield Button(t("lab.predict.start", lang), id="lab-start", variant="primary")
+                yield Static("", id="lab-locked", classes="muted")
+                with Horizontal(id="lab-progress-row"):
+                    yield ProgressBar(total=1.0, show_eta=False, id="lab-progress")
+                    yield Static(t("lab.status.waiting", lang), id="lab-status")
+                yield LabPlot(
+                    plot_kind or "lines",
+                    title=lab.title.get(lang),
+                    x_label=sweep.x_label if sweep else "",
+                    y_label=self._y_label(sweep.y_label if sweep else ""),
+                    id="lab-plot",
+                )
+                with VerticalScroll(id="lab-result-box"):
+                    yield Markdown("", id="lab-result")
+            with Vertical(id="telemetry-column"):
+                yield TelemetryPanel(id="telemetry-panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = self.lab.title.get(self.lang)
+        self.query_one("#lab-progress-row").display = False
+        self.query_one("#lab-result-box").display = False
+        self.query_one("#lab-prediction", Input).focus()
+
+    def on_unmount(self) -> None:
+        self._cancel.set()
+        if self._own_worker is not None:
+            close = getattr(self._own_worker, "close", None)
+            if close is not None:
+                threading.Thread(target=close, daemon=True).start()
+
+    def _goal_markdown(self) -> str:
+        lab, lang = self.lab, self.lang
+        parts = [f"## {lab.title.get(lang)}", f"**{t('lab.goal', lang)}:** {lab.goal.get(lang)}"]
+        if lab.procedure is not None:
+            parts.append(lab.procedure.get(lang))
+        return "\n\n".join(parts)
+
+    def _question(self) -> str:
+        if self.lab.prediction is not None:
+            return self.lab.prediction.get(self.lang)
+        return t("lab.predict.default", self.lang)
+
+    def _placeholder(self) -> str:
+        unit = self.lab.prediction_unit
+        return t("lab.predict.placeholder_number", self.lang, unit=unit) if unit else t(
+            "lab.predict.placeholder_text", self.lang
+        )
+
+    def _y_label(self, sweep_label: str) -> str:
+        if self.lab.run.name == "naive_vs_numpy":
+            return "s"
+        return sweep_label
+
+    # -- predict first -----------------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#lab-prediction")
+    @on(Button.Pressed, "#lab-start")
+    def _lock_and_start(self) -> None:
+        if self.state == "running":
+            return
+        if self.prediction is None:
+            raw = self.query_one("#lab-prediction", Input).value
+            prediction = parse_prediction(raw, self.lab.prediction_unit)
+            if prediction is None:
+                unit = self.lab.prediction_unit
+                key = "lab.predict.need_number" if unit else "lab.predict.need_text"
+                message = t(key, self.lang, unit=unit)
+                self.notify(message, severity="warning")
+                return
+            self.prediction = prediction
+        self.query_one("#lab-predict").display = False
+        self.query_one("#lab-locked", Static).update(
+            t("lab.predict.locked", self.lang, prediction=self.prediction.describe())
+        )
+        self.start_run()
+
+    def start_run(self) -> None:
+        """Run the lab's measurement (the prediction is locked by now)."""
+        self.state = "running"
+        self.result = None
+        self._cancel = threading.Event()
+        self._started_at = time.monotonic()
+        self.query_one("#lab-progress-row").display = True
+        self.query_one("#lab-result-box").display = False
+        bar = self.query_one("#lab-progress", ProgressBar)
+        bar.update(total=1.0, progress=0.0)
+        self._set_status(t("lab.status.starting", self.lang))
+        plot = self.query_one("#lab-plot", LabPlot)
+        plot.clear()
+        if self.lab.run.name == "working_set":
+            from tutor.measure.device import cache_sizes  # sysfs only, no torch: mark the caches from the start
+
+            plot.set_caches(dict(cache_sizes()["levels"]))
+        if self.lab.run.op == "doctor" and _doctor_screen_class() is not None:
+            self._open_doctor_screen()
+            return
+        self._measure(measure_request(self.lab))
+
+    def _set_status(self, text: str) -> None:
+        self.query_one("#lab-status", Static).update(text)
+
+    # -- the measurement, in a thread worker --------------------------------------------------------------------
+
+    def _measure_worker(self) -> Any:
+        """The app's warm measurement worker, or one of this screen's own when the app has none."""
+        shared = getattr(self.app, "measure_worker", None)
+        if shared is not None:
+            return shared
+        if self._own_worker is None:
+            from tutor.measure.worker import MeasureWorker
+
+            self._own_worker = MeasureWorker()
+        return self._own_worker
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="lab")
+    def _measure(self, request: dict[str, Any]) -> None:
+        started = time.monotonic()
+        cancel = self._cancel
+        try:
+            if request["op"] == "doctor":
+                result = _run_doctor_subprocess(cancel)
+            else:
+                worker = self._measure_worker()
+                result = worker.run(
+                    request, on_progress=self._on_worker_progress, cancel_event=cancel, on_point=self._on_worker_point
+                )
+        except MeasureCancelled:
+            self.post_message(self.Failed("cancelled", cancelled=True))
+            return
+        except MeasureFailed as exc:
+            self.post_message(self.Failed(exc.reason))
+            return
+        except MeasureError as exc:
+            self.post_message(self.Failed(str(exc)))
+            return
+        if cancel.is_set():
+            self.post_message(self.Failed("cancelled", cancelled=True))
+            return
+        self.post_message(self.Finished(dict(result or {}), time.monotonic() - started))
+
+    def _on_worker_progress(self, fraction: float, text: str) -> None:
+        """Called in the thread worker for each progress event: forwarded to the UI as a message."""
+        self.post_message(self.Progress(_fraction(fraction), str(text or "")))
+
+    def _on_worker_point(self, point: dict[str, Any]) -> None:
+        """Called in the thread worker as soon as a sweep point is measured."""
+        self.post_message(self.Progress(None, "", dict(point)))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # An unexpected exception in the thread (a bug, not a measurement failure) still ends in one notice.
+        if event.worker.group == "lab" and event.state == WorkerState.ERROR and self.state == "running":
+            self.post_message(self.Failed(f"{type(event.worker.error).__name__}: {event.worker.error}"))
+
+    def on_lab_screen_progress(self, message: Progress) -> None:
+        if self.state != "running":
+            return
+        bar = self.query_one("#lab-progress", ProgressBar)
+        if message.fraction is not None:
+            bar.update(progress=max(0.0, min(1.0, message.fraction)))
+        if message.text:
+            self._set_status(message.text)
+        if message.point:
+            self._plot_point(message.point)
+
+    def _plot_point(self, point: Mapping[str, Any]) -> None:
+        sp = sweep_point(self.lab.run.name or "", point)
+        if sp is None:
+            return
+        self.query_one("#lab-plot", LabPlot).add_point(
+            sp.series,
+            sp.x,
+            sp.y,
+            extrapolated=sp.extrapolated,
+            name=sp.name,
+            kind="scatter" if self.lab.run.name == "roofline_points" else "line",
+        )
+
+    def _set_roofs(self, plot: LabPlot, roof: Mapping[str, Any]) -> None:
+        peaks = roof.get("peak_gflops")
+        dtype = str(self.lab.run.params.get("dtype", "float32"))
+        peak = peaks.get(dtype, peaks.get("float32")) if isinstance(peaks, Mapping) else peaks
+        plot.set_roofs(
+            peak_bandwidth_gbs=roof.get("peak_bandwidth_gbs"),
+            peak_gflops=peak if isinstance(peak, int | float) else None,
+            label=t("lab.measured", self.lang) + " roofline",
+        )
+
+    def on_lab_screen_finished(self, message: Finished) -> None:
+        if self.state != "running":
+            return
+        self.state = "done"
+        self.result = message.result
+        self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
+        self._show_result(message.result)
+        self._file(message.result)
+        device = _device_label(message.result) or "?"
+        self._set_status(t("lab.status.done", self.lang, device=device, seconds=message.seconds))
+
+    def on_lab_screen_failed(self, message: Failed) -> None:
+        if self.state != "running":
+            return
+        if message.cancelled:
+            self.state = "cancelled"
+            self._set_status(t("lab.status.cancelled", self.lang))
+            self.notify(t("lab.notice.cancelled", self.lang), timeout=3)
+        else:
+            self.state = "failed"
+            self._set_status(t("lab.status.failed", self.lang, reason=message.reason))
+            self.notify(t("lab.notice.failed", self.lang, reason=message.reason), severity="error", timeout=12)
+        self.query_one("#lab-predict").display = True
+        self.query_one("#lab-prediction", Input).focus()
+
+    # -- the result ----------------------------------------------------------------------------------------------
+
+    def _show_result(self, result: Mapping[str, Any]) -> None:
+        plot = self.query_one("#lab-plot", LabPlot)
+        final = plot_series_of(result)
+        if final:
+            plot.set_series(final)
+        caches = _caches_of(result)
+        if caches:
+            plot.set_caches(caches)
+        roof = result.get("roofline")
+        if isinstance(roof, Mapping):
+            self._set_roofs(plot, roof)
+        text = result.get("report_text")
+        body = f"```\n{text}\n```" if isinstance(text, str) else summarise_result(result, self.lang)
+        self.query_one("#lab-result", Markdown).update(f"### {t('lab.result', self.lang)}\n\n{body}")
+        self.query_one("#lab-result-box").display = True
+        if not final and not plot.point_count and not plot.roofs:
+            plot.display = False
+
+    def _file(self, result: dict[str, Any]) -> None:
+        """Store the run, tell the app progress changed, and file the notebook entry, pre-filled."""
+        store = self.app.store  # type: ignore[attr-defined]
+        prediction = self.prediction.to_json() if self.prediction else None
+        fingerprint = _fingerprint_of(result)
+        self.lab_run_id = store.record_lab_run(
+            lab_id=self.lab.id, lesson_id=self.lesson.id, result=result, prediction=prediction, fingerprint=fingerprint
+        )
+        lab, lang = self.lab, self.lang
+        entry = draft_entry(
+            lab_id=lab.id,
+            lesson_id=self.lesson.id,
+            title=lab.title.get(lang),
+            result=result,
+            lang=lang,
+            lab_run_id=self.lab_run_id,
+            prediction=prediction,
+            prediction_unit=lab.prediction_unit,
+            prediction_question=self._question(),
+            hypothesis=lab.hypothesis.get(lang) if lab.hypothesis else "",
+            procedure=lab.procedure.get(lang) if lab.procedure else "",
+            next_question=lab.next_question.get(lang) if lab.next_question else "",
+        )
+        self.entry_id = save_entry(store, entry)
+        self.post_message(ProgressChanged())
+        self.notify(t("lab.notice.filed", lang, lab=lab.title.get(lang)), timeout=4)
+        self.action_open_entry()
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def action_cancel_or_back(self) -> None:
+        if self.state == "running":
+            self._cancel.set()
+            self._set_status(t("lab.notice.cancelled", self.lang))
+            return
+        self.app.pop_screen()
+
+    def action_run_again(self) -> None:
+        if self.state in ("done", "failed", "cancelled") and self.prediction is not None:
+            self.start_run()
+
+    def action_open_entry(self) -> None:
+        if self.entry_id is None:
+            return
+        from tutor.ui.screens.notebook import NotebookScreen
+
+        self.app.push_screen(NotebookScreen(entry_id=self.entry_id))
+
+    def action_toggle_telemetry(self) -> None:
+        column = self.query_one("#telemetry-column")
+        column.display = not column.display
+
+    # -- doctor (the L2 lab) ---------------------------------------------------------------------------------
+
+    def _open_doctor_screen(self) -> None:
+        screen_class = _doctor_screen_class()
+        store = self.app.store  # type: ignore[attr-defined]
+        before = len(store.doctor_runs())
+
+        def _back(_result: Any = None) -> None:
+            runs = store.doctor_runs()
+            if len(runs) > before:
+                report = dict(runs[-1]["report"])
+                self.state = "running"
+                self.post_message(self.Finished(report, time.monotonic() - self._started_at))
+            else:
+                self.state = "running"
+                self.post_message(self.Failed("cancelled", cancelled=True))
+
+        assert screen_class is not None
+        self.app.push_screen(screen_class(), _back)
+
+
+# -- the result's shape ----------------------------------------------------------------------------------------
+
+
+def _fraction(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def plot_series_of(result: Mapping[str, Any]) -> list[PlotSeries]:
+    """The final series of a sweep result, in the shape :class:`LabPlot` draws."""
+    series: dict[str, PlotSeries] = {}
+    kind = "scatter" if result.get("name") == "roofline_points" else "line"
+    for p in sweep_points(result):
+        s = series.setdefault(p.series, PlotSeries(p.series, extrapolated=p.extrapolated, kind=kind))
+        s.points.append((p.x, p.y))
+        s.names.append(p.name)
+    return list(series.values())
+
+
+def _caches_of(result: Mapping[str, Any]) -> dict[str, int]:
+    for holder in (result, result.get("device") if isinstance(result.get("device"), Mapping) else {}):
+        caches = holder.get("caches") if isinstance(holder, Mapping) else None
+        if isinstance(caches, Mapping):
+            levels = caches.get("levels", caches)
+            if isinstance(levels, Mapping):
+                return {str(k): int(v) for k, v in levels.items() if isinstance(v, int | float)}
+    return {}
+
+
+def _fingerprint_of(result: Mapping[str, Any]) -> str | None:
+    device = result.get("device")
+    if isinstance(device, Mapping) and device.get("fingerprint"):
+        return str(device["fingerprint"])
+    fp = result.get("fingerprint")
+    if isinstance(fp, Mapping):
+        return str(fp.get("id")) if fp.get("id") else None
+    return str(fp) if fp else None
+
+
+def _device_label(result: Mapping[str, Any]) -> str:
+    device = result.get("device")
+    if isinstance(device, Mapping):
+        kind = str(device.get("kind", "")).upper()
+        return f"{kind} {device.get('name', '')}".strip()
+    fp = result.get("fingerprint")
+    if isinstance(fp, Mapping):
+        return f"{str(fp.get('device_kind', '')).upper()} {fp.get('device', '')}".strip()
+    return str(device or "")
+
+
+def _doctor_screen_class() -> Any:
+    """The doctor engineer's DoctorScreen, when that module exists."""
+    if importlib.util.find_spec("tutor.ui.screens.doctor") is None:
+        return None
+    module = importlib.import_module("tutor.ui.screens.doctor")
+    return getattr(module, "DoctorScreen", None)
+
+
+def _run_doctor_subprocess(cancel: threading.Event, timeout_s: float = 120.0) -> dict[str, Any]:
+    """``tutor doctor --json`` in a child process (torch stays out of the UI process); it records its own run."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tutor", "doctor", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=dict(os.environ),
+    )
+    deadline = time.monotonic() + timeout_s
+    while proc.poll() is None:
+        if cancel.wait(0.1):
+            proc.kill()
+            proc.wait()
+            raise MeasureCancelled("cancelled")
+        if time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            raise MeasureFailed(f"tutor doctor did not answer within {timeout_s:.0f} s")
+    out, err = proc.communicate()
+    try:
+        report = json.loads(out)
+    except ValueError:
+        last = (err.strip().splitlines() or ["no output"])[-1]
+        raise MeasureFailed(f"tutor doctor exited with status {proc.returncode}: {last}") from None
+    return dict(report)

@@ -1,0 +1,204 @@
+"""The Lab Notebook screen: every entry in a list, the selected one in the course's template.
+
+The learner writes the hypothesis, the prediction, the procedure, the gap and its explanation, and the next
+question; the set-up and the result come from the run and are shown, not edited. Changes are saved with Ctrl+S
+and whenever the learner moves to another entry or leaves; Ctrl+O exports the whole notebook to Markdown.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Label, Markdown, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from tutor import paths
+from tutor.i18n import Lang, register, t
+from tutor.progress.notebook import (
+    HEADINGS,
+    LEARNER_FIELDS,
+    SECTIONS,
+    NotebookEntry,
+    StoredEntry,
+    load_entries,
+    render_notebook,
+    save_entry,
+    word,
+)
+
+register(
+    {
+        "notebook.title": {"es": "Cuaderno de laboratorio", "en": "Lab Notebook"},
+        "notebook.empty": {
+            "es": "El cuaderno está vacío: termina un laboratorio y su entrada se archiva aquí.",
+            "en": "The notebook is empty: finish a lab and its entry is filed here.",
+        },
+        "notebook.saved": {"es": "Entrada guardada.", "en": "Entry saved."},
+        "notebook.exported": {"es": "Cuaderno exportado a {path}", "en": "Notebook exported to {path}"},
+        "notebook.export_failed": {"es": "No se pudo exportar: {reason}", "en": "Could not export: {reason}"},
+        "notebook.from_run": {"es": "(de la ejecución; no se edita)", "en": "(from the run; not edited)"},
+        "key.save": {"es": "Guardar", "en": "Save"},
+        "key.export": {"es": "Exportar", "en": "Export"},
+    }
+)
+
+
+def export_notebook(entries: list[NotebookEntry], lang: Lang, target: Path | None = None) -> Path:
+    """Write every entry as one Markdown file (default: a new file in the reports folder); returns its path."""
+    if target is None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target = paths.reports_dir() / f"lab-notebook-{stamp}.md"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(render_notebook(entries, lang), encoding="utf-8")
+    return target
+
+
+class NotebookScreen(Screen[None]):
+    """The Lab Notebook: one entry per lab run, editable where the learner writes."""
+
+    CSS_PATH = "../styles/notebook.tcss"
+    BINDINGS = [
+        Binding("escape", "back", "Back", show=True),
+        Binding("ctrl+s", "save", "Save", show=True),
+        Binding("ctrl+o", "export", "Export to Markdown", show=True),
+    ]
+
+    def __init__(self, *, entry_id: int | None = None) -> None:
+        super().__init__(id="notebook")
+        self.entries: list[StoredEntry] = []
+        self.current: StoredEntry | None = None
+        self._wanted = entry_id
+        self._dirty = False
+        self._loading = False
+
+    @property
+    def lang(self) -> Lang:
+        return self.app.lang  # type: ignore[attr-defined, no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Horizontal(id="notebook-body"):
+            yield OptionList(id="notebook-list")
+            with VerticalScroll(id="notebook-entry"):
+                yield Static("", id="notebook-meta")
+                for name in SECTIONS:
+                    yield Label(HEADINGS[name][self.lang], classes="notebook-heading", id=f"heading-{name}")
+                    if name in LEARNER_FIELDS:
+                        yield TextArea("", id=f"field-{name}", classes="notebook-field", soft_wrap=True)
+                    else:
+                        yield Markdown("", id=f"field-{name}", classes="notebook-evidence")
+                yield Static("", id="notebook-empty")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = t("notebook.title", self.lang)
+        self.reload()
+
+    @property
+    def store(self):  # type: ignore[no-untyped-def]
+        return self.app.store  # type: ignore[attr-defined]
+
+    def reload(self) -> None:
+        """Read the entries from the store and show the wanted one (the newest by default)."""
+        self.entries = load_entries(self.store)
+        options = []
+        for item in self.entries:
+            when = datetime.fromtimestamp(item.entry.created_at).strftime("%m-%d %H:%M")
+            options.append(Option(f"#{item.id} {when}  {item.entry.title or item.entry.lab_id}", id=str(item.id)))
+        nav = self.query_one("#notebook-list", OptionList)
+        nav.clear_options()
+        nav.add_options(options)
+        empty = not self.entries
+        self.query_one("#notebook-empty", Static).update(t("notebook.empty", self.lang) if empty else "")
+        for widget in self.query(".notebook-heading, .notebook-field, .notebook-evidence"):
+            widget.display = not empty
+        if empty:
+            return
+        ids = [e.id for e in self.entries]
+        index = ids.index(self._wanted) if self._wanted in ids else len(ids) - 1
+        nav.highlighted = index
+        self.show_entry(self.entries[index])
+        first = self.query_one(f"#field-{LEARNER_FIELDS[0]}", TextArea)
+        if self._wanted is not None:
+            gap = self.query_one("#field-gap", TextArea)
+            (gap if first.text else first).focus()
+
+    def show_entry(self, item: StoredEntry) -> None:
+        self.current = item
+        e = item.entry
+        when = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d %H:%M")
+        meta = f"[b]{e.title or e.lab_id}[/b]  ·  {e.lab_id}  ·  {when}"
+        if e.device:
+            meta += f"  ·  {e.device}"
+        self.query_one("#notebook-meta", Static).update(meta)
+        self._loading = True
+        try:
+            for name in SECTIONS:
+                text = getattr(e, name)
+                if name in LEARNER_FIELDS:
+                    self.query_one(f"#field-{name}", TextArea).load_text(text)
+                else:
+                    shown = text or word("empty", self.lang)
+                    note = t("notebook.from_run", self.lang)
+                    self.query_one(f"#field-{name}", Markdown).update(f"{shown}\n\n*{note}*")
+        finally:
+            self.call_after_refresh(self._done_loading)
+        self._dirty = False
+
+    def _done_loading(self) -> None:
+        self._loading = False
+
+    def on_text_area_changed(self, _event: TextArea.Changed) -> None:
+        if not self._loading:
+            self._dirty = True
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        target = next((e for e in self.entries if str(e.id) == event.option.id), None)
+        if target is None or (self.current is not None and target.id == self.current.id):
+            return
+        self.save_if_dirty()
+        self.show_entry(target)
+
+    def edited_entry(self) -> NotebookEntry | None:
+        """The current entry with what the learner has written in the editors."""
+        if self.current is None:
+            return None
+        changes = {name: self.query_one(f"#field-{name}", TextArea).text for name in LEARNER_FIELDS}
+        return self.current.entry.with_fields(**changes)
+
+    def save_if_dirty(self) -> bool:
+        if self._dirty:
+            self.action_save(quiet=True)
+            return True
+        return False
+
+    def action_save(self, quiet: bool = False) -> None:
+        entry = self.edited_entry()
+        if entry is None or self.current is None:
+            return
+        save_entry(self.store, entry, self.current.id)
+        updated = StoredEntry(self.current.id, entry)
+        self.entries = [updated if e.id == updated.id else e for e in self.entries]
+        self.current = updated
+        self._dirty = False
+        if not quiet:
+            self.notify(t("notebook.saved", self.lang), timeout=2)
+
+    def action_export(self) -> None:
+        self.save_if_dirty()
+        try:
+            path = export_notebook([e.entry for e in self.entries], self.lang)
+        except OSError as exc:
+            self.notify(t("notebook.export_failed", self.lang, reason=exc.strerror or exc), severity="error")
+            return
+        self.last_export = path
+        self.notify(t("notebook.exported", self.lang, path=path), timeout=8)
+
+    def action_back(self) -> None:
+        self.save_if_dirty()
+        self.app.pop_screen()

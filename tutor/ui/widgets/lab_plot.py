@@ -1,0 +1,239 @@
+"""The lab's live plot: each series drawn as its points arrive, in the shape the lab's sweep calls for.
+
+- ``working_set``: bandwidth vs working-set size, log x, the machine's L1/L2/L3 sizes marked;
+- ``gemm_sizes``: GFLOP/s vs N;
+- ``naive_vs_numpy``: time per matmul vs N on a log scale, the naive loop's extrapolation labelled as such;
+- ``roofline_points``: the measured roofline (log-log) with a point per kernel.
+
+One plot object per widget (``self.plt``), never the global ``plotext`` module.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual_plotext import PlotextPlot
+
+# Colours from plotext's palette, one per series in order.
+_COLOURS = ("cyan", "orange", "green", "magenta", "blue", "red", "yellow")
+
+
+@dataclass
+class PlotSeries:
+    """One series of a sweep: its label and the (x, y) points measured so far."""
+
+    label: str
+    points: list[tuple[float, float]] = field(default_factory=list)
+    extrapolated: bool = False
+    kind: str = "line"  # "line" or "scatter"
+    names: list[str] = field(default_factory=list)  # one label per point (roofline points)
+
+
+def binary_size(n: float) -> str:
+    """16K, 1M, 32M: a size in bytes as the tick labels of a working-set axis."""
+    for unit, scale in (("G", 2**30), ("M", 2**20), ("K", 2**10)):
+        if n >= scale:
+            value = n / scale
+            return f"{value:.0f}{unit}" if value >= 10 or value == int(value) else f"{value:.1f}{unit}"
+    return f"{n:.0f}"
+
+
+def _log_ticks(lo: float, hi: float, base: float) -> list[float]:
+    if lo <= 0 or hi <= 0:
+        return []
+    start = math.floor(math.log(lo, base))
+    stop = math.ceil(math.log(hi, base))
+    return [base**e for e in range(start, stop + 1) if lo / 1.001 <= base**e <= hi * 1.001]
+
+
+def _sci(v: float) -> str:
+    if v == 0:
+        return "0"
+    if 1e-2 <= abs(v) < 1e5:
+        return f"{v:g}"
+    return f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-")
+
+
+class LabPlot(PlotextPlot):
+    """A sweep's plot that redraws itself whenever a point or a mark is added."""
+
+    DEFAULT_CSS = """
+    LabPlot {
+        height: 1fr;
+        min-height: 12;
+    }
+    """
+
+    def __init__(
+        self,
+        kind: str,
+        *,
+        title: str = "",
+        x_label: str = "",
+        y_label: str = "",
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.kind = kind
+        self.title = title
+        self.x_label = x_label
+        self.y_label = y_label
+        self.series: dict[str, PlotSeries] = {}
+        self.caches: dict[str, int] = {}
+        self.roofs: dict[str, Any] = {}
+        self.note = ""
+
+    # -- data in -------------------------------------------------------------------------------------------
+
+    def add_point(
+        self, series: str, x: float, y: float, *, extrapolated: bool = False, name: str = "", kind: str = "line"
+    ) -> None:
+        """Add one measured (or, labelled, extrapolated) point and redraw."""
+        if not _finite_positive(x) or not _finite(y):
+            return
+        s = self.series.get(series)
+        if s is None:
+            s = self.series[series] = PlotSeries(series, extrapolated=extrapolated, kind=kind)
+        s.points.append((float(x), float(y)))
+        s.names.append(name)
+        self.redraw()
+
+    def set_series(self, series: list[PlotSeries]) -> None:
+        """Replace every series (the final result, which supersedes the streamed points)."""
+        self.series = {s.label: s for s in series if s.points}
+        self.redraw()
+
+    def set_caches(self, caches: dict[str, int]) -> None:
+        """The machine's cache sizes in bytes (``{"L1": 49152, ...}``), marked on a working-set plot."""
+        self.caches = {k: int(v) for k, v in caches.items() if isinstance(v, int | float) and v > 0}
+        self.redraw()
+
+    def set_roofs(self, *, peak_bandwidth_gbs: float | None, peak_gflops: float | None, label: str = "") -> None:
+        """The measured roofs drawn under a roofline plot's points."""
+        self.roofs = {"bw": peak_bandwidth_gbs, "flops": peak_gflops, "label": label}
+        self.redraw()
+
+    def clear(self) -> None:
+        self.series.clear()
+        self.redraw()
+
+    @property
+    def point_count(self) -> int:
+        return sum(len(s.points) for s in self.series.values())
+
+    # -- drawing -------------------------------------------------------------------------------------------
+
+    def redraw(self) -> None:
+        plt = self.plt
+        plt.clear_figure()
+        plt.title(self.title)
+        plt.xlabel(self.x_label)
+        plt.ylabel(self.y_label)
+        draw = {
+            "working_set": self._draw_working_set,
+            "naive_vs_numpy": self._draw_log_y,
+            "roofline_points": self._draw_roofline,
+        }.get(self.kind, self._draw_lines)
+        if self.series or self.roofs:
+            draw()
+        self.refresh()
+
+    def _all_points(self) -> list[tuple[float, float]]:
+        return [p for s in self.series.values() for p in s.points]
+
+    def _plot_series(self, *, positive_y: bool = False) -> None:
+        plt = self.plt
+        for i, s in enumerate(self.series.values()):
+            pts = sorted(p for p in s.points if not positive_y or p[1] > 0)
+            if not pts:
+                continue
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            colour = _COLOURS[i % len(_COLOURS)]
+            if s.kind == "scatter" or len(pts) == 1:
+                plt.scatter(xs, ys, label=s.label, color=colour, marker="●")
+            else:
+                plt.plot(xs, ys, label=s.label, color=colour, marker="braille" if not s.extrapolated else "dot")
+
+    def _draw_lines(self) -> None:
+        self._plot_series()
+        xs = sorted({p[0] for p in self._all_points()})
+        if xs and len(xs) <= 12:
+            self.plt.xticks(xs, [f"{x:g}" for x in xs])
+
+    def _draw_working_set(self) -> None:
+        plt = self.plt
+        plt.xscale("log")
+        self._plot_series()
+        pts = self._all_points()
+        if not pts:
+            return
+        lo = min(p[0] for p in pts)
+        hi = max(p[0] for p in pts)
+        ymax = max(p[1] for p in pts)
+        for level, size in sorted(self.caches.items(), key=lambda kv: kv[1]):
+            if lo <= size <= hi:
+                plt.vline(size, "red")
+                plt.text(f"{level} {binary_size(size)}", size, ymax, color="red")
+        ticks = _log_ticks(lo, hi, 4)
+        if ticks:
+            plt.xticks(ticks, [binary_size(t) for t in ticks])
+
+    def _draw_log_y(self) -> None:
+        plt = self.plt
+        plt.yscale("log")
+        self._plot_series(positive_y=True)
+        ys = [p[1] for p in self._all_points() if p[1] > 0]
+        if ys:
+            ticks = _log_ticks(min(ys), max(ys), 10)
+            if len(ticks) >= 2:
+                plt.yticks(ticks, [_sci(t) for t in ticks])
+        xs = sorted({p[0] for p in self._all_points()})
+        if xs and len(xs) <= 10:
+            plt.xticks(xs, [f"{x:g}" for x in xs])
+
+    def _draw_roofline(self) -> None:
+        plt = self.plt
+        plt.xscale("log")
+        plt.yscale("log")
+        pts = [p for p in self._all_points() if p[1] > 0]
+        bw, peak = self.roofs.get("bw"), self.roofs.get("flops")
+        xs = [p[0] for p in pts]
+        lo = min([*xs, 0.05]) / 2
+        hi = max([*xs, 100.0]) * 2
+        if _finite_positive(bw) and _finite_positive(peak):
+            ridge = peak / bw
+            lo, hi = min(lo, ridge / 8), max(hi, ridge * 8)
+            n = 40
+            roof_x = [lo * (hi / lo) ** (i / n) for i in range(n + 1)]
+            roof_x = sorted({*roof_x, ridge})
+            roof_y = [min(peak, x * bw) for x in roof_x]
+            label = self.roofs.get("label") or "roof"
+            plt.plot(roof_x, roof_y, label=label, color="red", marker="braille")
+            plt.vline(ridge, "gray")
+        for i, s in enumerate(self.series.values()):
+            sp = [(x, y, n) for (x, y), n in zip(s.points, s.names or [""] * len(s.points), strict=False) if y > 0]
+            if not sp:
+                continue
+            plt.scatter([p[0] for p in sp], [p[1] for p in sp], label=s.label,
+                        color=_COLOURS[i % len(_COLOURS)], marker="●")
+            for x, y, name in sp:
+                if name:
+                    plt.text(name, x, y, color=_COLOURS[i % len(_COLOURS)])
+        ticks = _log_ticks(lo, hi, 10)
+        if len(ticks) >= 2:
+            plt.xticks(ticks, [_sci(t) for t in ticks])
+        ys = [p[1] for p in pts] + ([peak, lo * bw] if _finite_positive(bw) and _finite_positive(peak) else [])
+        yt = _log_ticks(min(ys), max(ys), 10) if ys else []
+        if len(yt) >= 2:
+            plt.yticks(yt, [_sci(t) for t in yt])
+
+
+def _finite(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _finite_positive(v: Any) -> bool:
+    return _finite(v) and v > 0
