@@ -111,6 +111,8 @@ def unit_of_metric(path: str) -> str | None:
     for part in reversed(parts):
         if part in exact:
             return exact[part]
+        if part.startswith(("fraction", "mfu", "utilization")):
+            return "fraction"
         for suffix, unit in _METRIC_SUFFIXES:
             if part == suffix.lstrip("_") or part.endswith(suffix):
                 return unit

@@ -1,0 +1,107 @@
+"""C0 from fabricated evidence: each condition, its evidence, and "C0 (CPU)"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tutor.progress.c0 import PASS_SCORE, compare_headlines, evaluate_c0
+
+HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "ridge_flops_per_byte": 5.0,
+        "decode_tokens_per_s": 40.0, "decode_bound_tokens_per_s": 60.0, "train_tokens_per_s": 900.0, "mfu": 0.3}
+
+
+def bench(i: int, fp: str = "fp1", kind: str = "cpu", scale: float = 1.0) -> dict[str, Any]:
+    head = {k: ({d: x * scale for d, x in v.items()} if isinstance(v, dict) else v * scale) for k, v in HEAD.items()}
+    return {"id": i, "fingerprint": fp, "device_kind": kind, "report": {"headline": head}, "created_at": 1000.0 + i}
+
+
+def doctor(i: int, passed: bool = True, lock: bool | None = True) -> dict[str, Any]:
+    return {"id": i, "passed": int(passed), "lock_matches": None if lock is None else int(lock), "report": {},
+            "created_at": 2000.0 + i}
+
+
+def attempt(i: int, ex: str, score: float, kind: str = "cpu") -> dict[str, Any]:
+    return {"id": i, "exercise_id": ex, "lesson_id": "n0-l1", "pass": 1, "state": "graded", "score": score,
+            "verdict": "correct" if score >= 1 else "wrong", "confidence": 0.8, "created_at": 3000.0 + i,
+            "graded_at": 3000.5 + i, "measurement": {"device": {"kind": kind, "name": "X"}}}
+
+
+N0 = ["n0-l1-a", "n0-l1-b", "n0-l4-gap"]
+
+
+def everything(kind: str = "cpu") -> dict[str, Any]:
+    return {
+        "attempts": [attempt(1, "n0-l1-a", 1.0, kind), attempt(2, "n0-l1-b", 0.75, kind),
+                     attempt(3, "n0-l4-gap", 1.0, kind)],
+        "bench_runs": [bench(1, kind=kind), bench(2, kind=kind, scale=1.03)],
+        "doctor_runs": [doctor(1)],
+        "level_exercises": N0,
+    }
+
+
+def test_all_conditions_met_on_cpu_is_c0_cpu() -> None:
+    c0 = evaluate_c0(**everything("cpu"))
+    assert c0.passed and c0.cpu_only and c0.name == "C0 (CPU)"
+    assert [c.key for c in c0.conditions] == ["stack", "bench", "gap", "n0"]
+    bench_cond = c0.conditions[1]
+    assert "#1" in bench_cond.evidence["en"] and "#2" in bench_cond.evidence["en"]
+    assert bench_cond.refs["bench_runs"] == [1, 2]
+    assert "doctor run #1" in c0.conditions[0].evidence["en"]
+    assert all(c.at is not None for c in c0.conditions)
+
+
+def test_on_a_gpu_it_is_plain_c0() -> None:
+    c0 = evaluate_c0(**everything("cuda"))
+    assert c0.passed and not c0.cpu_only and c0.name == "C0"
+
+
+def test_stack_condition() -> None:
+    ev = everything()
+    ev["doctor_runs"] = [doctor(1), doctor(2, passed=False)]
+    assert not evaluate_c0(**ev).conditions[0].passed  # the latest run counts
+    ev["doctor_runs"] = [doctor(1, lock=None)]
+    assert "lock" in evaluate_c0(**ev).conditions[0].evidence["en"]
+    assert not evaluate_c0(**ev).passed
+    ev["doctor_runs"] = [doctor(1)]
+    assert not evaluate_c0(**ev, env_matches=False).conditions[0].passed
+    ev["doctor_runs"] = []
+    assert not evaluate_c0(**ev).conditions[0].passed
+
+
+def test_bench_needs_two_agreeing_runs_on_the_same_fingerprint() -> None:
+    ev = everything()
+    ev["bench_runs"] = [bench(1)]
+    assert "once more" in evaluate_c0(**ev).conditions[1].evidence["en"]
+    ev["bench_runs"] = [bench(1, fp="a"), bench(2, fp="b")]
+    assert not evaluate_c0(**ev).conditions[1].passed
+    ev["bench_runs"] = [bench(1), bench(2, scale=1.5)]
+    cond = evaluate_c0(**ev).conditions[1]
+    assert not cond.passed and "disagree" in cond.evidence["en"]
+    ev["bench_runs"] = [bench(1), bench(2, scale=1.5), bench(3, scale=1.52)]
+    assert evaluate_c0(**ev).conditions[1].passed
+
+
+def test_compare_headlines_nested_dtypes() -> None:
+    a, b = dict(HEAD), dict(HEAD)
+    b["peak_flops_tflops"] = {"float32": 0.3}
+    agree, key, worst = compare_headlines(a, b)
+    assert not agree and key == "peak_flops_tflops.float32" and worst == 0.5
+
+
+def test_gap_and_level_conditions() -> None:
+    ev = everything()
+    ev["attempts"] = [attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-b", PASS_SCORE - 0.1)]
+    c0 = evaluate_c0(**ev)
+    gap, level = c0.conditions[2], c0.conditions[3]
+    assert not gap.passed and "not attempted" in gap.evidence["en"]
+    assert not level.passed and "1 of 3" in level.evidence["en"] and "n0-l1-b" in level.evidence["en"]
+    ev["level_exercises"] = []
+    assert not evaluate_c0(**ev).conditions[3].passed
+
+
+def test_failed_attempts_are_not_evidence() -> None:
+    ev = everything()
+    failed = attempt(9, "n0-l4-gap", 1.0)
+    failed["state"] = "failed"
+    ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != "n0-l4-gap"] + [failed]
+    assert not evaluate_c0(**ev).conditions[2].passed

@@ -1,0 +1,240 @@
+"""Grading: each kind, the tolerances, the too-close band, units, the safe explanation formatter, calibration."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tutor.content.models import Exercise, Grading
+from tutor.grading import (
+    Prediction,
+    PredictionError,
+    ResolvedTruth,
+    TruthError,
+    calibrate,
+    fill,
+    flatten,
+    grade,
+    parse_confidence,
+    parse_prediction,
+    resolve_truth,
+)
+from tutor.grading.kinds import number_score
+from tutor.grading.units import UnitError, convert, unit_of_metric
+
+TEXT = {"es": "x", "en": "x"}
+
+
+def ex(**fields: object) -> Exercise:
+    base: dict[str, object] = {"format_version": 1, "id": "e1", "lesson": "n0-l1", "title": TEXT, "prompt": TEXT,
+                               "explanation": TEXT}
+    base.update(fields)
+    return Exercise.model_validate(base)
+
+
+NUMBER = ex(kind="number", unit="GB/s", truth={"source": "measurement", "metric": "achieved_gbs"},
+            measure={"op": "workload", "name": "copy", "params": {"n": 1 << 20}})
+BOUND = ex(kind="bound", measure={"op": "workload", "name": "copy", "params": {"n": 1 << 20}})
+FIT = ex(kind="fit", capacity_gb=32, truth={"source": "formula", "formula": "weights_bytes",
+                                            "inputs": {"n_params": 8e9, "dtype": "bfloat16"}})
+DIAG = ex(kind="diagnose", choices=[{"id": "cpu-wheel", "label": TEXT}, {"id": "old-driver", "label": TEXT}],
+          answer="cpu-wheel")
+
+ROOF = {"peak_bandwidth_gbs": 30.0, "peak_gflops": {"float32": 150.0}, "ridge_point": 5.0}
+
+
+def workload(intensity: float, gflops: float, gbs: float) -> dict[str, object]:
+    return {"device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "f"}, "params": {"dtype": "float32"},
+            "arithmetic_intensity": intensity, "achieved_gflops": gflops, "achieved_gbs": gbs, "roofline": ROOF}
+
+
+@pytest.mark.parametrize(
+    ("pred", "score"),
+    [(100, 1.0), (109, 1.0), (92, 1.0), (120, 0.75), (80.5, 0.75), (150, 0.4), (51, 0.4), (49, 0.0), (1000, 0.0)],
+)
+def test_number_tiers(pred: float, score: float) -> None:
+    assert number_score(pred, 100, Grading())[0] == score
+
+
+def test_number_tolerances_come_from_the_exercise() -> None:
+    strict = Grading(full=1.01, most=1.02, some=1.05)
+    assert number_score(104, 100, strict)[0] == 0.4
+    assert number_score(110, 100, strict)[0] == 0.0
+
+
+def test_number_verdicts_and_ratio() -> None:
+    truth = resolve_truth(NUMBER, {"achieved_gbs": 38.2, "device": {"kind": "cpu", "name": "Test CPU"}})
+    assert truth.value == pytest.approx(38.2) and truth.source == "measured on Test CPU (cpu)"
+    right = grade(NUMBER, Prediction(value=40), truth)
+    assert (right.verdict, right.score) == ("correct", 1.0)
+    assert right.ratio == pytest.approx(40 / 38.2)
+    partly = grade(NUMBER, Prediction(value=60), truth)
+    assert partly.verdict == "partly" and 0 < partly.score < 0.7
+    wrong = grade(NUMBER, Prediction(value=1000), truth)
+    assert (wrong.verdict, wrong.score) == ("wrong", 0.0)
+    assert "1,000 GB/s" in wrong.feedback["en"]
+
+
+def test_bound_clear_cases_and_the_too_close_band() -> None:
+    memory = resolve_truth(BOUND, workload(0.1, 1.0, 10.0))
+    assert memory.choice == "memory" and not memory.too_close
+    assert grade(BOUND, Prediction(choice="memory"), memory).verdict == "correct"
+    assert grade(BOUND, Prediction(choice="compute"), memory).verdict == "wrong"
+    compute = resolve_truth(BOUND, workload(50.0, 120.0, 2.4))
+    assert compute.choice == "compute"
+    assert grade(BOUND, Prediction(choice="memory"), compute).score == 0.0
+    # intensity 6 vs ridge 5: inside ±0.25 decades → both answers count, and the reveal says so
+    close = resolve_truth(BOUND, workload(6.0, 60.0, 10.0))
+    assert close.too_close
+    for choice in ("memory", "compute"):
+        v = grade(BOUND, Prediction(choice=choice), close)
+        assert v.verdict == "correct" and v.both_count
+        assert "both answers count" in v.feedback["en"] and "ambas" in v.feedback["es"]
+
+
+def test_bound_band_is_the_exercises() -> None:
+    narrow = ex(kind="bound", measure={"op": "workload", "name": "copy"}, grading={"too_close_band": 0.01})
+    assert not resolve_truth(narrow, workload(6.0, 60.0, 10.0)).too_close
+
+
+def test_bound_without_classification_is_an_error() -> None:
+    with pytest.raises(TruthError):
+        resolve_truth(BOUND, {"device": {"kind": "cpu"}})
+
+
+def test_fit_choice_and_size() -> None:
+    truth = resolve_truth(FIT, None)
+    assert truth.value == pytest.approx(16.0) and truth.unit == "GB"
+    assert "formula weights_bytes" in truth.source
+    assert grade(FIT, Prediction(choice="fits"), truth).score == 1.0
+    assert grade(FIT, Prediction(choice="does_not_fit"), truth).verdict == "wrong"
+    both = grade(FIT, Prediction(choice="fits", value=16.5), truth)
+    assert both.verdict == "correct"
+    half = grade(FIT, Prediction(choice="fits", value=100), truth)
+    assert half.verdict == "partly" and half.score == pytest.approx(0.6)
+    big = ex(kind="fit", capacity_gb=32, truth={"source": "formula", "formula": "weights_bytes",
+                                                "inputs": {"n_params": 70e9, "dtype": "bfloat16"}})
+    assert grade(big, Prediction(choice="does_not_fit"), resolve_truth(big, None)).verdict == "correct"
+
+
+def test_diagnose() -> None:
+    truth = resolve_truth(DIAG, None)
+    assert grade(DIAG, Prediction(choice="cpu-wheel"), truth).verdict == "correct"
+    assert grade(DIAG, Prediction(choice="old-driver"), truth).verdict == "wrong"
+
+
+def test_formula_with_measured_inputs_and_unit_conversion() -> None:
+    e = ex(kind="number", unit="tokens/s", measure={"op": "roofline"},
+           truth={"source": "formula", "formula": "decode_bound_tokens_per_s",
+                  "inputs": {"bandwidth_gbs": "measured:roofline.peak_bandwidth_gbs", "bytes_per_token": 16e9}})
+    truth = resolve_truth(e, {"roofline": {"peak_bandwidth_gbs": 1600.0}, "device": {"name": "RTX", "kind": "cuda"}})
+    assert truth.value == pytest.approx(100.0)
+    assert truth.source.startswith("formula decode_bound_tokens_per_s applied to measured inputs")
+    assert truth.details["measured_inputs"] == {"bandwidth_gbs": "roofline.peak_bandwidth_gbs"}
+    # a measured GFLOP/s figure feeds a FLOP/s input; a fraction is asked in %
+    mfu = ex(kind="number", unit="%", measure={"op": "roofline"},
+             truth={"source": "formula", "formula": "mfu",
+                    "inputs": {"achieved_flops": "measured:achieved_gflops", "peak_flops": 2e11}})
+    assert resolve_truth(mfu, {"achieved_gflops": 50.0}).value == pytest.approx(25.0)
+    with pytest.raises(TruthError):
+        resolve_truth(e, {"roofline": {}})
+
+
+def test_units() -> None:
+    assert convert(16e9, "bytes", "GB") == 16
+    assert convert(2**30, "bytes", "GiB") == 1
+    assert convert(0.2, "TFLOP/s", "GFLOP/s") == pytest.approx(200)
+    assert convert(3, "ms", "us") == pytest.approx(3000)
+    assert convert(0.5, "fraction", "%") == pytest.approx(50)
+    with pytest.raises(UnitError):
+        convert(1, "GB", "GB/s")
+    assert unit_of_metric("time_s.median") == "s"
+    assert unit_of_metric("achieved_gbs") == "GB/s"
+    assert unit_of_metric("roofline.peak_gflops.float32") == "GFLOP/s"
+    assert unit_of_metric("flops") == "FLOP"
+    assert unit_of_metric("classification.fraction_of_bandwidth_roof") == "fraction"
+    e = ex(kind="number", unit="ms", truth={"source": "measurement", "metric": "time_s.median"},
+           measure={"op": "workload", "name": "copy"})
+    assert resolve_truth(e, {"time_s": {"median": 0.002}}).value == pytest.approx(2.0)
+
+
+def test_parse_prediction() -> None:
+    assert parse_prediction(NUMBER, "38.2").value == 38.2
+    assert parse_prediction(NUMBER, "38,2 GB/s").value == 38.2
+    assert parse_prediction(BOUND, "Memory-bound").choice == "memory"
+    p = parse_prediction(FIT, "does_not_fit:40", "90")
+    assert (p.choice, p.value, p.confidence) == ("does_not_fit", 40.0, 0.9)
+    assert parse_prediction(FIT, "20").choice == "fits"
+    assert parse_prediction(FIT, "fits", gb="12").value == 12
+    assert parse_prediction(DIAG, "old-driver").choice == "old-driver"
+    ranged = ex(kind="number", unit="x", range=[1, 1000], truth={"source": "formula", "formula": "mfu",
+                                                                  "inputs": {"achieved_flops": 1, "peak_flops": 2}})
+    for bad, exercise in [("abc", NUMBER), ("nan", NUMBER), ("inf", NUMBER), ("-3", NUMBER), ("0", NUMBER),
+                          ("5000", ranged), ("", NUMBER), ("both", BOUND), ("maybe", FIT), ("x", DIAG)]:
+        with pytest.raises(PredictionError):
+            parse_prediction(exercise, bad)
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, 0.8), ("80", 0.8), ("80%", 0.8), (0.55, 0.55), ("100", 1.0)])
+def test_confidence(given: object, expected: float) -> None:
+    assert parse_confidence(given) == expected  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", ["40", "0.3", "101", "x", "nan"])
+def test_confidence_out_of_range(bad: str) -> None:
+    with pytest.raises(PredictionError):
+        parse_confidence(bad)
+
+
+def test_fill_plain_and_formatted() -> None:
+    values = flatten({"achieved_gbs": 38.234, "roofline": {"peak_bandwidth_gbs": 42.0}, "name": "triad"})
+    text = "Your {name} moved {achieved_gbs:.1f} GB/s, {roofline.peak_bandwidth_gbs:.0f} peak {{literal}}"
+    assert fill(text, values) == "Your triad moved 38.2 GB/s, 42 peak {literal}"
+    assert fill("{missing:.1f} and {achieved_gbs}", values) == "— and 38.23"
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "{achieved_gbs.__class__}",
+        "{__class__.__mro__}",
+        "{achieved_gbs[0]}",
+        "{0}",
+        "{achieved_gbs!r}",
+        "{achieved_gbs:{achieved_gbs}}",
+        "{achieved_gbs:999999999}",
+        "{achieved_gbs:.99999f}",
+        "{achieved_gbs:%Y}",
+        "{name.upper}",
+        "{" * 10000,
+    ],
+)
+def test_fill_hostile_templates_never_evaluate(template: str) -> None:
+    values = {"achieved_gbs": 1.5, "name": "x"}
+    out = fill(template, values)
+    assert "class" not in out.lower() or "__class__" in template
+    assert "<" not in out  # no object reprs
+    assert len(out) <= len(template) + 50
+
+
+def test_fill_does_not_use_str_format_on_values() -> None:
+    # a string value containing braces is printed as is, never re-expanded
+    assert fill("{a}", {"a": "{b}", "b": "secret"}) == "{b}"
+
+
+def test_calibration() -> None:
+    cal = calibrate([(0.8, True)] * 6 + [(0.8, False)] * 3 + [(0.5, True)])
+    assert cal.n == 10
+    bucket = next(b for b in cal.buckets if b.confidence_pct == 80)
+    assert (bucket.right, bucket.total) == (6, 9)
+    assert bucket.sentence("en") == "of your 80 % guesses, 6 of 9 were right"
+    expected = (6 * 0.2**2 + 3 * 0.8**2 + 0.5**2) / 10
+    assert cal.brier == pytest.approx(expected)
+    assert calibrate([]).brier is None
+    assert math.isclose(calibrate([(1.0, True)]).brier or 0, 0)
+
+
+def test_truth_json_round_trip() -> None:
+    t = ResolvedTruth(source="s", value=1.0, unit="GB", details={"a": 1})
+    assert ResolvedTruth.from_json(t.to_json()) == t
