@@ -84,6 +84,7 @@ def _roofline(device: str, info: dict[str, Any], request: dict[str, Any], progre
 
 def op_workload(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
                 on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.kernels import cached_allocations
     from tutor.measure.roofline_model import classify
     from tutor.measure.timing import choose_inner, time_callable
 
@@ -100,11 +101,13 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
         raise WorkloadError(f"budget_s={budget} is outside [0.05, 10]")
     roof = _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel)
     progress(0.5, f"{name}: preparing inputs")
-    fn = workload.build(params, device)
-    inner = choose_inner(fn, device) if workload.kind != "python" else 1
-    progress(0.6, f"{name}: timing")
-    stats = time_callable(fn, device, warmup=1 if workload.kind == "python" else 2, min_repeats=3,
-                          max_repeats=30, budget_s=budget, inner=inner, should_cancel=should_cancel)
+    with cached_allocations():
+        fn = workload.build(params, device)
+        inner = choose_inner(fn, device) if workload.kind != "python" else 1
+        progress(0.6, f"{name}: timing")
+        stats = time_callable(fn, device, warmup=1 if workload.kind == "python" else 2, min_repeats=3,
+                              max_repeats=30, budget_s=budget, inner=inner, should_cancel=should_cancel)
+        del fn
     flops, nbytes = workload.flops_fn(params), workload.bytes_fn(params)
     intensity = flops / nbytes
     achieved_gbs, achieved_gflops = nbytes / stats.median / 1e9, flops / stats.median / 1e9
@@ -288,8 +291,4 @@ def run_request(
         handler = TEST_OPS.get(op)
     if handler is None:
         raise WorkloadError(f"unknown op {op!r} (known: {', '.join(OPS)})")
-    if not op.startswith("_test_"):
-        from tutor.measure.kernels import prepare_process
-
-        prepare_process()
     return handler(request, progress or _noop_progress, should_cancel, on_point)

@@ -24,7 +24,6 @@ BENCH_MODES = ("tiny", "quick", "full")
 def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | None = None,
               should_cancel: CancelCheck | None = None) -> dict[str, Any]:
     """Run the reference benchmark; ``mode`` is "quick", "full" or "tiny" (tests only)."""
-    from tutor.measure.kernels import prepare_process
     from tutor.measure.model import measure_decode, measure_train_step
     from tutor.measure.roofline import measure_roofline
     from tutor.measure.roofline_model import store_roofline
@@ -32,7 +31,6 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     if mode not in BENCH_MODES:
         raise WorkloadError(f"unknown bench mode {mode!r} (choose quick or full)")
     report_progress = progress or (lambda _f, _m: None)
-    prepare_process()
     started = time.time()
     dev = resolve_device(device)
     info = device_info(dev)

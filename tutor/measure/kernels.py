@@ -11,7 +11,8 @@ import ctypes
 import math
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -26,27 +27,43 @@ TORCH_DTYPES: dict[str, torch.dtype] = {
     "float64": torch.float64,
 }
 
-_prepared = False
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+_GLIBC_DEFAULT_THRESHOLD = 128 * 1024
 
 
-def prepare_process() -> None:
-    """Make timed CPU runs measure kernels, not page faults (idempotent).
+def _libc() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL("libc.so.6")
+    except OSError:
+        return None
 
-    glibc returns large freed blocks to the OS (mmap/munmap), so every large temporary torch allocates on the CPU
-    costs fresh page faults; keeping freed memory mapped does for the CPU what CUDA's caching allocator does on
-    the GPU.
+
+@contextmanager
+def cached_allocations() -> Iterator[None]:
+    """While timing kernels that allocate their outputs (softmax, layer norm, attention), keep freed memory
+    mapped, as CUDA's caching allocator does on the GPU: glibc otherwise returns every large block to the OS, and
+    the timed call would measure page faults instead of the kernel.
+
+    Restored afterwards (and the heap trimmed): left on, a large freed heap slows later small-tensor work.
     """
-    global _prepared
-    if _prepared:
+    libc = _libc()
+    if libc is None:
+        yield
         return
-    _prepared = True
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL("libc.so.6")
-            libc.mallopt(-3, 2**30)  # M_MMAP_THRESHOLD: serve blocks up to 1 GiB from the heap
-            libc.mallopt(-1, 2**31 - 1)  # M_TRIM_THRESHOLD: do not give freed heap back
-        except (OSError, AttributeError):
-            pass
+    try:
+        libc.mallopt(_M_MMAP_THRESHOLD, 2**30)
+        libc.mallopt(_M_TRIM_THRESHOLD, 2**31 - 1)
+    except AttributeError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        libc.mallopt(_M_MMAP_THRESHOLD, _GLIBC_DEFAULT_THRESHOLD)
+        libc.mallopt(_M_TRIM_THRESHOLD, _GLIBC_DEFAULT_THRESHOLD)
+        libc.malloc_trim(0)
 
 
 def torch_dtype(name: str) -> torch.dtype:
@@ -64,7 +81,6 @@ def rand(*shape: int, dtype: str = "float32", device: str = "cpu", generator: to
 
 def build(name: str, p: dict[str, Any], device: str) -> Callable[[], Any]:
     """A zero-argument callable running workload ``name`` once on ``device`` with validated params ``p``."""
-    prepare_process()
     if name in _PY_BUILDERS:
         return _PY_BUILDERS[name](p)
     check_dtype(device, p.get("dtype", "float32"))
@@ -105,7 +121,7 @@ def _axpy(p: dict[str, Any], dev: str) -> Callable[[], Any]:
 def _sum(p: dict[str, Any], dev: str) -> Callable[[], Any]:
     a = rand(p["n"], dtype=p["dtype"], device=dev)
     out = torch.empty((), dtype=a.dtype, device=dev)
-    return lambda: torch.sum(a, out=out)
+    return lambda: torch.sum(a, dim=0, out=out)
 
 
 def _softmax(p: dict[str, Any], dev: str) -> Callable[[], Any]:

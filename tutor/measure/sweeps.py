@@ -137,10 +137,11 @@ def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: C
     for i, (name, params) in enumerate(cases):
         check_cancel(should_cancel)
         w = WORKLOADS[name]
-        fn = kernels.build(name, params, device)
-        inner = choose_inner(fn, device)
-        stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=15, budget_s=0.3, inner=inner,
-                              should_cancel=should_cancel)
+        with kernels.cached_allocations():
+            fn = kernels.build(name, params, device)
+            inner = choose_inner(fn, device)
+            stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=15, budget_s=0.3,
+                                  inner=inner, should_cancel=should_cancel)
         flops, nbytes = w.flops_fn(params), w.bytes_fn(params)
         point = {"name": name, "params": params, "arithmetic_intensity": flops / nbytes,
                  "gflops": flops / stats.min / 1e9, "gbs": nbytes / stats.min / 1e9, "time_s": stats.min}
