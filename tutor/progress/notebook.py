@@ -378,7 +378,11 @@ def sweep_point(sweep: str, point: Mapping[str, Any]) -> SweepPoint | None:
         series = "kernels (measured)"
     else:
         series = str(point.get("series") or "measured")
-    return SweepPoint(series, float(x), float(y), extrapolated, str(point.get("name") or ""))
+    name = str(point.get("name") or "")
+    params = point.get("params")
+    if name in ("gemm", "bmm") and isinstance(params, Mapping) and "n" in params:
+        name = f"{name} {params['n']}"
+    return SweepPoint(series, float(x), float(y), extrapolated, name)
 
 
 def sweep_points(result: Mapping[str, Any]) -> list[SweepPoint]:

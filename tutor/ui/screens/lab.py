@@ -292,6 +292,7 @@ class LabScreen(Screen[None]):
                 return
             self.prediction = prediction
         self.query_one("#lab-predict").display = False
+        self.query_one("#lab-plot", LabPlot).set_prediction(self.prediction.value, self.prediction.unit)
         self.query_one("#lab-locked", Static).update(
             t("lab.predict.locked", self.lang, prediction=self.prediction.describe())
         )
@@ -301,6 +302,7 @@ class LabScreen(Screen[None]):
         """Run the lab's measurement (the prediction is locked by now)."""
         self.state = "running"
         self.result = None
+        self.refresh_bindings()
         self._cancel = threading.Event()
         self._started_at = time.monotonic()
         self.query_one("#lab-progress-row").display = True
@@ -412,6 +414,7 @@ class LabScreen(Screen[None]):
         if self.state != "running":
             return
         self.state = "done"
+        self.refresh_bindings()
         self.result = message.result
         self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
         self._show_result(message.result)
@@ -422,6 +425,7 @@ class LabScreen(Screen[None]):
     def on_lab_screen_failed(self, message: Failed) -> None:
         if self.state != "running":
             return
+        self.refresh_bindings()
         if message.cancelled:
             self.state = "cancelled"
             self._set_status(t("lab.status.cancelled", self.lang))
@@ -482,6 +486,13 @@ class LabScreen(Screen[None]):
         self.action_open_entry()
 
     # -- actions ----------------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "open_entry":
+            return self.entry_id is not None
+        if action == "run_again":
+            return self.state in ("done", "failed", "cancelled") and self.prediction is not None
+        return True
 
     def action_cancel_or_back(self) -> None:
         if self.state == "running":

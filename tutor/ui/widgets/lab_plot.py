@@ -84,7 +84,7 @@ class LabPlot(PlotextPlot):
         self.series: dict[str, PlotSeries] = {}
         self.caches: dict[str, int] = {}
         self.roofs: dict[str, Any] = {}
-        self.note = ""
+        self.prediction: tuple[float, str, str] | None = None
 
     # -- data in -------------------------------------------------------------------------------------------
 
@@ -116,6 +116,11 @@ class LabPlot(PlotextPlot):
         self.roofs = {"bw": peak_bandwidth_gbs, "flops": peak_gflops, "label": label}
         self.redraw()
 
+    def set_prediction(self, value: float | None, unit: str | None, label: str = "your prediction") -> None:
+        """Draw the learner's prediction where its unit is one of the plot's axes (a level, or a bandwidth roof)."""
+        self.prediction = (float(value), unit or "", label) if _finite_positive(value) else None
+        self.redraw()
+
     def clear(self) -> None:
         self.series.clear()
         self.redraw()
@@ -139,7 +144,26 @@ class LabPlot(PlotextPlot):
         }.get(self.kind, self._draw_lines)
         if self.series or self.roofs:
             draw()
+            self._draw_prediction()
         self.refresh()
+
+    def _draw_prediction(self) -> None:
+        if self.prediction is None:
+            return
+        value, unit, label = self.prediction
+        pts = self._all_points()
+        if self.kind == "roofline_points" and unit == "GB/s":
+            xs = [p[0] for p in pts if p[0] > 0] or [0.1, 100.0]
+            lo, hi = min(xs) / 2, max(xs) * 2
+            line_x = [lo * (hi / lo) ** (i / 20) for i in range(21)]
+            peak = self.roofs.get("flops")
+            cap = peak if _finite_positive(peak) else math.inf
+            self.plt.plot(line_x, [min(cap, x * value) for x in line_x], label=f"{label} ({value:g} GB/s)",
+                          color="yellow", marker="dot")
+        elif unit and unit == self.y_label:
+            self.plt.hline(value, "yellow")
+            if pts:
+                self.plt.text(f"{label}: {value:g} {unit}", min(p[0] for p in pts), value, color="yellow")
 
     def _all_points(self) -> list[tuple[float, float]]:
         return [p for s in self.series.values() for p in s.points]
@@ -219,16 +243,22 @@ class LabPlot(PlotextPlot):
                 continue
             plt.scatter([p[0] for p in sp], [p[1] for p in sp], label=s.label,
                         color=_COLOURS[i % len(_COLOURS)], marker="●")
+            # Labels sit just right of their point, so the point itself stays visible.
+            nudge = (hi / lo) ** 0.015
             for x, y, name in sp:
                 if name:
-                    plt.text(name, x, y, color=_COLOURS[i % len(_COLOURS)])
+                    plt.text(name, x * nudge, y, color=_COLOURS[i % len(_COLOURS)], alignment="left")
         ticks = _log_ticks(lo, hi, 10)
         if len(ticks) >= 2:
             plt.xticks(ticks, [_sci(t) for t in ticks])
         ys = [p[1] for p in pts] + ([peak, lo * bw] if _finite_positive(bw) and _finite_positive(peak) else [])
-        yt = _log_ticks(min(ys), max(ys), 10) if ys else []
-        if len(yt) >= 2:
-            plt.yticks(yt, [_sci(t) for t in yt])
+        if ys:
+            # Whole decades on both axes, so the roof's slope of 1 reads as one.
+            y_lo, y_hi = 10 ** math.floor(math.log10(min(ys))), 10 ** math.ceil(math.log10(max(ys)))
+            plt.ylim(y_lo, y_hi)
+            yt = _log_ticks(y_lo, y_hi, 10)
+            if len(yt) >= 2:
+                plt.yticks(yt, [_sci(t) for t in yt])
 
 
 def _finite(v: Any) -> bool:

@@ -1,0 +1,222 @@
+"""The Lab Notebook: entries filled from a run, Markdown rendering, the store round trip, `tutor notebook`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor import paths
+from tutor.cli import main
+from tutor.progress import ProgressStore
+from tutor.progress.notebook import (
+    SECTIONS,
+    NotebookEntry,
+    draft_entry,
+    load_entries,
+    render_entry,
+    render_notebook,
+    save_entry,
+    summarise_result,
+    sweep_point,
+    sweep_points,
+)
+
+GEMM_RESULT = {
+    "kind": "sweep",
+    "name": "gemm_sizes",
+    "params": {"min_n": 32, "max_n": 128, "points": 2, "dtype": "float32"},
+    "device": {"kind": "cpu", "name": "AMD EPYC 7B13", "fingerprint": "963f3e9669e8a66c"},
+    "points": [
+        {"n": 32, "gflops": 3.5, "time_s": 1.9e-5, "cv": 0.05, "arithmetic_intensity": 5.33},
+        {"n": 128, "gflops": 41.2, "time_s": 1.0e-4, "cv": 0.02, "arithmetic_intensity": 21.3},
+    ],
+    "x": "n",
+    "y": "gflops",
+}
+
+NAIVE_RESULT = {
+    "kind": "sweep",
+    "name": "naive_vs_numpy",
+    "params": {"max_naive_n": 16, "max_n": 32},
+    "device": {"kind": "cpu", "name": "AMD EPYC 7B13", "fingerprint": "963f3e9669e8a66c"},
+    "points": [
+        {"series": "python", "n": 16, "time_s": 4e-4, "gflops": 0.02, "extrapolated": False, "label": "measured"},
+        {"series": "numpy", "n": 16, "time_s": 2e-6, "gflops": 4.0, "extrapolated": False, "label": "measured"},
+        {"series": "python", "n": 32, "time_s": 3.2e-3, "gflops": 0.02, "extrapolated": True,
+         "label": "extrapolated (∝ N³)"},
+        {"series": "numpy", "n": 32, "time_s": 6e-6, "gflops": 11.0, "extrapolated": False, "label": "measured"},
+    ],
+    "speedup": {"16": 200.0, "32": 533.3},
+    "x": "n",
+    "y": "gflops",
+}
+
+
+def _entry(lang: str = "en") -> NotebookEntry:
+    return draft_entry(
+        lab_id="lab-gemm",
+        lesson_id="lab-l1",
+        title="Lab: GFLOP/s vs N",
+        result=GEMM_RESULT,
+        lang=lang,  # type: ignore[arg-type]
+        lab_run_id=7,
+        prediction={"text": "30", "value": 30.0, "unit": "GFLOP/s"},
+        prediction_unit="GFLOP/s",
+        prediction_question="How many GFLOP/s at N = 128?",
+        hypothesis="Big matrices reuse the cache.",
+        procedure="Sweep N from 32 to 128.",
+        next_question="And in float64?",
+    )
+
+
+def test_draft_entry_is_filled_from_the_run() -> None:
+    entry = _entry()
+    assert entry.lab_run_id == 7
+    assert entry.prediction == "How many GFLOP/s at N = 128?\n\n→ 30.0 GFLOP/s"
+    assert "CPU · AMD EPYC 7B13" in entry.setup
+    assert "`963f3e9669e8a66c`" in entry.setup
+    assert "sweep gemm_sizes" in entry.setup and "max_n=128" in entry.setup
+    assert "Best 41.2 GFLOP/s at N = 128." in entry.result
+    assert "| 128 | 41.2 |" in entry.result
+    assert entry.gap == ""  # the learner writes it
+    assert entry.fingerprint == "963f3e9669e8a66c"
+
+
+def test_markdown_of_one_entry_follows_the_template_in_both_languages() -> None:
+    en = render_entry(_entry("en"), "en")
+    headings = [line for line in en.splitlines() if line.startswith("### ")]
+    assert headings == [
+        "### Hypothesis",
+        "### Prediction",
+        "### Set-up",
+        "### Procedure",
+        "### Result",
+        "### The gap and its explanation",
+        "### Next question",
+    ]
+    assert en.startswith("## Lab: GFLOP/s vs N\n")
+    assert "_(not written yet)_" in en  # the gap, not yet written
+    es = render_entry(_entry("es"), "es")
+    assert "### Hipótesis" in es and "### La diferencia y su explicación" in es and "_(sin escribir)_" in es
+
+
+def test_markdown_of_the_whole_notebook() -> None:
+    assert "No entries yet." in render_notebook([], "en")
+    text = render_notebook([_entry(), _entry()], "en", title="My notebook")
+    assert text.startswith("# My notebook\n")
+    assert text.count("## Lab: GFLOP/s vs N") == 2
+    assert "\n---\n" in text
+
+
+def test_naive_vs_numpy_labels_the_extrapolation() -> None:
+    summary = summarise_result(NAIVE_RESULT, "en")
+    assert "At N = 16 (both measured) numpy is 200× faster." in summary
+    assert "extrapolated (∝ N³)" in summary
+    series = {p.series for p in sweep_points(NAIVE_RESULT)}
+    assert series == {"python (measured)", "numpy (measured)", "python (extrapolated ∝ N³)"}
+
+
+def test_sweep_points_follow_each_sweeps_axes() -> None:
+    assert sweep_point("working_set", {"working_set_bytes": 32768, "gbs": 80.0, "level": "L1"}) is not None
+    p = sweep_point("roofline_points", {"name": "gemm", "params": {"n": 512}, "arithmetic_intensity": 85.3,
+                                        "gflops": 90.0})
+    assert p is not None and (p.x, p.y, p.name) == (85.3, 90.0, "gemm 512")
+    assert sweep_point("gemm_sizes", {"n": 64}) is None  # no y yet
+
+
+def test_bench_and_doctor_results_are_summarised() -> None:
+    bench = {"schema": "gpu-tutor/bench/v1", "kind": "bench", "mode": "quick",
+             "device": {"kind": "cpu", "name": "X", "fingerprint": "f"},
+             "headline": {"peak_bandwidth_gbs": 30.1, "peak_flops_tflops": {"float32": 0.15}, "mfu": 0.42},
+             "cv": {"peak_bandwidth_gbs": 0.01, "peak_flops_tflops": {"float32": 0.02}, "mfu": 0.03}}
+    text = summarise_result(bench, "en")
+    assert "| peak bandwidth | 30.1 | GB/s | 1.0% |" in text
+    assert "| peak matmul float32 | 0.150 | TFLOP/s | 2.0% |" in text
+    assert "| MFU | 42.0% |" in text
+    doctor = {"schema": "gpu-tutor/doctor/v1", "passed": True, "headline": "No NVIDIA GPU found.",
+              "checks": [{"id": "torch", "status": "ok", "seen": "torch 2.13.0+cpu", "fix": ""}],
+              "fingerprint": {"id": "abc", "device_kind": "cpu", "device": "AMD EPYC"}}
+    text = summarise_result(doctor, "en")
+    assert "✓ **torch**: torch 2.13.0+cpu" in text and "Doctor passed." in text
+    entry = draft_entry(lab_id="l2", lesson_id="n0-l2", title="doctor", result=doctor, lang="en")
+    assert "CPU · AMD EPYC" in entry.setup and entry.fingerprint == "abc"
+
+
+def test_round_trip_through_the_store(tmp_path: Path) -> None:
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1", result=GEMM_RESULT, prediction={"value": 30})
+    entry = _entry()
+    entry.lab_run_id = run_id
+    entry_id = save_entry(store, entry)
+    [stored] = load_entries(store)
+    assert stored.id == entry_id
+    assert stored.entry == entry
+
+    edited = stored.entry.with_fields(gap="The GEMM at N=128 is too small to reach the peak.")
+    assert save_entry(store, edited, entry_id) == entry_id
+    [again] = load_entries(store)
+    assert again.entry.gap.startswith("The GEMM at N=128")
+    assert again.entry.result == entry.result  # evidence is untouched
+    store.close()
+    reopened = ProgressStore(tmp_path / "p.sqlite3")
+    assert load_entries(reopened)[0].entry == edited
+
+
+def test_the_result_and_setup_are_not_the_learners_to_edit() -> None:
+    with pytest.raises(ValueError, match="not a part the learner writes"):
+        _entry().with_fields(result="made up")
+    assert set(SECTIONS) >= {"setup", "result"}
+
+
+def test_from_dict_tolerates_old_or_partial_entries() -> None:
+    entry = NotebookEntry.from_dict({"hypothesis": None, "extra": 1}, lab_id="x", created_at=1.0)
+    assert entry.lab_id == "x" and entry.hypothesis == "" and entry.created_at == 1.0
+
+
+# -- the command line -----------------------------------------------------------------------------------------
+
+
+def _file_two_entries() -> None:
+    store = ProgressStore()
+    first = _entry()
+    first.lab_run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1", result=GEMM_RESULT)
+    save_entry(store, first)
+    other = _entry()
+    other.lab_id, other.title, other.lab_run_id = "lab-ws", "Lab: bandwidth", None
+    save_entry(store, other)
+    store.close()
+
+
+def test_cli_list_and_export_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["notebook", "list"]) == 0
+    assert "empty" in capsys.readouterr().out
+    _file_two_entries()
+    assert main(["notebook", "list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and "lab-gemm" in out[0] and "[CPU · AMD EPYC 7B13]" in out[0]
+
+    target = tmp_path / "out" / "notebook.md"
+    assert main(["notebook", "export", str(target), "--lang", "en"]) == 0
+    assert capsys.readouterr().out.strip() == str(target)
+    text = target.read_text(encoding="utf-8")
+    assert text.startswith("# Lab Notebook") and "## Lab: bandwidth" in text and "### Result" in text
+
+
+def test_cli_export_default_path_and_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    _file_two_entries()
+    assert main(["notebook", "export"]) == 0
+    printed = Path(capsys.readouterr().out.strip())
+    assert printed.parent == paths.reports_dir() and printed.suffix == ".md" and printed.exists()
+
+    assert main(["notebook", "export", "-", "--lab", "lab-ws", "--lang", "es"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# Cuaderno de laboratorio") and "Lab: bandwidth" in text and "lab-gemm" not in text
+
+
+def test_cli_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _file_two_entries()
+    assert main(["notebook", "export", "-", "--entry", "99"]) == 2
+    assert capsys.readouterr().err.strip() == "tutor: error: no notebook entry with id 99 (see 'tutor notebook list')"
+    assert main(["notebook", "export", str(tmp_path)]) == 2
+    assert "is a directory" in capsys.readouterr().err
