@@ -1,0 +1,210 @@
+"""The lab screen, driven as a learner would: predict, measure (really, on the CPU), read the plot, file the entry;
+cancel with Esc; a failed measurement is one notice and the app carries on."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor.content import load_course
+from tutor.measure.errors import MeasureCancelled, MeasureFailed
+from tutor.progress import ProgressStore
+from tutor.progress.notebook import load_entries
+from tutor.ui.app import TutorApp, make_app
+from tutor.ui.messages import OpenLab
+from tutor.ui.screens.lab import LabScreen, measure_request, parse_prediction
+from tutor.ui.screens.notebook import NotebookScreen
+from tutor.ui.widgets.lab_plot import LabPlot
+
+COURSE = """\
+format_version: 1
+title: {es: "Curso de laboratorio", en: "Lab course"}
+levels:
+  - {id: demo, order: 0, title: {es: "Demo", en: "Demo"}}
+"""
+
+LESSON = """\
+format_version: 1
+id: lab-l1
+level: demo
+order: 1
+title: {es: "Labs", en: "Labs"}
+outcome: {es: "Mides.", en: "You measure."}
+sections:
+  - id: intro
+    title: {es: "Intro", en: "Intro"}
+    body: {es: "# Intro", en: "# Intro"}
+labs:
+  - id: lab-gemm
+    title: {es: "Lab: GFLOP/s contra N", en: "Lab: GFLOP/s vs N"}
+    goal: {es: "Ver cómo crece la GEMM con N.", en: "See how GEMM grows with N."}
+    run: {op: sweep, name: gemm_sizes, params: {min_n: 32, max_n: 96, points: 2}}
+    prediction: {es: "¿Cuántos GFLOP/s a N = 96?", en: "How many GFLOP/s at N = 96?"}
+    prediction_unit: GFLOP/s
+    hypothesis: {es: "Las matrices grandes reutilizan la caché.", en: "Big matrices reuse the cache."}
+    next_question: {es: "¿Y en float64?", en: "And in float64?"}
+  - id: lab-ws
+    title: {es: "Lab: ancho de banda", en: "Lab: bandwidth"}
+    goal: {es: "Ancho de banda contra tamaño.", en: "Bandwidth vs size."}
+    run: {op: sweep, name: working_set, params: {min_kib: 16, max_mib: 1024, points_per_octave: 4}}
+"""
+
+
+@pytest.fixture
+def course_dir(tmp_path: Path) -> Path:
+    root = tmp_path / "course"
+    (root / "lessons").mkdir(parents=True)
+    (root / "exercises").mkdir()
+    (root / "course.yaml").write_text(COURSE, encoding="utf-8")
+    (root / "lessons" / "lab-l1.yaml").write_text(LESSON, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def app(course_dir: Path, tmp_path: Path) -> TutorApp:
+    course = load_course(course_dir)
+    assert not course.problems, course.problems
+    return make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
+
+
+async def _wait(pilot: Any, condition: Any, timeout: float) -> float:
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"condition not met within {timeout} s")
+        await pilot.pause(0.05)
+    return time.monotonic() - start
+
+
+def test_parse_prediction() -> None:
+    assert parse_prediction("  ", "GB/s") is None
+    assert parse_prediction("fast", "GB/s") is None
+    assert parse_prediction("nan", "GB/s") is None
+    p = parse_prediction("1,5e2", "GB/s")
+    assert p is not None and p.value == 150.0 and p.unit == "GB/s" and p.describe() == "150 GB/s"
+    text = parse_prediction("it drops after L2", None)
+    assert text is not None and text.value is None and text.to_json()["text"] == "it drops after L2"
+
+
+def test_measure_request(app: TutorApp) -> None:
+    lab = app.course.lessons["lab-l1"].labs[0]
+    assert measure_request(lab) == {"op": "sweep", "name": "gemm_sizes",
+                                    "params": {"min_n": 32, "max_n": 96, "points": 2}}
+
+
+async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.post_message(OpenLab("lab-l1", "lab-gemm"))
+        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        screen = app.screen
+        assert isinstance(screen, LabScreen)
+        assert "How many GFLOP/s at N = 96?" in str(screen.query_one("#lab-question").render())
+
+        # Predict first: nothing runs without a prediction.
+        await pilot.press("enter")
+        await pilot.pause(0.1)
+        assert screen.state == "predict" and not app.store.lab_runs()
+
+        await pilot.press("2", "0", "enter")
+        assert screen.state == "running"
+        assert screen.prediction is not None and screen.prediction.value == 20.0
+        await _wait(pilot, lambda: screen.state != "running", 60)
+        assert screen.state == "done", screen.query_one("#lab-status").render()
+
+        plot = screen.query_one("#lab-plot", LabPlot)
+        assert plot.point_count == 2
+        [series] = plot.series.values()
+        assert [x for x, _ in series.points] == [32.0, 96.0]
+        assert all(y > 0 for _, y in series.points)
+
+        [run] = app.store.lab_runs()
+        assert run["lab_id"] == "lab-gemm" and run["lesson_id"] == "lab-l1"
+        assert run["prediction"]["value"] == 20.0 and run["prediction"]["unit"] == "GFLOP/s"
+        assert run["result"]["name"] == "gemm_sizes" and run["fingerprint"]
+        await _wait(pilot, lambda: "lab-gemm" in app.marks.lab_runs, 5)  # ProgressChanged reached the app
+
+        # The notebook opens on the new entry, pre-filled.
+        await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+        [stored] = load_entries(app.store)
+        assert stored.entry.lab_run_id == run["id"]
+        assert stored.entry.hypothesis == "Big matrices reuse the cache."
+        assert "→ 20.0 GFLOP/s" in stored.entry.prediction
+        assert "GFLOP/s at N = 96" in stored.entry.result and "CPU" in stored.entry.setup
+
+        # The learner explains the gap and saves.
+        notebook = app.screen
+        notebook.query_one("#field-gap").focus()
+        await pilot.press(*"too small", "ctrl+s")
+        await pilot.pause(0.1)
+        assert load_entries(app.store)[0].entry.gap == "too small"
+
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert app.screen is screen
+
+
+async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.post_message(OpenLab("lab-l1", "lab-ws"))
+        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        screen = app.screen
+        assert isinstance(screen, LabScreen)
+        await pilot.press(*"flat until L2", "enter")
+        plot = screen.query_one("#lab-plot", LabPlot)
+        assert plot.caches  # the cache sizes are marked before the first point
+        await _wait(pilot, lambda: plot.point_count >= 2, 60)  # points arrive while it runs
+
+        await pilot.press("escape")
+        took = await _wait(pilot, lambda: screen.state != "running", 5)
+        assert screen.state == "cancelled"
+        assert took < 1.5
+        assert not app.store.lab_runs() and not app.store.notebook_entries()
+        assert app.screen is screen  # Esc cancelled; it did not leave
+
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, LabScreen)
+
+
+class _FailingWorker:
+    """Stands in for the measurement worker: streams a point, then the process 'dies'."""
+
+    def run(self, request: dict[str, Any], on_progress: Any = None, cancel_event: threading.Event | None = None,
+            on_point: Any = None, **_: Any) -> dict[str, Any]:
+        on_progress(0.5, "N=32: 3.0 GFLOP/s")
+        on_point({"n": 32, "gflops": 3.0, "time_s": 1e-5})
+        raise MeasureFailed("the measurement process was killed (SIGKILL) — most likely out of memory")
+
+    def close(self) -> None:
+        pass
+
+
+class _CancellingWorker(_FailingWorker):
+    def run(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        raise MeasureCancelled("cancelled")
+
+
+async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: TutorApp) -> None:
+    app._measure_worker = _FailingWorker()
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.post_message(OpenLab("lab-l1", "lab-gemm"))
+        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        screen = app.screen
+        assert isinstance(screen, LabScreen)
+        await pilot.press("5", "enter")
+        await _wait(pilot, lambda: screen.state != "running", 5)
+        assert screen.state == "failed"
+        notices = [n.message for n in app._notifications]
+        assert sum("killed (SIGKILL)" in m for m in notices) == 1
+        assert screen.query_one("#lab-plot", LabPlot).point_count == 1  # what arrived before the crash is kept
+        assert not app.store.lab_runs()
+
+        # The prediction stays locked; the learner can run again (here it is cancelled by the stand-in).
+        app._measure_worker = _CancellingWorker()
+        await pilot.press("ctrl+r")
+        await _wait(pilot, lambda: screen.state not in ("failed", "running"), 5)
+        assert screen.state == "cancelled" and screen.prediction is not None and screen.prediction.value == 5.0
