@@ -81,37 +81,6 @@ def env_lock_matches() -> bool | None:
         return False
 
 
-def progress_report(course: Any, store: Any, env_matches: bool | None = None, history: int = 20) -> dict[str, Any]:
-    """Everything ``tutor progress --json`` prints (the progress screen shows the same)."""
-    from tutor.progress.c0 import evaluate_store, when
-    from tutor.progress.calibration import calibration_of
-    from tutor.progress.passes import lesson_statuses
-
-    attempts = store.attempts()
-    checkpoint = evaluate_store(course, store, env_matches)
-    lessons = lesson_statuses(course, attempts, store.sections_read())
-    recent = []
-    for a in attempts[-history:][::-1]:
-        pred = a.get("prediction") or {}
-        m = a.get("measurement") or {}
-        device = m.get("device") if isinstance(m, dict) else None
-        recent.append({
-            "id": a["id"], "exercise": a["exercise_id"], "lesson": a["lesson_id"], "pass": a["pass"],
-            "state": a["state"], "verdict": a["verdict"], "score": a["score"], "confidence": a["confidence"],
-            "hints_used": a["hints_used"], "prediction": pred, "at": a["created_at"], "at_text": when(a["created_at"]),
-            "device": device.get("name") if isinstance(device, dict) else None,
-            "error": m.get("error") if isinstance(m, dict) else None,
-        })
-    return {
-        "c0": checkpoint.to_json(),
-        "lessons": [s.to_json() for s in lessons],
-        "calibration": calibration_of(attempts).to_json(),
-        "history": recent,
-        "counts": {"attempts": len(attempts), "bench_runs": len(store.bench_runs()),
-                   "doctor_runs": len(store.doctor_runs()), "lab_runs": len(store.lab_runs())},
-    }
-
-
 def render_report(report: dict[str, Any], lang: str) -> str:
     es = lang == "es"
     c0 = report["c0"]
@@ -158,6 +127,7 @@ def run_report(args: argparse.Namespace) -> int:
     from tutor.cli import course_dir
     from tutor.content import load_course
     from tutor.i18n import default_lang
+    from tutor.progress.report import progress_report
 
     lang = getattr(args, "lang", None) or default_lang()
     course = load_course(course_dir(args))

@@ -107,7 +107,13 @@ class TutorApp(App[None]):
             self.push_screen(LessonScreen(self.course, lesson, self.marks, message.section_id))
 
     def on_open_exercise(self, message: OpenExercise) -> None:
-        self.notify(f"exercise {message.exercise_id}: the exercise screen is not built yet", severity="warning")
+        from tutor.ui.screens.exercise import ExerciseScreen
+
+        exercise = self.course.exercises.get(message.exercise_id)
+        if exercise is None:
+            self.notify(f"exercise {message.exercise_id} is not in this course", severity="warning")
+            return
+        self.push_screen(ExerciseScreen(self.course, exercise, pass_number=message.pass_number))
 
     def on_open_lab(self, message: OpenLab) -> None:
         from tutor.ui.screens.lab import LabScreen
@@ -146,7 +152,9 @@ class TutorApp(App[None]):
     # labs and the Lab Notebook (end)
 
     def action_open_progress(self) -> None:
-        self.notify("the progress screen is not built yet", severity="warning")
+        from tutor.ui.screens.progress import ProgressScreen
+
+        self.push_screen(ProgressScreen(self.course))
 
     def on_progress_changed(self, _message: ProgressChanged) -> None:
         self.marks = CourseMarks.load(self.store)

@@ -1,0 +1,179 @@
+"""The exercise and progress screens driven with keys: lock → measure → reveal, cancel, failure, reset."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from textual.widgets import Input, Static
+
+from tutor.content import load_course
+from tutor.measure.errors import MeasureCancelled, MeasureFailed
+from tutor.progress import ProgressStore
+from tutor.ui.app import make_app
+from tutor.ui.messages import OpenExercise
+from tutor.ui.screens.exercise import ExerciseScreen
+from tutor.ui.screens.progress import ConfirmReset, ProgressScreen
+from tutor.ui.widgets.roofline_chart import RooflineChart
+
+COURSE = Path(__file__).parent / "fixtures" / "exercise_course"
+ROOF = {"peak_bandwidth_gbs": 32.0, "peak_gflops": {"float32": 160.0}, "ridge_point": 5.0,
+        "datasheet": {"name": "Some GPU", "bandwidth_gbs": 1000.0, "tflops": {"float32": 50.0}}}
+
+
+def fake_result(request: dict[str, Any]) -> dict[str, Any]:
+    n = request["params"]["n"]
+    nbytes = 8 * n
+    return {"kind": "workload", "workload": request["name"], "params": {**request["params"], "dtype": "float32"},
+            "device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "fp"}, "flops": 0, "bytes": nbytes,
+            "arithmetic_intensity": 0.0, "time_s": {"median": nbytes / 20e9, "min": nbytes / 22e9, "max": 1.0,
+                                                    "mean": 1.0, "cv": 0.03, "repeats": 9, "inner": 1},
+            "achieved_gbs": 20.0, "achieved_gflops": 0.0, "best_gbs": 22.0, "best_gflops": 0.0, "roofline": ROOF,
+            "classification": {"bound": "memory", "too_close_to_call": False, "fraction_of_bandwidth_roof": 0.62,
+                               "fraction_of_compute_roof": 0.0}}
+
+
+def fake_measure(request: dict[str, Any], on_progress: Any, cancel: threading.Event | None) -> dict[str, Any]:
+    for i in range(3):
+        if on_progress:
+            on_progress((i + 1) / 3, f"step {i}")
+    return fake_result(request)
+
+
+def slow_measure(request: dict[str, Any], on_progress: Any, cancel: threading.Event | None) -> dict[str, Any]:
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        if cancel is not None and cancel.is_set():
+            raise MeasureCancelled("cancelled")
+        time.sleep(0.01)
+    return fake_result(request)
+
+
+def crashing_measure(request: dict[str, Any], on_progress: Any, cancel: threading.Event | None) -> dict[str, Any]:
+    raise MeasureFailed("the measurement process crashed (SIGSEGV)")
+
+
+def app_for(tmp_path: Path) -> Any:
+    return make_app(course=load_course(COURSE), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
+                    telemetry="host")
+
+
+async def open_exercise(app: Any, pilot: Any, ex_id: str, measure: Any) -> ExerciseScreen:
+    screen = ExerciseScreen(app.course, app.course.exercises[ex_id], measure=measure)
+    app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
+async def wait_for(pilot: Any, cond: Any, timeout: float = 5.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond() and time.monotonic() < end:
+        await pilot.pause(0.05)
+    assert cond()
+
+
+async def test_lock_measure_reveal(tmp_path: Path) -> None:
+    app = app_for(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await open_exercise(app, pilot, "t-copy-gbs", fake_measure)
+        await pilot.press("ctrl+r")  # measure before lock: refused
+        assert screen.state == "predicting" and app.store.attempts() == []
+        screen.query_one("#ex-number", Input).value = "18"
+        screen.query_one("#ex-confidence", Input).value = "70"
+        await pilot.press("ctrl+l")
+        assert screen.state == "locked"
+        [locked] = app.store.attempts()
+        assert locked["state"] == "locked" and locked["prediction"]["value"] == 18 and locked["confidence"] == 0.7
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.state == "revealed")
+        verdict = str(screen.query_one("#ex-verdict", Static).render())
+        assert "partly" in verdict and "measured on Test CPU" in verdict
+        figures = str(screen.query_one("#ex-figures", Static).render())
+        assert "CV 3.0 %" in figures and "9 runs" in figures and "datasheet" in figures
+        chart = screen.query_one("#ex-chart", RooflineChart)
+        assert chart.display and len(chart.points) == 2
+        [graded] = app.store.attempts()
+        assert graded["state"] == "graded" and graded["verdict"] == "partly"
+
+
+async def test_bound_choice_and_hints(tmp_path: Path) -> None:
+    app = app_for(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await open_exercise(app, pilot, "t-copy-bound", fake_measure)
+        await pilot.press("ctrl+t")
+        assert screen.hints_shown == 1 and "0 FLOPs" in str(screen.query_one("#ex-hints", Static).render())
+        screen.query_one("#choice-memory").value = True  # type: ignore[attr-defined]
+        await pilot.pause()
+        await pilot.press("ctrl+l", "ctrl+r")
+        await wait_for(pilot, lambda: screen.state == "revealed")
+        assert screen.outcome is not None and screen.outcome.verdict.verdict == "correct"
+        [a] = app.store.attempts()
+        assert a["hints_used"] == 1 and a["verdict"] == "correct"
+
+
+async def test_bad_number_stores_nothing(tmp_path: Path) -> None:
+    app = app_for(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await open_exercise(app, pilot, "t-copy-gbs", fake_measure)
+        screen.query_one("#ex-number", Input).value = "fast"
+        await pilot.press("ctrl+l")
+        assert screen.state == "predicting" and app.store.attempts() == []
+        assert "not a number" in str(screen.query_one("#ex-status", Static).render())
+
+
+async def test_escape_cancels_within_a_second(tmp_path: Path) -> None:
+    app = app_for(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await open_exercise(app, pilot, "t-copy-gbs", slow_measure)
+        screen.query_one("#ex-number", Input).value = "20"
+        await pilot.press("ctrl+l", "ctrl+r")
+        assert screen.state == "running"
+        started = time.monotonic()
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: screen.state == "predicting", timeout=1.5)
+        assert time.monotonic() - started < 1.5
+        assert app.screen is screen  # Esc cancelled, it did not leave
+        [a] = app.store.attempts()
+        assert a["state"] == "cancelled"
+
+
+async def test_a_crash_is_reported_and_the_app_carries_on(tmp_path: Path) -> None:
+    app = app_for(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await open_exercise(app, pilot, "t-copy-gbs", crashing_measure)
+        screen.query_one("#ex-number", Input).value = "20"
+        await pilot.press("ctrl+l", "ctrl+r")
+        await wait_for(pilot, lambda: screen.state == "predicting")
+        assert "SIGSEGV" in str(screen.query_one("#ex-status", Static).render())
+        assert app.store.attempts()[0]["state"] == "failed"
+        screen._measure_fn = fake_measure
+        await pilot.press("ctrl+l", "ctrl+r")
+        await wait_for(pilot, lambda: screen.state == "revealed")
+
+
+async def test_no_measurement_exercise_reveals_at_once_and_progress_screen(tmp_path: Path) -> None:
+    app = app_for(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        app.post_message(OpenExercise("t-diag"))
+        await wait_for(pilot, lambda: isinstance(app.screen, ExerciseScreen))
+        screen = app.screen
+        screen.query_one("#choice-cpu-wheel").value = True  # type: ignore[attr-defined]
+        await pilot.pause()
+        await pilot.press("ctrl+l", "ctrl+r")
+        await wait_for(pilot, lambda: screen.state == "revealed")  # type: ignore[attr-defined]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ExerciseScreen))
+        await pilot.pause(0.2)
+        app.action_open_progress()
+        await wait_for(pilot, lambda: isinstance(app.screen, ProgressScreen) and bool(app.screen.query("#progress-c0")))
+        await pilot.pause(0.2)
+        c0 = str(app.screen.query_one("#progress-c0", Static).render())
+        assert "C0 (CPU)" in c0 and "1 of 6 passed" in c0
+        app.screen.query_one("#progress-history").focus()
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmReset))
+        await pilot.click("#confirm-yes")
+        await wait_for(pilot, lambda: isinstance(app.screen, ProgressScreen))
+        await wait_for(pilot, lambda: app.store.attempts() == [])

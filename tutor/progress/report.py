@@ -1,0 +1,39 @@
+"""The progress report: C0 with evidence, per-lesson status, calibration and recent history (plain JSON data).
+
+``tutor progress`` prints it and the progress screen shows it: one function, so both say the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def progress_report(course: Any, store: Any, env_matches: bool | None = None, history: int = 20) -> dict[str, Any]:
+    """Everything ``tutor progress --json`` prints (the progress screen shows the same)."""
+    from tutor.progress.c0 import evaluate_store, when
+    from tutor.progress.calibration import calibration_of
+    from tutor.progress.passes import lesson_statuses
+
+    attempts = store.attempts()
+    checkpoint = evaluate_store(course, store, env_matches)
+    lessons = lesson_statuses(course, attempts, store.sections_read())
+    recent = []
+    for a in attempts[-history:][::-1]:
+        pred = a.get("prediction") or {}
+        m = a.get("measurement") or {}
+        device = m.get("device") if isinstance(m, dict) else None
+        recent.append({
+            "id": a["id"], "exercise": a["exercise_id"], "lesson": a["lesson_id"], "pass": a["pass"],
+            "state": a["state"], "verdict": a["verdict"], "score": a["score"], "confidence": a["confidence"],
+            "hints_used": a["hints_used"], "prediction": pred, "at": a["created_at"], "at_text": when(a["created_at"]),
+            "device": device.get("name") if isinstance(device, dict) else None,
+            "error": m.get("error") if isinstance(m, dict) else None,
+        })
+    return {
+        "c0": checkpoint.to_json(),
+        "lessons": [s.to_json() for s in lessons],
+        "calibration": calibration_of(attempts).to_json(),
+        "history": recent,
+        "counts": {"attempts": len(attempts), "bench_runs": len(store.bench_runs()),
+                   "doctor_runs": len(store.doctor_runs()), "lab_runs": len(store.lab_runs())},
+    }

@@ -1,0 +1,589 @@
+"""The exercise screen: predict, lock, measure, reveal.
+
+The prediction (a choice or a number with its unit, and a confidence) is locked — stored — before the Measure step
+is available. The measurement runs in a thread worker that calls the app's warm :class:`MeasureWorker` with a cancel
+event (Esc cancels within a second) while the telemetry panel stays live. The reveal shows the measured figures with
+their spread, the roofline chart with the workload's point and the learner's guess, the verdict, the score, where
+the truth came from and the explanation filled in with this run's numbers. The flow itself lives in
+:class:`tutor.practice.ExerciseRunner`, shared with ``tutor exercise run``.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Input, Label, Markdown, ProgressBar, RadioButton, RadioSet, Static
+from textual.worker import Worker, WorkerState
+
+from tutor.content import Course, Exercise
+from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
+from tutor.grading.units import format_value
+from tutor.i18n import Lang, register, t
+from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
+from tutor.practice.runner import MeasureFn
+from tutor.ui.messages import ProgressChanged
+from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
+from tutor.ui.widgets.telemetry_panel import TelemetryPanel
+
+register(
+    {
+        "ex.prediction": {"es": "Tu predicción", "en": "Your prediction"},
+        "ex.confidence": {"es": "Confianza (50–100 %)", "en": "Confidence (50–100 %)"},
+        "ex.size_gb": {"es": "Tamaño que predices (GB, opcional)", "en": "Size you predict (GB, optional)"},
+        "ex.lock": {"es": "Bloquear predicción", "en": "Lock prediction"},
+        "ex.measure": {"es": "Medir", "en": "Measure"},
+        "ex.reveal": {"es": "Revelar", "en": "Reveal"},
+        "ex.hint": {"es": "Pista", "en": "Hint"},
+        "ex.hint_n": {"es": "Pista {n} de {total}", "en": "Hint {n} of {total}"},
+        "ex.no_more_hints": {"es": "No hay más pistas.", "en": "No more hints."},
+        "ex.no_hints_pass2": {
+            "es": "Segunda pasada: sin pistas ni teoría — reconstruye sin mirar.",
+            "en": "Second pass: no hints, no theory — rebuild without looking.",
+        },
+        "ex.locked": {
+            "es": "Predicción bloqueada y guardada (intento #{id}). Ahora mide.",
+            "en": "Prediction locked and stored (attempt #{id}). Now measure.",
+        },
+        "ex.lock_first": {"es": "Primero bloquea tu predicción.", "en": "Lock your prediction first."},
+        "ex.running": {"es": "Midiendo en {device}… (Esc cancela)", "en": "Measuring on {device}… (Esc cancels)"},
+        "ex.cancelling": {"es": "Cancelando…", "en": "Cancelling…"},
+        "ex.failed": {
+            "es": "La medición {state}: {reason}. Tu predicción queda guardada; bloquea otra vez para reintentar.",
+            "en": "The measurement {state}: {reason}. Your prediction stays stored; lock again to retry.",
+        },
+        "ex.verdict": {"es": "Veredicto", "en": "Verdict"},
+        "ex.score": {"es": "nota", "en": "score"},
+        "ex.truth": {"es": "La verdad", "en": "The truth"},
+        "ex.source": {"es": "de dónde sale", "en": "where it comes from"},
+        "ex.explanation": {"es": "Explicación", "en": "Explanation"},
+        "ex.measured": {"es": "Medido", "en": "Measured"},
+        "ex.workload": {"es": "Carga", "en": "Workload"},
+        "ex.device": {"es": "Dispositivo", "en": "Device"},
+        "ex.target": {"es": "Objetivo", "en": "Target"},
+        "ex.nothing_measured": {
+            "es": "Nada que medir: la verdad sale de la fórmula o de la clave de respuestas.",
+            "en": "Nothing to measure: the truth comes from the formula or the answer key.",
+        },
+        "ex.pass": {"es": "pasada {n}", "en": "pass {n}"},
+        "ex.reproduced": {
+            "es": "Reproduce el veredicto de la primera pasada: cuenta.",
+            "en": "Reproduces the first pass's verdict: it counts.",
+        },
+        "ex.not_reproduced": {
+            "es": "No reproduce el veredicto de la primera pasada ({first}): no cuenta todavía.",
+            "en": "Does not reproduce the first pass's verdict ({first}): it does not count yet.",
+        },
+        "ex.your_guess": {"es": "tu predicción", "en": "your guess"},
+        "ex.your_workload": {"es": "tu carga (medida)", "en": "your workload (measured)"},
+    }
+)
+
+VERDICT_WORDS: dict[str, dict[str, str]] = {
+    "correct": {"es": "correcto", "en": "correct"},
+    "partly": {"es": "en parte", "en": "partly"},
+    "wrong": {"es": "incorrecto", "en": "wrong"},
+}
+
+
+def device_requested() -> str:
+    return "auto"
+
+
+class ExerciseScreen(Screen[None]):
+    """One predict-then-measure exercise."""
+
+    CSS_PATH = "../styles/exercise.tcss"
+    BINDINGS = [
+        Binding("escape", "back_or_cancel", "Back / cancel", show=True),
+        Binding("ctrl+l", "lock", "Lock", show=True, priority=True),
+        Binding("ctrl+r", "measure", "Measure", show=True, priority=True),
+        Binding("ctrl+t", "hint", "Hint", show=True, priority=True),
+        Binding("ctrl+y", "toggle_telemetry", "Telemetry", show=True, priority=True),
+    ]
+
+    class Progress(Message):
+        """Progress of the measurement (posted from the thread worker; newer replaces older)."""
+
+        def __init__(self, fraction: float, text: str) -> None:
+            super().__init__()
+            self.fraction = fraction
+            self.text = text
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, ExerciseScreen.Progress)
+
+    class Measured(Message):
+        def __init__(self, result: dict[str, Any] | None, telemetry: dict[str, Any] | None) -> None:
+            super().__init__()
+            self.result = result
+            self.telemetry = telemetry
+
+    class Failed(Message):
+        def __init__(self, reason: str, state: str) -> None:
+            super().__init__()
+            self.reason = reason
+            self.state = state
+
+    def __init__(
+        self,
+        course: Course,
+        exercise: Exercise,
+        *,
+        pass_number: int = 1,
+        measure: MeasureFn | None = None,
+        device: str = "auto",
+        budget_s: float | None = None,
+    ) -> None:
+        super().__init__(id=f"exercise-{exercise.id.replace('.', '_')}")
+        self.course = course
+        self.exercise = exercise
+        self.pass_number = pass_number
+        self.device = device
+        self.budget_s = budget_s
+        self._measure_fn = measure
+        self.state = "predicting"  # predicting → locked → running → revealed
+        self.attempt_id: int | None = None
+        self.prediction: Prediction | None = None
+        self.hints_shown = 0
+        self.outcome: Outcome | None = None
+        self._cancel = threading.Event()
+
+    @property
+    def lang(self) -> Lang:
+        return self.app.lang  # type: ignore[attr-defined, no-any-return]
+
+    # -- layout -----------------------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        ex = self.exercise
+        yield Header(show_clock=False)
+        with Horizontal(id="exercise-body"):
+            with VerticalScroll(id="exercise-main"):
+                yield Static(id="ex-title")
+                yield Markdown(id="ex-prompt")
+                yield Static(id="ex-setup")
+                yield Static(id="ex-hints")
+                with Vertical(id="ex-predict"):
+                    yield Label(id="ex-prediction-label")
+                    choices = choices_of(ex)
+                    if choices:
+                        with RadioSet(id="ex-choices"):
+                            for c in choices:
+                                yield RadioButton(c.label.get(self.lang), id=f"choice-{c.id}")
+                    if ex.kind == "number":
+                        with Horizontal(classes="ex-row"):
+                            yield Input(placeholder="0.0", id="ex-number", type="text")
+                            yield Label(ex.unit or "", id="ex-unit")
+                    if ex.kind == "fit":
+                        yield Label(id="ex-size-label")
+                        with Horizontal(classes="ex-row"):
+                            yield Input(placeholder="GB", id="ex-size")
+                            yield Label("GB", id="ex-size-unit")
+                    yield Label(id="ex-confidence-label")
+                    with Horizontal(classes="ex-row"):
+                        yield Input(value="80", id="ex-confidence")
+                        yield Label("%")
+                    with Horizontal(id="ex-buttons"):
+                        yield Button(id="ex-lock", variant="primary")
+                        yield Button(id="ex-measure", variant="success", disabled=True)
+                        yield Button(id="ex-hint-button")
+                yield Static(id="ex-status")
+                yield ProgressBar(id="ex-progress", total=1.0, show_eta=False)
+                with Vertical(id="ex-reveal"):
+                    yield Static(id="ex-verdict")
+                    yield Static(id="ex-figures")
+                    yield RooflineChart(id="ex-chart")
+                    yield Markdown(id="ex-explanation")
+            with Vertical(id="telemetry-column"):
+                yield TelemetryPanel(id="telemetry-panel")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", self._lang_changed, init=False)
+        self.query_one("#ex-progress").display = False
+        self.query_one("#ex-reveal").display = False
+        self.query_one("#ex-hints").display = False
+        self._render_texts()
+        first = self.query("#ex-choices") or self.query("#ex-number")
+        if first:
+            first.first().focus()
+
+    def _lang_changed(self, _lang: Lang) -> None:
+        self._render_texts()
+        if self.outcome is not None:
+            self._show_reveal(self.outcome)
+
+    def _render_texts(self) -> None:
+        ex, lang = self.exercise, self.lang
+        pass_text = f" · {t('ex.pass', lang, n=self.pass_number)}" if self.pass_number > 1 else ""
+        self.query_one("#ex-title", Static).update(f"[b]{ex.title.get(lang)}[/b]{pass_text}")
+        self.query_one("#ex-prompt", Markdown).update(ex.prompt.get(lang))
+        self.query_one("#ex-setup", Static).update(self._setup_text())
+        self.query_one("#ex-prediction-label", Label).update(t("ex.prediction", lang))
+        self.query_one("#ex-confidence-label", Label).update(t("ex.confidence", lang))
+        if ex.kind == "fit":
+            self.query_one("#ex-size-label", Label).update(t("ex.size_gb", lang))
+        self.query_one("#ex-lock", Button).label = t("ex.lock", lang)
+        self.query_one("#ex-measure", Button).label = t("ex.measure" if ex.measure else "ex.reveal", lang)
+        hint = self.query_one("#ex-hint-button", Button)
+        hint.label = t("ex.hint", lang)
+        hint.display = self.pass_number == 1 and bool(ex.hints)
+        for c in choices_of(ex):
+            for button in self.query(f"#choice-{c.id}"):
+                button.label = c.label.get(lang)  # type: ignore[attr-defined]
+        self._render_hints()
+
+    def _setup_text(self) -> str:
+        ex, lang = self.exercise, self.lang
+        lines = []
+        call = ex.measure
+        if call is not None:
+            what = call.name or call.op
+            params = ", ".join(f"{k}={v}" for k, v in call.params.items())
+            lines.append(f"[b]{t('ex.workload', lang)}:[/b] {what}({params})")
+            lines.append(f"[b]{t('ex.device', lang)}:[/b] {self._device_text()}")
+        else:
+            lines.append(t("ex.nothing_measured", lang))
+        if ex.target is not None:
+            lines.append(f"[b]{t('ex.target', lang)}:[/b] {ex.target.get(lang)}")
+        if ex.capacity_gb is not None:
+            lines.append(f"[b]capacity:[/b] {format_value(ex.capacity_gb, 'GB')}")
+        if self.pass_number > 1:
+            lines.append(f"[i]{t('ex.no_hints_pass2', lang)}[/i]")
+        return "\n".join(lines)
+
+    def _device_text(self) -> str:
+        if self.device == "cpu":
+            return "CPU"
+        snap = getattr(self.app, "telemetry_snapshot", None)
+        gpus = [d for d in getattr(snap, "devices", ()) if getattr(d, "kind", "") != "host"] if snap else []
+        if gpus:
+            return f"{gpus[0].name} (cuda, if torch can use it; else the CPU)"
+        return "auto: the GPU when torch can use one, else the CPU"
+
+    def _render_hints(self) -> None:
+        box = self.query_one("#ex-hints", Static)
+        hints = self.exercise.hints[: self.hints_shown]
+        if not hints:
+            box.display = False
+            return
+        box.display = True
+        total = len(self.exercise.hints)
+        box.update("\n".join(f"[b]{t('ex.hint_n', self.lang, n=i + 1, total=total)}:[/b] {h.get(self.lang)}"
+                             for i, h in enumerate(hints)))
+
+    def _status(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#ex-status", Static)
+        status.update(text)
+        status.set_class(error, "error")
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def action_hint(self) -> None:
+        if self.pass_number > 1:
+            self.notify(t("ex.no_hints_pass2", self.lang))
+            return
+        if self.hints_shown >= len(self.exercise.hints):
+            self.notify(t("ex.no_more_hints", self.lang))
+            return
+        self.hints_shown += 1
+        self._render_hints()
+        if self.attempt_id is not None:
+            self.app.store.record_hints(self.attempt_id, self.hints_shown)  # type: ignore[attr-defined]
+
+    def _typed_prediction(self) -> tuple[str, str | None, str]:
+        ex = self.exercise
+        text = ""
+        if ex.kind == "number":
+            text = self.query_one("#ex-number", Input).value
+        else:
+            radio = self.query_one("#ex-choices", RadioSet)
+            pressed = radio.pressed_button
+            text = (pressed.id or "").removeprefix("choice-") if pressed is not None else ""
+        size = self.query_one("#ex-size", Input).value.strip() or None if ex.kind == "fit" else None
+        return text, size, self.query_one("#ex-confidence", Input).value
+
+    def action_lock(self) -> None:
+        if self.state not in ("predicting",):
+            return
+        text, size, confidence = self._typed_prediction()
+        try:
+            prediction = parse_prediction(self.exercise, text, confidence, size)
+        except PredictionError as exc:
+            self._status(str(exc), error=True)
+            return
+        runner = self._runner()
+        self.attempt_id = runner.lock(self.exercise, prediction, pass_number=self.pass_number,
+                                      hints_used=self.hints_shown)
+        self.prediction = prediction
+        self.state = "locked"
+        for widget in self.query("#ex-predict Input, #ex-predict RadioSet"):
+            widget.disabled = True
+        self.query_one("#ex-lock", Button).disabled = True
+        measure = self.query_one("#ex-measure", Button)
+        measure.disabled = False
+        measure.focus()
+        self._status(t("ex.locked", self.lang, id=self.attempt_id))
+        self.post_message(ProgressChanged())
+
+    def action_measure(self) -> None:
+        if self.state == "predicting":
+            self._status(t("ex.lock_first", self.lang), error=True)
+            return
+        if self.state != "locked":
+            return
+        self.query_one("#ex-measure", Button).disabled = True
+        if self.exercise.measure is None:
+            self._grade(None, None)
+            return
+        self.state = "running"
+        self._cancel = threading.Event()
+        bar = self.query_one("#ex-progress", ProgressBar)
+        bar.display = True
+        bar.update(total=1.0, progress=0.0)
+        self._status(t("ex.running", self.lang, device=self._device_text()))
+        self._run_measurement()
+
+    def action_back_or_cancel(self) -> None:
+        if self.state == "running":
+            self._cancel.set()
+            self._status(t("ex.cancelling", self.lang))
+            return
+        self.app.pop_screen()
+
+    def action_toggle_telemetry(self) -> None:
+        column = self.query_one("#telemetry-column")
+        column.display = not column.display
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "ex-lock":
+            self.action_lock()
+        elif event.button.id == "ex-measure":
+            self.action_measure()
+        elif event.button.id == "ex-hint-button":
+            self.action_hint()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.state == "predicting":
+            self.action_lock()
+
+    # -- the measurement ----------------------------------------------------------------------------------
+
+    def _sampler(self) -> Any:
+        return getattr(getattr(self.app, "telemetry", None), "sampler", None)
+
+    def _runner(self) -> ExerciseRunner:
+        sampler = self._sampler()
+
+        def window(t0: float, t1: float) -> dict[str, Any] | None:
+            if sampler is None:
+                return None
+            return {dev: s.as_dict() for dev, s in sampler.window_summary(t0, t1).items()}
+
+        return ExerciseRunner(self.app.store, self._measure_fn or self._worker_measure,  # type: ignore[attr-defined]
+                              telemetry_window=window)
+
+    def _worker_measure(self, request: dict[str, Any], on_progress: Any, cancel: threading.Event | None) -> Any:
+        worker = getattr(self.app, "measure_worker", None)
+        if worker is None:
+            from tutor.measure.worker import MeasureWorker
+
+            worker = self._own_worker = MeasureWorker()
+        return worker.run(request, on_progress=on_progress, cancel_event=cancel)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="exercise")
+    def _run_measurement(self) -> None:
+        assert self.attempt_id is not None
+        runner = self._runner()
+        sampler = self._sampler()
+
+        def progress(fraction: float, text: str) -> None:
+            self.post_message(self.Progress(float(fraction), str(text or "")))
+
+        try:
+            if sampler is not None:
+                with sampler.recording():
+                    result, telemetry = runner.measure(self.exercise, self.attempt_id, device=self.device,
+                                                       on_progress=progress, cancel=self._cancel,
+                                                       budget_s=self.budget_s)
+            else:
+                result, telemetry = runner.measure(self.exercise, self.attempt_id, device=self.device,
+                                                   on_progress=progress, cancel=self._cancel, budget_s=self.budget_s)
+        except AttemptFailed as exc:
+            self.post_message(self.Failed(exc.reason, exc.state))
+            return
+        self.post_message(self.Measured(result, telemetry))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "exercise" and event.state == WorkerState.ERROR and self.state == "running":
+            self.post_message(self.Failed(f"{type(event.worker.error).__name__}: {event.worker.error}", "failed"))
+
+    def on_exercise_screen_progress(self, message: Progress) -> None:
+        if self.state != "running":
+            return
+        self.query_one("#ex-progress", ProgressBar).update(progress=max(0.0, min(1.0, message.fraction)))
+        if message.text and not self._cancel.is_set():
+            self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {message.text}")
+
+    def on_exercise_screen_measured(self, message: Measured) -> None:
+        if self.state != "running":
+            return
+        self.query_one("#ex-progress", ProgressBar).update(progress=1.0)
+        self._grade(message.result, message.telemetry)
+
+    def on_exercise_screen_failed(self, message: Failed) -> None:
+        if self.state != "running":
+            return
+        self.state = "predicting"
+        self.attempt_id = None
+        self.query_one("#ex-progress").display = False
+        for widget in self.query("#ex-predict Input, #ex-predict RadioSet"):
+            widget.disabled = False
+        self.query_one("#ex-lock", Button).disabled = False
+        state = {"cancelled": {"es": "se canceló", "en": "was cancelled"}}.get(
+            message.state, {"es": "falló", "en": "failed"})[self.lang]
+        self._status(t("ex.failed", self.lang, state=state, reason=message.reason), error=True)
+        self.notify(message.reason, title=t("ex.measure", self.lang), severity="warning" if
+                    message.state == "cancelled" else "error")
+        self.post_message(ProgressChanged())
+
+    def _grade(self, result: dict[str, Any] | None, telemetry: dict[str, Any] | None) -> None:
+        assert self.attempt_id is not None and self.prediction is not None
+        try:
+            outcome = self._runner().grade(self.exercise, self.attempt_id, self.prediction, result, telemetry,
+                                           pass_number=self.pass_number)
+        except AttemptFailed as exc:
+            self.state = "running"
+            self.on_exercise_screen_failed(self.Failed(exc.reason, exc.state))
+            return
+        self.state = "revealed"
+        self.outcome = outcome
+        self.query_one("#ex-progress").display = False
+        self._status("")
+        self._show_reveal(outcome)
+        self.post_message(ProgressChanged())
+
+    # -- the reveal ---------------------------------------------------------------------------------------
+
+    def _show_reveal(self, outcome: Outcome) -> None:
+        lang, v = self.lang, outcome.verdict
+        reveal = self.query_one("#ex-reveal")
+        reveal.display = True
+        word = VERDICT_WORDS[v.verdict][lang]
+        style = {"correct": "green", "partly": "yellow", "wrong": "red"}[v.verdict]
+        truth = v.truth
+        shown_truth = format_value(truth.value, truth.unit) if truth.value is not None else (truth.choice or "—")
+        lines = [
+            f"[b]{t('ex.verdict', lang)}:[/b] [{style}]{word}[/{style}] · {t('ex.score', lang)} {v.score:.2f}",
+            f"[b]{t('ex.prediction', lang)}:[/b] {outcome.prediction.describe(truth.unit)} "
+            f"({outcome.prediction.confidence * 100:.0f} %)",
+            f"[b]{t('ex.truth', lang)}:[/b] {shown_truth} — {t('ex.source', lang)}: {truth.source}",
+            v.feedback_in(lang),
+        ]
+        if self.pass_number > 1:
+            first = self._first_pass_verdict()
+            if first is not None:
+                key = "ex.reproduced" if first == v.verdict else "ex.not_reproduced"
+                lines.append(t(key, lang, first=VERDICT_WORDS.get(first, {}).get(lang, first)))
+        self.query_one("#ex-verdict", Static).update("\n".join(lines))
+        self.query_one("#ex-figures", Static).update(figures_text(outcome, lang))
+        chart = self.query_one("#ex-chart", RooflineChart)
+        m = outcome.measurement or {}
+        roof = m.get("roofline") if isinstance(m.get("roofline"), Mapping) else None
+        chart.display = roof is not None
+        if roof is not None:
+            dtype = str((m.get("params") or {}).get("dtype", "float32"))
+            chart.dtype = dtype
+            chart.roofline = dict(roof)
+            chart.points = tuple(chart_points(outcome, lang))
+        text = outcome.explanation.get(lang) or next(iter(outcome.explanation.values()), "")
+        self.query_one("#ex-explanation", Markdown).update(f"### {t('ex.explanation', lang)}\n\n{text}")
+        self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
+
+    def _first_pass_verdict(self) -> str | None:
+        store = self.app.store  # type: ignore[attr-defined]
+        graded = [a for a in store.attempts(self.exercise.id) if a["state"] == "graded" and a["pass"] == 1]
+        return str(graded[-1]["verdict"]) if graded else None
+
+
+def figures_text(outcome: Outcome, lang: Lang) -> str:
+    """The measured figures with their spread, the roofs, and the telemetry of the window."""
+    m = outcome.measurement or {}
+    if not m:
+        return ""
+    lines = []
+    device = m.get("device") if isinstance(m.get("device"), Mapping) else {}
+    lines.append(f"[b]{t('ex.measured', lang)}:[/b] {device.get('name', '?')} ({device.get('kind', '?')})")
+    ts = m.get("time_s")
+    if isinstance(ts, Mapping) and "median" in ts:
+        lines.append(f"  time: median {ts['median'] * 1e3:.3f} ms · min {ts.get('min', 0) * 1e3:.3f} ms · "
+                     f"CV {ts.get('cv', 0) * 100:.1f} % · {ts.get('repeats', '?')} runs")
+    rates = []
+    for key, unit in (("achieved_gbs", "GB/s"), ("achieved_gflops", "GFLOP/s"), ("best_gbs", "GB/s best"),
+                      ("best_gflops", "GFLOP/s best")):
+        if isinstance(m.get(key), int | float):
+            rates.append(f"{m[key]:,.2f} {unit}")
+    if rates:
+        lines.append("  " + " · ".join(rates))
+    if isinstance(m.get("arithmetic_intensity"), int | float):
+        lines.append(f"  arithmetic intensity {m['arithmetic_intensity']:.3g} FLOP/byte")
+    cls = m.get("classification")
+    if isinstance(cls, Mapping):
+        fb, fc = cls.get("fraction_of_bandwidth_roof"), cls.get("fraction_of_compute_roof")
+        if isinstance(fb, int | float) and isinstance(fc, int | float):
+            lines.append(f"  {fb * 100:.0f} % of the bandwidth roof · {fc * 100:.0f} % of the compute roof")
+    roof = m.get("roofline")
+    if isinstance(roof, Mapping) and "peak_bandwidth_gbs" in roof:
+        ridge = roof.get("ridge_point")
+        lines.append(f"  measured roofline: {roof['peak_bandwidth_gbs']:,.1f} GB/s"
+                     + (f", ridge {ridge:.3g} FLOP/byte" if isinstance(ridge, int | float) else "")
+                     + (" (cached)" if roof.get("cached") else ""))
+        sheet = roof.get("datasheet")
+        if isinstance(sheet, Mapping) and sheet.get("bandwidth_gbs"):
+            lines.append(f"  datasheet ({sheet.get('name', '?')}): {sheet['bandwidth_gbs']:,.0f} GB/s")
+    for dev, s in (outcome.telemetry or {}).items():
+        if isinstance(s, Mapping) and s.get("samples"):
+            util = s.get("util_mean_pct")
+            peak = s.get("util_peak_pct")
+            if isinstance(util, int | float):
+                lines.append(f"  telemetry {dev}: {s['samples']} samples, {s.get('util_metric')} mean {util:.0f} %"
+                             + (f", peak {peak:.0f} %" if isinstance(peak, int | float) else ""))
+    return "\n".join(lines)
+
+
+def chart_points(outcome: Outcome, lang: Lang) -> list[RooflinePoint]:
+    """The workload's measured point and, where it can be placed, the learner's guess."""
+    m = outcome.measurement or {}
+    ai, gflops = m.get("arithmetic_intensity"), m.get("achieved_gflops")
+    points: list[RooflinePoint] = []
+    if not isinstance(ai, int | float) or not isinstance(gflops, int | float):
+        return points
+    name = str(m.get("workload") or "workload")
+    points.append(RooflinePoint(f"{t('ex.your_workload', lang)}: {name}", float(ai), float(gflops), "orange"))
+    roof = m.get("roofline") if isinstance(m.get("roofline"), Mapping) else {}
+    bw = roof.get("peak_bandwidth_gbs") if isinstance(roof, Mapping) else None
+    peaks = roof.get("peak_gflops") if isinstance(roof, Mapping) else None
+    dtype = str((m.get("params") or {}).get("dtype", "float32"))
+    peak = peaks.get(dtype, peaks.get("float32")) if isinstance(peaks, Mapping) else None
+    p = outcome.prediction
+    x = float(ai) if ai > 0 else 0.01
+    guess_y: float | None = None
+    if p.choice == "memory" and isinstance(bw, int | float):
+        guess_y = x * float(bw)
+    elif p.choice == "compute" and isinstance(peak, int | float):
+        guess_y = float(peak)
+    elif p.value is not None and outcome.exercise.unit in ("GB/s", "GFLOP/s", "TFLOP/s"):
+        unit = outcome.exercise.unit
+        guess_y = p.value * x if unit == "GB/s" else p.value * (1e3 if unit == "TFLOP/s" else 1.0)
+    if guess_y is not None and guess_y > 0:
+        label = f"{t('ex.your_guess', lang)}: {p.describe(outcome.exercise.unit)}"
+        points.append(RooflinePoint(label, x, guess_y, "magenta", "x"))
+    return points

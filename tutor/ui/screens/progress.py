@@ -1,0 +1,189 @@
+"""The progress screen: the C0 checklist with its evidence, per-lesson status, calibration and history.
+
+It shows the same report as ``tutor progress`` (:func:`tutor.commands.progress.progress_report`). Reset of the
+selected lesson (``r``), of the selected history row's exercise (``x``) or of everything (``R``) asks first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, DataTable, Footer, Header, Static
+
+from tutor.content import Course
+from tutor.i18n import Lang, register, t
+from tutor.ui.messages import ProgressChanged
+
+register(
+    {
+        "progress.title": {"es": "Progreso", "en": "Progress"},
+        "progress.lessons": {"es": "Lecciones", "en": "Lessons"},
+        "progress.calibration": {"es": "Calibración", "en": "Calibration"},
+        "progress.history": {"es": "Historial", "en": "History"},
+        "progress.no_graded": {"es": "Aún no hay intentos calificados.", "en": "No graded attempts yet."},
+        "progress.confirm": {
+            "es": "¿Borrar {what}? ({summary}). No se puede deshacer.",
+            "en": "Delete {what}? ({summary}). This cannot be undone.",
+        },
+        "progress.deleted": {"es": "Borrado: {what}", "en": "Deleted: {what}"},
+        "progress.yes": {"es": "Sí, borrar", "en": "Yes, delete"},
+        "progress.no": {"es": "Cancelar", "en": "Cancel"},
+        "progress.cpu": {
+            "es": "Evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU.",
+            "en": "CPU-only evidence: this is C0 (CPU), not the GPU checkpoint.",
+        },
+    }
+)
+
+
+class ConfirmReset(ModalScreen[bool]):
+    """Yes/no before anything is deleted."""
+
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
+    DEFAULT_CSS = """
+    ConfirmReset { align: center middle; }
+    ConfirmReset > Vertical { width: 64; height: auto; border: thick $error; background: $surface; padding: 1 2; }
+    ConfirmReset Horizontal { height: auto; margin: 1 0 0 0; }
+    ConfirmReset Button { margin: 0 1 0 0; }
+    """
+
+    def __init__(self, text: str, lang: Lang) -> None:
+        super().__init__()
+        self.text = text
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.text, id="confirm-text")
+            with Horizontal():
+                yield Button(t("progress.yes", self.lang), id="confirm-yes", variant="error")
+                yield Button(t("progress.no", self.lang), id="confirm-no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no").focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
+
+
+class ProgressScreen(Screen[None]):
+    """Where the learner stands: C0, lessons, calibration, history."""
+
+    CSS_PATH = "../styles/progress.tcss"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", show=True),
+        Binding("r", "reset_lesson", "Reset lesson", show=True),
+        Binding("x", "reset_exercise", "Reset exercise", show=True),
+        Binding("R", "reset_all", "Reset all", show=True),
+        Binding("l", "app.toggle_lang", "es/en", show=True),
+    ]
+
+    def __init__(self, course: Course) -> None:
+        super().__init__(id="progress")
+        self.course = course
+        self.report: dict[str, Any] = {}
+
+    @property
+    def lang(self) -> Lang:
+        return self.app.lang  # type: ignore[attr-defined, no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with VerticalScroll(id="progress-body"):
+            yield Static(id="progress-c0")
+            yield Static(id="progress-lessons-title", classes="section-title")
+            yield DataTable(id="progress-lessons", cursor_type="row", zebra_stripes=True)
+            yield Static(id="progress-calibration")
+            yield Static(id="progress-history-title", classes="section-title")
+            yield DataTable(id="progress-history", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "lang", lambda _l: self.refresh_report(), init=False)
+        self.refresh_report()
+        self.query_one("#progress-lessons").focus()
+
+    def update_marks(self, _marks: Any) -> None:
+        self.refresh_report()
+
+    def refresh_report(self) -> None:
+        from tutor.progress.report import progress_report
+
+        self.report = progress_report(self.course, self.app.store)  # type: ignore[attr-defined]
+        lang, rep = self.lang, self.report
+        c0 = rep["c0"]
+        head = "✓" if c0["passed"] else "·"
+        lines = [f"[b]{head} {c0['name']}[/b]"]
+        if c0["cpu_only"]:
+            lines.append(f"[i]{t('progress.cpu', lang)}[/i]")
+        for cond in c0["conditions"]:
+            mark = "[green]✓[/green]" if cond["passed"] else "[red]✗[/red]"
+            lines.append(f"{mark} {cond['title'][lang]}")
+            lines.append(f"    [dim]{cond['evidence'][lang]}[/dim]")
+        self.query_one("#progress-c0", Static).update("\n".join(lines))
+        self.query_one("#progress-lessons-title", Static).update(f"[b]{t('progress.lessons', lang)}[/b]")
+        lessons = self.query_one("#progress-lessons", DataTable)
+        lessons.clear(columns=True)
+        lessons.add_columns("lesson", "✓", "exercises", "sections", "2nd pass")
+        for item in rep["lessons"]:
+            ex = item["exercises"]
+            passed = sum(1 for e in ex if e["passed"])
+            lessons.add_row(item["lesson"], "✓" if item["passed"] else "·", f"{passed}/{len(ex)}",
+                            f"{item['sections_read']}/{item['sections_total']}",
+                            "✓" if item["second_pass"] else "·", key=item["lesson"])
+        cal = rep["calibration"]
+        cal_lines = [f"[b]{t('progress.calibration', lang)}[/b]"]
+        if cal["n"]:
+            cal_lines.append(f"Brier {cal['brier']:.3f} · {cal['n']}")
+            cal_lines.extend(b["sentence_es"] if lang == "es" else b["sentence_en"] for b in cal["buckets"])
+        else:
+            cal_lines.append(t("progress.no_graded", lang))
+        self.query_one("#progress-calibration", Static).update("\n".join(cal_lines))
+        self.query_one("#progress-history-title", Static).update(f"[b]{t('progress.history', lang)}[/b]")
+        history = self.query_one("#progress-history", DataTable)
+        history.clear(columns=True)
+        history.add_columns("#", "when", "exercise", "pass", "state", "verdict", "score", "conf.", "hints")
+        for h in rep["history"]:
+            history.add_row(str(h["id"]), h["at_text"], h["exercise"], str(h["pass"]), h["state"], h["verdict"] or "",
+                            "" if h["score"] is None else f"{h['score']:.2f}", f"{h['confidence'] * 100:.0f} %",
+                            str(h["hints_used"]), key=f"{h['id']}:{h['exercise']}")
+
+    def _selected(self, table_id: str) -> str | None:
+        table = self.query_one(table_id, DataTable)
+        if table.row_count == 0:
+            return None
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        return str(key) if key is not None else None
+
+    def _confirm_reset(self, what: str, **kwargs: Any) -> None:
+        store = self.app.store  # type: ignore[attr-defined]
+        counts = store.reset_counts(**kwargs)
+        summary = ", ".join(f"{n} {table}" for table, n in counts.items())
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                store.reset(**kwargs)
+                self.notify(t("progress.deleted", self.lang, what=what))
+                self.post_message(ProgressChanged())
+                self.refresh_report()
+
+        self.app.push_screen(ConfirmReset(t("progress.confirm", self.lang, what=what, summary=summary), self.lang),
+                             done)
+
+    def action_reset_lesson(self) -> None:
+        lesson = self._selected("#progress-lessons")
+        if lesson:
+            self._confirm_reset(f"lesson {lesson}", lesson_id=lesson)
+
+    def action_reset_exercise(self) -> None:
+        row = self._selected("#progress-history")
+        if row:
+            exercise = row.split(":", 1)[1]
+            self._confirm_reset(f"exercise {exercise}", exercise_id=exercise)
+
+    def action_reset_all(self) -> None:
+        self._confirm_reset("ALL progress")
