@@ -82,8 +82,12 @@ def resolve_truth(exercise: Exercise, measurement: Mapping[str, Any] | None) -> 
         metric = truth.metric or ""
         raw = _number(lookup(measurement, metric), f"the measured {metric}")
         value = _to_target(raw, unit_of_metric(metric), target, metric)
+        label = measurement.get("label")
+        source = f"measured on {device_label(measurement)}"
+        if isinstance(label, str) and label and "measured on" not in label:
+            source += f" — {label}"
         return ResolvedTruth(
-            source=f"measured on {device_label(measurement)}",
+            source=source,
             value=value,
             unit=target,
             details={"metric": metric, "raw": raw, "raw_unit": unit_of_metric(metric)},
