@@ -1,16 +1,163 @@
-"""`tutor bench` — placeholder until its issue lands (see the issue tracker)."""
+"""`tutor bench` — regenerate the learner's serving and training numbers (the C0 deliverable).
+
+Runs the reference benchmark of :mod:`tutor.measure.bench` in this process, prints progress on stderr and a table
+of the headline figures with their CV, stores the run in the progress store, compares it with the previous run on
+the same device fingerprint, and writes the ``gpu-tutor/bench/v1`` JSON and a Markdown report. Nothing is written
+until the run has finished, so Ctrl-C leaves no half-written record.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, TextIO
 
 from tutor.commands import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    parser = sub.add_parser("bench", help="(not built yet)")
-    parser.set_defaults(func=run)
+    from tutor.cli import add_common_options
+
+    parser = sub.add_parser(
+        "bench",
+        help="measure bandwidth, matmul FLOP/s, decode and training throughput; compare with the last run",
+        description=(
+            "The reference benchmark: peak memory bandwidth, peak matmul FLOP/s per dtype, ridge point, decode "
+            "tokens/s of a bundled small transformer against its bandwidth bound, training tokens/s and MFU. "
+            "The run is stored and compared with the previous run on the same device fingerprint."
+        ),
+    )
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", dest="mode", action="store_const", const="quick",
+                      help="the quick pass (default; under a minute on a laptop CPU)")
+    size.add_argument("--full", dest="mode", action="store_const", const="full",
+                      help="larger arrays and matrices, more repeats and dtypes (a few minutes)")
+    size.add_argument("--tiny", dest="mode", action="store_const", const="tiny", help=argparse.SUPPRESS)
+    parser.add_argument("--device", default="auto", metavar="DEVICE",
+                        help="auto (CUDA when present, else the CPU), cpu or cuda (default: auto)")
+    parser.add_argument("--json", dest="json_path", metavar="FILE",
+                        help="write the JSON report to FILE ('-' for stdout)")
+    parser.add_argument("--markdown", dest="markdown_path", metavar="FILE", help="write the Markdown report to FILE")
+    parser.add_argument("--tolerance", type=float, default=None, metavar="FRACTION",
+                        help="agreement tolerance with the previous run (default 0.05 = 5 %%)")
+    parser.add_argument("--no-store", action="store_true",
+                        help="do not record this run in the progress store (nor compare it)")
+    add_common_options(parser)
+    parser.set_defaults(func=run, mode="quick")
+
+
+class _Progress:
+    """Progress lines on stderr: rewritten in place on a terminal, one line per step otherwise."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.tty = stream.isatty()
+        self.last = ""
+        self.started = time.monotonic()
+
+    def __call__(self, fraction: float, message: str) -> None:
+        if message == self.last:
+            return
+        self.last = message
+        line = f"[{fraction * 100:3.0f}% {time.monotonic() - self.started:5.1f}s] {message}"
+        if self.tty:
+            self.stream.write("\r\x1b[2K" + line)
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        if self.tty:
+            self.stream.write("\r\x1b[2K")
+            self.stream.flush()
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def run(args: argparse.Namespace) -> int:
-    raise CliError("'tutor bench' is not built yet", exit_code=2)
+    from tutor.measure.errors import DeviceError, MeasureError, WorkloadError
+
+    tolerance = args.tolerance
+    if tolerance is not None and not 0 < tolerance < 1:
+        raise CliError(f"--tolerance must be between 0 and 1, got {tolerance}")
+    device = str(args.device).lower()
+    if device not in ("auto", "cpu", "cuda"):
+        raise CliError(f"unknown device {args.device!r} (choose auto, cpu or cuda)")
+    json_to_stdout = args.json_path == "-"
+    table_out = sys.stderr if json_to_stdout else sys.stdout
+
+    from tutor.measure.bench import run_bench
+    from tutor.measure.bench_report import DEFAULT_TOLERANCE, compare, render_markdown, render_table
+    from tutor.measure.device import resolve_device
+
+    try:
+        resolve_device(device)
+    except DeviceError as exc:
+        raise CliError(str(exc), exit_code=2) from None
+
+    progress = _Progress(sys.stderr)
+    try:
+        report = run_bench(args.mode, device, progress)
+    except (DeviceError, WorkloadError) as exc:
+        raise CliError(str(exc), exit_code=2) from None
+    except MeasureError as exc:
+        raise CliError(f"the bench could not finish: {exc}", exit_code=1) from None
+    except RuntimeError as exc:  # e.g. a dtype the device lacks, a CUDA error
+        raise CliError(f"the bench could not finish: {str(exc).splitlines()[0]}", exit_code=1) from None
+    finally:
+        progress.done()
+
+    comparison: dict[str, Any] | None = None
+    if not args.no_store:
+        from tutor.progress.store import ProgressStore
+
+        store = ProgressStore()
+        try:
+            fingerprint = report["device"]["fingerprint"]
+            previous = [r for r in store.bench_runs(fingerprint) if r["report"].get("mode") == report["mode"]]
+            comparison = compare(report, previous[-1]["report"] if previous else None,
+                                 tolerance if tolerance is not None else DEFAULT_TOLERANCE)
+            report["comparison"] = comparison
+            store.record_bench_run(fingerprint=fingerprint, device_kind=report["device"]["kind"], report=report)
+        finally:
+            store.close()
+
+    text = json.dumps(report, indent=2, sort_keys=False, default=str)
+    markdown = render_markdown(report, comparison)
+    written = []
+    if args.json_path and not json_to_stdout:
+        _write_atomic(Path(args.json_path), text + "\n")
+        written.append(args.json_path)
+    if args.markdown_path:
+        _write_atomic(Path(args.markdown_path), markdown)
+        written.append(args.markdown_path)
+    if not args.json_path and not args.markdown_path:
+        from tutor import paths
+
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(report["created_at"]))
+        base = paths.reports_dir() / f"bench-{report['mode']}-{stamp}"
+        _write_atomic(base.with_suffix(".json"), text + "\n")
+        _write_atomic(base.with_suffix(".md"), markdown)
+        written += [str(base.with_suffix(".json")), str(base.with_suffix(".md"))]
+
+    print(render_table(report, comparison), file=table_out)
+    print(f"  took {report['duration_s']:.1f} s; wrote {', '.join(written)}", file=table_out)
+    if json_to_stdout:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    return 0

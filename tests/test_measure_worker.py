@@ -1,0 +1,102 @@
+"""The worker process: results, streamed points, cancellation within about a second, crashes and hangs."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tutor.measure.errors import MeasureCancelled, MeasureFailed, WorkloadError
+from tutor.measure.worker import MeasureWorker, describe_exit
+
+
+@pytest.fixture(scope="module")
+def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MeasureWorker]:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("TUTOR_MEASURE_TEST_OPS", "1")
+    mp.setenv("TUTOR_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+    w = MeasureWorker()
+    yield w
+    w.close()
+    mp.undo()
+
+
+def test_result_progress_and_points(worker: MeasureWorker) -> None:
+    progress: list[tuple[float, str]] = []
+    points: list[dict[str, Any]] = []
+    result = worker.run({"op": "_test_echo", "x": 1}, on_progress=lambda f, m: progress.append((f, m)),
+                        on_point=points.append)
+    assert result["request"] == {"op": "_test_echo", "x": 1}
+    assert points == [{"i": 0}, {"i": 1}, {"i": 2}]
+    assert progress[-1] == (1.0, "point 2")
+    pid = result["pid"]
+    assert worker.run({"op": "_test_echo"})["pid"] == pid  # kept warm
+
+
+def test_a_real_measurement(worker: MeasureWorker) -> None:
+    result = worker.run({"op": "workload", "name": "gemm", "params": {"m": 128, "n": 128, "k": 128},
+                         "device": "cpu", "roofline_mode": "tiny", "budget_s": 0.05}, timeout_s=120)
+    assert result["kind"] == "workload" and result["flops"] == 2 * 128**3
+    assert result["achieved_gflops"] > 0
+    assert result["classification"]["bound"] in ("memory", "compute")
+
+
+def test_bad_input_is_a_workload_error(worker: MeasureWorker) -> None:
+    with pytest.raises(WorkloadError, match="gemm: m=10000000 exceeds the limit 16384"):
+        worker.run({"op": "workload", "name": "gemm", "params": {"m": 10_000_000}})
+    with pytest.raises(WorkloadError, match="unknown op"):
+        worker.run({"op": "format_disk"})
+
+
+def _cancel_after(event: threading.Event, delay: float) -> None:
+    threading.Timer(delay, event.set).start()
+
+
+def test_cooperative_cancel_keeps_the_process(worker: MeasureWorker) -> None:
+    pid = worker.run({"op": "_test_echo"})["pid"]
+    cancel = threading.Event()
+    _cancel_after(cancel, 0.3)
+    t0 = time.monotonic()
+    with pytest.raises(MeasureCancelled):
+        worker.run({"op": "_test_sleep", "seconds": 30}, cancel_event=cancel)
+    assert time.monotonic() - t0 < 1.3
+    assert worker.run({"op": "_test_echo"})["pid"] == pid
+
+
+def test_cancel_of_a_hung_measurement_terminates_it(worker: MeasureWorker) -> None:
+    cancel = threading.Event()
+    _cancel_after(cancel, 0.3)
+    t0 = time.monotonic()
+    with pytest.raises(MeasureCancelled):
+        worker.run({"op": "_test_hang", "seconds": 60}, cancel_event=cancel)
+    assert time.monotonic() - t0 < 1.6
+    assert worker.run({"op": "_test_echo"}, timeout_s=60)["kind"] == "echo"  # a fresh process
+
+
+def test_crash_is_reported_and_the_worker_recovers(worker: MeasureWorker) -> None:
+    with pytest.raises(MeasureFailed, match="exit code 7"):
+        worker.run({"op": "_test_crash", "code": 7}, timeout_s=60)
+    assert worker.run({"op": "_test_echo"}, timeout_s=60)["kind"] == "echo"
+
+
+def test_exception_inside_is_reported_with_its_reason(worker: MeasureWorker) -> None:
+    with pytest.raises(MeasureFailed) as info:
+        worker.run({"op": "_test_raise", "message": "kaboom"})
+    assert info.value.reason == "RuntimeError: kaboom"
+    assert info.value.detail and "Traceback" in info.value.detail
+    assert worker.run({"op": "_test_echo"})["kind"] == "echo"
+
+
+def test_timeout_is_a_failure(worker: MeasureWorker) -> None:
+    with pytest.raises(MeasureFailed, match=r"longer than 0\.5 s"):
+        worker.run({"op": "_test_hang", "seconds": 60}, timeout_s=0.5)
+    assert worker.run({"op": "_test_echo"}, timeout_s=60)["kind"] == "echo"
+
+
+def test_exit_descriptions() -> None:
+    assert "out of memory" in describe_exit(-9)
+    assert "crashed (SIGSEGV)" in describe_exit(-11)
+    assert "exit code 3" in describe_exit(3)
