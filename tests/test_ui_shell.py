@@ -114,3 +114,20 @@ def _nodes(tree: Tree) -> list:
 
     walk(tree.root)
     return out
+
+
+async def test_second_pass_opens_the_exercise_without_hints(tmp_path: Path) -> None:
+    app = build_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        tree = app.screen.query_one(Tree)
+        lesson = next(n for n in _nodes(tree) if str(n.label.plain) == "○ L1 — El roofline")
+        lesson.expand()
+        await pilot.pause()
+        exercise = next(n for n in _nodes(tree) if str(n.label.plain) == "○ ¿Copia: memoria o cómputo?")
+        tree.move_cursor(exercise)
+        await pilot.press("2")
+        await pilot.pause()
+        screen = app.screen
+        assert type(screen).__name__ == "ExerciseScreen"
+        assert screen.pass_number == 2  # type: ignore[attr-defined]

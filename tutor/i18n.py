@@ -22,6 +22,11 @@ _STRINGS: dict[str, dict[Lang, str]] = {
         "es": "↑/↓ para moverte, Intro para abrir, l para cambiar de idioma.",
         "en": "↑/↓ to move, Enter to open, l to switch language.",
     },
+    "lesson.no_exercises": {"es": "Esta lección no tiene ejercicios.", "en": "This lesson has no exercises."},
+    "map.second_pass_hint": {
+        "es": "Elige un ejercicio y pulsa 2 para el segundo pase (sin pistas ni teoría).",
+        "en": "Pick an exercise and press 2 for the second pass (no hints, no theory).",
+    },
     "lesson.outcome": {"es": "Resultado", "en": "Outcome"},
     "lesson.read": {"es": "leída", "en": "read"},
     "lesson.exercises": {"es": "Ejercicios de esta lección", "en": "This lesson's exercises"},

@@ -33,6 +33,7 @@ class CourseMapScreen(Screen[None]):
     CSS_PATH = "../styles/course_map.tcss"
     BINDINGS = [
         Binding("enter", "open", "Open", show=True),
+        Binding("2", "second_pass", "2nd pass", show=True),
         Binding("p", "app.open_progress", "Progress", show=True),
         Binding("l", "app.toggle_lang", "es/en", show=True),
         Binding("q", "app.quit", "Quit", show=True),
@@ -123,6 +124,15 @@ class CourseMapScreen(Screen[None]):
 
     def action_open(self) -> None:
         self._open(self.query_one(Tree).cursor_node)
+
+    def action_second_pass(self) -> None:
+        """Pass 2 of the highlighted exercise: hints and theory hidden, counts only if it reproduces pass 1."""
+        node = self.query_one(Tree).cursor_node
+        entry = node.data if node is not None else None
+        if entry is not None and entry.kind == "exercise" and entry.item_id:
+            self.post_message(OpenExercise(entry.item_id, pass_number=2))
+        else:
+            self.notify(t("map.second_pass_hint", self.lang), severity="information")
 
     def _open(self, node: TreeNode[MapEntry] | None) -> None:
         entry = node.data if node is not None else None

@@ -10,7 +10,7 @@ from textual.widgets import Footer, Header, Markdown, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.content import Course, Lesson
-from tutor.i18n import Lang
+from tutor.i18n import Lang, t
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, ProgressChanged
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
@@ -27,6 +27,7 @@ class LessonScreen(Screen[None]):
         Binding("t", "toggle_telemetry", "Telemetry", show=True),
         Binding("T", "enlarge_telemetry", "Enlarge", show=False),
         Binding("l", "app.toggle_lang", "es/en", show=True),
+        Binding("2", "second_pass", "2nd pass", show=True),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
@@ -115,6 +116,19 @@ class LessonScreen(Screen[None]):
 
     def action_previous_section(self) -> None:
         self.show_section(self.section_index - 1)
+
+    def action_second_pass(self) -> None:
+        """Open the highlighted exercise (or the lesson's first) in pass 2: rebuild without looking."""
+        nav = self.query_one("#lesson-nav", OptionList)
+        highlighted = nav.highlighted_option
+        option_id = highlighted.id if highlighted is not None else ""
+        exercises = self.course.exercises_of(self.lesson)
+        if option_id and option_id.startswith("ex:"):
+            self.post_message(OpenExercise(option_id[3:], pass_number=2))
+        elif exercises:
+            self.post_message(OpenExercise(exercises[0].id, pass_number=2))
+        else:
+            self.notify(t("lesson.no_exercises", self.lang), severity="warning")
 
     def action_toggle_telemetry(self) -> None:
         column = self.query_one("#telemetry-column")
