@@ -67,6 +67,18 @@ register(
         "ex.measured": {"es": "Medido", "en": "Measured"},
         "ex.workload": {"es": "Carga", "en": "Workload"},
         "ex.device": {"es": "Dispositivo", "en": "Device"},
+        "ex.device_gpu": {
+            "es": "{name} (CUDA si torch puede usarla; si no, la CPU)",
+            "en": "{name} (CUDA if torch can use it; else the CPU)",
+        },
+        "ex.device_cpu_only": {
+            "es": "CPU — no se encontró GPU NVIDIA: se mide con torch en la CPU",
+            "en": "CPU — no NVIDIA GPU found: measured with torch on the CPU",
+        },
+        "ex.device_auto": {
+            "es": "la GPU si torch puede usarla; si no, la CPU",
+            "en": "the GPU when torch can use one, else the CPU",
+        },
         "ex.target": {"es": "Objetivo", "en": "Target"},
         "ex.nothing_measured": {
             "es": "Nada que medir: la verdad sale de la fórmula o de la clave de respuestas.",
@@ -266,8 +278,10 @@ class ExerciseScreen(Screen[None]):
         snap = getattr(self.app, "telemetry_snapshot", None)
         gpus = [d for d in getattr(snap, "devices", ()) if getattr(d, "kind", "") != "host"] if snap else []
         if gpus:
-            return f"{gpus[0].name} (cuda, if torch can use it; else the CPU)"
-        return "auto: the GPU when torch can use one, else the CPU"
+            return t("ex.device_gpu", self.lang, name=gpus[0].name)
+        if snap is not None:
+            return t("ex.device_cpu_only", self.lang)
+        return t("ex.device_auto", self.lang)
 
     def _render_hints(self) -> None:
         box = self.query_one("#ex-hints", Static)
