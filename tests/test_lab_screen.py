@@ -208,3 +208,112 @@ async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: Tu
         await pilot.press("ctrl+r")
         await _wait(pilot, lambda: screen.state not in ("failed", "running"), 5)
         assert screen.state == "cancelled" and screen.prediction is not None and screen.prediction.value == 5.0
+
+
+OTHER_LABS = """\
+  - id: lab-doctor
+    title: {es: "Lab: doctor", en: "Lab: doctor"}
+    goal: {es: "Diagnóstico.", en: "Diagnosis."}
+    run: {op: doctor}
+  - id: lab-bench
+    title: {es: "Lab: bench, dos veces", en: "Lab: bench, twice"}
+    goal: {es: "Dos pasadas.", en: "Two passes."}
+    run: {op: bench, params: {mode: quick}}
+"""
+
+BENCH_REPORT = {
+    "schema": "gpu-tutor/bench/v1", "kind": "bench", "mode": "quick", "created_at": 0.0, "duration_s": 40.0,
+    "device": {"kind": "cpu", "name": "AMD EPYC", "fingerprint": "fp1", "fingerprint_fields": {"torch_threads": 2}},
+    "env": {"torch": "2.13.0+cpu", "python": "3.11.7"},
+    "headline": {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "ridge_flops_per_byte": 5.0,
+                 "decode_tokens_per_s": 900.0, "decode_bound_tokens_per_s": 1500.0, "train_tokens_per_s": 3000.0,
+                 "mfu": 0.4},
+    "cv": {}, "notes": [], "warnings": [],
+}
+
+
+class _BenchWorker(_FailingWorker):
+    def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
+
+    def run(self, request: dict[str, Any], on_progress: Any = None, **_: Any) -> dict[str, Any]:
+        self.requests.append(request)
+        on_progress(1.0, "bench done")
+        return dict(BENCH_REPORT)
+
+
+@pytest.fixture
+def labs_app(course_dir: Path, tmp_path: Path) -> TutorApp:
+    lesson = course_dir / "lessons" / "lab-l1.yaml"
+    lesson.write_text(lesson.read_text(encoding="utf-8") + OTHER_LABS, encoding="utf-8")
+    return make_app(course=load_course(course_dir), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
+                    telemetry="host")
+
+
+async def test_the_bench_lab_is_a_bench_run_compared_with_the_previous_one(labs_app: TutorApp) -> None:
+    app = labs_app
+    worker = app._measure_worker = _BenchWorker()
+    async with app.run_test(size=(160, 48)) as pilot:
+        for attempt in (1, 2):
+            app.post_message(OpenLab("lab-l1", "lab-bench"))
+            await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+            screen = app.screen
+            assert isinstance(screen, LabScreen)
+            await pilot.press("3", "0", "enter")
+            await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+            assert len(app.store.bench_runs("fp1")) == attempt
+            await pilot.press("escape", "escape")  # notebook → lab → lesson list
+            await _wait(pilot, lambda: not isinstance(app.screen, LabScreen | NotebookScreen), 5)
+    assert worker.requests[0] == {"op": "bench", "mode": "quick"}
+    first, second = (r["report"] for r in app.store.bench_runs("fp1"))
+    assert first["comparison"] is None and second["comparison"]["agree"] is True
+    entries = load_entries(app.store)
+    assert "the two passes agree within 5%" in entries[-1].entry.result
+    assert "| peak bandwidth | 30.0 | GB/s |" in entries[-1].entry.result
+
+
+async def test_the_doctor_lab_files_the_doctor_screens_run(labs_app: TutorApp,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from textual.screen import Screen
+
+    report = {"schema": "gpu-tutor/doctor/v1", "passed": True, "headline": "No NVIDIA GPU found.",
+              "checks": [{"id": "torch", "status": "ok", "seen": "torch 2.13.0+cpu", "fix": ""}],
+              "fingerprint": {"id": "abc", "device_kind": "cpu", "device": "AMD EPYC"}}
+
+    class FakeDoctorScreen(Screen[None]):
+        def on_mount(self) -> None:
+            self.app.store.record_doctor_run(passed=True, report=report)  # type: ignore[attr-defined]
+            self.app.pop_screen()
+
+    monkeypatch.setattr("tutor.ui.screens.lab._doctor_screen_class", lambda: FakeDoctorScreen)
+    app = labs_app
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.post_message(OpenLab("lab-l1", "lab-doctor"))
+        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await pilot.press(*"it passes on the CPU", "enter")
+        await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+    [run] = app.store.lab_runs()
+    assert run["lab_id"] == "lab-doctor" and run["fingerprint"] == "abc"
+    [entry] = load_entries(app.store)
+    assert "✓ **torch**" in entry.entry.result and "`tutor doctor`" in entry.entry.setup
+
+
+async def test_the_plot_never_takes_the_app_down() -> None:
+    from textual.app import App, ComposeResult
+
+    class PlotApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield LabPlot("roofline_points", title="roofline", x_label="FLOP/B", y_label="GFLOP/s")
+
+    app = PlotApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        plot = app.query_one(LabPlot)
+        plot.add_point("kernels (measured)", 0.16, 4.0, kind="scatter", name="triad")  # a lone point, log-log
+        plot.set_roofs(peak_bandwidth_gbs=30.0, peak_gflops=100.0)
+        plot.set_prediction(40.0, "GB/s")
+        await pilot.pause(0.1)
+        plot.add_point("kernels (measured)", float("nan"), 1.0)  # ignored
+        plot.add_point("kernels (measured)", -1.0, 1.0)  # ignored
+        await pilot.pause(0.1)
+        assert plot.point_count == 1
+        assert app.is_running

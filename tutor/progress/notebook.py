@@ -271,6 +271,8 @@ def describe_setup(device: Mapping[str, Any] | None, lang: Lang, *, result: Mapp
 def _run_line(result: Mapping[str, Any] | None) -> str:
     if not result:
         return ""
+    if str(result.get("schema", "")).startswith("gpu-tutor/doctor"):
+        return "`tutor doctor`"
     kind = str(result.get("kind") or "")
     name = result.get("name") or result.get("workload") or ""
     params = result.get("params")
@@ -501,6 +503,15 @@ def _describe_bench(report: Mapping[str, Any]) -> str:
         else:
             rows.append((label, value, unit, f"{spread:.1%}" if _is_figure(spread) else ""))
     text = _table(["figure", "value", "unit", "CV"], rows) if rows else ""
+    comparison = report.get("comparison")
+    if isinstance(comparison, Mapping):
+        verdict = "agree" if comparison.get("agree") else "do NOT agree"
+        tolerance = float(comparison.get("tolerance") or 0.05)
+        differs = [f["key"] for f in comparison.get("figures") or () if isinstance(f, Mapping) and not f.get("agree")]
+        text += f"\n\nCompared with the previous run on this fingerprint, the two passes {verdict} within " \
+                f"{tolerance:.0%}" + (f" (differ: {', '.join(differs)})." if differs else ".")
+    elif "comparison" in report:
+        text += "\n\nNo previous run on this fingerprint to compare with: run the bench again for the second pass."
     if report.get("mode"):
         text = f"`tutor bench` ({report['mode']}):\n\n" + text
     return text

@@ -195,6 +195,7 @@ class LabScreen(Screen[None]):
         self._cancel = threading.Event()
         self._own_worker: Any = None
         self._started_at = 0.0
+        self._doctor_runs_before: int | None = None
 
     @property
     def lang(self) -> Lang:
@@ -240,9 +241,26 @@ class LabScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.sub_title = self.lab.title.get(self.lang)
+        # Only sweeps and the roofline have something to plot; the others show their figures.
+        self.query_one("#lab-plot").display = self.lab.run.op in ("sweep", "roofline")
         self.query_one("#lab-progress-row").display = False
         self.query_one("#lab-result-box").display = False
         self.query_one("#lab-prediction", Input).focus()
+        self.watch(self.app, "lang", self._lang_changed, init=False)
+
+    def _lang_changed(self, _lang: Lang) -> None:
+        lang = self.lang
+        self.sub_title = self.lab.title.get(lang)
+        self.query_one("#lab-goal", Markdown).update(self._goal_markdown())
+        self.query_one("#lab-question", Label).update(self._question())
+        self.query_one("#lab-prediction", Input).placeholder = self._placeholder()
+        self.query_one("#lab-start", Button).label = t("lab.predict.start", lang)
+        if self.prediction is not None:
+            self.query_one("#lab-locked", Static).update(
+                t("lab.predict.locked", lang, prediction=self.prediction.describe())
+            )
+        if self.result is not None:
+            self._show_result(self.result)
 
     def on_unmount(self) -> None:
         self._cancel.set()
@@ -415,6 +433,8 @@ class LabScreen(Screen[None]):
             return
         self.state = "done"
         self.refresh_bindings()
+        if message.result.get("kind") == "bench":
+            self._record_bench(message.result)
         self.result = message.result
         self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
         self._show_result(message.result)
@@ -450,12 +470,27 @@ class LabScreen(Screen[None]):
         roof = result.get("roofline")
         if isinstance(roof, Mapping):
             self._set_roofs(plot, roof)
-        text = result.get("report_text")
-        body = f"```\n{text}\n```" if isinstance(text, str) else summarise_result(result, self.lang)
+        if result.get("kind") == "bench":
+            from tutor.measure.bench_report import render_markdown
+
+            body = render_markdown(dict(result), result.get("comparison")).split("\n", 1)[1]  # without its H1
+        else:
+            body = summarise_result(result, self.lang)
         self.query_one("#lab-result", Markdown).update(f"### {t('lab.result', self.lang)}\n\n{body}")
         self.query_one("#lab-result-box").display = True
         if not final and not plot.point_count and not plot.roofs:
             plot.display = False
+
+    def _record_bench(self, report: dict[str, Any]) -> None:
+        """The L4 lab's bench is a ``tutor bench`` run like any other: compared with the previous run on this
+        fingerprint (the course's second reproducible pass) and stored as C0 evidence."""
+        from tutor.measure.bench_report import compare
+
+        store = self.app.store  # type: ignore[attr-defined]
+        fingerprint = str(report["device"]["fingerprint"])
+        previous = [r for r in store.bench_runs(fingerprint) if r["report"].get("mode") == report.get("mode")]
+        report["comparison"] = compare(report, previous[-1]["report"] if previous else None)
+        store.record_bench_run(fingerprint=fingerprint, device_kind=report["device"]["kind"], report=report)
 
     def _file(self, result: dict[str, Any]) -> None:
         """Store the run, tell the app progress changed, and file the notebook entry, pre-filled."""
@@ -519,22 +554,23 @@ class LabScreen(Screen[None]):
     # -- doctor (the L2 lab) ---------------------------------------------------------------------------------
 
     def _open_doctor_screen(self) -> None:
+        """The L2 lab: the doctor's own screen runs and records the diagnosis; back here, the newest run is the
+        lab's result."""
         screen_class = _doctor_screen_class()
-        store = self.app.store  # type: ignore[attr-defined]
-        before = len(store.doctor_runs())
-
-        def _back(_result: Any = None) -> None:
-            runs = store.doctor_runs()
-            if len(runs) > before:
-                report = dict(runs[-1]["report"])
-                self.state = "running"
-                self.post_message(self.Finished(report, time.monotonic() - self._started_at))
-            else:
-                self.state = "running"
-                self.post_message(self.Failed("cancelled", cancelled=True))
-
         assert screen_class is not None
-        self.app.push_screen(screen_class(), _back)
+        self._doctor_runs_before = len(self.app.store.doctor_runs())  # type: ignore[attr-defined]
+        self.app.push_screen(screen_class())
+
+    def on_screen_resume(self) -> None:
+        before = getattr(self, "_doctor_runs_before", None)
+        if before is None or self.state != "running":
+            return
+        self._doctor_runs_before = None
+        runs = self.app.store.doctor_runs()  # type: ignore[attr-defined]
+        if len(runs) > before:
+            self.post_message(self.Finished(dict(runs[-1]["report"]), time.monotonic() - self._started_at))
+        else:
+            self.post_message(self.Failed("cancelled", cancelled=True))
 
 
 # -- the result's shape ----------------------------------------------------------------------------------------

@@ -14,6 +14,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.text import Text
+from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
 # Colours from plotext's palette, one per series in order.
@@ -130,6 +132,15 @@ class LabPlot(PlotextPlot):
         return sum(len(s.points) for s in self.series.values())
 
     # -- drawing -------------------------------------------------------------------------------------------
+
+    def render(self) -> RenderResult:
+        # plotext can fail on degenerate layouts (a lone point on a log axis, a tiny widget): a plot that cannot
+        # be drawn must never take the app down with it; the figures are in the result table anyway.
+        try:
+            return super().render()
+        except Exception as exc:
+            return Text(f"(the plot cannot be drawn at this size or with these points: {type(exc).__name__})",
+                        style="italic")
 
     def redraw(self) -> None:
         plt = self.plt
@@ -252,13 +263,10 @@ class LabPlot(PlotextPlot):
         if len(ticks) >= 2:
             plt.xticks(ticks, [_sci(t) for t in ticks])
         ys = [p[1] for p in pts] + ([peak, lo * bw] if _finite_positive(bw) and _finite_positive(peak) else [])
-        if ys:
-            # Whole decades on both axes, so the roof's slope of 1 reads as one.
-            y_lo, y_hi = 10 ** math.floor(math.log10(min(ys))), 10 ** math.ceil(math.log10(max(ys)))
-            plt.ylim(y_lo, y_hi)
-            yt = _log_ticks(y_lo, y_hi, 10)
-            if len(yt) >= 2:
-                plt.yticks(yt, [_sci(t) for t in yt])
+        # No explicit limits: plotext 5.3 fails to lay out a legend on log axes with limits set.
+        yt = _log_ticks(min(ys), max(ys), 10) if ys else []
+        if len(yt) >= 2:
+            plt.yticks(yt, [_sci(t) for t in yt])
 
 
 def _finite(v: Any) -> bool:
