@@ -45,12 +45,14 @@ class TransformerConfig:
 MODEL_MODES: dict[str, dict[str, Any]] = {
     "tiny": {"config": TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
                                           max_seq_len=64),
-             "prompt": 8, "decode_steps": 8, "decode_repeats": 2, "big_batch": 4, "train_batch": 2,
-             "train_seq": 32, "train_steps": 2},
+             "prompt": 8, "decode_steps": 8, "decode_repeats": 2, "decode_budget_s": 1.0, "big_batch": 4,
+             "train_batch": 2, "train_seq": 32, "train_steps": 2, "train_budget_s": 2.0},
     "quick": {"config": TransformerConfig(), "prompt": 32, "decode_steps": 48, "decode_repeats": 3,
-              "big_batch": 8, "train_batch": 2, "train_seq": 128, "train_steps": 3},
+              "decode_budget_s": 2.5, "big_batch": 8, "train_batch": 2, "train_seq": 128, "train_steps": 4,
+              "train_budget_s": 5.0},
     "full": {"config": TransformerConfig(), "prompt": 64, "decode_steps": 128, "decode_repeats": 5,
-             "big_batch": 16, "train_batch": 8, "train_seq": 256, "train_steps": 5},
+             "decode_budget_s": 10.0, "big_batch": 16, "train_batch": 8, "train_seq": 256, "train_steps": 6,
+             "train_budget_s": 40.0},
 }
 
 
@@ -182,8 +184,8 @@ def measure_decode(
     for bi, batch in enumerate(batches):
         if progress:
             progress(bi / len(batches), f"decode: batch {batch}, {steps} tokens")
-        step_times, run_times, threads = _best_decode_run(model, batch, prompt, steps, cfg_mode["decode_repeats"],
-                                                          dtype, device, should_cancel)
+        step_times, threads = _best_decode_run(model, batch, prompt, steps, cfg_mode["decode_repeats"], dtype,
+                                               device, should_cancel, cfg_mode["decode_budget_s"])
         # KV read per step grows with position; use the mean context of the timed steps.
         mean_ctx = prompt + (steps + 1) / 2
         kv_bytes = 2 * cfg.layers * cfg.kv_heads * cfg.head_dim * mean_ctx * batch * 4
@@ -192,15 +194,14 @@ def measure_decode(
         # Per-step median: robust to the other processes of a shared machine preempting a step now and then.
         median_step = statistics.median(step_times)
         tokens_per_s = batch / median_step
-        cv = statistics.stdev(run_times) / statistics.fmean(run_times) if len(run_times) > 1 else 0.0
+        cv = statistics.stdev(step_times) / statistics.fmean(step_times) if len(step_times) > 1 else 0.0
         out["batches"][str(batch)] = {
             "batch": batch,
             "tokens_per_s": tokens_per_s,
             "tokens_per_s_best_step": batch / min(step_times),
-            "tokens_per_s_whole_runs": batch * steps / statistics.median(run_times),
             "median_step_s": median_step,
             "cv": cv,
-            "repeats": len(run_times),
+            "timed_steps": len(step_times),
             "bytes_per_step": bytes_per_step,
             "bytes_per_token": bytes_per_step / batch,
             "bound_tokens_per_s": bound,
@@ -215,38 +216,40 @@ def measure_decode(
 
 
 def _decode_run(model: TinyTransformer, batch: int, prompt: int, steps: int, repeats: int, dtype: torch.dtype,
-                device: str, should_cancel: CancelCheck | None) -> tuple[list[float], list[float]]:
-    """Per-step and per-run seconds of ``repeats`` timed greedy decodes (after one warm-up decode)."""
+                device: str, should_cancel: CancelCheck | None, budget_s: float) -> list[float]:
+    """Seconds per step of up to ``repeats`` timed greedy decodes of ``steps`` tokens after a short warm-up;
+    stops early once ``budget_s`` is spent (after at least 16 timed steps) so a busy machine cannot stall it."""
     cfg = model.cfg
     caches = model.new_cache(batch, dtype, device)
     gen = torch.Generator(device="cpu").manual_seed(1)
     tokens = torch.randint(0, cfg.vocab, (batch, prompt), generator=gen).to(device)
     step_times: list[float] = []
-    run_times: list[float] = []
+    spent = 0.0
     with torch.inference_mode():
-        for rep in range(repeats + 1):  # the first run is the warm-up
+        for rep in range(repeats + 1):  # run 0 is the warm-up (8 steps)
             check_cancel(should_cancel)
             logits = model(tokens, caches, 0)
             nxt = logits[:, -1:].argmax(-1)
             _sync(device)
-            run_start = time.perf_counter_ns()
-            for step in range(steps):
-                if step % 8 == 0:
+            for step in range(8 if rep == 0 else steps):
+                if step % 4 == 0:
                     check_cancel(should_cancel)
                 t0 = time.perf_counter_ns()
                 logits = model(nxt, caches, prompt + step)
                 nxt = logits[:, -1:].argmax(-1)
-                _sync(device)  # .argmax's result feeds the next step, so a step ends when it is known
+                _sync(device)  # the argmax feeds the next step, so a step ends when it is known
+                elapsed = (time.perf_counter_ns() - t0) / 1e9
                 if rep > 0:
-                    step_times.append((time.perf_counter_ns() - t0) / 1e9)
-            if rep > 0:
-                run_times.append((time.perf_counter_ns() - run_start) / 1e9)
-    return step_times, run_times
+                    step_times.append(elapsed)
+                    spent += elapsed
+                    if spent > budget_s and len(step_times) >= 16:
+                        return step_times
+    return step_times
 
 
 def _best_decode_run(model: TinyTransformer, batch: int, prompt: int, steps: int, repeats: int,
-                     dtype: torch.dtype, device: str, should_cancel: CancelCheck | None
-                     ) -> tuple[list[float], list[float], int]:
+                     dtype: torch.dtype, device: str, should_cancel: CancelCheck | None, budget_s: float
+                     ) -> tuple[list[float], int]:
     """Decode with torch's thread count and, on a CPU with more than one, with one thread too; keep the faster.
 
     A decode step is ~100 small ops, each an OpenMP parallel region: on a shared CPU one preempted thread stalls
@@ -254,13 +257,13 @@ def _best_decode_run(model: TinyTransformer, batch: int, prompt: int, steps: int
     """
     default = torch.get_num_threads()
     candidates = [default] if device == "cuda" or default == 1 else [default, 1]
-    best: tuple[list[float], list[float], int] | None = None
+    best: tuple[list[float], int] | None = None
     try:
         for threads in candidates:
             torch.set_num_threads(threads)
-            step_times, run_times = _decode_run(model, batch, prompt, steps, repeats, dtype, device, should_cancel)
+            step_times = _decode_run(model, batch, prompt, steps, repeats, dtype, device, should_cancel, budget_s)
             if best is None or statistics.median(step_times) < statistics.median(best[0]):
-                best = (step_times, run_times, threads)
+                best = (step_times, threads)
     finally:
         torch.set_num_threads(default)
     assert best is not None
@@ -317,6 +320,8 @@ def measure_train_step(
         if i > 0:
             rates.append(batch * seq / elapsed)
             times.append(elapsed)
+            if sum(times) > cfg_mode["train_budget_s"] and len(times) >= 2:
+                break
     s = _summary(rates, times)
     best_time = min(times)
     achieved = flops / best_time
