@@ -317,6 +317,8 @@ def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
         body = _describe_doctor(result)
     elif kind == "workload":
         body = _describe_workload(result)
+    elif kind == "vram":
+        body = _describe_vram(result)
     else:
         figures = {k: v for k, v in result.items() if _is_figure(v) or isinstance(v, str)}
         for key in ("kind", "device", "device_kind"):
@@ -525,6 +527,36 @@ def _describe_doctor(report: Mapping[str, Any]) -> str:
             lines.append(f"- {marks.get(str(c.get('status')), '?')} **{c.get('id')}**: {c.get('seen', '')}")
     lines.append("")
     lines.append("Doctor " + ("passed." if report.get("passed") else "FAILED."))
+    return "\n".join(lines)
+
+
+def _describe_vram(result: Mapping[str, Any]) -> str:
+    gb = 1e9
+    name = result.get("display") or result.get("preset") or "the model"
+    lines = [
+        f"**{name}**, {result.get('mode', '')}, {result.get('dtype', '')}, batch {result.get('batch', '?')}, "
+        f"{format_number(result.get('seq_len', ''))} tokens: **{format_number(result.get('total_gb', 0))} GB** "
+        f"({result.get('label', '')}) against {format_number(result.get('capacity_gb', ''))} GB → "
+        f"**{result.get('verdict', 'fits' if result.get('fits') else 'does not fit')}**.",
+        "",
+    ]
+    rows: list[tuple[str, Any]] = []
+    formula = result.get("formula_bytes")
+    if isinstance(formula, Mapping):
+        rows += [(f"formula: {k.replace('_', ' ')}", v / gb) for k, v in formula.items() if _is_figure(v)]
+    for key, label in (("extrapolated_bytes", "measured (extrapolated to full size)"),
+                       ("peak_allocated_bytes", "measured: peak allocated"),
+                       ("peak_reserved_bytes", "measured: peak reserved"),
+                       ("context_bytes", f"CUDA context ({result.get('context_source', '')})"),
+                       ("total_bytes", "total")):
+        if _is_figure(result.get(key)):
+            rows.append((label, result[key] / gb))
+    if rows:
+        lines.append(_table(["part", "GB"], rows))
+    if _is_figure(result.get("measured_over_formula")):
+        lines += ["", f"Measured ÷ formula: {format_number(result['measured_over_formula'])}×."]
+    if result.get("oom"):
+        lines += ["", "The run ran out of memory: that is the evidence it does not fit."]
     return "\n".join(lines)
 
 

@@ -242,7 +242,9 @@ class LabScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = self.lab.title.get(self.lang)
         # Only sweeps and the roofline have something to plot; the others show their figures.
-        self.query_one("#lab-plot").display = self.lab.run.op in ("sweep", "roofline")
+        plotted = self.lab.run.op in ("sweep", "roofline")
+        self.query_one("#lab-plot").display = plotted
+        self.query_one("#lab-main").set_class(not plotted, "no-plot")
         self.query_one("#lab-progress-row").display = False
         self.query_one("#lab-result-box").display = False
         self.query_one("#lab-prediction", Input).focus()
