@@ -4,9 +4,10 @@
 
 The references are written the plain way, independent of tutor.measure: a copy of large arrays (512 MiB each,
 well over 4× a 32 MiB last-level cache) with torch ``copy_`` and with ``numpy.copyto``, best of many, counting
-read + write (2 words per element, as STREAM does); and ``torch.mm`` of 2048² fp32 matrices, best of many. They
-run before and after the bench (so a machine that changes speed mid-run shows up as a spread), and the script
-prints each bench headline figure as a ratio of the best reference.
+read + write (2 words per element, as STREAM does); and ``torch.mm`` of 512², 1024² and 2048² fp32 matrices
+(2048²–8192² on a GPU), best of many at the best size. They run before and after the bench (so a machine that
+changes speed mid-run shows up as a spread), and the script prints each bench headline figure as a ratio of the
+best reference.
 """
 
 from __future__ import annotations
@@ -59,7 +60,10 @@ def references(device: str) -> dict[str, float]:
     out = {"torch_copy_gbs": torch_copy_gbs(n, device, sync)}
     if device == "cpu":
         out["numpy_copy_gbs"] = numpy_copy_gbs(n)
-    out["torch_mm_fp32_gflops"] = torch_mm_gflops(4096 if device == "cuda" else 2048, device, sync)
+    sizes = (2048, 4096, 8192) if device == "cuda" else (512, 1024, 2048)
+    for m in sizes:
+        out[f"torch_mm_fp32_{m}_gflops"] = torch_mm_gflops(m, device, sync)
+    out["torch_mm_fp32_gflops"] = max(out[f"torch_mm_fp32_{m}_gflops"] for m in sizes)
     return out
 
 

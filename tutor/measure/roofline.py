@@ -30,13 +30,14 @@ Progress = Callable[[float, str], None]
 MODES: dict[str, dict[str, Any]] = {
     "tiny": {"stream_bytes": 8 * 2**20, "stream_kernels": ("copy",), "gemm_n": (256,), "budget_s": 0.05,
              "max_repeats": 5, "dtypes_cpu": ("float32",)},
-    "quick": {"stream_bytes": 256 * 2**20, "stream_kernels": ("copy", "triad"), "gemm_n": (2048,),
+    "quick": {"stream_bytes": 256 * 2**20, "stream_kernels": ("copy", "triad"), "gemm_n": (512, 1024, 2048),
               "budget_s": 0.8, "max_repeats": 30, "dtypes_cpu": ("float32", "float64", "bfloat16")},
     "full": {"stream_bytes": 512 * 2**20, "stream_kernels": ("copy", "scale", "add", "triad"),
-             "gemm_n": (2048, 3072), "budget_s": 2.5, "max_repeats": 60,
+             "gemm_n": (512, 1024, 2048, 3072), "budget_s": 2.5, "max_repeats": 60,
              "dtypes_cpu": ("float32", "float64", "bfloat16", "float16")},
 }
-CUDA_GEMM_N: dict[str, tuple[int, ...]] = {"tiny": (1024,), "quick": (4096,), "full": (4096, 8192)}
+CUDA_GEMM_N: dict[str, tuple[int, ...]] = {"tiny": (1024,), "quick": (2048, 4096, 8192),
+                                            "full": (2048, 4096, 8192, 16384)}
 CUDA_DTYPES = ("float32", "tfloat32", "bfloat16", "float16")
 
 
@@ -86,7 +87,10 @@ def measure_gemm_peak(
     device: str, dtype: str, mode: str = "quick", should_cancel: CancelCheck | None = None,
     progress: Progress = _noop,
 ) -> dict[str, Any]:
-    """The best GEMM FLOP/s for ``dtype`` over the mode's square sizes (fp32 GEMM is torch.mm on fp32)."""
+    """The best GEMM FLOP/s for ``dtype`` over the mode's square sizes (torch.mm of random matrices).
+
+    The peak is the best size's best time: mid-size matrices that fit the last-level cache are often fastest
+    on a CPU; large ones are fastest on a GPU."""
     cfg = MODES[mode]
     sizes = CUDA_GEMM_N[mode] if device == "cuda" else cfg["gemm_n"]
     tensor_dtype = "float32" if dtype == "tfloat32" else dtype
