@@ -58,6 +58,51 @@ _WORDS: dict[str, dict[Lang, str]] = {
 }
 
 
+# The sentences a result is summarised in (the figures themselves are the run's).
+_SENTENCES: dict[str, dict[Lang, str]] = {
+    "caches": {"es": "Caches: {sizes}.", "en": "Caches: {sizes}."},
+    "ws_peak": {
+        "es": "Pico de {peak} GB/s a {at} ({level}); {last} GB/s a {last_at} ({last_level}).",
+        "en": "Peak {peak} GB/s at {at} ({level}); {last} GB/s at {last_at} ({last_level}).",
+    },
+    "gemm_best": {"es": "Lo mejor: {best} GFLOP/s a N = {n}.", "en": "Best {best} GFLOP/s at N = {n}."},
+    "naive_ratio": {
+        "es": "A N = {n} (ambos medidos) numpy es {ratio}× más rápido.",
+        "en": "At N = {n} (both measured) numpy is {ratio}× faster.",
+    },
+    "no_points": {"es": "(sin puntos)", "en": "(no points)"},
+    "peak_bw": {"es": "ancho de banda pico (medido)", "en": "peak bandwidth (measured)"},
+    "peak_mm": {"es": "pico de matmul {dtype} (medido)", "en": "peak matmul {dtype} (measured)"},
+    "ridge": {"es": "punto de inflexión (float32)", "en": "ridge point (float32)"},
+    "cached": {"es": "(roofline de la caché de este dispositivo)", "en": "(roofline from this device's cache)"},
+    "agree": {
+        "es": "Comparado con la ejecución anterior en esta huella, las dos pasadas {verdict} dentro del {tol}",
+        "en": "Compared with the previous run on this fingerprint, the two passes {verdict} within {tol}",
+    },
+    "agree_yes": {"es": "coinciden", "en": "agree"},
+    "agree_no": {"es": "NO coinciden", "en": "do NOT agree"},
+    "differ": {"es": "difieren", "en": "differ"},
+    "no_previous": {
+        "es": "No hay una ejecución anterior en esta huella: vuelve a ejecutar el bench para la segunda pasada.",
+        "en": "No previous run on this fingerprint to compare with: run the bench again for the second pass.",
+    },
+}
+
+_HEADERS: dict[str, dict[Lang, list[str]]] = {
+    "working_set": {"es": ["working set", "nivel", "GB/s", "CV"], "en": ["working set", "level", "GB/s", "CV"]},
+    "gemm_sizes": {"es": ["N", "GFLOP/s", "tiempo (s)", "FLOP/B"], "en": ["N", "GFLOP/s", "time (s)", "FLOP/B"]},
+    "naive_vs_numpy": {
+        "es": ["N", "python (s)", "python", "numpy (s)", "numpy GFLOP/s", "cociente"],
+        "en": ["N", "python (s)", "python is", "numpy (s)", "numpy GFLOP/s", "ratio"],
+    },
+    "roofline_points": {"es": ["kernel", "FLOP/B", "GFLOP/s", "GB/s"], "en": ["kernel", "FLOP/B", "GFLOP/s", "GB/s"]},
+}
+
+
+def _s(key: str, lang: Lang, **fields: Any) -> str:
+    return _SENTENCES[key][lang].format(**fields)
+
+
 def word(key: str, lang: Lang) -> str:
     entry = _WORDS.get(key) or HEADINGS.get(key)
     return (entry or {}).get(lang, key)
@@ -310,9 +355,9 @@ def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
     if kind == "sweep":
         body = describe_sweep(result, lang)
     elif kind == "bench" or schema.startswith("gpu-tutor/bench"):
-        body = _describe_bench(result)
+        body = _describe_bench(result, lang)
     elif kind == "roofline":
-        body = _describe_roofline(result)
+        body = _describe_roofline(result, lang)
     elif schema.startswith("gpu-tutor/doctor"):
         body = _describe_doctor(result)
     elif kind == "workload":
@@ -412,26 +457,26 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
     name = result.get("name")
     points = [p for p in result.get("points") or () if isinstance(p, Mapping)]
     if not points:
-        return "(no points)"
+        return _s("no_points", lang)
     parts: list[str] = []
     if name == "working_set":
         caches = (result.get("caches") or {}).get("levels", {}) if isinstance(result.get("caches"), Mapping) else {}
         if caches:
-            parts.append("Caches: " + ", ".join(f"{k} {format_bytes(v)}" for k, v in caches.items()) + ".")
+            parts.append(_s("caches", lang, sizes=", ".join(f"{k} {format_bytes(v)}" for k, v in caches.items())))
         best = max(points, key=lambda p: p.get("gbs", 0))
         last = points[-1]
-        parts.append(
-            f"Peak {format_number(best['gbs'])} GB/s at {format_bytes(best['working_set_bytes'])} "
-            f"({best.get('level', '?')}); {format_number(last['gbs'])} GB/s at "
-            f"{format_bytes(last['working_set_bytes'])} ({last.get('level', '?')})."
-        )
-        parts.append(_table(["working set", "level", "GB/s", "CV"], [
+        parts.append(_s(
+            "ws_peak", lang, peak=format_number(best["gbs"]), at=format_bytes(best["working_set_bytes"]),
+            level=best.get("level", "?"), last=format_number(last["gbs"]),
+            last_at=format_bytes(last["working_set_bytes"]), last_level=last.get("level", "?"),
+        ))
+        parts.append(_table(_HEADERS["working_set"][lang], [
             (format_bytes(p["working_set_bytes"]), str(p.get("level", "")), p["gbs"], f"{p.get('cv', 0):.1%}")
             for p in points]))
     elif name == "gemm_sizes":
         best = max(points, key=lambda p: p.get("gflops", 0))
-        parts.append(f"Best {format_number(best['gflops'])} GFLOP/s at N = {best['n']}.")
-        parts.append(_table(["N", "GFLOP/s", "time (s)", "FLOP/B"], [
+        parts.append(_s("gemm_best", lang, best=format_number(best["gflops"]), n=best["n"]))
+        parts.append(_table(_HEADERS["gemm_sizes"][lang], [
             (p["n"], p["gflops"], p["time_s"], p.get("arithmetic_intensity", "")) for p in points]))
     elif name == "naive_vs_numpy":
         speedup = result.get("speedup") if isinstance(result.get("speedup"), Mapping) else {}
@@ -441,40 +486,40 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
         measured = [n for n, d in by_n.items() if "python" in d and not d["python"].get("extrapolated")]
         if measured and speedup:
             n = max(measured)
-            parts.append(f"At N = {n} (both measured) numpy is {format_number(speedup.get(str(n), 0))}× faster.")
+            parts.append(_s("naive_ratio", lang, n=n, ratio=format_number(speedup.get(str(n), 0))))
         rows = []
         for n, d in sorted(by_n.items()):
             py, npy = d.get("python", {}), d.get("numpy", {})
             rows.append((n, py.get("time_s", ""), py.get("label", ""), npy.get("time_s", ""),
                          npy.get("gflops", ""), f"{format_number(speedup.get(str(n), 0))}×" if speedup else ""))
-        parts.append(_table(["N", "python (s)", "python is", "numpy (s)", "numpy GFLOP/s", "ratio"], rows))
+        parts.append(_table(_HEADERS["naive_vs_numpy"][lang], rows))
         if result.get("note"):
             parts.append(str(result["note"]))
     elif name == "roofline_points":
         roof = result.get("roofline") if isinstance(result.get("roofline"), Mapping) else {}
         if roof:
-            parts.append(_describe_roofline(roof))
-        parts.append(_table(["kernel", "FLOP/B", "GFLOP/s", "GB/s"], [
+            parts.append(_describe_roofline(roof, lang))
+        parts.append(_table(_HEADERS["roofline_points"][lang], [
             (str(p.get("name", "")), p["arithmetic_intensity"], p["gflops"], p.get("gbs", "")) for p in points]))
     else:
         parts.append(_figure_list(points[0]))
     return "\n\n".join(parts)
 
 
-def _describe_roofline(roof: Mapping[str, Any]) -> str:
+def _describe_roofline(roof: Mapping[str, Any], lang: Lang = "en") -> str:
     lines = []
     if _is_figure(roof.get("peak_bandwidth_gbs")):
-        lines.append(f"- peak bandwidth (measured): {format_number(roof['peak_bandwidth_gbs'])} GB/s")
+        lines.append(f"- {_s('peak_bw', lang)}: {format_number(roof['peak_bandwidth_gbs'])} GB/s")
     peaks = roof.get("peak_gflops")
     if isinstance(peaks, Mapping):
-        lines += [f"- peak matmul {d} (measured): {format_number(v)} GFLOP/s" for d, v in peaks.items()]
+        lines += [f"- {_s('peak_mm', lang, dtype=d)}: {format_number(v)} GFLOP/s" for d, v in peaks.items()]
     if _is_figure(roof.get("ridge_point")):
-        lines.append(f"- ridge point (float32): {format_number(roof['ridge_point'])} FLOP/byte")
+        lines.append(f"- {_s('ridge', lang)}: {format_number(roof['ridge_point'])} FLOP/byte")
     sheet = roof.get("datasheet")
     if isinstance(sheet, Mapping) and sheet.get("name"):
         lines.append(f"- datasheet: {sheet.get('name')}, {format_number(sheet.get('bandwidth_gbs', ''))} GB/s")
     if roof.get("cached"):
-        lines.append("- (roofline from this device's cache)")
+        lines.append(f"- {_s('cached', lang)}")
     return "\n".join(lines)
 
 
@@ -489,7 +534,7 @@ _BENCH_UNITS = {
 }
 
 
-def _describe_bench(report: Mapping[str, Any]) -> str:
+def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
     headline = report.get("headline") if isinstance(report.get("headline"), Mapping) else {}
     cv = report.get("cv") if isinstance(report.get("cv"), Mapping) else {}
     rows = []
@@ -507,13 +552,13 @@ def _describe_bench(report: Mapping[str, Any]) -> str:
     text = _table(["figure", "value", "unit", "CV"], rows) if rows else ""
     comparison = report.get("comparison")
     if isinstance(comparison, Mapping):
-        verdict = "agree" if comparison.get("agree") else "do NOT agree"
+        verdict = _s("agree_yes" if comparison.get("agree") else "agree_no", lang)
         tolerance = float(comparison.get("tolerance") or 0.05)
         differs = [f["key"] for f in comparison.get("figures") or () if isinstance(f, Mapping) and not f.get("agree")]
-        text += f"\n\nCompared with the previous run on this fingerprint, the two passes {verdict} within " \
-                f"{tolerance:.0%}" + (f" (differ: {', '.join(differs)})." if differs else ".")
+        text += "\n\n" + _s("agree", lang, verdict=verdict, tol=f"{tolerance:.0%}")
+        text += f" ({_s('differ', lang)}: {', '.join(differs)})." if differs else "."
     elif "comparison" in report:
-        text += "\n\nNo previous run on this fingerprint to compare with: run the bench again for the second pass."
+        text += "\n\n" + _s("no_previous", lang)
     if report.get("mode"):
         text = f"`tutor bench` ({report['mode']}):\n\n" + text
     return text

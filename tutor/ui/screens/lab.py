@@ -87,6 +87,8 @@ register(
         "lab.result": {"es": "Resultado", "en": "Result"},
         "lab.extrapolated": {"es": "extrapolado", "en": "extrapolated"},
         "lab.measured": {"es": "medido", "en": "measured"},
+        "lab.plot.roofline": {"es": "roofline medido", "en": "measured roofline"},
+        "lab.plot.prediction": {"es": "tu predicción", "en": "your prediction"},
         "lab.doctor.running": {"es": "Ejecutando tutor doctor…", "en": "Running tutor doctor…"},
         "key.cancel_back": {"es": "Cancelar/Volver", "en": "Cancel/Back"},
         "key.notebook": {"es": "Cuaderno", "en": "Notebook"},
@@ -206,7 +208,7 @@ class LabScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         lab, lang = self.lab, self.lang
         sweep = SWEEPS.get(lab.run.name or "") if lab.run.op == "sweep" else None
-        plot_kind = lab.run.name if sweep else lab.run.op
+        plot_kind = lab.run.name if sweep else ("roofline_points" if lab.run.op == "roofline" else lab.run.op)
         yield Header(show_clock=False)
         with Horizontal(id="lab-body"):
             with Vertical(id="lab-main"):
@@ -229,8 +231,8 @@ class LabScreen(Screen[None]):
                 yield LabPlot(
                     plot_kind or "lines",
                     title=lab.title.get(lang),
-                    x_label=sweep.x_label if sweep else "",
-                    y_label=self._y_label(sweep.y_label if sweep else ""),
+                    x_label=sweep.x_label if sweep else "arithmetic intensity (FLOP/byte)",
+                    y_label=self._y_label(sweep.y_label if sweep else "GFLOP/s"),
                     id="lab-plot",
                 )
                 with VerticalScroll(id="lab-result-box"):
@@ -312,7 +314,9 @@ class LabScreen(Screen[None]):
                 return
             self.prediction = prediction
         self.query_one("#lab-predict").display = False
-        self.query_one("#lab-plot", LabPlot).set_prediction(self.prediction.value, self.prediction.unit)
+        self.query_one("#lab-plot", LabPlot).set_prediction(
+            self.prediction.value, self.prediction.unit, t("lab.plot.prediction", self.lang)
+        )
         self.query_one("#lab-locked", Static).update(
             t("lab.predict.locked", self.lang, prediction=self.prediction.describe())
         )
@@ -412,7 +416,7 @@ class LabScreen(Screen[None]):
         if sp is None:
             return
         self.query_one("#lab-plot", LabPlot).add_point(
-            sp.series,
+            series_label(sp.series, self.lang),
             sp.x,
             sp.y,
             extrapolated=sp.extrapolated,
@@ -427,7 +431,7 @@ class LabScreen(Screen[None]):
         plot.set_roofs(
             peak_bandwidth_gbs=roof.get("peak_bandwidth_gbs"),
             peak_gflops=peak if isinstance(peak, int | float) else None,
-            label=t("lab.measured", self.lang) + " roofline",
+            label=t("lab.plot.roofline", self.lang),
         )
 
     def on_lab_screen_finished(self, message: Finished) -> None:
@@ -463,13 +467,13 @@ class LabScreen(Screen[None]):
 
     def _show_result(self, result: Mapping[str, Any]) -> None:
         plot = self.query_one("#lab-plot", LabPlot)
-        final = plot_series_of(result)
+        final = plot_series_of(result, self.lang)
         if final:
             plot.set_series(final)
         caches = _caches_of(result)
         if caches:
             plot.set_caches(caches)
-        roof = result.get("roofline")
+        roof = result if result.get("kind") == "roofline" else result.get("roofline")
         if isinstance(roof, Mapping):
             self._set_roofs(plot, roof)
         if result.get("kind") == "bench":
@@ -582,12 +586,24 @@ def _fraction(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-def plot_series_of(result: Mapping[str, Any]) -> list[PlotSeries]:
+_SERIES_ES = (("extrapolated", "extrapolado"), ("(measured)", "(medido)"), ("measured", "medido"))
+
+
+def series_label(label: str, lang: Lang) -> str:
+    """A series' legend in the UI language (the engine names them in English)."""
+    if lang == "es":
+        for en, es in _SERIES_ES:
+            label = label.replace(en, es)
+    return label
+
+
+def plot_series_of(result: Mapping[str, Any], lang: Lang = "en") -> list[PlotSeries]:
     """The final series of a sweep result, in the shape :class:`LabPlot` draws."""
     series: dict[str, PlotSeries] = {}
     kind = "scatter" if result.get("name") == "roofline_points" else "line"
     for p in sweep_points(result):
-        s = series.setdefault(p.series, PlotSeries(p.series, extrapolated=p.extrapolated, kind=kind))
+        label = series_label(p.series, lang)
+        s = series.setdefault(label, PlotSeries(label, extrapolated=p.extrapolated, kind=kind))
         s.points.append((p.x, p.y))
         s.names.append(p.name)
     return list(series.values())

@@ -174,7 +174,8 @@ class LabPlot(PlotextPlot):
         elif unit and unit == self.y_label:
             self.plt.hline(value, "yellow")
             if pts:
-                self.plt.text(f"{label}: {value:g} {unit}", min(p[0] for p in pts), value, color="yellow")
+                self.plt.text(f"{label}: {value:g} {unit}", min(p[0] for p in pts), value, color="yellow",
+                              alignment="left")
 
     def _all_points(self) -> list[tuple[float, float]]:
         return [p for s in self.series.values() for p in s.points]
@@ -193,8 +194,10 @@ class LabPlot(PlotextPlot):
                 plt.plot(xs, ys, label=s.label, color=colour, marker="braille" if not s.extrapolated else "dot")
 
     def _draw_lines(self) -> None:
-        self._plot_series()
         xs = sorted({p[0] for p in self._all_points()})
+        if self.kind == "gemm_sizes" and len(xs) >= 2:
+            self.plt.xscale("log")  # the sizes grow geometrically
+        self._plot_series()
         if xs and len(xs) <= 12:
             self.plt.xticks(xs, [f"{x:g}" for x in xs])
 
@@ -207,11 +210,12 @@ class LabPlot(PlotextPlot):
             return
         lo = min(p[0] for p in pts)
         hi = max(p[0] for p in pts)
-        ymax = max(p[1] for p in pts)
+        ymin = min(p[1] for p in pts)
         for level, size in sorted(self.caches.items(), key=lambda kv: kv[1]):
             if lo <= size <= hi:
                 plt.vline(size, "red")
-                plt.text(f"{level} {binary_size(size)}", size, ymax, color="red")
+                # At the foot of the line: the legend sits at the top left.
+                plt.text(f"{level} {binary_size(size)}", size, ymin, color="red", alignment="left")
         ticks = _log_ticks(lo, hi, 4)
         if ticks:
             plt.xticks(ticks, [binary_size(t) for t in ticks])
@@ -248,6 +252,8 @@ class LabPlot(PlotextPlot):
             label = self.roofs.get("label") or "roof"
             plt.plot(roof_x, roof_y, label=label, color="red", marker="braille")
             plt.vline(ridge, "gray")
+            floor = min([p[1] for p in pts] + [lo * bw])
+            plt.text(f"ridge {ridge:.3g} FLOP/B", ridge * (hi / lo) ** 0.01, floor, color="gray", alignment="left")
         for i, s in enumerate(self.series.values()):
             sp = [(x, y, n) for (x, y), n in zip(s.points, s.names or [""] * len(s.points), strict=False) if y > 0]
             if not sp:
