@@ -317,3 +317,15 @@ async def test_the_plot_never_takes_the_app_down() -> None:
         await pilot.pause(0.1)
         assert plot.point_count == 1
         assert app.is_running
+
+
+async def test_shift_n_opens_the_notebook_from_the_map(app: TutorApp) -> None:
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("N")
+        await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+        assert "The notebook is empty" in str(app.screen.query_one("#notebook-empty").render())
+        await pilot.press("escape")
+        await pilot.pause(0.1)
+        assert not isinstance(app.screen, NotebookScreen)
+        assert any(c.title == "Lab Notebook" for c in app.get_system_commands(app.screen))
