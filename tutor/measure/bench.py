@@ -8,6 +8,7 @@ each has the coefficient of variation of its timed repeats beside it.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +22,14 @@ Progress = Callable[[float, str], None]
 BENCH_MODES = ("tiny", "quick", "full")
 
 
+def _load_average() -> float | None:
+    """The 1-minute load average (other processes competing for the cores), where the OS reports one."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
 def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | None = None,
               should_cancel: CancelCheck | None = None) -> dict[str, Any]:
     """Run the reference benchmark; ``mode`` is "quick", "full" or "tiny" (tests only)."""
@@ -31,6 +40,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     if mode not in BENCH_MODES:
         raise WorkloadError(f"unknown bench mode {mode!r} (choose quick or full)")
     report_progress = progress or (lambda _f, _m: None)
+    load_before = _load_average()
     started = time.time()
     dev = resolve_device(device)
     info = device_info(dev)
@@ -44,6 +54,13 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     train = measure_train_step(dev, mode, roof["peak_gflops"][train_dtype], train_dtype, should_cancel,
                                lambda f, m: report_progress(0.75 + 0.25 * f, m))
     report_progress(1.0, "bench done")
+    load_after = _load_average()
+    warnings = list(roof["warnings"])
+    cpus = os.cpu_count() or 1
+    busiest = max(load_before or 0.0, load_after or 0.0)
+    if dev == "cpu" and busiest > 0.5 * cpus + 1:
+        warnings.append(f"the machine was busy (load average {busiest:.1f} on {cpus} CPUs): figures may be low "
+                        "and noisy, and two passes may not agree")
     gemm_cv = {d: g["cv"] for d, g in roof["gemm"].items() if "cv" in g}
     headline = {
         "peak_bandwidth_gbs": roof["peak_bandwidth_gbs"],
@@ -96,6 +113,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         "roofline": {k: roof[k] for k in ("peak_bandwidth_gbs", "peak_gflops", "peak_tflops",
                                           "ridge_flops_per_byte", "ridge_point", "datasheet",
                                           "physical_limits")},
-        "warnings": roof["warnings"],
+        "warnings": warnings,
+        "load_average": {"before": load_before, "after": load_after},
         "notes": notes,
     }
