@@ -175,9 +175,12 @@ def measure_roofline(
     dtypes = measure_dtypes(device, mode)
     gemm: dict[str, Any] = {}
     for i, dtype in enumerate(dtypes):
+
+        def gemm_progress(f: float, m: str, i: int = i) -> None:
+            progress(0.4 + 0.6 * (i + f) / len(dtypes), m)
+
         try:
-            gemm[dtype] = measure_gemm_peak(device, dtype, mode, should_cancel,
-                                            lambda f, m, i=i: progress(0.4 + 0.6 * (i + f) / len(dtypes), m))
+            gemm[dtype] = measure_gemm_peak(device, dtype, mode, should_cancel, gemm_progress)
         except (DeviceError, RuntimeError) as exc:
             gemm[dtype] = {"dtype": dtype, "error": str(exc).splitlines()[0]}
     peak_gflops = {d: g["peak_gflops"] for d, g in gemm.items() if "peak_gflops" in g}
