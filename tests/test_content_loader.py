@@ -211,3 +211,31 @@ def test_lessons_check_names_a_missing_path(tmp_path: Path) -> None:
     lines = formatted(check_paths([missing]).errors)
     assert lines == [f"{missing}:1:1: error: no such file or folder"]
 
+
+
+FORMULA_EXERCISE = """\
+format_version: 1
+id: demo-l1-ridge
+lesson: demo-l1
+kind: number
+title: {es: "Cresta", en: "Ridge"}
+prompt: {es: "¿Dónde está la cresta?", en: "Where is the ridge?"}
+truth:
+  source: formula
+  formula: ridge_point
+  inputs: {peak_flops: PEAK, peak_bandwidth_bytes_per_s: "measured:roofline.peak_bandwidth_bytes_per_s"}
+unit: FLOP/B
+explanation: {es: "e", en: "e"}
+"""
+
+
+def test_formula_inputs_are_tried_at_check_time(tmp_path: Path) -> None:
+    lesson = LESSON.replace("exercises: [demo-l1-copy]", "exercises: [demo-l1-ridge]")
+    good = FORMULA_EXERCISE.replace("PEAK", "209500000000000")
+    root = write_course(tmp_path, {"l1.yaml": lesson}, {"e1.yaml": good})
+    assert formatted(load_course(root).errors) == []
+    # YAML 1.1 reads 209.5e12 (no sign in the exponent) as a string: caught here, not at run time
+    (root / "exercises" / "e1.yaml").write_text(FORMULA_EXERCISE.replace("PEAK", "209.5e12"))
+    lines = formatted(load_course(root).errors)
+    expected = ":10:11: error: truth.inputs: ridge_point: peak_flops must be a finite number"
+    assert len(lines) == 1 and expected in lines[0], lines

@@ -205,14 +205,41 @@ def _measure_call_problem(call: MeasureCall) -> str | None:
     return None
 
 
-def _formula_problem(name: str) -> str | None:
+def _formula_problem(name: str, inputs: dict[str, object]) -> str | None:
+    """Check a formula truth: the name is known and its literal inputs are accepted (type and bounds).
+
+    ``measured:`` inputs are only known at run time; a value inside the input's bounds stands in for them, so the
+    literal ones are still checked (e.g. ``209.5e12``, which YAML reads as a string, is caught here).
+    """
     try:
         formulas = importlib.import_module("tutor.measure.formulas")
     except ImportError:
         return None
     known = getattr(formulas, "FORMULAS", None)
-    if known is not None and name not in known:
+    if known is None:
+        return None
+    spec = known.get(name)
+    if spec is None:
         return f"unknown formula {name!r} (known: {', '.join(sorted(known))})"
+    evaluate = getattr(formulas, "evaluate_formula", None)
+    if evaluate is None:
+        return None
+    bounds = {i.name: i for i in getattr(spec, "inputs", ())}
+    trial: dict[str, object] = {}
+    for key, value in inputs.items():
+        if isinstance(value, str) and value.startswith("measured:"):
+            item = bounds.get(key)
+            trial[key] = item.default if item is not None and item.default is not None else (
+                max(item.minimum, min(1.0, item.maximum)) if item is not None else 1.0
+            )
+        else:
+            trial[key] = value
+    try:
+        evaluate(name, trial)
+    except ValueError as exc:
+        return str(exc)
+    except (ArithmeticError, TypeError) as exc:
+        return f"{name}: {exc}"
     return None
 
 
@@ -350,9 +377,9 @@ def load_files(
                 if msg:
                     course.problems.append(_at(item.path, item.root, ("measure",), msg))
             if ex.truth is not None and ex.truth.formula:
-                msg = _formula_problem(ex.truth.formula)
+                msg = _formula_problem(ex.truth.formula, dict(ex.truth.inputs))
                 if msg:
-                    course.problems.append(_at(item.path, item.root, ("truth", "formula"), msg))
+                    course.problems.append(_at(item.path, item.root, ("truth", "inputs"), msg))
     course.problems.sort()
     return course
 
