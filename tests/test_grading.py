@@ -151,6 +151,8 @@ def test_units() -> None:
         convert(1, "GB", "GB/s")
     assert unit_of_metric("time_s.median") == "s"
     assert unit_of_metric("achieved_gbs") == "GB/s"
+    assert unit_of_metric("time_s.cv") == "fraction"
+    assert unit_of_metric("batches.1.fraction_of_bound") == "fraction"
     assert unit_of_metric("roofline.peak_gflops.float32") == "GFLOP/s"
     assert unit_of_metric("flops") == "FLOP"
     assert unit_of_metric("classification.fraction_of_bandwidth_roof") == "fraction"

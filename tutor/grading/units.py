@@ -106,6 +106,8 @@ _METRIC_SUFFIXES: tuple[tuple[str, str], ...] = (
 def unit_of_metric(path: str) -> str | None:
     """The unit a dotted metric path names, e.g. ``time_s.median`` → ``s``; None when the name does not say."""
     parts = path.split(".")
+    if parts[-1] == "cv":  # a coefficient of variation is a ratio, whatever figure it describes
+        return "fraction"
     exact = {"flops": "FLOP", "bytes": "bytes", "bytes_moved": "bytes", "tokens": None}
     # The statistic (median, min, …) inherits its unit from the figure it describes.
     for part in reversed(parts):
