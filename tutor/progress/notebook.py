@@ -417,7 +417,7 @@ def sweep_point(sweep: str, point: Mapping[str, Any]) -> SweepPoint | None:
     """Where ``point`` (as the measurement engine streams it) goes on ``sweep``'s plot; None if it has no x/y."""
     x_key, y_key = SWEEP_AXES.get(sweep, ("x", "y"))
     x, y = point.get(x_key), point.get(y_key)
-    if not (_is_figure(x) and _is_figure(y)):
+    if not (_is_figure(x) and _is_figure(y)) or x is None or y is None:
         return None
     extrapolated = bool(point.get("extrapolated"))
     if sweep == "naive_vs_numpy":
@@ -535,8 +535,9 @@ _BENCH_UNITS = {
 
 
 def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
-    headline = report.get("headline") if isinstance(report.get("headline"), Mapping) else {}
-    cv = report.get("cv") if isinstance(report.get("cv"), Mapping) else {}
+    raw_headline, raw_cv = report.get("headline"), report.get("cv")
+    headline: Mapping[str, Any] = raw_headline if isinstance(raw_headline, Mapping) else {}
+    cv: Mapping[str, Any] = raw_cv if isinstance(raw_cv, Mapping) else {}
     rows = []
     for key, value in headline.items():
         label, unit = _BENCH_UNITS.get(key, (key, ""))
