@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tutor.progress.c0 import PASS_SCORE, compare_headlines, evaluate_c0
+from tutor.measure.bench_report import compare
+from tutor.progress.c0 import PASS_SCORE, evaluate_c0
 
 HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "ridge_flops_per_byte": 5.0,
         "decode_tokens_per_s": 40.0, "decode_bound_tokens_per_s": 60.0, "train_tokens_per_s": 900.0, "mfu": 0.3}
@@ -84,8 +85,10 @@ def test_bench_needs_two_agreeing_runs_on_the_same_fingerprint() -> None:
 def test_compare_headlines_nested_dtypes() -> None:
     a, b = dict(HEAD), dict(HEAD)
     b["peak_flops_tflops"] = {"float32": 0.3}
-    agree, key, worst = compare_headlines(a, b)
-    assert not agree and key == "peak_flops_tflops.float32" and worst == 0.5
+    comparison = compare({"headline": b}, {"headline": a})
+    assert comparison is not None and not comparison["agree"]
+    [differs] = [f for f in comparison["figures"] if not f["agree"]]
+    assert differs["key"] == "peak_flops_tflops.float32" and differs["ratio"] == 2.0
 
 
 def test_gap_and_level_conditions() -> None:

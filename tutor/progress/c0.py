@@ -13,23 +13,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from tutor.measure.bench_report import DEFAULT_TOLERANCE
+from tutor.measure.bench_report import compare as compare_bench
+
 PASS_SCORE = 0.7
 """An exercise counts as passed once one graded attempt scores at least this."""
 
 C0_LEVEL = "n0"
 L4_GAP_EXERCISE = "n0-l4-gap"
-BENCH_TOLERANCE = 0.10
-"""Two bench runs agree when every headline figure is within this relative difference (machines are shared: ±10 %)."""
-
-HEADLINE_KEYS: tuple[str, ...] = (
-    "peak_bandwidth_gbs",
-    "peak_flops_tflops",
-    "ridge_flops_per_byte",
-    "decode_tokens_per_s",
-    "decode_bound_tokens_per_s",
-    "train_tokens_per_s",
-    "mfu",
-)
+BENCH_TOLERANCE = DEFAULT_TOLERANCE
+"""Two bench runs agree when every headline figure is within this ratio: the same rule ``tutor bench`` prints."""
 
 
 @dataclass(frozen=True)
@@ -89,34 +82,6 @@ def attempt_device_kind(attempt: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _flat_numbers(data: Any, prefix: str = "") -> dict[str, float]:
-    out: dict[str, float] = {}
-    if isinstance(data, Mapping):
-        for k, v in data.items():
-            out.update(_flat_numbers(v, f"{prefix}{k}."))
-    elif isinstance(data, int | float) and not isinstance(data, bool):
-        out[prefix.rstrip(".")] = float(data)
-    return out
-
-
-def compare_headlines(a: Mapping[str, Any], b: Mapping[str, Any],
-                      tolerance: float = BENCH_TOLERANCE) -> tuple[bool, str | None, float]:
-    """``(agree, worst key, worst relative difference)`` over the headline figures both runs have."""
-    fa = _flat_numbers({k: a.get(k) for k in HEADLINE_KEYS if k in a})
-    fb = _flat_numbers({k: b.get(k) for k in HEADLINE_KEYS if k in b})
-    common = sorted(set(fa) & set(fb))
-    if not common:
-        return False, None, float("inf")
-    worst_key, worst = None, 0.0
-    for key in common:
-        x, y = fa[key], fb[key]
-        scale = max(abs(x), abs(y))
-        diff = 0.0 if scale == 0 else abs(x - y) / scale
-        if worst_key is None or diff > worst:
-            worst_key, worst = key, diff
-    return worst <= tolerance, worst_key, worst
-
-
 def _headline(run: Mapping[str, Any]) -> Mapping[str, Any]:
     report = run.get("report")
     if isinstance(report, Mapping) and isinstance(report.get("headline"), Mapping):
@@ -170,7 +135,12 @@ def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = 
                                 "este dispositivo; ejecuta `tutor bench` otra vez"},
                          float(latest["created_at"]), refs)
     prev, last = same[-2], same[-1]
-    agree, key, worst = compare_headlines(_headline(prev), _headline(last), tolerance)
+    comparison = compare_bench({"headline": _headline(last)}, {"headline": _headline(prev)}, tolerance)
+    figures = comparison["figures"] if comparison else []
+    agree = bool(comparison and comparison["agree"])
+    worst_figure = max(figures, key=lambda f: abs(f["ratio"] - 1), default=None)
+    key = worst_figure["key"] if worst_figure else None
+    worst = abs(worst_figure["ratio"] - 1) if worst_figure else float("inf")
     refs.update(bench_runs=[prev["id"], last["id"]], worst_key=key, worst_difference=worst)
     if key is None:
         ev = {"en": f"bench runs #{prev['id']} and #{last['id']} have no headline figures to compare",
