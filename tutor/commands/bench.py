@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     table_out = sys.stderr if json_to_stdout else sys.stdout
 
     from tutor.measure.bench import run_bench
-    from tutor.measure.bench_report import DEFAULT_TOLERANCE, compare, render_markdown, render_table
+    from tutor.measure.bench_report import DEFAULT_TOLERANCE, render_markdown, render_table
     from tutor.measure.device import resolve_device
 
     try:
@@ -124,16 +124,12 @@ def run(args: argparse.Namespace) -> int:
 
     comparison: dict[str, Any] | None = None
     if not args.no_store:
+        from tutor.progress.bench_history import record_bench
         from tutor.progress.store import ProgressStore
 
         store = ProgressStore()
         try:
-            fingerprint = report["device"]["fingerprint"]
-            previous = [r for r in store.bench_runs(fingerprint) if r["report"].get("mode") == report["mode"]]
-            comparison = compare(report, previous[-1]["report"] if previous else None,
-                                 tolerance if tolerance is not None else DEFAULT_TOLERANCE)
-            report["comparison"] = comparison
-            store.record_bench_run(fingerprint=fingerprint, device_kind=report["device"]["kind"], report=report)
+            comparison = record_bench(store, report, tolerance if tolerance is not None else DEFAULT_TOLERANCE)
         finally:
             store.close()
 

@@ -82,6 +82,11 @@ def attempt_device_kind(attempt: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _mode(run: Mapping[str, Any]) -> Any:
+    report = run.get("report")
+    return report.get("mode") if isinstance(report, Mapping) else None
+
+
 def _headline(run: Mapping[str, Any]) -> Mapping[str, Any]:
     report = run.get("report")
     if isinstance(report, Mapping) and isinstance(report.get("headline"), Mapping):
@@ -125,7 +130,9 @@ def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = 
     if not bench_runs:
         return Condition("bench", title, False, {"en": "no tutor bench run yet", "es": "aún no hay tutor bench"})
     latest = bench_runs[-1]
-    same = [r for r in bench_runs if r["fingerprint"] == latest["fingerprint"]]
+    # the second pass repeats the first: same device fingerprint and same bench mode (quick or full)
+    same = [r for r in bench_runs if r["fingerprint"] == latest["fingerprint"]
+            and _mode(r) == _mode(latest)]
     refs = {"fingerprint": latest["fingerprint"], "device_kind": latest.get("device_kind")}
     if len(same) < 2:
         return Condition("bench", title, False,

@@ -490,13 +490,9 @@ class LabScreen(Screen[None]):
     def _record_bench(self, report: dict[str, Any]) -> None:
         """The L4 lab's bench is a ``tutor bench`` run like any other: compared with the previous run on this
         fingerprint (the course's second reproducible pass) and stored as C0 evidence."""
-        from tutor.measure.bench_report import compare
+        from tutor.progress.bench_history import record_bench
 
-        store = self.app.store  # type: ignore[attr-defined]
-        fingerprint = str(report["device"]["fingerprint"])
-        previous = [r for r in store.bench_runs(fingerprint) if r["report"].get("mode") == report.get("mode")]
-        report["comparison"] = compare(report, previous[-1]["report"] if previous else None)
-        store.record_bench_run(fingerprint=fingerprint, device_kind=report["device"]["kind"], report=report)
+        record_bench(self.app.store, report)  # type: ignore[attr-defined]
 
     def _file(self, result: dict[str, Any]) -> None:
         """Store the run, tell the app progress changed, and file the notebook entry, pre-filled."""
