@@ -21,15 +21,7 @@ def build_app(tmp_path: Path, lang: str = "es") -> TutorApp:
 
 
 def labels(tree: Tree) -> list[str]:
-    out: list[str] = []
-
-    def walk(node) -> None:  # type: ignore[no-untyped-def]
-        for child in node.children:
-            out.append(str(child.label.plain))
-            walk(child)
-
-    walk(tree.root)
-    return out
+    return [str(node.label.plain) for node in _nodes(tree)]
 
 
 async def test_the_app_opens_on_the_course_map(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+from yaml.nodes import MappingNode, Node
 
 from tutor.content.problems import ContentError, Problem
 
@@ -121,40 +121,3 @@ def load(path: Path) -> Source:
     finally:
         loader.dispose()
     return Source(path=path, data=data, root=root)
-
-
-def node_at(root: Node, loc: tuple[str | int, ...]) -> tuple[Node, bool]:
-    """The YAML node for a pydantic error location.
-
-    Returns the deepest node reached and whether the whole location was found (a missing field points at the
-    mapping that should have held it).
-    """
-    node = root
-    for part in loc:
-        child: Node | None = None
-        if isinstance(node, MappingNode):
-            for key_node, value_node in node.value:
-                if isinstance(key_node, ScalarNode) and key_node.value == str(part):
-                    child = value_node
-                    break
-        elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
-            child = node.value[part]
-        if child is None:
-            # pydantic adds names of union members and the like; skip what is not in the document
-            if isinstance(part, str) and not isinstance(node, MappingNode | SequenceNode):
-                return node, False
-            continue
-        node = child
-    return node, True
-
-
-def key_node_at(root: Node, loc: tuple[str | int, ...]) -> Node | None:
-    """The key node of the last mapping entry on ``loc`` (where an unexpected field should be reported)."""
-    if not loc:
-        return None
-    parent, _ = node_at(root, loc[:-1])
-    if isinstance(parent, MappingNode):
-        for key_node, _value in parent.value:
-            if isinstance(key_node, ScalarNode) and key_node.value == str(loc[-1]):
-                return key_node
-    return None
