@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing as mp
+import os
 import signal
 import threading
 import time
 import traceback
 from collections.abc import Callable
+from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -28,9 +30,20 @@ OnProgress = Callable[[float, str], None]
 OnPoint = Callable[[dict[str, Any]], None]
 
 
+def _silence_stdio() -> None:
+    """Point the child's stdout and stderr at /dev/null: the parent may be a TUI drawing on that terminal, and
+    whatever torch prints (warnings, OpenMP notices) would tear its screen. Results and errors go over the pipe."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        with contextlib.suppress(OSError):
+            os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def _child_main(conn: Connection, cancel: Any) -> None:
     """The worker process: serve requests until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _silence_stdio()
     from tutor.measure import api
 
     with contextlib.suppress(ImportError):
@@ -110,11 +123,16 @@ class MeasureWorker:
         if self.alive:
             return
         self._discard()
-        parent, child = self._ctx.Pipe(duplex=True)
-        self._cancel = self._ctx.Event()
-        self._proc = self._ctx.Process(target=_child_main, args=(child, self._cancel), daemon=True,
-                                       name="gpu-tutor-measure")
-        self._proc.start()
+        # multiprocessing starts its resource tracker with the first Event and passes it sys.stderr's fd; inside a
+        # Textual app that object is a capture whose fileno() is -1 ("bad value(s) in fds_to_keep"). A real file
+        # stands in while the tracker starts, and anything it prints goes nowhere near the terminal.
+        with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
+            resource_tracker.ensure_running()
+            parent, child = self._ctx.Pipe(duplex=True)
+            self._cancel = self._ctx.Event()
+            self._proc = self._ctx.Process(target=_child_main, args=(child, self._cancel), daemon=True,
+                                           name="gpu-tutor-measure")
+            self._proc.start()
         child.close()
         self._conn = parent
 

@@ -135,7 +135,6 @@ class TutorApp(App[None]):
         if self._measure_worker is None:
             from tutor.measure.worker import MeasureWorker
 
-            _start_resource_tracker()
             self._measure_worker = MeasureWorker()
         return self._measure_worker
 
@@ -172,21 +171,6 @@ class TutorApp(App[None]):
             yield SystemCommand(
                 f"Open: {title}", f"Lesson {lesson.id}", lambda lid=lesson.id: self.post_message(OpenLesson(lid))
             )
-
-
-def _start_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker with a real stderr.
-
-    Inside a Textual app ``sys.stderr`` is a capture whose ``fileno()`` is -1, and the tracker, which multiprocessing
-    starts with the first spawned process, passes that fd on ("bad value(s) in fds_to_keep"). Its stderr goes to
-    /dev/null so that nothing it might print lands on the terminal Textual draws on.
-    """
-    import contextlib
-    import os
-    from multiprocessing import resource_tracker
-
-    with open(os.devnull, "w") as devnull, contextlib.redirect_stderr(devnull):
-        resource_tracker.ensure_running()
 
 
 def make_app(
