@@ -80,3 +80,20 @@ def test_cpu_ceiling() -> None:
     assert specs.cpu_flops_per_cycle_per_core(flags, "float64") == 32
     assert specs.cpu_flops_per_cycle_per_core({"avx2", "fma"}) == 32
     assert specs.cpu_theoretical_peak_flops(2, 2.5, flags) == 2 * 2.5e9 * 64
+
+
+def test_a_short_burst_does_not_become_the_peak_bandwidth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sustained best (median of the rounds' best copies), not one lucky round, is the peak."""
+    from tutor.measure import roofline
+    from tutor.measure.timing import TimingStats
+
+    seconds = iter([0.010, 0.020, 0.020, 0.021, 0.019])  # one round runs twice as fast as the others
+    monkeypatch.setitem(roofline.MODES, "burst", {**roofline.MODES["tiny"], "stream_rounds": 5})
+    monkeypatch.setattr(roofline, "time_callable", lambda *a, **k: TimingStats((next(seconds), 0.03)))
+    monkeypatch.setattr(roofline.kernels, "build", lambda *a, **k: (lambda: None))
+    result = roofline.measure_bandwidth("cpu", "burst")
+    copy = result["kernels"]["copy"]
+    gigabytes = copy["bytes"] / 1e9
+    assert copy["gbs_single_best"] == pytest.approx(gigabytes / 0.010)
+    assert result["peak_bandwidth_gbs"] == pytest.approx(gigabytes / 0.020)
+    assert len(copy["gbs_round_best"]) == 5 and "median over 5 rounds" in result["method"]

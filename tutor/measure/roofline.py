@@ -3,6 +3,7 @@ FLOP/s per dtype, best of many runs, with the datasheet roof beside it when the 
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 from typing import Any
@@ -31,10 +32,11 @@ MODES: dict[str, dict[str, Any]] = {
     "tiny": {"stream_bytes": 8 * 2**20, "stream_kernels": ("copy",), "gemm_n": (256,), "budget_s": 0.05,
              "max_repeats": 5, "dtypes_cpu": ("float32",)},
     "quick": {"stream_bytes": 256 * 2**20, "stream_kernels": ("copy", "triad"), "gemm_n": (512, 1024, 2048),
-              "budget_s": 0.8, "max_repeats": 30, "dtypes_cpu": ("float32", "float64", "bfloat16")},
+              "stream_rounds": 5, "stream_round_gap_s": 0.15, "budget_s": 0.8, "max_repeats": 30,
+              "dtypes_cpu": ("float32", "float64", "bfloat16")},
     "full": {"stream_bytes": 512 * 2**20, "stream_kernels": ("copy", "scale", "add", "triad"),
-             "gemm_n": (512, 1024, 2048, 3072), "budget_s": 2.5, "max_repeats": 60,
-             "dtypes_cpu": ("float32", "float64", "bfloat16", "float16")},
+             "gemm_n": (512, 1024, 2048, 3072), "stream_rounds": 9, "stream_round_gap_s": 0.25, "budget_s": 2.5,
+             "max_repeats": 60, "dtypes_cpu": ("float32", "float64", "bfloat16", "float16")},
 }
 CUDA_GEMM_N: dict[str, tuple[int, ...]] = {"tiny": (1024,), "quick": (2048, 4096, 8192),
                                             "full": (2048, 4096, 8192, 16384)}
@@ -54,14 +56,22 @@ def measure_bandwidth(
     device: str, mode: str = "quick", should_cancel: CancelCheck | None = None, progress: Progress = _noop,
     dtype: str = "float32",
 ) -> dict[str, Any]:
-    """STREAM kernels on large arrays; the peak bandwidth is STREAM copy's best (what a careful copy reaches)."""
+    """STREAM kernels on large arrays. The peak bandwidth is STREAM copy's *sustained* best.
+
+    Each kernel is timed in several short rounds spread over about a second; the figure is the median of the
+    rounds' best copies. On a shared machine (a VM, a laptop with a browser open) single copies now and then run
+    far faster or slower than the memory system sustains — a burst of 1.5× for a few milliseconds was seen on
+    the course's CI machine — and a plain best-of-all would report the burst. Every round and the single best
+    copy are kept in the result, so the learner can see the spread.
+    """
     cfg = MODES[mode]
     elem = 4 if dtype == "float32" else 8
     array_bytes = cfg["stream_bytes"] if mode == "tiny" else max(cfg["stream_bytes"], dram_working_set_bytes())
     if device == "cuda":
         array_bytes = max(array_bytes, 1 * 2**30)
     n = array_bytes // elem
-    out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {},
+    rounds = cfg.get("stream_rounds", 1)
+    out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rounds,
                            "last_level_cache_bytes": cache_sizes()["last_level"]}
     names = cfg["stream_kernels"]
     for i, name in enumerate(names):
@@ -69,17 +79,35 @@ def measure_bandwidth(
         progress(i / len(names), f"bandwidth: {name} on {n * elem / 2**20:.0f} MiB arrays")
         w = WORKLOADS[name]
         params = {"n": n, "dtype": dtype}
+        gigabytes = w.bytes_fn(params) / 1e9
         fn = kernels.build(name, params, device)
-        stats = time_callable(fn, device, warmup=2, min_repeats=5, max_repeats=cfg["max_repeats"],
-                              budget_s=cfg["budget_s"], should_cancel=should_cancel)
+        samples: list[float] = []
+        round_best: list[float] = []
+        for r in range(rounds):
+            if r:
+                time.sleep(cfg.get("stream_round_gap_s", 0.0))
+            stats = time_callable(fn, device, warmup=2 if r == 0 else 1, min_repeats=5,
+                                  max_repeats=cfg["max_repeats"], budget_s=cfg["budget_s"] / rounds,
+                                  should_cancel=should_cancel)
+            samples.extend(stats.times_s)
+            round_best.append(gigabytes / stats.min)
         del fn
-        res = _stat(stats, w.bytes_fn(params) / 1e9)
-        out["kernels"][name] = {"gbs_best": res["best"], "gbs_median": res["median"], "time_s": res["time_s"],
-                                "bytes": w.bytes_fn(params)}
+        all_stats = TimingStats(tuple(samples))
+        out["kernels"][name] = {
+            "gbs_best": statistics.median(round_best),
+            "gbs_median": gigabytes / all_stats.median,
+            "gbs_single_best": gigabytes / all_stats.min,
+            "gbs_round_best": round_best,
+            "time_s": all_stats.to_dict(),
+            "bytes": w.bytes_fn(params),
+        }
     copy = out["kernels"]["copy"]
     out["peak_bandwidth_gbs"] = copy["gbs_best"]
     out["cv"] = copy["time_s"]["cv"]
-    out["method"] = "STREAM copy (2 words per element), best of the timed repeats"
+    out["method"] = (
+        f"STREAM copy (2 words per element): median over {rounds} rounds of each round's best copy"
+        if rounds > 1 else "STREAM copy (2 words per element), best of the timed repeats"
+    )
     return out
 
 
