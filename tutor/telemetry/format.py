@@ -1,4 +1,5 @@
-"""Figures as people read them, shared by ``tutor telemetry`` and the panel. N/A is always spelled out."""
+"""Figures as people read them, shared by ``tutor telemetry`` and the panel. N/A is always spelled out
+(``na`` lets the panel spell it in the learner's language; the CLI keeps ``N/A``)."""
 
 from __future__ import annotations
 
@@ -14,41 +15,41 @@ def number(value: MetricValue) -> float | None:
     return float(value)
 
 
-def gib(value: MetricValue, digits: int = 1) -> str:
+def gib(value: MetricValue, digits: int = 1, *, na: str = NA) -> str:
     x = number(value)
-    return NA if x is None else f"{x / 2**30:.{digits}f}"
+    return na if x is None else f"{x / 2**30:.{digits}f}"
 
 
-def used_of(used: MetricValue, total: MetricValue, unit: str = "GiB") -> str:
+def used_of(used: MetricValue, total: MetricValue, unit: str = "GiB", *, na: str = NA) -> str:
     """``"6.1 / 24.0 GiB"``; either side may be N/A."""
-    return f"{gib(used)} / {gib(total)} {unit}"
+    return f"{gib(used, na=na)} / {gib(total, na=na)} {unit}"
 
 
-def pct(value: MetricValue) -> str:
+def pct(value: MetricValue, *, na: str = NA) -> str:
     x = number(value)
-    return NA if x is None else f"{x:.0f} %"
+    return na if x is None else f"{x:.0f} %"
 
 
-def watts(value: MetricValue) -> str:
+def watts(value: MetricValue, *, na: str = NA) -> str:
     x = number(value)
-    return NA if x is None else f"{x:.0f} W"
+    return na if x is None else f"{x:.0f} W"
 
 
-def mhz(value: MetricValue) -> str:
+def mhz(value: MetricValue, *, na: str = NA) -> str:
     x = number(value)
-    return NA if x is None else f"{x:.0f}"
+    return na if x is None else f"{x:.0f}"
 
 
-def celsius(value: MetricValue) -> str:
+def celsius(value: MetricValue, *, na: str = NA) -> str:
     x = number(value)
-    return NA if x is None else f"{x:.0f} °C"
+    return na if x is None else f"{x:.0f} °C"
 
 
-def rate(value: MetricValue) -> str:
+def rate(value: MetricValue, *, na: str = NA) -> str:
     """Bytes per second, scaled (``"3.2 GB/s"``)."""
     x = number(value)
     if x is None:
-        return NA
+        return na
     for unit, scale in (("GB/s", 1e9), ("MB/s", 1e6), ("kB/s", 1e3)):
         if x >= scale:
             return f"{x / scale:.1f} {unit}"

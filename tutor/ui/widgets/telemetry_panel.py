@@ -17,7 +17,9 @@ How the app wires it (attributes down, messages up):
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from textual import events
@@ -29,6 +31,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
+from tutor.i18n import Lang, register, t
 from tutor.telemetry import (
     BackendSpecError,
     BackendStatus,
@@ -43,6 +46,161 @@ from tutor.telemetry import format as fmt
 
 WIDE_COLUMNS = 70
 SPARK = "▁▂▃▄▅▆▇█"
+
+register(
+    {
+        "tel.waiting_banner": {
+            "es": "Telemetría: esperando la primera muestra…",
+            "en": "Telemetry: waiting for the first sample…",
+        },
+        "tel.replay": {"es": "▶ REPLAY (grabación)", "en": "▶ REPLAY"},
+        "tel.na": {"es": "N/D", "en": "N/A"},
+        "tel.no_devices": {"es": "No hay dispositivos que mostrar.", "en": "No devices to show."},
+        "tel.reading": {"es": "Leyendo los dispositivos…", "en": "Reading the devices…"},
+        "tel.waiting": {"es": "esperando la primera muestra…", "en": "waiting for the first sample…"},
+        "tel.lost": {
+            "es": "PERDIDA — sin lecturas (la GPU necesita un reset o reiniciar el equipo)",
+            "en": "LOST — no readings (the GPU needs a reset or a reboot)",
+        },
+        "tel.busy": {"es": "activa", "en": "busy"},
+        "tel.mem_bus": {"es": "bus mem", "en": "mem bus"},
+        "tel.power": {"es": "potencia", "en": "power"},
+        "tel.cores": {"es": "núcleos", "en": "cores"},
+        "tel.load": {"es": "carga", "en": "load"},
+        "tel.busy_note": {
+            "es": "activa: fracción del tiempo en que corría algún kernel (no es la ocupación de los SM)",
+            "en": "busy: share of time any kernel ran (not SM occupancy)",
+        },
+        "tel.mem_bus_note": {
+            "es": "bus mem: fracción del tiempo en que se leía o escribía la memoria",
+            "en": "mem bus: share of time memory was read or written",
+        },
+        "tel.clocks_held": {"es": "relojes limitados por: ", "en": "clocks held by: "},
+        "tel.processes": {"es": "procesos:", "en": "processes:"},
+        "tel.note": {"es": "nota: {note}", "en": "note: {note}"},
+        "tel.minutes_ago": {"es": "minutos atrás", "en": "minutes ago"},
+        "tel.chart_title": {"es": "% en los últimos minutos", "en": "% over the last minutes"},
+        "tel.chart_replay": {"es": " (replay)", "en": " (replay)"},
+        "tel.chart_empty": {"es": "historial: aún no hay muestras", "en": "history: no samples yet"},
+    }
+)
+
+#: Throttle (clock-event) reasons as NVML's decoder words them → Spanish.
+_THROTTLE_ES = {
+    "idle": "inactiva",
+    "application clocks setting": "ajuste de relojes de aplicación",
+    "software power cap": "límite de potencia por software",
+    "hardware slowdown": "ralentización por hardware",
+    "sync boost": "boost sincronizado",
+    "software thermal slowdown": "ralentización térmica por software",
+    "hardware thermal slowdown": "ralentización térmica por hardware",
+    "power brake (external)": "freno de potencia (externo)",
+    "display clock setting": "ajuste del reloj de pantalla",
+}
+
+#: Why NVML could not start (the short reasons :mod:`tutor.telemetry.nvml` gives) → Spanish.
+_REASONS_ES = {
+    "NVML library not found": "no se encontró la biblioteca NVML",
+    "NVIDIA driver not loaded": "el driver de NVIDIA no está cargado",
+    "NVIDIA driver/library version mismatch": "el driver de NVIDIA y su biblioteca son de versiones distintas",
+    "no permission to use the NVIDIA driver": "sin permiso para usar el driver de NVIDIA",
+    "the operating system blocked NVML": "el sistema operativo bloqueó NVML",
+    "nvidia-ml-py not installed": "nvidia-ml-py no está instalado",
+    "NVML found no usable GPU": "NVML no encontró ninguna GPU utilizable",
+}
+
+#: The fixed notes of the core (what to do about a failure, WSL, MIG) → Spanish.
+_NOTES_ES = {
+    "libnvidia-ml.so.1 is not on this system: no NVIDIA driver is installed, or this container was started "
+    "without GPU access (docker run --gpus all).":
+        "libnvidia-ml.so.1 no está en este sistema: no hay ningún driver de NVIDIA instalado, o este contenedor "
+        "se arrancó sin acceso a la GPU (docker run --gpus all).",
+    "The driver's library is installed but its kernel module is not running: reboot, or check "
+    "`lsmod | grep nvidia` and `dmesg` (Secure Boot can block an unsigned module).":
+        "La biblioteca del driver está instalada, pero su módulo del kernel no está cargado: reinicia, o revisa "
+        "`lsmod | grep nvidia` y `dmesg` (Secure Boot puede bloquear un módulo sin firmar).",
+    "The user-space library and the kernel module are different versions, usually after a driver update "
+    "without a reboot: reboot.":
+        "La biblioteca de espacio de usuario y el módulo del kernel son de versiones distintas, normalmente tras "
+        "actualizar el driver sin reiniciar: reinicia.",
+    "This user cannot open /dev/nvidia*: check the device files' group (often 'video' or 'render'), or pass "
+    "the GPU into the container.":
+        "Este usuario no puede abrir /dev/nvidia*: revisa el grupo de esos ficheros de dispositivo (a menudo "
+        "'video' o 'render'), o pasa la GPU al contenedor.",
+    "The OS refused the request (a sandbox or a security policy).":
+        "El sistema operativo rechazó la petición (un sandbox o una política de seguridad).",
+    "pip install nvidia-ml-py to read NVIDIA GPUs.": "pip install nvidia-ml-py para leer las GPU NVIDIA.",
+    "The driver is loaded but lists no GPU this user can use.":
+        "El driver está cargado, pero no lista ninguna GPU que este usuario pueda usar.",
+    "WSL2: NVML comes from the Windows driver through /usr/lib/wsl/lib. Per-process GPU memory is not reported, "
+    "and clock-event reasons, PCIe throughput and some clocks may be N/A; nvidia-smi on Windows shows them.":
+        "WSL2: NVML viene del driver de Windows a través de /usr/lib/wsl/lib. No se informa de la memoria de GPU "
+        "por proceso, y los motivos de reloj limitado, el caudal PCIe y algunos relojes pueden salir N/D; "
+        "nvidia-smi en Windows sí los muestra.",
+}
+
+#: The status codes the core reports (``tutor.telemetry.model.StatusCode``).
+STATUS_CODES = frozenset({
+    "ok", "library_not_found", "driver_not_loaded", "driver_library_mismatch", "no_permission", "no_devices",
+    "gpu_lost", "replay", "error",
+})
+
+_Pattern = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
+
+#: The core's status sentences with a variable part (a file, a driver version, a reason), in Spanish.
+_MESSAGES_ES: tuple[_Pattern, ...] = (
+    (re.compile(r"No NVIDIA GPU \((?P<reason>.*)\) — showing CPU and RAM"),
+     lambda m: f"Sin GPU NVIDIA ({_reason_es(m['reason'])}) — se muestran la CPU y la RAM"),
+    (re.compile(r"CPU and RAM of this machine \(psutil\)"), lambda m: "CPU y RAM de esta máquina (psutil)"),
+    (re.compile(r"NVIDIA NVML — (?P<n>\d+) GPUs?, driver (?P<driver>.*?)(?P<host>; host CPU and RAM)?"),
+     lambda m: f"NVIDIA NVML — {m['n']} GPU, driver {m['driver']}"
+               + ("; CPU y RAM del equipo" if m["host"] else "")),
+    (re.compile(r"(?P<names>.*) lost \(NVML: GPU is lost\) — it needs a reset or a reboot"
+                r"(?P<host>; host CPU and RAM)?"),
+     lambda m: f"{m['names']} perdida (NVML: GPU is lost) — necesita un reset o reiniciar el equipo"
+               + ("; CPU y RAM del equipo" if m["host"] else "")),
+    (re.compile(r"Replay of (?P<file>.*) \((?P<rec>[^()]*)\) — recorded figures, not this machine's"),
+     lambda m: f"Replay de {m['file']} ({m['rec']}) — cifras grabadas, no de esta máquina"),
+    (re.compile(r"Telemetry is off: (?P<why>.*)"), lambda m: f"Telemetría desactivada: {m['why']}"),
+    (re.compile(r"telemetry failed: (?P<why>.*)"), lambda m: f"la telemetría falló: {m['why']}"),
+    (re.compile(r"not probed"), lambda m: "aún sin sondear"),
+    (re.compile(r"NVML failed to start \((?P<why>.*)\)"), lambda m: f"NVML no pudo arrancar ({m['why']})"),
+    (re.compile(r"MIG is enabled on (?P<name>.*): NVML reports no whole-GPU utilization in this mode; memory and "
+                r"power are for the whole card\."),
+     lambda m: f"MIG está activado en {m['name']}: en este modo NVML no da la utilización de la GPU entera; "
+               "la memoria y la potencia son de toda la tarjeta."),
+    (re.compile(r"Recorded on (?P<rec>[^:]*): (?P<message>.*)"),
+     lambda m: f"Grabado en {m['rec']}: {translate_status_text(m['message'], 'es')}"),
+)
+
+
+def _reason_es(reason: str) -> str:
+    return _REASONS_ES.get(reason) or translate_status_text(reason, "es")
+
+
+def translate_status_text(text: str, lang: Lang) -> str:
+    """A status message or note of the telemetry core in ``lang``. The core words them in English (for
+    ``tutor telemetry``'s JSON); an unknown sentence — a driver's own error text — is kept as it is."""
+    if lang == "en":
+        return text
+    if text in _NOTES_ES:
+        return _NOTES_ES[text]
+    if text in _REASONS_ES:
+        return _REASONS_ES[text]
+    for pattern, render in _MESSAGES_ES:
+        match = pattern.fullmatch(text)
+        if match:
+            return render(match)
+    return text
+
+
+def status_message(status: BackendStatus, lang: Lang) -> str:
+    """The banner's sentence for ``status`` in ``lang`` (by its code; the detail is kept where there is no
+    translation). Replay stays labelled as replay in every language."""
+    if lang == "en" or status.code not in STATUS_CODES:
+        return status.message
+    return translate_status_text(status.message, lang)
+
 
 
 class TelemetryUpdated(Message):
@@ -69,6 +227,15 @@ def _spark(values: tuple[Any, ...]) -> str:
         x = fmt.number(v)
         out.append("·" if x is None else SPARK[min(len(SPARK) - 1, max(0, int(x / 100 * len(SPARK))))])
     return "".join(out)
+
+
+def throttle_word(reason: str, lang: Lang) -> str:
+    """A throttle reason in ``lang`` (an unknown bit, ``other (0x…)``, keeps its value)."""
+    if lang == "en":
+        return reason
+    if reason.startswith("other ("):
+        return "otro " + reason.removeprefix("other ")
+    return _THROTTLE_ES.get(reason, reason)
 
 
 class TelemetryPanel(Vertical):
@@ -123,15 +290,29 @@ class TelemetryPanel(Vertical):
         super().__init__(id=id, classes=classes)
         self._visible: bool | None = None
 
+    @property
+    def lang(self) -> Lang:
+        """The app's language; English in an app that has none (a test app, a demo)."""
+        lang = getattr(self.app, "lang", "en")
+        return "es" if lang == "es" else "en"
+
     def compose(self) -> ComposeResult:
-        yield Static("Telemetry: waiting for the first sample…", id="telemetry-banner")
+        yield Static(t("tel.waiting_banner", self.lang), id="telemetry-banner")
         yield Static("", id="telemetry-readings")
         yield PlotextPlot(id="telemetry-chart")
 
     def on_mount(self) -> None:
+        if hasattr(self.app, "lang"):
+            self.watch(self.app, "lang", self._lang_changed, init=False)
         latest = getattr(self.app, "telemetry_snapshot", None)
         if isinstance(latest, TelemetrySnapshot):
             self.update_snapshot(latest)
+
+    def _lang_changed(self) -> None:
+        if self.snapshot is not None:
+            self._render_snapshot(self.snapshot)
+        else:
+            self.query_one("#telemetry-banner", Static).update(t("tel.waiting_banner", self.lang))
 
     # -- the API the app and screens use ------------------------------------------------------------------
     def update_snapshot(self, snapshot: TelemetrySnapshot) -> None:
@@ -190,29 +371,33 @@ class TelemetryPanel(Vertical):
         self._plot(snap)
 
     def banner_text(self, status: BackendStatus) -> Content:
-        label = "▶ REPLAY" if status.backend == "replay" else status.backend
-        lines = [Content.assemble((label, "bold"), " · ", status.message)]
+        lang = self.lang
+        label = t("tel.replay", lang) if status.backend == "replay" else status.backend
+        lines = [Content.assemble((label, "bold"), " · ", status_message(status, lang))]
         if self.wide or status.code != "ok":
-            lines += [Content(f"  {note}") for note in status.notes[: None if self.wide else 1]]
+            lines += [Content(f"  {translate_status_text(note, lang)}")
+                      for note in status.notes[: None if self.wide else 1]]
         return Content("\n").join(lines)
 
     def _bar_width(self) -> int:
         return max(6, min(30, (self.size.width or 48) - 28))
 
     def _row(self, label: str, fraction: float | None, value: str) -> str:
-        return f"{label:<8}{_bar(fraction, self._bar_width())} {value}"
+        # Eight columns hold the English labels; Spanish ``potencia`` needs one more to keep its gap.
+        return f"{label:<{8 if self.lang == 'en' else 9}}{_bar(fraction, self._bar_width())} {value}"
 
     def readings_text(self, snap: TelemetrySnapshot) -> Content:
+        lang = self.lang
         if not snap.devices:
-            return Content("No devices to show." if snap.samples or snap.seq > 1 else "Reading the devices…")
+            return Content(t("tel.no_devices" if snap.samples or snap.seq > 1 else "tel.reading", lang))
         lines: list[str] = []
         for info in snap.devices:
             sample = snap.sample(info.id)
             lines += self._gpu_lines(info, sample) if info.kind == "gpu" else self._host_lines(info, sample)
             lines.append("")
         if any(d.kind == "gpu" for d in snap.devices):
-            lines.append("busy: share of time any kernel ran (not SM occupancy)")
-            lines.append("mem bus: share of time memory was read or written")
+            lines.append(t("tel.busy_note", lang))
+            lines.append(t("tel.mem_bus_note", lang))
         return Content("\n".join(lines).rstrip("\n"))
 
     def _value(self, info: DeviceInfo, sample: DeviceSample | None, key: str) -> Any:
@@ -221,15 +406,17 @@ class TelemetryPanel(Vertical):
         return sample.get(key)
 
     def _gpu_lines(self, info: DeviceInfo, sample: DeviceSample | None) -> list[str]:
+        lang = self.lang
+        na = t("tel.na", lang)
         arch = info.static.get("sm_arch")
         index = info.static.get("index", info.id.removeprefix("gpu"))
         head = f"GPU {index} · {info.name}" + (f" · {arch}" if arch else "")
         if info.static.get("mig"):
             head += " · MIG"
         if sample is not None and sample.state == "lost":
-            return [head, "  LOST — no readings (the GPU needs a reset or a reboot)"]
+            return [head, f"  {t('tel.lost', lang)}"]
         if sample is None:
-            return [head, "  waiting for the first sample…"]
+            return [head, f"  {t('tel.waiting', lang)}"]
 
         def v(key: str) -> Any:
             return self._value(info, sample, key)
@@ -237,34 +424,41 @@ class TelemetryPanel(Vertical):
         util, bus = v("gpu_util_pct"), v("mem_bus_util_pct")
         used, total = v("mem_used_bytes"), v("mem_total_bytes") or info.static.get("mem_total_bytes")
         power, limit = v("power_w"), v("power_limit_w") or info.static.get("power_limit_w")
+        def mhz(key: str) -> str:
+            return fmt.mhz(v(key), na=na)
+
         lines = [
             head,
-            self._row("busy", fmt.ratio(util, 100), fmt.pct(util)),
-            self._row("mem bus", fmt.ratio(bus, 100), fmt.pct(bus)),
-            self._row("VRAM", fmt.ratio(used, total), fmt.used_of(used, total)),
-            self._row("power", fmt.ratio(power, limit), f"{fmt.watts(power)} / {fmt.watts(limit)}"),
-            f"temp {fmt.celsius(v('temp_c'))} · SM {fmt.mhz(v('sm_clock_mhz'))}/{fmt.mhz(v('sm_clock_max_mhz'))} MHz"
-            f" · mem {fmt.mhz(v('mem_clock_mhz'))}/{fmt.mhz(v('mem_clock_max_mhz'))} MHz",
+            self._row(t("tel.busy", lang), fmt.ratio(util, 100), fmt.pct(util, na=na)),
+            self._row(t("tel.mem_bus", lang), fmt.ratio(bus, 100), fmt.pct(bus, na=na)),
+            self._row("VRAM", fmt.ratio(used, total), fmt.used_of(used, total, na=na)),
+            self._row(t("tel.power", lang), fmt.ratio(power, limit),
+                      f"{fmt.watts(power, na=na)} / {fmt.watts(limit, na=na)}"),
+            f"temp {fmt.celsius(v('temp_c'), na=na)} · SM {mhz('sm_clock_mhz')}/{mhz('sm_clock_max_mhz')} MHz"
+            f" · mem {mhz('mem_clock_mhz')}/{mhz('mem_clock_max_mhz')} MHz",
         ]
         if v("pcie_tx_bytes_s") is not None or v("pcie_rx_bytes_s") is not None:
-            lines.append(f"PCIe TX {fmt.rate(v('pcie_tx_bytes_s'))} · RX {fmt.rate(v('pcie_rx_bytes_s'))}")
+            tx, rx = fmt.rate(v("pcie_tx_bytes_s"), na=na), fmt.rate(v("pcie_rx_bytes_s"), na=na)
+            lines.append(f"PCIe TX {tx} · RX {rx}")
         reasons = fmt.words(v("throttle"))
         if reasons:
-            lines.append("clocks held by: " + ", ".join(reasons))
+            lines.append(t("tel.clocks_held", lang) + ", ".join(throttle_word(r, lang) for r in reasons))
         procs = v("processes")
         if self.wide and isinstance(procs, tuple) and procs:
-            lines.append("processes:")
+            lines.append(t("tel.processes", lang))
             for pid, name, mem in procs[:4]:
-                lines.append(f"  {name} ({pid}) {fmt.gib(mem)} GiB")
+                lines.append(f"  {name} ({pid}) {fmt.gib(mem, na=na)} GiB")
         if self.wide:
-            lines += [f"note: {n}" for n in info.notes]
+            lines += [t("tel.note", lang, note=translate_status_text(n, lang)) for n in info.notes]
         return lines
 
     def _host_lines(self, info: DeviceInfo, sample: DeviceSample | None) -> list[str]:
+        lang = self.lang
+        na = t("tel.na", lang)
         cores = info.static.get("cores_logical")
-        head = f"CPU · {info.name}" + (f" · {cores} cores" if cores else "")
+        head = f"CPU · {info.name}" + (f" · {cores} {t('tel.cores', lang)}" if cores else "")
         if sample is None:
-            return [head, "  waiting for the first sample…"]
+            return [head, f"  {t('tel.waiting', lang)}"]
 
         def v(key: str) -> Any:
             return self._value(info, sample, key)
@@ -272,13 +466,13 @@ class TelemetryPanel(Vertical):
         cpu = v("cpu_pct")
         ram, ram_total = v("ram_used_bytes"), v("ram_total_bytes")
         swap, swap_total = v("swap_used_bytes"), v("swap_total_bytes")
-        lines = [head, self._row("CPU", fmt.ratio(cpu, 100), fmt.pct(cpu))]
+        lines = [head, self._row("CPU", fmt.ratio(cpu, 100), fmt.pct(cpu, na=na))]
         per_core = v("cpu_per_core_pct")
         if self.wide and isinstance(per_core, tuple) and per_core:
-            lines.append(f"{'cores':<8}{_spark(per_core)}")
-        lines.append(self._row("RAM", fmt.ratio(ram, ram_total), fmt.used_of(ram, ram_total)))
-        load = " ".join(fmt.NA if v(k) is None else f"{v(k):.2f}" for k in ("load_1", "load_5", "load_15"))
-        lines.append(f"swap {fmt.used_of(swap, swap_total)} · load {load}")
+            lines.append(f"{t('tel.cores', lang):<{8 if lang == 'en' else 9}}{_spark(per_core)}")
+        lines.append(self._row("RAM", fmt.ratio(ram, ram_total), fmt.used_of(ram, ram_total, na=na)))
+        load = " ".join(na if v(k) is None else f"{v(k):.2f}" for k in ("load_1", "load_5", "load_15"))
+        lines.append(f"swap {fmt.used_of(swap, swap_total, na=na)} · {t('tel.load', lang)} {load}")
         return lines
 
     def _plot(self, snap: TelemetrySnapshot) -> None:
@@ -293,7 +487,7 @@ class TelemetryPanel(Vertical):
         for info in snap.devices:
             if info.kind == "gpu":
                 name = f"GPU{info.static.get('index', '')}"
-                series.append((info.id, "gpu_util_pct", None, f"{name} busy"))
+                series.append((info.id, "gpu_util_pct", None, f"{name} {t('tel.busy', self.lang)}"))
                 if self.wide:
                     series.append((info.id, "mem_used_bytes", "mem_total_bytes", f"{name} VRAM"))
             else:
@@ -310,23 +504,24 @@ class TelemetryPanel(Vertical):
                 latest = snap.sample(device)
                 total = fmt.number(latest.get(total_key)) if latest else None
             xs, ys = [], []
-            for t, value in zip(s.times, s.values, strict=True):
-                if value is None or now - t > minutes * 60:
+            for when, value in zip(s.times, s.values, strict=True):
+                if value is None or now - when > minutes * 60:
                     continue
                 y = value if total_key is None else (100.0 * value / total if total else None)
                 if y is None:
                     continue
-                xs.append((t - now) / 60.0)
+                xs.append((when - now) / 60.0)
                 ys.append(y)
             if xs:
                 plt.plot(xs, ys, label=label, marker="braille")
                 plotted = True
         plt.ylim(0, 100)
         plt.xlim(-minutes, 0)
-        plt.xlabel("minutes ago")
-        plt.title("% over the last minutes" + (" (replay)" if snap.is_replay else ""))
+        lang = self.lang
+        plt.xlabel(t("tel.minutes_ago", lang))
+        plt.title(t("tel.chart_title", lang) + (t("tel.chart_replay", lang) if snap.is_replay else ""))
         if not plotted:
-            plt.title("history: no samples yet")
+            plt.title(t("tel.chart_empty", lang))
         chart.refresh()
 
 
