@@ -14,12 +14,13 @@ import pytest
 
 from tutor import paths
 from tutor.cli import main
+from tutor.measure.roofline_model import ROOFLINE_FORMAT
 from tutor.progress import ProgressStore
 
 COURSE = Path(__file__).parent / "fixtures" / "exercise_course"
 ROOF = {"peak_bandwidth_gbs": 32.0, "peak_gflops": {"float32": 160.0}, "peak_tflops": {"float32": 0.16},
         "ridge_flops_per_byte": {"float32": 5.0}, "ridge_point": 5.0, "datasheet": None,
-        "device": {"kind": "cpu", "name": "test", "fingerprint": "x"}}
+        "device": {"kind": "cpu", "name": "test", "fingerprint": "x"}, "format": ROOFLINE_FORMAT}
 
 
 @pytest.fixture(scope="session")

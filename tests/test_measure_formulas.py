@@ -59,3 +59,14 @@ def test_every_named_formula_runs_on_its_bounds() -> None:
         value = formulas.evaluate_formula(name, inputs)
         assert value == value, name  # not NaN
         assert spec.description and spec.result_unit
+
+
+def test_cpu_peak_and_inference_formulas() -> None:
+    from tutor.measure.formulas import evaluate_formula
+
+    # Fase 1 theory 01: 2 cores × 2.6 GHz × 64 FLOPs/cycle (AVX-512, 2 FMA pipes) = 332.8 GFLOP/s
+    assert evaluate_formula("cpu_peak_flops", {"cores": 2, "ghz": 2.6, "flops_per_cycle": 64}) == 332.8e9
+    # Nivel 0 L3: Llama-3-8B in bf16 at 8192 tokens = 16.06 GB of weights + 1.07 GB of KV cache
+    total = evaluate_formula("inference_bytes", {"n_params": 8030261248, "layers": 32, "kv_heads": 8,
+                                                 "head_dim": 128, "seq_len": 8192, "dtype": "bfloat16"})
+    assert total == 8030261248 * 2 + 2 * 32 * 8 * 128 * 8192 * 2

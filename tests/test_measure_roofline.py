@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from tutor.measure import specs
-from tutor.measure.roofline_model import cached_roofline, classify, store_roofline
+from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, classify, store_roofline
 
-ROOF = {"peak_bandwidth_gbs": 100.0, "peak_gflops": {"float32": 1000.0, "bfloat16": 4000.0}}  # ridge 10 FLOP/B
+# ridge 10 FLOP/B
+ROOF = {"peak_bandwidth_gbs": 100.0, "peak_gflops": {"float32": 1000.0, "bfloat16": 4000.0}, "format": ROOFLINE_FORMAT}
 
 
 def test_memory_bound_far_below_the_ridge() -> None:
@@ -54,6 +55,8 @@ def test_cache_round_trip(tmp_path: Path) -> None:
     store_roofline("def", {**ROOF, "peak_bandwidth_gbs": 1.0}, path)
     assert cached_roofline("abc", path) == ROOF
     assert cached_roofline("def", path)["peak_bandwidth_gbs"] == 1.0  # type: ignore[index]
+    store_roofline("old", {**ROOF, "format": ROOF["format"] - 1}, path)
+    assert cached_roofline("old", path) is None  # an older format is measured again, never half-used
     path.write_text("{not json")
     assert cached_roofline("abc", path) is None
 

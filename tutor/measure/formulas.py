@@ -108,6 +108,11 @@ def inference_bytes(
     )
 
 
+def cpu_peak_flops(cores: int, ghz: float, flops_per_cycle: int) -> float:
+    """The theoretical peak of a CPU: cores × clock × FLOPs per cycle per core (Fase 1, theory 01)."""
+    return cores * ghz * 1e9 * flops_per_cycle
+
+
 # -- throughput -----------------------------------------------------------------------------------------------
 
 
@@ -294,6 +299,33 @@ FORMULAS: dict[str, FormulaSpec] = {
             "bytes",
             "2 × layers × kv_heads × head_dim × seq_len × batch × bytes per element",
             dtype_input=True,
+        ),
+        FormulaSpec(
+            "inference_bytes",
+            inference_bytes,
+            (
+                _f("n_params", "parameters", 1, 1e13),
+                _i("layers", "layers", 1, 1000),
+                _i("kv_heads", "heads", 1, 1024),
+                _i("head_dim", "elements", 1, 4096),
+                _i("seq_len", "tokens", 1, 10_000_000),
+                _i("batch", "sequences", 1, 100_000, 1),
+            ),
+            "bytes",
+            "weights (n_params × bytes per element) + KV cache (2 × layers × kv_heads × head_dim × seq_len × batch"
+            " × bytes per element), CUDA context not included",
+            dtype_input=True,
+        ),
+        FormulaSpec(
+            "cpu_peak_flops",
+            cpu_peak_flops,
+            (
+                _i("cores", "cores", 1, 4096),
+                _f("ghz", "GHz", 0.1, 10),
+                _i("flops_per_cycle", "FLOP/cycle/core", 1, 4096),
+            ),
+            "FLOP/s",
+            "cores × GHz × FLOPs per cycle per core (2 FMA pipes × SIMD lanes × 2)",
         ),
         FormulaSpec(
             "activation_bytes",

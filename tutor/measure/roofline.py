@@ -21,8 +21,8 @@ from tutor.measure.device import (
 )
 from tutor.measure.errors import DeviceError
 from tutor.measure.registry import WORKLOADS
-from tutor.measure.roofline_model import cached_roofline, store_roofline
-from tutor.measure.specs import cpu_theoretical_peak_flops, lookup_spec
+from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
+from tutor.measure.specs import cpu_flops_per_cycle_per_core, cpu_theoretical_peak_flops, lookup_spec
 from tutor.measure.timing import CancelCheck, TimingStats, check_cancel, time_callable
 
 Progress = Callable[[float, str], None]
@@ -184,9 +184,13 @@ def physical_limits(device: str, device_name: str) -> dict[str, Any]:
     flags = set(cpu_flags())
     cores = physical_cores()
     key = "nominal_gflops" if nominal else "gflops"
+    dtypes = ("float32", "float64", "bfloat16", "float16")
     return {
-        key: {d: cpu_theoretical_peak_flops(cores, ghz, flags, d) / 1e9
-              for d in ("float32", "float64", "bfloat16", "float16")},
+        key: {d: cpu_theoretical_peak_flops(cores, ghz, flags, d) / 1e9 for d in dtypes},
+        # the inputs of the formula, so an exercise can apply it to this machine's own numbers
+        "cores": cores,
+        "ghz": ghz,
+        "flops_per_cycle": {d: cpu_flops_per_cycle_per_core(flags, d) for d in dtypes},
         "source": f"{cores} cores × {ghz:.2f} GHz × SIMD FLOPs/cycle (2 FMA pipes, widest vector ISA)"
         + (" — at the reported (nominal) clock; boost clocks can exceed it, so it is not a hard limit"
            if nominal else ""),
@@ -243,6 +247,7 @@ def measure_roofline(
         "physical_limits": limits,
         "warnings": warnings,
         "threads": torch.get_num_threads(),
+        "format": ROOFLINE_FORMAT,
     }
 
 

@@ -87,9 +87,15 @@ def load_cache(path: Path | None = None) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+ROOFLINE_FORMAT = 2
+"""Bumped when a measured roofline gains or changes fields; an older cached one is measured again."""
+
+
 def cached_roofline(fingerprint: str, path: Path | None = None) -> dict[str, Any] | None:
     entry = load_cache(path).get(fingerprint)
-    return entry if isinstance(entry, dict) else None
+    if not isinstance(entry, dict) or entry.get("format") != ROOFLINE_FORMAT:
+        return None
+    return entry
 
 
 def store_roofline(fingerprint: str, roofline: dict[str, Any], path: Path | None = None) -> None:
