@@ -7,6 +7,7 @@ Pure Python: the formulas and the roofline classification live in :mod:`tutor.me
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from contextlib import suppress
 from typing import Any
@@ -170,3 +171,33 @@ def _bound_truth(exercise: Exercise, m: Mapping[str, Any]) -> ResolvedTruth:
         too_close=bool(classification.get("too_close_to_call")),
         details={k: v for k, v in classification.items() if isinstance(v, int | float | str | bool) or v is None},
     )
+
+
+_THIS_MACHINE_ES = {"this machine": "esta máquina"}
+
+#: The sentences ``resolve_truth`` writes as ``source``, in Spanish (the English stays the stored, CLI form).
+_SOURCES_ES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"the exercise's answer key"), "la clave de respuestas del ejercicio"),
+    (re.compile(r"measured on (?P<device>.*): arithmetic intensity against the measured ridge point"),
+     "medido en {device}: intensidad aritmética frente al punto de inflexión medido"),
+    (re.compile(r"formula (?P<formula>\S+) applied to measured inputs \(measured on (?P<device>.*)\)"),
+     "fórmula {formula} aplicada a entradas medidas (medidas en {device})"),
+    (re.compile(r"formula (?P<formula>\S+) applied to measured inputs"),
+     "fórmula {formula} aplicada a entradas medidas"),
+    (re.compile(r"formula (?P<formula>\S+) applied to the exercise's inputs"),
+     "fórmula {formula} aplicada a los datos del ejercicio"),
+    (re.compile(r"measured on (?P<device>.*)"), "medido en {device}"),
+)
+
+
+def source_in(source: str, lang: str) -> str:
+    """A truth's ``source`` sentence in ``lang`` (``"es"`` or ``"en"``). ``source`` stays English where it is
+    stored and printed (``tutor exercise --json``); a sentence this module did not write is returned as is."""
+    if lang != "es":
+        return source
+    for pattern, template in _SOURCES_ES:
+        match = pattern.fullmatch(source)
+        if match:
+            fields = {k: _THIS_MACHINE_ES.get(v, v) for k, v in match.groupdict().items()}
+            return template.format(**fields)
+    return source

@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 
 from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
+from tutor.grading.truth import source_in
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, register, t
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
@@ -95,6 +96,29 @@ register(
         },
         "ex.your_guess": {"es": "tu predicción", "en": "your guess"},
         "ex.your_workload": {"es": "tu carga (medida)", "en": "your workload (measured)"},
+        "ex.capacity": {"es": "capacidad", "en": "capacity"},
+        "ex.fig.time": {
+            "es": "tiempo: mediana {median} ms · mín. {min} ms · CV {cv} % · {runs} ejecuciones",
+            "en": "time: median {median} ms · min {min} ms · CV {cv} % · {runs} runs",
+        },
+        "ex.fig.best": {"es": "(mejor)", "en": "best"},
+        "ex.fig.intensity": {
+            "es": "intensidad aritmética {ai} FLOP/byte",
+            "en": "arithmetic intensity {ai} FLOP/byte",
+        },
+        "ex.fig.roofs": {
+            "es": "{bw} % del techo de ancho de banda · {compute} % del techo de cómputo",
+            "en": "{bw} % of the bandwidth roof · {compute} % of the compute roof",
+        },
+        "ex.fig.roofline": {"es": "roofline medido: {bw} GB/s", "en": "measured roofline: {bw} GB/s"},
+        "ex.fig.ridge": {"es": ", punto de inflexión {ridge} FLOP/byte", "en": ", ridge {ridge} FLOP/byte"},
+        "ex.fig.cached": {"es": " (de la caché)", "en": " (cached)"},
+        "ex.fig.datasheet": {"es": "ficha técnica ({name}): {bw} GB/s", "en": "datasheet ({name}): {bw} GB/s"},
+        "ex.fig.telemetry": {
+            "es": "telemetría {device}: {n} muestras, {metric} media {mean} %",
+            "en": "telemetry {device}: {n} samples, {metric} mean {mean} %",
+        },
+        "ex.fig.peak": {"es": ", pico {peak} %", "en": ", peak {peak} %"},
     }
 )
 
@@ -267,7 +291,7 @@ class ExerciseScreen(Screen[None]):
         if ex.target is not None:
             lines.append(f"[b]{t('ex.target', lang)}:[/b] {ex.target.get(lang)}")
         if ex.capacity_gb is not None:
-            lines.append(f"[b]capacity:[/b] {format_value(ex.capacity_gb, 'GB')}")
+            lines.append(f"[b]{t('ex.capacity', lang)}:[/b] {format_value(ex.capacity_gb, 'GB')}")
         if self.pass_number > 1:
             lines.append(f"[i]{t('ex.no_hints_pass2', lang)}[/i]")
         return "\n".join(lines)
@@ -494,12 +518,14 @@ class ExerciseScreen(Screen[None]):
         word = VERDICT_WORDS[v.verdict][lang]
         style = {"correct": "green", "partly": "yellow", "wrong": "red"}[v.verdict]
         truth = v.truth
-        shown_truth = format_value(truth.value, truth.unit) if truth.value is not None else (truth.choice or "—")
+        shown_truth = (format_value(truth.value, truth.unit) if truth.value is not None
+                       else choice_label(self.exercise, truth.choice, lang) or "—")
+        p = outcome.prediction
+        shown_prediction = describe_prediction(self.exercise, p, truth.unit, lang)
         lines = [
             f"[b]{t('ex.verdict', lang)}:[/b] [{style}]{word}[/{style}] · {t('ex.score', lang)} {v.score:.2f}",
-            f"[b]{t('ex.prediction', lang)}:[/b] {outcome.prediction.describe(truth.unit)} "
-            f"({outcome.prediction.confidence * 100:.0f} %)",
-            f"[b]{t('ex.truth', lang)}:[/b] {shown_truth} — {t('ex.source', lang)}: {truth.source}",
+            f"[b]{t('ex.prediction', lang)}:[/b] {shown_prediction} ({p.confidence * 100:.0f} %)",
+            f"[b]{t('ex.truth', lang)}:[/b] {shown_truth} — {t('ex.source', lang)}: {source_in(truth.source, lang)}",
             v.feedback_in(lang),
         ]
         if self.pass_number > 1:
@@ -528,6 +554,20 @@ class ExerciseScreen(Screen[None]):
         return str(graded[-1]["verdict"]) if graded else None
 
 
+def choice_label(exercise: Exercise, choice: str | None, lang: Lang) -> str | None:
+    """A choice id as the learner saw it (its label in ``lang``); an unknown id is shown as it is."""
+    if choice is None:
+        return None
+    return next((c.label.get(lang) for c in choices_of(exercise) if c.id == choice), choice)
+
+
+def describe_prediction(exercise: Exercise, prediction: Prediction, unit: str | None, lang: Lang) -> str:
+    """:meth:`Prediction.describe` with the choice's label in ``lang`` instead of its id."""
+    shown = Prediction(choice=choice_label(exercise, prediction.choice, lang), value=prediction.value,
+                       confidence=prediction.confidence)
+    return shown.describe(unit)
+
+
 def figures_text(outcome: Outcome, lang: Lang) -> str:
     """The measured figures with their spread, the roofs, and the telemetry of the window."""
     m = outcome.measurement or {}
@@ -538,38 +578,42 @@ def figures_text(outcome: Outcome, lang: Lang) -> str:
     lines.append(f"[b]{t('ex.measured', lang)}:[/b] {device.get('name', '?')} ({device.get('kind', '?')})")
     ts = m.get("time_s")
     if isinstance(ts, Mapping) and "median" in ts:
-        lines.append(f"  time: median {ts['median'] * 1e3:.3f} ms · min {ts.get('min', 0) * 1e3:.3f} ms · "
-                     f"CV {ts.get('cv', 0) * 100:.1f} % · {ts.get('repeats', '?')} runs")
+        lines.append("  " + t("ex.fig.time", lang, median=f"{ts['median'] * 1e3:.3f}",
+                                 min=f"{ts.get('min', 0) * 1e3:.3f}", cv=f"{ts.get('cv', 0) * 100:.1f}",
+                                 runs=ts.get("repeats", "?")))
     rates = []
-    for key, unit in (("achieved_gbs", "GB/s"), ("achieved_gflops", "GFLOP/s"), ("best_gbs", "GB/s best"),
-                      ("best_gflops", "GFLOP/s best")):
+    best = t("ex.fig.best", lang)
+    for key, unit in (("achieved_gbs", "GB/s"), ("achieved_gflops", "GFLOP/s"), ("best_gbs", f"GB/s {best}"),
+                      ("best_gflops", f"GFLOP/s {best}")):
         if isinstance(m.get(key), int | float):
             rates.append(f"{m[key]:,.2f} {unit}")
     if rates:
         lines.append("  " + " · ".join(rates))
     if isinstance(m.get("arithmetic_intensity"), int | float):
-        lines.append(f"  arithmetic intensity {m['arithmetic_intensity']:.3g} FLOP/byte")
+        lines.append("  " + t("ex.fig.intensity", lang, ai=f"{m['arithmetic_intensity']:.3g}"))
     cls = m.get("classification")
     if isinstance(cls, Mapping):
         fb, fc = cls.get("fraction_of_bandwidth_roof"), cls.get("fraction_of_compute_roof")
         if isinstance(fb, int | float) and isinstance(fc, int | float):
-            lines.append(f"  {fb * 100:.0f} % of the bandwidth roof · {fc * 100:.0f} % of the compute roof")
+            lines.append("  " + t("ex.fig.roofs", lang, bw=f"{fb * 100:.0f}", compute=f"{fc * 100:.0f}"))
     roof = m.get("roofline")
     if isinstance(roof, Mapping) and "peak_bandwidth_gbs" in roof:
         ridge = roof.get("ridge_point")
-        lines.append(f"  measured roofline: {roof['peak_bandwidth_gbs']:,.1f} GB/s"
-                     + (f", ridge {ridge:.3g} FLOP/byte" if isinstance(ridge, int | float) else "")
-                     + (" (cached)" if roof.get("cached") else ""))
+        lines.append("  " + t("ex.fig.roofline", lang, bw=f"{roof['peak_bandwidth_gbs']:,.1f}")
+                     + (t("ex.fig.ridge", lang, ridge=f"{ridge:.3g}") if isinstance(ridge, int | float) else "")
+                     + (t("ex.fig.cached", lang) if roof.get("cached") else ""))
         sheet = roof.get("datasheet")
         if isinstance(sheet, Mapping) and sheet.get("bandwidth_gbs"):
-            lines.append(f"  datasheet ({sheet.get('name', '?')}): {sheet['bandwidth_gbs']:,.0f} GB/s")
+            lines.append("  " + t("ex.fig.datasheet", lang, name=sheet.get("name", "?"),
+                                  bw=f"{sheet['bandwidth_gbs']:,.0f}"))
     for dev, s in (outcome.telemetry or {}).items():
         if isinstance(s, Mapping) and s.get("samples"):
             util = s.get("util_mean_pct")
             peak = s.get("util_peak_pct")
             if isinstance(util, int | float):
-                lines.append(f"  telemetry {dev}: {s['samples']} samples, {s.get('util_metric')} mean {util:.0f} %"
-                             + (f", peak {peak:.0f} %" if isinstance(peak, int | float) else ""))
+                lines.append("  " + t("ex.fig.telemetry", lang, device=dev, n=s["samples"],
+                                      metric=s.get("util_metric"), mean=f"{util:.0f}")
+                             + (t("ex.fig.peak", lang, peak=f"{peak:.0f}") if isinstance(peak, int | float) else ""))
     return "\n".join(lines)
 
 
@@ -598,6 +642,6 @@ def chart_points(outcome: Outcome, lang: Lang) -> list[RooflinePoint]:
         unit = outcome.exercise.unit
         guess_y = p.value * x if unit == "GB/s" else p.value * (1e3 if unit == "TFLOP/s" else 1.0)
     if guess_y is not None and guess_y > 0:
-        label = f"{t('ex.your_guess', lang)}: {p.describe(outcome.exercise.unit)}"
+        label = f"{t('ex.your_guess', lang)}: {describe_prediction(outcome.exercise, p, outcome.exercise.unit, lang)}"
         points.append(RooflinePoint(label, x, guess_y, "magenta", "x"))
     return points
