@@ -8,6 +8,7 @@ thread worker and never imports torch.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import math
@@ -365,14 +366,21 @@ class LabScreen(Screen[None]):
     def _measure(self, request: dict[str, Any]) -> None:
         started = time.monotonic()
         cancel = self._cancel
+        sampler = getattr(getattr(self.app, "telemetry", None), "sampler", None)
+        window = sampler.recording() if sampler is not None else contextlib.nullcontext(None)
         try:
-            if request["op"] == "doctor":
-                result = _run_doctor_subprocess(cancel)
-            else:
-                worker = self._measure_worker()
-                result = worker.run(
-                    request, on_progress=self._on_worker_progress, cancel_event=cancel, on_point=self._on_worker_point
-                )
+            with window as recorded:
+                if request["op"] == "doctor":
+                    result = _run_doctor_subprocess(cancel)
+                else:
+                    worker = self._measure_worker()
+                    result = worker.run(
+                        request, on_progress=self._on_worker_progress, cancel_event=cancel,
+                        on_point=self._on_worker_point,
+                    )
+            if recorded is not None and result is not None:
+                # the telemetry over the run's window, kept with the run like an exercise's measurement
+                result = {**result, "telemetry": {dev: s.as_dict() for dev, s in recorded.summary.items()}}
         except MeasureCancelled:
             self.post_message(self.Failed("cancelled", cancelled=True))
             return
