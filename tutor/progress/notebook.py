@@ -359,11 +359,11 @@ def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
     elif kind == "roofline":
         body = _describe_roofline(result, lang)
     elif schema.startswith("gpu-tutor/doctor"):
-        body = _describe_doctor(result)
+        body = _describe_doctor(result, lang)
     elif kind == "workload":
-        body = _describe_workload(result)
+        body = _describe_workload(result, lang)
     elif kind == "vram":
-        body = _describe_vram(result)
+        body = _describe_vram(result, lang)
     else:
         figures = {k: v for k, v in result.items() if _is_figure(v) or isinstance(v, str)}
         for key in ("kind", "device", "device_kind"):
@@ -517,7 +517,8 @@ def _describe_roofline(roof: Mapping[str, Any], lang: Lang = "en") -> str:
         lines.append(f"- {_s('ridge', lang)}: {format_number(roof['ridge_point'])} FLOP/byte")
     sheet = roof.get("datasheet")
     if isinstance(sheet, Mapping) and sheet.get("name"):
-        lines.append(f"- datasheet: {sheet.get('name')}, {format_number(sheet.get('bandwidth_gbs', ''))} GB/s")
+        sheet_word = "ficha técnica" if lang == "es" else "datasheet"
+        lines.append(f"- {sheet_word}: {sheet.get('name')}, {format_number(sheet.get('bandwidth_gbs', ''))} GB/s")
     if roof.get("cached"):
         lines.append(f"- {_s('cached', lang)}")
     return "\n".join(lines)
@@ -532,6 +533,40 @@ _BENCH_UNITS = {
     "train_tokens_per_s": ("training step", "tokens/s"),
     "mfu": ("MFU", ""),
 }
+_BENCH_LABELS_ES = {
+    "peak_bandwidth_gbs": "ancho de banda pico",
+    "peak_flops_tflops": "pico de matmul",
+    "ridge_flops_per_byte": "punto de inflexión",
+    "decode_tokens_per_s": "decodificación",
+    "decode_bound_tokens_per_s": "cota de decodificación (ancho de banda ÷ bytes por token)",
+    "train_tokens_per_s": "paso de entrenamiento",
+}
+_BENCH_HEAD = {"es": ["cifra", "valor", "unidad", "CV"], "en": ["figure", "value", "unit", "CV"]}
+_WORDS_ES = {
+    "measured (extrapolated to full size)": "medido (extrapolado al tamaño completo)",
+    "measured: peak allocated": "medido: pico asignado",
+    "measured: peak reserved": "medido: pico reservado",
+    "CUDA context": "contexto CUDA",
+    "total": "total",
+    "formula": "fórmula",
+    "part": "parte",
+    "fits": "cabe",
+    "does not fit": "no cabe",
+    "does_not_fit": "no cabe",
+    "achieved GB/s": "GB/s alcanzados",
+    "achieved GFLOP/s": "GFLOP/s alcanzados",
+    "arithmetic intensity (FLOP/B)": "intensidad aritmética (FLOP/B)",
+    "median time (s)": "tiempo mediano (s)",
+    "bound": "límite",
+    "workload": "carga",
+    "memory": "memoria",
+    "compute": "cómputo",
+}
+
+
+def _w(text: str, lang: Lang) -> str:
+    """A short English label of this module in ``lang`` (Spanish from ``_WORDS_ES``; unknown text as is)."""
+    return _WORDS_ES.get(text, text) if lang == "es" else text
 
 
 def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
@@ -541,6 +576,8 @@ def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
     rows = []
     for key, value in headline.items():
         label, unit = _BENCH_UNITS.get(key, (key, ""))
+        if lang == "es":
+            label = _BENCH_LABELS_ES.get(key, label)
         spread = cv.get(key)
         if isinstance(value, Mapping):
             for dtype, v in value.items():
@@ -550,7 +587,7 @@ def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
             rows.append((label, f"{value:.1%}", unit, f"{spread:.1%}" if _is_figure(spread) else ""))
         else:
             rows.append((label, value, unit, f"{spread:.1%}" if _is_figure(spread) else ""))
-    text = _table(["figure", "value", "unit", "CV"], rows) if rows else ""
+    text = _table(_BENCH_HEAD[lang], rows) if rows else ""
     comparison = report.get("comparison")
     if isinstance(comparison, Mapping):
         verdict = _s("agree_yes" if comparison.get("agree") else "agree_no", lang)
@@ -565,48 +602,59 @@ def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
     return text
 
 
-def _describe_doctor(report: Mapping[str, Any]) -> str:
+def _describe_doctor(report: Mapping[str, Any], lang: Lang = "en") -> str:
     marks = {"ok": "✓", "warn": "!", "fail": "✗", "skip": "–"}
     lines = [str(report.get("headline", "")), ""]
     for c in report.get("checks") or ():
         if isinstance(c, Mapping):
             lines.append(f"- {marks.get(str(c.get('status')), '?')} **{c.get('id')}**: {c.get('seen', '')}")
     lines.append("")
-    lines.append("Doctor " + ("passed." if report.get("passed") else "FAILED."))
+    if lang == "es":
+        lines.append("Doctor: " + ("todo en orden." if report.get("passed") else "HA FALLADO."))
+    else:
+        lines.append("Doctor " + ("passed." if report.get("passed") else "FAILED."))
     return "\n".join(lines)
 
 
-def _describe_vram(result: Mapping[str, Any]) -> str:
+def _describe_vram(result: Mapping[str, Any], lang: Lang = "en") -> str:
     gb = 1e9
-    name = result.get("display") or result.get("preset") or "the model"
+    es = lang == "es"
+    name = result.get("display") or result.get("preset") or ("el modelo" if es else "the model")
+    verdict = _w(str(result.get("verdict", "fits" if result.get("fits") else "does not fit")), lang)
+    batch, against = ("lote", "frente a") if es else ("batch", "against")
     lines = [
-        f"**{name}**, {result.get('mode', '')}, {result.get('dtype', '')}, batch {result.get('batch', '?')}, "
+        f"**{name}**, {result.get('mode', '')}, {result.get('dtype', '')}, {batch} {result.get('batch', '?')}, "
         f"{format_number(result.get('seq_len', ''))} tokens: **{format_number(result.get('total_gb', 0))} GB** "
-        f"({result.get('label', '')}) against {format_number(result.get('capacity_gb', ''))} GB → "
-        f"**{result.get('verdict', 'fits' if result.get('fits') else 'does not fit')}**.",
+        f"({result.get('label', '')}) {against} {format_number(result.get('capacity_gb', ''))} GB → "
+        f"**{verdict}**.",
         "",
     ]
     rows: list[tuple[str, Any]] = []
     formula = result.get("formula_bytes")
     if isinstance(formula, Mapping):
-        rows += [(f"formula: {k.replace('_', ' ')}", v / gb) for k, v in formula.items() if _is_figure(v)]
-    for key, label in (("extrapolated_bytes", "measured (extrapolated to full size)"),
-                       ("peak_allocated_bytes", "measured: peak allocated"),
-                       ("peak_reserved_bytes", "measured: peak reserved"),
-                       ("context_bytes", f"CUDA context ({result.get('context_source', '')})"),
-                       ("total_bytes", "total")):
+        rows += [(f"{_w('formula', lang)}: {k.replace('_', ' ')}", v / gb) for k, v in formula.items()
+                 if _is_figure(v)]
+    for key, label in (("extrapolated_bytes", _w("measured (extrapolated to full size)", lang)),
+                       ("peak_allocated_bytes", _w("measured: peak allocated", lang)),
+                       ("peak_reserved_bytes", _w("measured: peak reserved", lang)),
+                       ("context_bytes", f"{_w('CUDA context', lang)} ({result.get('context_source', '')})"),
+                       ("total_bytes", _w("total", lang))):
         if _is_figure(result.get(key)):
             rows.append((label, result[key] / gb))
     if rows:
-        lines.append(_table(["part", "GB"], rows))
+        lines.append(_table([_w("part", lang), "GB"], rows))
     if _is_figure(result.get("measured_over_formula")):
-        lines += ["", f"Measured ÷ formula: {format_number(result['measured_over_formula'])}×."]
+        ratio = format_number(result["measured_over_formula"])
+        lines += ["", f"Medido ÷ fórmula: {ratio}×." if es else f"Measured ÷ formula: {ratio}×."]
     if result.get("oom"):
-        lines += ["", "The run ran out of memory: that is the evidence it does not fit."]
+        lines += ["", "La ejecución se quedó sin memoria: esa es la prueba de que no cabe." if es
+                  else "The run ran out of memory: that is the evidence it does not fit."]
     return "\n".join(lines)
 
 
-def _describe_workload(result: Mapping[str, Any]) -> str:
+def _describe_workload(result: Mapping[str, Any], lang: Lang = "en") -> str:
+    cls = result.get("classification")
+    bound = cls.get("bound") if isinstance(cls, Mapping) else None
     figures: dict[str, Any] = {
         "workload": result.get("workload"),
         "achieved GB/s": result.get("achieved_gbs"),
@@ -617,10 +665,9 @@ def _describe_workload(result: Mapping[str, Any]) -> str:
     if isinstance(time_s, Mapping):
         figures["median time (s)"] = time_s.get("median")
         figures["CV"] = time_s.get("cv")
-    cls = result.get("classification")
     if isinstance(cls, Mapping):
-        figures["bound"] = cls.get("bound")
-    return "\n".join(f"- {k}: {format_number(v)}" for k, v in figures.items() if v is not None)
+        figures["bound"] = _w(str(bound), lang) if isinstance(bound, str) else bound
+    return "\n".join(f"- {_w(k, lang)}: {format_number(v)}" for k, v in figures.items() if v is not None)
 
 
 # -- Markdown ------------------------------------------------------------------------------------------------
