@@ -32,12 +32,36 @@ register(
         "progress.deleted": {"es": "Borrado: {what}", "en": "Deleted: {what}"},
         "progress.yes": {"es": "Sí, borrar", "en": "Yes, delete"},
         "progress.no": {"es": "Cancelar", "en": "Cancel"},
+        "progress.lesson_columns": {
+            "es": "lección|✓|ejercicios|secciones|2.ª pasada",
+            "en": "lesson|✓|exercises|sections|2nd pass",
+        },
+        "progress.history_columns": {
+            "es": "#|cuándo|ejercicio|pasada|estado|veredicto|nota|conf.|pistas",
+            "en": "#|when|exercise|pass|state|verdict|score|conf.|hints",
+        },
+        "progress.what_lesson": {"es": "la lección {id}", "en": "lesson {id}"},
+        "progress.what_exercise": {"es": "el ejercicio {id}", "en": "exercise {id}"},
+        "progress.what_all": {"es": "TODO el progreso", "en": "ALL progress"},
         "progress.cpu": {
             "es": "Evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU.",
             "en": "CPU-only evidence: this is C0 (CPU), not the GPU checkpoint.",
         },
     }
 )
+
+#: An attempt's state and verdict as the history table shows them (the store keeps the English ids).
+STATE_WORDS: dict[str, dict[str, str]] = {
+    "locked": {"es": "bloqueado", "en": "locked"},
+    "graded": {"es": "calificado", "en": "graded"},
+    "cancelled": {"es": "cancelado", "en": "cancelled"},
+    "failed": {"es": "fallido", "en": "failed"},
+}
+VERDICT_WORDS: dict[str, dict[str, str]] = {
+    "correct": {"es": "correcto", "en": "correct"},
+    "partly": {"es": "en parte", "en": "partly"},
+    "wrong": {"es": "incorrecto", "en": "wrong"},
+}
 
 
 class ConfirmReset(ModalScreen[bool]):
@@ -128,7 +152,7 @@ class ProgressScreen(Screen[None]):
         self.query_one("#progress-lessons-title", Static).update(f"[b]{t('progress.lessons', lang)}[/b]")
         lessons = self.query_one("#progress-lessons", DataTable)
         lessons.clear(columns=True)
-        lessons.add_columns("lesson", "✓", "exercises", "sections", "2nd pass")
+        lessons.add_columns(*t("progress.lesson_columns", lang).split("|"))
         for item in rep["lessons"]:
             ex = item["exercises"]
             passed = sum(1 for e in ex if e["passed"])
@@ -146,9 +170,11 @@ class ProgressScreen(Screen[None]):
         self.query_one("#progress-history-title", Static).update(f"[b]{t('progress.history', lang)}[/b]")
         history = self.query_one("#progress-history", DataTable)
         history.clear(columns=True)
-        history.add_columns("#", "when", "exercise", "pass", "state", "verdict", "score", "conf.", "hints")
+        history.add_columns(*t("progress.history_columns", lang).split("|"))
         for h in rep["history"]:
-            history.add_row(str(h["id"]), h["at_text"], h["exercise"], str(h["pass"]), h["state"], h["verdict"] or "",
+            state = STATE_WORDS.get(h["state"], {}).get(lang, h["state"])
+            verdict = VERDICT_WORDS.get(h["verdict"] or "", {}).get(lang, h["verdict"] or "")
+            history.add_row(str(h["id"]), h["at_text"], h["exercise"], str(h["pass"]), state, verdict,
                             "" if h["score"] is None else f"{h['score']:.2f}", f"{h['confidence'] * 100:.0f} %",
                             str(h["hints_used"]), key=f"{h['id']}:{h['exercise']}")
 
@@ -177,13 +203,13 @@ class ProgressScreen(Screen[None]):
     def action_reset_lesson(self) -> None:
         lesson = self._selected("#progress-lessons")
         if lesson:
-            self._confirm_reset(f"lesson {lesson}", lesson_id=lesson)
+            self._confirm_reset(t("progress.what_lesson", self.lang, id=lesson), lesson_id=lesson)
 
     def action_reset_exercise(self) -> None:
         row = self._selected("#progress-history")
         if row:
             exercise = row.split(":", 1)[1]
-            self._confirm_reset(f"exercise {exercise}", exercise_id=exercise)
+            self._confirm_reset(t("progress.what_exercise", self.lang, id=exercise), exercise_id=exercise)
 
     def action_reset_all(self) -> None:
-        self._confirm_reset("ALL progress")
+        self._confirm_reset(t("progress.what_all", self.lang))
