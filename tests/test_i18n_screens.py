@@ -101,7 +101,7 @@ def test_truth_sources_in_spanish_keep_english_for_the_cli() -> None:
     cases = {
         "measured on Test CPU (cpu)": "medido en Test CPU (cpu)",
         "measured on AMD EPYC (cpu): arithmetic intensity against the measured ridge point":
-            "medido en AMD EPYC (cpu): intensidad aritmética frente al punto de inflexión medido",
+            "medido en AMD EPYC (cpu): intensidad aritmética frente al punto de cresta medido",
         "formula decode_bound_tokens_per_s applied to measured inputs (measured on this machine)":
             "fórmula decode_bound_tokens_per_s aplicada a entradas medidas (medidas en esta máquina)",
         "formula kv_cache_bytes applied to the exercise's inputs":
@@ -130,9 +130,9 @@ async def test_reveal_follows_the_language(tmp_path: Path) -> None:
         panel = "\n".join(str(screen.query_one(f"#telemetry-{p}", Static).render()) for p in ("banner", "readings"))
     assert "Memory-bound (bandwidth)" in english and "measured on Test CPU" in english
     assert "Tu predicción: Limitado por memoria (ancho de banda)" in verdict
-    assert "medido en Test CPU (cpu): intensidad aritmética frente al punto de inflexión medido" in verdict
+    assert "medido en Test CPU (cpu): intensidad aritmética frente al punto de cresta medido" in verdict
     assert "mediana" in figures and "9 ejecuciones" in figures and "del techo de ancho de banda" in figures
-    assert "roofline medido: 32.0 GB/s, punto de inflexión 5 FLOP/byte" in figures
+    assert "roofline medido: 32.0 GB/s, punto de cresta 5 FLOP/byte" in figures
     assert "ficha técnica (Some GPU)" in figures and "GB/s (mejor)" in figures
     assert "CPU y RAM de esta máquina" in panel
 

@@ -179,7 +179,7 @@ _THIS_MACHINE_ES = {"this machine": "esta máquina"}
 _SOURCES_ES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"the exercise's answer key"), "la clave de respuestas del ejercicio"),
     (re.compile(r"measured on (?P<device>.*): arithmetic intensity against the measured ridge point"),
-     "medido en {device}: intensidad aritmética frente al punto de inflexión medido"),
+     "medido en {device}: intensidad aritmética frente al punto de cresta medido"),
     (re.compile(r"formula (?P<formula>\S+) applied to measured inputs \(measured on (?P<device>.*)\)"),
      "fórmula {formula} aplicada a entradas medidas (medidas en {device})"),
     (re.compile(r"formula (?P<formula>\S+) applied to measured inputs"),

@@ -73,7 +73,7 @@ _SENTENCES: dict[str, dict[Lang, str]] = {
     "no_points": {"es": "(sin puntos)", "en": "(no points)"},
     "peak_bw": {"es": "ancho de banda pico (medido)", "en": "peak bandwidth (measured)"},
     "peak_mm": {"es": "pico de matmul {dtype} (medido)", "en": "peak matmul {dtype} (measured)"},
-    "ridge": {"es": "punto de inflexión (float32)", "en": "ridge point (float32)"},
+    "ridge": {"es": "punto de cresta (float32)", "en": "ridge point (float32)"},
     "cached": {"es": "(roofline de la caché de este dispositivo)", "en": "(roofline from this device's cache)"},
     "agree": {
         "es": "Comparado con la ejecución anterior en esta huella, las dos pasadas {verdict} dentro del {tol}",
@@ -536,7 +536,7 @@ _BENCH_UNITS = {
 _BENCH_LABELS_ES = {
     "peak_bandwidth_gbs": "ancho de banda pico",
     "peak_flops_tflops": "pico de matmul",
-    "ridge_flops_per_byte": "punto de inflexión",
+    "ridge_flops_per_byte": "punto de cresta",
     "decode_tokens_per_s": "decodificación",
     "decode_bound_tokens_per_s": "cota de decodificación (ancho de banda ÷ bytes por token)",
     "train_tokens_per_s": "paso de entrenamiento",

@@ -111,7 +111,7 @@ register(
             "en": "{bw} % of the bandwidth roof · {compute} % of the compute roof",
         },
         "ex.fig.roofline": {"es": "roofline medido: {bw} GB/s", "en": "measured roofline: {bw} GB/s"},
-        "ex.fig.ridge": {"es": ", punto de inflexión {ridge} FLOP/byte", "en": ", ridge {ridge} FLOP/byte"},
+        "ex.fig.ridge": {"es": ", punto de cresta {ridge} FLOP/byte", "en": ", ridge {ridge} FLOP/byte"},
         "ex.fig.cached": {"es": " (de la caché)", "en": " (cached)"},
         "ex.fig.datasheet": {"es": "ficha técnica ({name}): {bw} GB/s", "en": "datasheet ({name}): {bw} GB/s"},
         "ex.fig.telemetry": {

@@ -587,7 +587,7 @@ class LabScreen(Screen[None]):
 _BENCH_ROWS_ES = {
     "peak bandwidth": "ancho de banda pico",
     "matmul peak": "pico de matmul",
-    "ridge point (fp32)": "punto de inflexión (fp32)",
+    "ridge point (fp32)": "punto de cresta (fp32)",
     "decode, batch 1": "decodificación, lote 1",
     "decode bound, batch 1": "cota de decodificación, lote 1",
     "training step": "paso de entrenamiento",
@@ -595,11 +595,11 @@ _BENCH_ROWS_ES = {
 _BENCH_NOTES_ES = (
     ("peak bandwidth: ", "ancho de banda pico: "),
     ("matmul peak: ", "pico de matmul: "),
-    ("ridge point: fp32 matmul peak ÷ peak bandwidth", "punto de inflexión: pico de matmul fp32 ÷ ancho de banda pico"),
+    ("ridge point: fp32 matmul peak ÷ peak bandwidth", "punto de cresta: pico de matmul fp32 ÷ ancho de banda pico"),
     ("decode: ", "decodificación: "),
     ("training: ", "entrenamiento: "),
     ("CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
-     "CV = coeficiente de variación de las repeticiones cronometradas; el punto de inflexión y el MFU combinan "
+     "CV = coeficiente de variación de las repeticiones cronometradas; el punto de cresta y el MFU combinan "
      "los CV de sus entradas"),
 )
 
