@@ -220,3 +220,16 @@ def test_cli_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert capsys.readouterr().err.strip() == "tutor: error: no notebook entry with id 99 (see 'tutor notebook list')"
     assert main(["notebook", "export", str(tmp_path)]) == 2
     assert "is a directory" in capsys.readouterr().err
+
+
+def test_the_result_shows_the_telemetry_over_the_run() -> None:
+    from tutor.progress.notebook import summarise_result
+
+    result = {"kind": "roofline", "peak_bandwidth_gbs": 40.0, "device": {"kind": "cpu", "name": "AMD EPYC"},
+              "telemetry": {"host": {"samples": 9, "kind": "host", "name": "AMD EPYC", "util_mean_pct": 96.0,
+                                     "util_peak_pct": 100.0, "mem_peak_bytes": 3 * 2**30,
+                                     "mem_total_bytes": 24 * 2**30, "power_mean_w": None}}}
+    es = summarise_result(result, "es")
+    assert "Telemetría durante la ejecución:** AMD EPYC: CPU media 96 %, pico 100 % · RAM pico 3.0 de 24.0 GiB" in es
+    assert "(9 muestras)" in es
+    assert "peak RAM 3.0 of 24.0 GiB (9 samples)" in summarise_result(result, "en")

@@ -19,6 +19,7 @@ from importlib import metadata
 from typing import Any
 
 from tutor.i18n import Lang
+from tutor.telemetry.format import describe_window
 
 ENTRY_SCHEMA = "gpu-tutor/notebook/v1"
 
@@ -53,6 +54,7 @@ _WORDS: dict[str, dict[Lang, str]] = {
         "en": "The device of this run was not recorded.",
     },
     "measured_on": {"es": "Medido en", "en": "Measured on"},
+    "telemetry": {"es": "Telemetría durante la ejecución", "en": "Telemetry during the run"},
     "run_what": {"es": "Qué se ejecutó", "en": "What ran"},
     "exported": {"es": "Exportado", "en": "Exported"},
 }
@@ -372,6 +374,11 @@ def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
     measured_on = _device_label(_device_of(result))
     if measured_on:
         body += f"\n\n_{word('measured_on', lang)}: {measured_on}._"
+    telemetry = result.get("telemetry")
+    if isinstance(telemetry, Mapping):
+        lines = [describe_window(dev, s, lang) for dev, s in telemetry.items() if isinstance(s, Mapping)]
+        if any(lines):
+            body += f"\n\n**{word('telemetry', lang)}:** " + "; ".join(line for line in lines if line)
     return body.strip()
 
 

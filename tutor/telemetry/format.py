@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from tutor.telemetry.model import MetricValue
 
 NA = "N/A"
@@ -67,3 +70,35 @@ def ratio(value: MetricValue, total: MetricValue) -> float | None:
 def words(value: MetricValue) -> tuple[str, ...]:
     """A tuple-of-words metric (throttle reasons); empty when N/A."""
     return tuple(str(w) for w in value) if isinstance(value, tuple) else ()
+
+
+_WINDOW_WORDS = {
+    "es": {"busy": "GPU activa", "cpu": "CPU", "mean": "media", "peak": "pico", "vram": "VRAM pico",
+           "ram": "RAM pico", "of": "de", "power": "potencia media", "samples": "muestras"},
+    "en": {"busy": "GPU busy", "cpu": "CPU", "mean": "mean", "peak": "peak", "vram": "peak VRAM",
+           "ram": "peak RAM", "of": "of", "power": "mean power", "samples": "samples"},
+}
+
+
+def describe_window(device: str, summary: Mapping[str, Any], lang: str = "en") -> str | None:
+    """One line for the telemetry over a measurement's window (a ``WindowSummary.as_dict()``): mean and peak
+    utilization, peak memory, mean power — what the reveal and the lab notebook show. None without samples."""
+    if not summary.get("samples"):
+        return None
+    w = _WINDOW_WORDS.get(lang, _WINDOW_WORDS["en"])
+    gpu = summary.get("kind") != "host"
+    parts = []
+    mean, peak = number(summary.get("util_mean_pct")), number(summary.get("util_peak_pct"))
+    if mean is not None:
+        text = f"{w['busy'] if gpu else w['cpu']} {w['mean']} {mean:.0f} %"
+        parts.append(text + (f", {w['peak']} {peak:.0f} %" if peak is not None else ""))
+    mem = number(summary.get("mem_peak_bytes"))
+    if mem is not None:
+        total = number(summary.get("mem_total_bytes"))
+        of = f" {w['of']} {total / 2**30:.1f}" if total is not None else ""
+        parts.append(f"{w['vram'] if gpu else w['ram']} {mem / 2**30:.1f}{of} GiB")
+    power = number(summary.get("power_mean_w"))
+    if power is not None:
+        parts.append(f"{w['power']} {power:.0f} W")
+    name = summary.get("name") or device
+    return f"{name}: " + " · ".join(parts) + f" ({summary['samples']} {w['samples']})"

@@ -30,6 +30,7 @@ from tutor.grading.units import format_value
 from tutor.i18n import Lang, register, t
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
 from tutor.practice.runner import MeasureFn
+from tutor.telemetry.format import describe_window
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
@@ -114,11 +115,7 @@ register(
         "ex.fig.ridge": {"es": ", punto de cresta {ridge} FLOP/byte", "en": ", ridge {ridge} FLOP/byte"},
         "ex.fig.cached": {"es": " (de la caché)", "en": " (cached)"},
         "ex.fig.datasheet": {"es": "ficha técnica ({name}): {bw} GB/s", "en": "datasheet ({name}): {bw} GB/s"},
-        "ex.fig.telemetry": {
-            "es": "telemetría {device}: {n} muestras, {metric} media {mean} %",
-            "en": "telemetry {device}: {n} samples, {metric} mean {mean} %",
-        },
-        "ex.fig.peak": {"es": ", pico {peak} %", "en": ", peak {peak} %"},
+        "ex.fig.telemetry": {"es": "telemetría de la medición — {line}", "en": "telemetry during the run — {line}"},
     }
 )
 
@@ -507,6 +504,9 @@ class ExerciseScreen(Screen[None]):
         self.query_one("#ex-progress").display = False
         self._status("")
         self._show_reveal(outcome)
+        # the reveal is below the prediction form: bring it into view once it has been laid out
+        reveal = self.query_one("#ex-reveal")
+        self.call_after_refresh(reveal.scroll_visible, top=True, animate=False)
         self.post_message(ProgressChanged())
 
     # -- the reveal ---------------------------------------------------------------------------------------
@@ -607,13 +607,9 @@ def figures_text(outcome: Outcome, lang: Lang) -> str:
             lines.append("  " + t("ex.fig.datasheet", lang, name=sheet.get("name", "?"),
                                   bw=f"{sheet['bandwidth_gbs']:,.0f}"))
     for dev, s in (outcome.telemetry or {}).items():
-        if isinstance(s, Mapping) and s.get("samples"):
-            util = s.get("util_mean_pct")
-            peak = s.get("util_peak_pct")
-            if isinstance(util, int | float):
-                lines.append("  " + t("ex.fig.telemetry", lang, device=dev, n=s["samples"],
-                                      metric=s.get("util_metric"), mean=f"{util:.0f}")
-                             + (t("ex.fig.peak", lang, peak=f"{peak:.0f}") if isinstance(peak, int | float) else ""))
+        line = describe_window(dev, s, lang) if isinstance(s, Mapping) else None
+        if line:
+            lines.append("  " + t("ex.fig.telemetry", lang, line=line))
     return "\n".join(lines)
 
 
