@@ -15,3 +15,20 @@ def test_course_map_snapshot(snap_compare, tmp_path: Path) -> None:  # type: ign
     app = make_app(course=load_course(FIXTURE), store=ProgressStore(tmp_path / "p.sqlite3"), lang="es",
                    telemetry="host")
     assert snap_compare(app, terminal_size=(120, 36))
+
+
+REPLAY = f"replay:{Path(__file__).parent / 'fixtures' / 'telemetry' / 'rtx5090_gemm_synthetic.jsonl'}"
+
+
+def test_lesson_view_snapshot(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A lesson beside the telemetry panel, fed by a recorded (synthetic, labelled) RTX 5090 trace."""
+    app = make_app(course=load_course(FIXTURE), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
+                   telemetry=REPLAY)
+
+    async def open_lesson(pilot) -> None:  # type: ignore[no-untyped-def]
+        from tutor.ui.messages import OpenLesson
+
+        app.post_message(OpenLesson("demo-l1"))
+        await pilot.pause(0.5)
+
+    assert snap_compare(app, terminal_size=(140, 40), run_before=open_lesson)
