@@ -54,10 +54,11 @@ def test_tiny_run_twice(tmp_path: Path) -> None:
     assert set(report["cv"]) == set(HEADLINE_KEYS)
     assert md.read_text().startswith("# GPU Tutor bench")
 
-    proc = run_cli("bench", "--tiny", "--device", "cpu", "--json", "-", "--data-dir", str(data))
+    proc = run_cli("bench", "--tiny", "--device", "cpu", "--data-dir", str(data), "--json")  # bare --json: stdout
     assert proc.returncode == 0, proc.stderr
     second = json.loads(proc.stdout)  # stdout is only the JSON; the table went to stderr
     assert second["comparison"]["figures"] and "vs previous" in proc.stderr
+    assert "JSON report on stdout" in proc.stderr
     runs = ProgressStore(data / "progress.sqlite3").bench_runs(report["device"]["fingerprint"])
     assert len(runs) == 2 and runs[0]["report"]["headline"] == report["headline"]
 

@@ -40,8 +40,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     size.add_argument("--tiny", dest="mode", action="store_const", const="tiny", help=argparse.SUPPRESS)
     parser.add_argument("--device", default="auto", metavar="DEVICE",
                         help="auto (CUDA when present, else the CPU), cpu or cuda (default: auto)")
-    parser.add_argument("--json", dest="json_path", metavar="FILE",
-                        help="write the JSON report to FILE ('-' for stdout)")
+    parser.add_argument("--json", dest="json_path", metavar="FILE", nargs="?", const="-",
+                        help="write the JSON report to FILE; with no FILE (or '-') print it on stdout, the table "
+                             "going to stderr")
     parser.add_argument("--markdown", dest="markdown_path", metavar="FILE", help="write the Markdown report to FILE")
     parser.add_argument("--tolerance", type=float, default=None, metavar="FRACTION",
                         help="agreement tolerance with the previous run (default 0.05 = 5 %%)")
@@ -152,7 +153,10 @@ def run(args: argparse.Namespace) -> int:
         written += [str(base.with_suffix(".json")), str(base.with_suffix(".md"))]
 
     print(render_table(report, comparison), file=table_out)
-    print(f"  took {report['duration_s']:.1f} s; wrote {', '.join(written)}", file=table_out)
+    where = f"wrote {', '.join(written)}" if written else ""
+    if json_to_stdout:
+        where = f"{where}; JSON report on stdout" if where else "JSON report on stdout"
+    print(f"  took {report['duration_s']:.1f} s; {where}", file=table_out)
     if json_to_stdout:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
