@@ -26,6 +26,45 @@ _LABELS: dict[str, tuple[str, str]] = {
     "train_tokens_per_s": ("training step", "tok/s"),
     "mfu": ("MFU", ""),
 }
+_LABELS_ES = {
+    "peak bandwidth": "ancho de banda pico",
+    "matmul peak": "pico de matmul",
+    "ridge point (fp32)": "punto de cresta (fp32)",
+    "decode, batch 1": "decodificación, lote 1",
+    "decode bound, batch 1": "cota de decodificación, lote 1",
+    "training step": "paso de entrenamiento",
+}
+# The Markdown report's words; the method notes keep the engine's English details after a translated lead-in.
+_WORDS = {
+    "en": {"mode": "mode", "device": "device", "fingerprint": "fingerprint", "threads": "torch threads",
+           "took": "took", "figure": "figure", "value": "value", "vs": "vs previous", "agrees": "agrees",
+           "differs": "differs", "agree": "agree", "disagree": "do not agree", "how": "How these were measured",
+           "compared": "Compared with the previous run on this fingerprint: the passes {verdict} within {tol:.0f} %."},
+    "es": {"mode": "modo", "device": "dispositivo", "fingerprint": "huella", "threads": "hilos de torch",
+           "took": "duró", "figure": "cifra", "value": "valor", "vs": "frente a la anterior", "agrees": "coincide",
+           "differs": "difiere", "agree": "coinciden", "disagree": "no coinciden", "how": "Cómo se midieron",
+           "compared": "Comparado con la ejecución anterior en esta huella: las pasadas {verdict} dentro del "
+                       "{tol:.0f} %."},
+}
+_NOTES_ES = (
+    ("peak bandwidth: ", "ancho de banda pico: "),
+    ("matmul peak: ", "pico de matmul: "),
+    ("ridge point: fp32 matmul peak ÷ peak bandwidth", "punto de cresta: pico de matmul fp32 ÷ ancho de banda pico"),
+    ("decode: ", "decodificación: "),
+    ("training: ", "entrenamiento: "),
+    ("CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
+     "CV = coeficiente de variación de las repeticiones cronometradas; el punto de cresta y el MFU combinan "
+     "los CV de sus entradas"),
+)
+
+
+def label_in(label: str, lang: str) -> str:
+    """A headline row's label in ``lang`` (``matmul peak float32`` keeps its dtype)."""
+    if lang != "es":
+        return label
+    if label.startswith("matmul peak "):
+        return _LABELS_ES["matmul peak"] + label.removeprefix("matmul peak")
+    return _LABELS_ES.get(label, label)
 
 
 def flat_headline(headline: dict[str, Any]) -> dict[str, float]:
@@ -135,32 +174,40 @@ def _row_keys(report: dict[str, Any]) -> list[str]:
     return keys
 
 
-def render_markdown(report: dict[str, Any], comparison: dict[str, Any] | None = None) -> str:
+def render_markdown(report: dict[str, Any], comparison: dict[str, Any] | None = None, lang: str = "en") -> str:
+    """The report as Markdown, in English or Spanish (the CLI writes English; the L4 lab follows the learner)."""
+    w = _WORDS.get(lang, _WORDS["en"])
     dev, env = report["device"], report.get("env", {})
     out = [
         f"# GPU Tutor bench — {dev['name']}",
         "",
-        f"- mode: {report['mode']}; device: {dev['kind']}; fingerprint `{dev['fingerprint']}`",
+        f"- {w['mode']}: {report['mode']}; {w['device']}: {dev['kind']}; {w['fingerprint']} `{dev['fingerprint']}`",
         f"- torch {env.get('torch')}, CUDA {env.get('cuda')}, Python {env.get('python')}, "
-        f"{env.get('torch_threads')} torch threads",
-        f"- took {report.get('duration_s', 0):.1f} s",
+        f"{env.get('torch_threads')} {w['threads']}",
+        f"- {w['took']} {report.get('duration_s', 0):.1f} s",
         "",
-        "| figure | value | CV |" + (" vs previous |" if comparison else ""),
+        f"| {w['figure']} | {w['value']} | CV |" + (f" {w['vs']} |" if comparison else ""),
         "|---|---:|---:|" + ("---|" if comparison else ""),
     ]
     by_key = {f["key"]: f for f in (comparison or {}).get("figures", [])}
     for (label, value, cv), key in zip(headline_rows(report), _row_keys(report), strict=True):
-        row = f"| {label} | {value} | {cv} |"
+        row = f"| {label_in(label, lang)} | {value} | {cv} |"
         if comparison:
             fig = by_key.get(key)
-            row += f" ×{fig['ratio']:.3f} {'agrees' if fig['agree'] else 'differs'} |" if fig else " — |"
+            row += f" ×{fig['ratio']:.3f} {w['agrees'] if fig['agree'] else w['differs']} |" if fig else " — |"
         out.append(row)
     out.append("")
     if comparison:
-        out.append(f"Compared with the previous run on this fingerprint: the passes "
-                   f"{'agree' if comparison['agree'] else 'do not agree'} within "
-                   f"{comparison['tolerance'] * 100:.0f} %.")
-    notes = report.get("notes", [])
+        verdict = w["agree"] if comparison["agree"] else w["disagree"]
+        out.append(w["compared"].format(verdict=verdict, tol=comparison["tolerance"] * 100))
+    notes = [str(n) for n in report.get("notes", [])]
     if notes:
-        out += ["", "## How these were measured", ""] + [f"- {n}" for n in notes]
+        out += ["", f"## {w['how']}", ""]
+        for note in notes:
+            if lang == "es":
+                for en, es in _NOTES_ES:
+                    if note.startswith(en):
+                        note = es + note[len(en):]
+                        break
+            out.append(f"- {note}")
     return "\n".join(out) + "\n"

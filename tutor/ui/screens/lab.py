@@ -584,77 +584,12 @@ class LabScreen(Screen[None]):
 # -- the result's shape ----------------------------------------------------------------------------------------
 
 
-_BENCH_ROWS_ES = {
-    "peak bandwidth": "ancho de banda pico",
-    "matmul peak": "pico de matmul",
-    "ridge point (fp32)": "punto de cresta (fp32)",
-    "decode, batch 1": "decodificación, lote 1",
-    "decode bound, batch 1": "cota de decodificación, lote 1",
-    "training step": "paso de entrenamiento",
-}
-_BENCH_NOTES_ES = (
-    ("peak bandwidth: ", "ancho de banda pico: "),
-    ("matmul peak: ", "pico de matmul: "),
-    ("ridge point: fp32 matmul peak ÷ peak bandwidth", "punto de cresta: pico de matmul fp32 ÷ ancho de banda pico"),
-    ("decode: ", "decodificación: "),
-    ("training: ", "entrenamiento: "),
-    ("CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
-     "CV = coeficiente de variación de las repeticiones cronometradas; el punto de cresta y el MFU combinan "
-     "los CV de sus entradas"),
-)
-
-
 def bench_markdown(report: Mapping[str, Any], lang: Lang) -> str:
-    """A ``tutor bench`` report as the lab shows it (``render_markdown`` without its H1). In Spanish the labels,
-    the table and the comparison are translated; the method notes keep the engine's English details."""
-    from tutor.measure.bench_report import HEADLINE_KEYS, headline_rows, render_markdown
+    """A ``tutor bench`` report as the lab shows it: the engine's Markdown report in the learner's language,
+    without its H1."""
+    from tutor.measure.bench_report import render_markdown
 
-    comparison = report.get("comparison")
-    if lang == "en":
-        return render_markdown(dict(report), comparison).split("\n", 1)[1]
-    dev, env = report["device"], report.get("env", {})
-    out = [
-        "",
-        f"- modo: {report['mode']}; dispositivo: {dev['kind']}; huella `{dev['fingerprint']}`",
-        f"- torch {env.get('torch')}, CUDA {env.get('cuda')}, Python {env.get('python')}, "
-        f"{env.get('torch_threads')} hilos de torch",
-        f"- duró {report.get('duration_s', 0):.1f} s",
-        "",
-        "| cifra | valor | CV |" + (" frente a la anterior |" if comparison else ""),
-        "|---|---:|---:|" + ("---|" if comparison else ""),
-    ]
-    keys: list[str] = []
-    for key in HEADLINE_KEYS:
-        value = report["headline"].get(key)
-        if key == "peak_flops_tflops":
-            keys += [f"{key}.{d}" for d in (value or {})]
-        elif value is not None:
-            keys.append(key)
-    by_key = {f["key"]: f for f in (comparison or {}).get("figures", [])}
-    for (label, value, cv), key in zip(headline_rows(dict(report)), keys, strict=True):
-        dtype = label.removeprefix("matmul peak") if label.startswith("matmul peak ") else ""
-        head = label.removesuffix(dtype)
-        shown = _BENCH_ROWS_ES.get(head, head) + dtype
-        row = f"| {shown} | {value} | {cv} |"
-        if comparison:
-            fig = by_key.get(key)
-            row += f" ×{fig['ratio']:.3f} {'coincide' if fig['agree'] else 'difiere'} |" if fig else " — |"
-        out.append(row)
-    out.append("")
-    if comparison:
-        out.append("Comparado con la ejecución anterior en esta huella: las pasadas "
-                   f"{'coinciden' if comparison['agree'] else 'no coinciden'} dentro del "
-                   f"{comparison['tolerance'] * 100:.0f} %.")
-    notes = [str(n) for n in report.get("notes", [])]
-    if notes:
-        out += ["", "## Cómo se midieron", ""]
-        for note in notes:
-            for en, es in _BENCH_NOTES_ES:
-                if note.startswith(en):
-                    note = es + note[len(en):]
-                    break
-            out.append(f"- {note}")
-    return "\n".join(out) + "\n"
+    return render_markdown(dict(report), report.get("comparison"), lang).split("\n", 1)[1]
 
 
 def _fraction(value: Any) -> float | None:
