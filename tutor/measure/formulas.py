@@ -275,6 +275,15 @@ def _f(name: str, unit: str, lo: float, hi: float, default: float | None = None)
     return FormulaInput(name, unit, lo, hi, integer=False, default=default)
 
 
+# The shape of a KV cache, shared by the formulas that count one.
+_KV_SHAPE = (
+    _i("layers", "layers", 1, 1000),
+    _i("kv_heads", "heads", 1, 1024),
+    _i("head_dim", "elements", 1, 4096),
+    _i("seq_len", "tokens", 1, 10_000_000),
+    _i("batch", "sequences", 1, 100_000, 1),
+)
+
 FORMULAS: dict[str, FormulaSpec] = {
     spec.name: spec
     for spec in (
@@ -289,13 +298,7 @@ FORMULAS: dict[str, FormulaSpec] = {
         FormulaSpec(
             "kv_cache_bytes",
             kv_cache_bytes,
-            (
-                _i("layers", "layers", 1, 1000),
-                _i("kv_heads", "heads", 1, 1024),
-                _i("head_dim", "elements", 1, 4096),
-                _i("seq_len", "tokens", 1, 10_000_000),
-                _i("batch", "sequences", 1, 100_000, 1),
-            ),
+            _KV_SHAPE,
             "bytes",
             "2 × layers × kv_heads × head_dim × seq_len × batch × bytes per element",
             dtype_input=True,
@@ -303,14 +306,7 @@ FORMULAS: dict[str, FormulaSpec] = {
         FormulaSpec(
             "inference_bytes",
             inference_bytes,
-            (
-                _f("n_params", "parameters", 1, 1e13),
-                _i("layers", "layers", 1, 1000),
-                _i("kv_heads", "heads", 1, 1024),
-                _i("head_dim", "elements", 1, 4096),
-                _i("seq_len", "tokens", 1, 10_000_000),
-                _i("batch", "sequences", 1, 100_000, 1),
-            ),
+            (_f("n_params", "parameters", 1, 1e13), *_KV_SHAPE),
             "bytes",
             "weights (n_params × bytes per element) + KV cache (2 × layers × kv_heads × head_dim × seq_len × batch"
             " × bytes per element), CUDA context not included",
