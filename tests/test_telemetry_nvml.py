@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests.fixtures.telemetry import fake_pynvml as fake
 from tutor.telemetry import AutoBackend, Sampler, open_backend
 from tutor.telemetry.host import HostBackend
 from tutor.telemetry.nvml import NvmlBackend, decode_clock_event_reasons
@@ -17,16 +16,6 @@ from tutor.telemetry.nvml import NvmlBackend, decode_clock_event_reasons
 FIXTURES = Path(__file__).parent / "fixtures" / "telemetry"
 
 
-def _load_fake() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fake_pynvml", FIXTURES / "fake_pynvml.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fake_pynvml"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fake = _load_fake()
 
 
 class Clock:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
+from tests.fixtures.telemetry import fake_pynvml as fake
 from tutor.telemetry import AutoBackend, Sampler, TelemetrySnapshot
 from tutor.telemetry.host import HostBackend
 from tutor.telemetry.nvml import NvmlBackend
@@ -22,16 +21,6 @@ FIXTURES = Path(__file__).parent / "fixtures" / "telemetry"
 TRACE = FIXTURES / "rtx5090_gemm_synthetic.jsonl"
 
 
-def _load_fake() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("fake_pynvml", FIXTURES / "fake_pynvml.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["fake_pynvml"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fake = _load_fake()
 
 
 class PanelApp(App[None]):
