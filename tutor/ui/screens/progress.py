@@ -20,6 +20,10 @@ from tutor.ui.messages import ProgressChanged
 
 register(
     {
+        "progress.brier": {
+            "es": "Puntuación de Brier {brier} sobre {n} predicciones (0 es perfecto; 0.25, decir siempre 50 %)",
+            "en": "Brier score {brier} over {n} predictions (0 is perfect; 0.25 is always saying 50 %)",
+        },
         "progress.title": {"es": "Progreso", "en": "Progress"},
         "progress.lessons": {"es": "Lecciones", "en": "Lessons"},
         "progress.calibration": {"es": "Calibración", "en": "Calibration"},
@@ -162,7 +166,7 @@ class ProgressScreen(Screen[None]):
         cal = rep["calibration"]
         cal_lines = [f"[b]{t('progress.calibration', lang)}[/b]"]
         if cal["n"]:
-            cal_lines.append(f"Brier {cal['brier']:.3f} · {cal['n']}")
+            cal_lines.append(t("progress.brier", lang, brier=f"{cal['brier']:.3f}", n=cal["n"]))
             cal_lines.extend(b["sentence_es"] if lang == "es" else b["sentence_en"] for b in cal["buckets"])
         else:
             cal_lines.append(t("progress.no_graded", lang))
