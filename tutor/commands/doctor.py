@@ -49,6 +49,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not launch the tiny CUDA kernel that confirms torch has kernels for the GPU",
     )
+    parser.add_argument(
+        "--lang",
+        choices=["es", "en"],
+        default=argparse.SUPPRESS,
+        help="language of the text report (default: English; --json is always English)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -81,9 +87,19 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:
-        print(report.render_text())
+        lang = "es" if getattr(args, "lang", None) == "es" else "en"
+        print(report.render_text(lang=lang))
         if report.lock is not None and report.lock.written:
-            print(f"Wrote the environment lock to {report.lock.path}; check it later with 'tutor doctor --check-lock'.")
+            if lang == "es":
+                print(
+                    f"Lock del entorno guardado en {report.lock.path}; compruébalo más tarde con "
+                    "'tutor doctor --check-lock'."
+                )
+            else:
+                print(
+                    f"Wrote the environment lock to {report.lock.path}; check it later with "
+                    "'tutor doctor --check-lock'."
+                )
     return report.exit_code
 
 

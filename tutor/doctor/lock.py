@@ -22,7 +22,14 @@ _META_KEYS = frozenset({"schema", "created_at", "written_by"})
 
 
 class LockError(Exception):
-    """The lock file cannot be used: missing, unreadable, not JSON, or not a gpu-tutor lock. One line."""
+    """The lock file cannot be used: missing, unreadable, not JSON, or not a gpu-tutor lock. One line.
+
+    ``str(exc)`` is the English line; ``exc.message_es`` the same in Spanish (for the TUI).
+    """
+
+    def __init__(self, message: str, message_es: str = "") -> None:
+        super().__init__(message)
+        self.message_es = message_es or message
 
 
 @dataclass(frozen=True)
@@ -36,13 +43,19 @@ class Difference:
     def describe(self) -> str:
         return f"{self.key}: {_show(self.locked)} in the lock, {_show(self.current)} now"
 
+    def describe_in(self, lang: str) -> str:
+        """:meth:`describe` in ``lang`` ("es" or "en")."""
+        if lang != "es":
+            return self.describe()
+        return f"{self.key}: {_show(self.locked, 'ausente')} en el lock, {_show(self.current, 'ausente')} ahora"
+
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "locked": self.locked, "current": self.current}
 
 
-def _show(value: Any) -> str:
+def _show(value: Any, absent: str = "absent") -> str:
     if value is None:
-        return "absent"
+        return absent
     if isinstance(value, str):
         return value
     return json.dumps(value, sort_keys=True)
@@ -114,17 +127,32 @@ def read_lock(path: Path) -> dict[str, Any]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise LockError(f"no environment lock at {path} (write one with 'tutor doctor --lock')") from None
+        raise LockError(
+            f"no environment lock at {path} (write one with 'tutor doctor --lock')",
+            f"no hay lock del entorno en {path} (escribe uno con 'tutor doctor --lock')",
+        ) from None
     except OSError as exc:
-        raise LockError(f"cannot read the environment lock {path}: {exc.strerror or exc}") from None
+        reason = exc.strerror or exc
+        raise LockError(
+            f"cannot read the environment lock {path}: {reason}",
+            f"no se puede leer el lock del entorno {path}: {reason}",
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise LockError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        where = f"{path}:{exc.lineno}:{exc.colno}"
+        raise LockError(f"{where}: not valid JSON: {exc.msg}", f"{where}: no es JSON válido: {exc.msg}") from None
     if not isinstance(data, dict):
-        raise LockError(f"{path}: not an environment lock (expected a JSON object)")
+        raise LockError(
+            f"{path}: not an environment lock (expected a JSON object)",
+            f"{path}: no es un lock del entorno (se esperaba un objeto JSON)",
+        )
     if data.get("schema") != LOCK_SCHEMA:
-        raise LockError(f"{path}: not an environment lock (schema {data.get('schema')!r}, expected {LOCK_SCHEMA!r})")
+        schema = data.get("schema")
+        raise LockError(
+            f"{path}: not an environment lock (schema {schema!r}, expected {LOCK_SCHEMA!r})",
+            f"{path}: no es un lock del entorno (esquema {schema!r}, se esperaba {LOCK_SCHEMA!r})",
+        )
     return data
 
 

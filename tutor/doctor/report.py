@@ -77,15 +77,22 @@ class DoctorReport:
             counts[c.status] += 1
         return counts
 
-    def headline(self) -> str:
-        """One sentence: what kind of machine this is, in the course's terms."""
+    def headline(self, lang: str = "en") -> str:
+        """One sentence: what kind of machine this is, in the course's terms (``lang``: "en" or "es")."""
         v = self.view
+        es = lang == "es"
         if v.gpus:
             names = ", ".join(sorted({g.name for g in v.gpus}))
             usable = v.torch.cuda_available and (v.kernel_probe is None or v.kernel_probe.ok)
+            if es:
+                return f"GPU NVIDIA: {names} — " + ("torch puede usarla." if usable else "torch aún no puede usarla.")
             return f"NVIDIA GPU: {names} — " + ("torch can use it." if usable else "torch cannot use it yet.")
         if v.gpu_present:
+            if es:
+                return "Hay una GPU NVIDIA, pero el driver no responde — torch no puede usarla."
             return "An NVIDIA GPU is present but the driver does not answer — torch cannot use it."
+        if es:
+            return "No se encontró ninguna GPU NVIDIA — en esta máquina el curso funciona con la CPU."
         return "No NVIDIA GPU found — on this machine the course runs on the CPU."
 
     def to_json(self) -> dict[str, Any]:
@@ -101,32 +108,45 @@ class DoctorReport:
             "lock": self.lock.to_json() if self.lock else None,
         }
 
-    def render_text(self, width: int | None = None) -> str:
-        """The readable report: one block per check (mark, id, what was seen, → the fix), then a summary."""
+    def render_text(self, width: int | None = None, lang: str = "en") -> str:
+        """The readable report: one block per check (mark, id, what was seen, → the fix), then a summary.
+
+        English by default (what scripts and the tests read); ``lang="es"`` gives the Spanish texts.
+        """
         width = width or max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
         v = self.view
-        torch_text = f"torch {v.torch.version}" if v.torch.installed else "no torch"
+        es = lang == "es"
+        torch_text = f"torch {v.torch.version}" if v.torch.installed else ("sin torch" if es else "no torch")
+        on = "en" if es else "on"
         lines = [
-            f"GPU Tutor doctor — {torch_text} on {v.system} {v.machine}, Python {v.python_version}",
-            self.headline(),
+            f"GPU Tutor doctor — {torch_text} {on} {v.system} {v.machine}, Python {v.python_version}",
+            self.headline(lang),
             "",
         ]
         indent = " " * 29
         for c in self.checks:
             head = f"{STATUS_MARKS[c.status]} {c.status:<4}  {c.id:<20} "
-            lines.extend(_wrap(c.seen, width, head, indent) or [head])
-            if c.fix:
-                lines.extend(_wrap(c.fix, width, indent + "→ ", indent + "  "))
+            lines.extend(_wrap(c.seen_in(lang), width, head, indent) or [head])
+            fix = c.fix_in(lang)
+            if fix:
+                lines.extend(_wrap(fix, width, indent + "→ ", indent + "  "))
         if self.lock is not None:
             for d in self.lock.differences:
-                lines.append(f"{indent}· {d.describe()}")
+                lines.append(f"{indent}· {d.describe_in(lang)}")
         counts = self.counts()
-        verdict = "passed" if self.passed else "FAILED"
         lines.append("")
-        lines.append(
-            f"Doctor {verdict}: {counts['fail']} failed, {counts['warn']} warning(s), {counts['ok']} ok, "
-            f"{counts['skip']} skipped ({self.seconds:.1f} s)."
-        )
+        if es:
+            verdict = "superado" if self.passed else "con FALLOS"
+            lines.append(
+                f"Diagnóstico {verdict}: {counts['fail']} fallo(s), {counts['warn']} aviso(s), {counts['ok']} bien, "
+                f"{counts['skip']} no aplican ({self.seconds:.1f} s)."
+            )
+        else:
+            verdict = "passed" if self.passed else "FAILED"
+            lines.append(
+                f"Doctor {verdict}: {counts['fail']} failed, {counts['warn']} warning(s), {counts['ok']} ok, "
+                f"{counts['skip']} skipped ({self.seconds:.1f} s)."
+            )
         return "\n".join(lines)
 
 
@@ -199,13 +219,20 @@ def run_doctor(
 def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[LockResult | None, Check]:
     if mode == "write":
         write_lock(path, current)
-        return LockResult(path, mode, written=True), Check("lock", "ok", f"wrote the environment lock to {path}")
+        return LockResult(path, mode, written=True), Check(
+            "lock",
+            "ok",
+            f"wrote the environment lock to {path}",
+            seen_es=f"lock del entorno guardado en {path}",
+        )
     if mode == "auto" and not path.exists():
         return None, Check(
             "lock",
             "skip",
             f"no environment lock yet ({path})",
             "Write one with 'tutor doctor --lock' once the stack is healthy.",
+            seen_es=f"todavía no hay lock del entorno ({path})",
+            fix_es="Escribe uno con 'tutor doctor --lock' cuando torch, el driver y la GPU estén sanos.",
         )
     try:
         locked = read_lock(path)
@@ -213,13 +240,25 @@ def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[Loc
         if mode == "check":
             raise
         return LockResult(path, mode, error=str(exc)), Check(
-            "lock", "warn", str(exc), "Rewrite it with 'tutor doctor --lock'."
+            "lock",
+            "warn",
+            str(exc),
+            "Rewrite it with 'tutor doctor --lock'.",
+            seen_es=exc.message_es,
+            fix_es="Vuelve a escribirlo con 'tutor doctor --lock'.",
         )
     diffs = tuple(compare(locked, current))
     result = LockResult(path, mode, differences=diffs)
+    created = locked.get("created_at")
     written = locked.get("created_at", "an unknown date")
+    written_es = f"escrito el {created}" if created else "sin fecha de escritura"
     if not diffs:
-        return result, Check("lock", "ok", f"the environment matches the lock {path} (written {written})")
+        return result, Check(
+            "lock",
+            "ok",
+            f"the environment matches the lock {path} (written {written})",
+            seen_es=f"el entorno coincide con el lock {path} ({written_es})",
+        )
     status: Status = "fail" if mode == "check" else "warn"
     keys = ", ".join(d.key for d in diffs[:6]) + (", …" if len(diffs) > 6 else "")
     return result, Check(
@@ -228,4 +267,7 @@ def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[Loc
         f"{len(diffs)} difference(s) from the lock {path} (written {written}): {keys}",
         "If the change was intended, re-run the benchmarks and write a new lock with 'tutor doctor --lock'; "
         "otherwise restore the locked versions.",
+        seen_es=f"{len(diffs)} diferencia(s) con el lock {path} ({written_es}): {keys}",
+        fix_es="Si el cambio era a propósito, repite los benchmarks y escribe un lock nuevo con "
+        "'tutor doctor --lock'; si no, vuelve a las versiones del lock.",
     )

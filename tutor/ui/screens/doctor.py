@@ -46,6 +46,10 @@ i18n.register(
             "en": "Environment lock written to {path}",
         },
         "doctor.error": {"es": "El diagnóstico falló: {error}", "en": "The doctor failed: {error}"},
+        "doctor.status.ok": {"es": "bien", "en": "ok"},
+        "doctor.status.warn": {"es": "aviso", "en": "warn"},
+        "doctor.status.fail": {"es": "fallo", "en": "fail"},
+        "doctor.status.skip": {"es": "no aplica", "en": "skip"},
     }
 )
 
@@ -166,20 +170,22 @@ class DoctorScreen(Screen[None]):
 
     async def _show(self, report: DoctorReport) -> None:
         self.report = report
-        self.query_one("#doctor-headline", Static).update(report.headline())
+        lang = self.lang
+        self.query_one("#doctor-headline", Static).update(report.headline(lang))
         checks = self.query_one("#doctor-checks", VerticalScroll)
         await checks.remove_children()
         rows = []
         for c in report.checks:
             text = Text()
-            text.append(f"{STATUS_MARKS[c.status]} {c.status:<4} ", style="bold")
+            text.append(f"{STATUS_MARKS[c.status]} {i18n.t(f'doctor.status.{c.status}', lang)} ", style="bold")
             text.append(f"{c.id}\n", style="bold")
-            text.append(c.seen)
-            if c.fix:
-                text.append(f"\n→ {c.fix}", style="italic")
+            text.append(c.seen_in(lang))
+            fix = c.fix_in(lang)
+            if fix:
+                text.append(f"\n→ {fix}", style="italic")
             if c.id == "lock" and report.lock is not None:
                 for d in report.lock.differences:
-                    text.append(f"\n  · {d.describe()}")
+                    text.append(f"\n  · {d.describe_in(lang)}")
             rows.append(Static(text, classes=f"doctor-check -{c.status}", id=f"check-{c.id}"))
         await checks.mount_all(rows)
         counts = report.counts()
