@@ -552,7 +552,7 @@ def check_cuda_visible_devices(view: EnvironmentView) -> Check:
             f"{seen}; no NVIDIA GPU here anyway",
             seen_es=f"{seen}; de todos modos aquí no hay GPU NVIDIA",
         )
-    fix = "unset CUDA_VISIBLE_DEVICES, or set it to GPU indices that exist (e.g. 0)".capitalize() + "."
+    fix = "Unset CUDA_VISIBLE_DEVICES, or set it to GPU indices that exist (e.g. 0)."
     fix_es = "Quita CUDA_VISIBLE_DEVICES (unset CUDA_VISIBLE_DEVICES) o dale índices de GPU que existan (p. ej. 0)."
     if not visible:
         if not entries:
