@@ -10,7 +10,6 @@ Lang = Literal["es", "en"]
 LANGS: tuple[Lang, ...] = ("es", "en")
 
 _STRINGS: dict[str, dict[Lang, str]] = {
-    "app.title": {"es": "GPU Tutor", "en": "GPU Tutor"},
     "app.subtitle": {"es": "predice, luego mide", "en": "predict, then measure"},
     "map.title": {"es": "Mapa del curso", "en": "Course map"},
     "map.invalid": {"es": "Archivos con errores", "en": "Files with errors"},
@@ -28,22 +27,11 @@ _STRINGS: dict[str, dict[Lang, str]] = {
         "en": "Pick an exercise and press 2 for the second pass (no hints, no theory).",
     },
     "lesson.outcome": {"es": "Resultado", "en": "Outcome"},
-    "lesson.read": {"es": "leída", "en": "read"},
-    "lesson.exercises": {"es": "Ejercicios de esta lección", "en": "This lesson's exercises"},
-    "lesson.labs": {"es": "Laboratorios de esta lección", "en": "This lesson's labs"},
     "invalid.title": {"es": "Este archivo no se pudo cargar", "en": "This file could not be loaded"},
     "invalid.body": {
         "es": "El resto del curso funciona. Corrige estos problemas y vuelve a abrir el tutor:",
         "en": "The rest of the course works. Fix these problems and reopen the tutor:",
     },
-    "key.quit": {"es": "Salir", "en": "Quit"},
-    "key.lang": {"es": "Idioma", "en": "Language"},
-    "key.back": {"es": "Volver", "en": "Back"},
-    "key.map": {"es": "Mapa", "en": "Map"},
-    "key.next": {"es": "Siguiente", "en": "Next"},
-    "key.prev": {"es": "Anterior", "en": "Previous"},
-    "key.telemetry": {"es": "Telemetría", "en": "Telemetry"},
-    "key.progress": {"es": "Progreso", "en": "Progress"},
     "notice.db_recovered": {
         "es": "La base de datos de progreso estaba dañada; se movió a {path} y se empezó una nueva.",
         "en": "The progress database was corrupt; it was moved to {path} and a fresh one was started.",
