@@ -1,0 +1,200 @@
+"""The one boundary for input that may come from anyone: lesson packs, imports, locks, replay traces.
+
+Two promises, used by every room that reads or shows such input:
+
+* :func:`clean` turns any string into text that is safe to show a person: every control character (C0 but ``\\n``
+  and ``\\t``, DEL, C1) and every bidirectional override is removed, so no ESC/OSC/CSI sequence reaches a terminal
+  and no text can pretend to be something else. It never interprets markup; the UI still renders the result as
+  plain text (``Content``/``Text``), never as Textual markup.
+* :func:`read_bounded` reads a user-chosen file only if it is a regular file (never a FIFO, a device or a socket,
+  opened non-blocking so a FIFO cannot hang the reader), at most ``limit`` bytes (checked with ``stat`` first, then
+  by reading at most ``limit + 1`` bytes), optionally only inside a root folder (no symlink leads out of it).
+
+Failures are :class:`UnsafeFile` with a one-line message naming the path; callers turn it into their own located
+error (``path:1:1: error: …``) or a CLI error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import stat
+from pathlib import Path
+
+# C0 controls except TAB (\x09) and LF (\x0a); DEL; C1 controls; bidi embeddings/overrides/isolates; the line and
+# paragraph separators some terminals treat as newlines; BOM/zero-width no-break space.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]")
+_UNSAFE_OR_NEWLINE = re.compile(_UNSAFE.pattern[:-1] + "\n\t]")
+
+DEFAULT_LIMIT_BYTES = 8 * 1024 * 1024
+
+
+def clean(text: object) -> str:
+    """``text`` as a string with every control character removed (``\\n`` and ``\\t`` kept)."""
+    return _UNSAFE.sub("", text if isinstance(text, str) else str(text))
+
+
+def clean_line(text: object) -> str:
+    """Like :func:`clean`, for one-line places (a title, an id, a file name): newlines and tabs become spaces."""
+    s = text if isinstance(text, str) else str(text)
+    return _UNSAFE.sub("", s.replace("\n", " ").replace("\t", " ").replace("\r", " "))
+
+
+def control_characters(text: str) -> list[int]:
+    """Offsets of the characters :func:`clean` would remove (for a checker that reports them)."""
+    return [m.start() for m in _UNSAFE.finditer(text)]
+
+
+def describe_control(char: str) -> str:
+    """``U+001B`` style name of one character, for error messages."""
+    return f"U+{ord(char):04X}"
+
+
+class UnsafeFile(Exception):
+    """A user-chosen file that cannot be read safely; ``str()`` is one line that names the path."""
+
+    def __init__(self, path: Path | str, message: str) -> None:
+        self.path = Path(path)
+        self.message = message
+        super().__init__(f"{clean_line(str(path))}: {message}")
+
+
+def _within(path: Path, root: Path) -> bool:
+    try:
+        path.relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def check_regular_file(
+    path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, root: Path | None = None
+) -> os.stat_result:
+    """``stat`` of ``path`` if it may be read: a regular file of at most ``limit`` bytes (inside ``root``, if given)."""
+    p = Path(path)
+    if root is not None:
+        try:
+            real = p.resolve(strict=True)
+            real_root = Path(root).resolve(strict=True)
+        except (OSError, RuntimeError) as exc:
+            raise UnsafeFile(p, f"cannot be opened ({exc.strerror or type(exc).__name__})") from None
+        if not _within(real, real_root):
+            raise UnsafeFile(p, "is a link that leads out of the course folder; it was not read")
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        raise UnsafeFile(p, "no such file") from None
+    except OSError as exc:
+        raise UnsafeFile(p, f"cannot be opened ({exc.strerror or type(exc).__name__})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise UnsafeFile(p, "is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        kind = (
+            "a FIFO"
+            if stat.S_ISFIFO(st.st_mode)
+            else "a device"
+            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "a socket"
+            if stat.S_ISSOCK(st.st_mode)
+            else "not a regular file"
+        )
+        raise UnsafeFile(p, f"is {kind}, not a regular file; it was not read")
+    if st.st_size > limit:
+        raise UnsafeFile(p, f"is {st.st_size:,} bytes, more than the limit of {limit:,}")
+    return st
+
+
+def read_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, root: Path | None = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; :class:`UnsafeFile` for anything else."""
+    p = Path(path)
+    check_regular_file(p, limit=limit, root=root)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(p, flags)
+    except OSError as exc:
+        raise UnsafeFile(p, f"cannot be opened ({exc.strerror or type(exc).__name__})") from None
+    try:
+        # The file may have been swapped between stat and open: check what was opened, then read at most limit+1.
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise UnsafeFile(p, "is not a regular file; it was not read")
+        chunks: list[bytes] = []
+        remaining = limit + 1
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+    except OSError as exc:
+        raise UnsafeFile(p, f"cannot be read ({exc.strerror or type(exc).__name__})") from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > limit:
+        raise UnsafeFile(p, f"is larger than the limit of {limit:,} bytes")
+    return data
+
+
+def read_text_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, root: Path | None = None) -> str:
+    """:func:`read_bounded` decoded as UTF-8 (a file in another encoding is an :class:`UnsafeFile`)."""
+    data = read_bounded(path, limit=limit, root=root)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UnsafeFile(path, f"is not UTF-8 text (byte {exc.start})") from None
+
+
+def finite(value: float) -> bool:
+    """True for a real, finite float (no NaN, no infinity)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+MAX_JSON_DEPTH = 64
+
+
+def _json_depth_ok(text: str, max_depth: int) -> int | None:
+    """Offset where nesting first exceeds ``max_depth`` (ignoring brackets inside strings), or None."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > max_depth:
+                return i
+        elif ch in "]}":
+            depth -= 1
+    return None
+
+
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number JSON allows")
+
+
+def load_json_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, max_depth: int = MAX_JSON_DEPTH) -> object:
+    """Parse a user-chosen JSON file within bounds; NaN/Infinity and deep nesting are refused (:class:`UnsafeFile`)."""
+    import json
+
+    text = read_text_bounded(path, limit=limit)
+    deep_at = _json_depth_ok(text, max_depth)
+    if deep_at is not None:
+        line = text.count("\n", 0, deep_at) + 1
+        col = deep_at - (text.rfind("\n", 0, deep_at) + 1) + 1
+        raise UnsafeFile(path, f"line {line} column {col}: JSON nested deeper than {max_depth} levels")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise UnsafeFile(path, f"line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        raise UnsafeFile(path, f"invalid JSON ({clean_line(str(exc))})") from None
