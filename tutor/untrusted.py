@@ -77,8 +77,10 @@ def check_regular_file(
         try:
             real = p.resolve(strict=True)
             real_root = Path(root).resolve(strict=True)
-        except (OSError, RuntimeError) as exc:
+        except OSError as exc:
             raise UnsafeFile(p, f"cannot be opened ({exc.strerror or type(exc).__name__})") from None
+        except RuntimeError:
+            raise UnsafeFile(p, "is part of a symlink loop; it was not read") from None
         if not _within(real, real_root):
             raise UnsafeFile(p, "is a link that leads out of the course folder; it was not read")
     try:
