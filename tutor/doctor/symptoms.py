@@ -112,14 +112,14 @@ SYMPTOMS: dict[str, Symptom] = {
             message="RuntimeError: No CUDA GPUs are available",
             signature="no cuda gpus are available",
             cause={
-                "es": "CUDA no ve ninguna GPU: CUDA_VISIBLE_DEVICES vacío o inválido, o un contenedor arrancado sin "
-                "--gpus all.",
-                "en": "CUDA sees no GPU: CUDA_VISIBLE_DEVICES empty or invalid, or a container started without "
-                "--gpus all.",
+                "es": "Hay driver, pero CUDA no ve ninguna GPU: CUDA_VISIBLE_DEVICES vacío o inválido. (Un "
+                "contenedor arrancado sin --gpus all no tiene driver dentro: torch dice «Found no NVIDIA driver».)",
+                "en": "There is a driver, but CUDA sees no GPU: CUDA_VISIBLE_DEVICES empty or invalid. (A container "
+                "started without --gpus all has no driver inside: torch says \"Found no NVIDIA driver\".)",
             },
             fix={
-                "es": "Quita CUDA_VISIBLE_DEVICES (o ponle índices válidos) y arranca el contenedor con --gpus all.",
-                "en": "Unset CUDA_VISIBLE_DEVICES (or give it valid indices) and start the container with --gpus all.",
+                "es": "Quita CUDA_VISIBLE_DEVICES (o ponle índices de GPU que existan, p. ej. 0).",
+                "en": "Unset CUDA_VISIBLE_DEVICES (or give it GPU indices that exist, e.g. 0).",
             },
             check="cuda_visible_devices",
         ),
