@@ -86,7 +86,7 @@ def test_import_validates(tmp_path: Path, mutate, message: str) -> None:
 
 def test_import_of_garbage(tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("{not json")
-    with pytest.raises(ExchangeError, match="not JSON"):
+    with pytest.raises(ExchangeError, match=r"x.json: line 1 column 2: invalid JSON"):
         import_from(ProgressStore(tmp_path / "b.sqlite3"), tmp_path / "x.json")
 
 

@@ -180,23 +180,64 @@ def _json_depth_ok(text: str, max_depth: int) -> int | None:
     return None
 
 
+class _NotANumber(ValueError):
+    """A JSON number Python would read as NaN or infinity (``NaN``, ``Infinity``, ``1e400``)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(token)
+        self.token = token
+
+
 def _reject_constant(name: str) -> float:
-    raise ValueError(f"{name} is not a number JSON allows")
+    raise _NotANumber(name)
+
+
+def _finite_float(literal: str) -> float:
+    value = float(literal)
+    if not math.isfinite(value):
+        raise _NotANumber(literal)
+    return value
+
+
+def _locate_token(text: str, token: str) -> tuple[int, int]:
+    """Line and column (1-based) of the first ``token`` outside a JSON string (1, 1 if not found)."""
+    in_string = escaped = False
+    for i, ch in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif text.startswith(token, i):
+            return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1
+    return 1, 1
 
 
 def load_json_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, max_depth: int = MAX_JSON_DEPTH) -> object:
-    """Parse a user-chosen JSON file within bounds; NaN/Infinity and deep nesting are refused (:class:`UnsafeFile`)."""
+    """Parse a user-chosen JSON file within bounds; NaN/Infinity, numbers too large for a float (``1e400``) and
+    deep nesting are refused with the line and column (:class:`UnsafeFile`)."""
+    return loads_bounded(read_text_bounded(path, limit=limit), path, max_depth=max_depth)
+
+
+def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPTH) -> object:
+    """:func:`load_json_bounded` for text already read (one line of a JSON-lines file, say); errors name ``path``."""
     import json
 
-    text = read_text_bounded(path, limit=limit)
     deep_at = _json_depth_ok(text, max_depth)
     if deep_at is not None:
         line = text.count("\n", 0, deep_at) + 1
         col = deep_at - (text.rfind("\n", 0, deep_at) + 1) + 1
         raise UnsafeFile(path, f"line {line} column {col}: JSON nested deeper than {max_depth} levels")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise UnsafeFile(path, f"line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg})") from None
+    except _NotANumber as exc:
+        line, col = _locate_token(text, exc.token)
+        raise UnsafeFile(path, f"line {line} column {col}: {clean_line(exc.token)[:40]} is not a finite number") from None
     except (ValueError, RecursionError) as exc:
         raise UnsafeFile(path, f"invalid JSON ({clean_line(str(exc))})") from None

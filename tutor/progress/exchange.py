@@ -4,17 +4,27 @@ Import validates the document (format, schema version, every table and column) b
 never overwrites silently: into a store that already holds data it refuses unless told ``merge`` (add what is
 missing, skipping rows already there — same natural key) or ``replace`` (delete everything, then load; one
 transaction, so a failure leaves the old data). Row ids are reassigned; notebook entries keep their lab run.
+
+The file is untrusted: it is read through :func:`tutor.untrusted.load_json_bounded` (a regular file, bounded size,
+bounded nesting, no NaN/Infinity/``1e400``, each refused with its line and column), and every value is checked
+against its column's domain (a confidence in [0, 1], a finite score in [0, 1], a timestamp between 1970 and 2100,
+the right type) before anything is written; a refusal names the field (``tables.attempts[3].confidence``).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from tutor.progress.store import SCHEMA_VERSION, TABLES, ProgressStore
+from tutor.progress.store import MAX_TIMESTAMP, SCHEMA_VERSION, TABLES, ProgressStore
+from tutor.untrusted import UnsafeFile, clean_line, load_json_bounded
+
+# An export holds every attempt and report; far larger than any real one, small enough to parse in memory.
+IMPORT_LIMIT_BYTES = 64 * 1024 * 1024
 
 EXPORT_FORMAT = "gpu-tutor/progress/v1"
 ImportMode = Literal["refuse", "merge", "replace"]
@@ -50,6 +60,98 @@ _NATURAL_KEY: dict[str, tuple[str, ...]] = {
     "bench_runs": ("fingerprint", "created_at"),
     "doctor_runs": ("created_at",),
 }
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def _timestamp(value: Any) -> str | None:
+    if not _number(value) or not 0 <= value <= MAX_TIMESTAMP:
+        return "a time between 1970 and 2100 (seconds since the epoch)"
+    return None
+
+
+def _unit_interval(value: Any) -> str | None:
+    return None if _number(value) and 0 <= value <= 1 else "a finite number between 0 and 1"
+
+
+def _count(low: int, high: int) -> Callable[[Any], str | None]:
+    def check(value: Any) -> str | None:
+        ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+        return None if ok else f"a whole number between {low} and {high}"
+
+    return check
+
+
+def _flag(value: Any) -> str | None:
+    return None if isinstance(value, bool) or value in (0, 1) else "true, false, 0 or 1"
+
+
+def _prediction(value: Any) -> str | None:
+    if not isinstance(value, Mapping):
+        return "an object with 'value', 'choice' and 'confidence'"
+    number = value.get("value")
+    if number is not None and (not _number(number) or abs(number) > 1e30):
+        return "an object whose 'value' is a finite number (or null)"
+    if value.get("choice") is not None and not isinstance(value.get("choice"), str):
+        return "an object whose 'choice' is text (or null)"
+    if "confidence" in value and _unit_interval(value["confidence"]) is not None:
+        return "an object whose 'confidence' is between 0 and 1"
+    return None
+
+
+_ID = _count(0, 2**62)
+# column → the domain of its values (beyond the type), as "what it must be" for the error message.
+_DOMAINS: dict[tuple[str, str], Callable[[Any], str | None]] = {
+    ("sections_read", "read_at"): _timestamp,
+    ("attempts", "id"): _ID,
+    ("attempts", "pass"): _count(1, 1000),
+    ("attempts", "prediction"): _prediction,
+    ("attempts", "confidence"): _unit_interval,
+    ("attempts", "hints_used"): _count(0, 1000),
+    ("attempts", "score"): lambda v: None if v is None else _unit_interval(v),
+    ("attempts", "created_at"): _timestamp,
+    ("attempts", "graded_at"): lambda v: None if v is None else _timestamp(v),
+    ("lab_runs", "id"): _ID,
+    ("lab_runs", "created_at"): _timestamp,
+    ("notebook_entries", "id"): _ID,
+    ("notebook_entries", "lab_run_id"): lambda v: None if v is None else _ID(v),
+    ("notebook_entries", "created_at"): _timestamp,
+    ("notebook_entries", "updated_at"): _timestamp,
+    ("bench_runs", "id"): _ID,
+    ("bench_runs", "created_at"): _timestamp,
+    ("doctor_runs", "id"): _ID,
+    ("doctor_runs", "passed"): _flag,
+    ("doctor_runs", "lock_matches"): lambda v: None if v is None else _flag(v),
+    ("doctor_runs", "created_at"): _timestamp,
+}
+# Longest text accepted in an id-like column (a real id is a few dozen characters).
+_MAX_TEXT = 1000
+
+
+def _non_finite(value: Any, where: str, depth: int = 0) -> str | None:
+    """The path of the first NaN/infinite number inside a JSON value (a document built in memory may hold one)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return where
+    if depth > 64:
+        return where
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            found = _non_finite(v, f"{where}.{k}", depth + 1)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found = _non_finite(v, f"{where}[{i}]", depth + 1)
+            if found:
+                return found
+    return None
+
+
+def _show(value: Any) -> str:
+    text = clean_line(repr(value))
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class ExchangeError(Exception):
@@ -113,9 +215,19 @@ def validate_document(doc: Any) -> dict[str, list[dict[str, Any]]]:
                         raise ExchangeError(f"tables.{table}[{i}]: missing column {col!r}")
                     continue
                 value = row[col]
+                where = f"tables.{table}[{i}].{col}"
                 if object not in types and (not isinstance(value, types) or
                                             (isinstance(value, bool) and bool not in types)):
-                    raise ExchangeError(f"tables.{table}[{i}].{col}: unexpected value {value!r}")
+                    raise ExchangeError(f"{where}: unexpected value {_show(value)}")
+                if isinstance(value, str) and col not in _JSON_COLUMNS.get(table, ()) and len(value) > _MAX_TEXT:
+                    raise ExchangeError(f"{where}: text longer than {_MAX_TEXT} characters")
+                bad = _non_finite(value, where)
+                if bad:
+                    raise ExchangeError(f"{bad}: not a finite number")
+                domain = _DOMAINS.get((table, col))
+                must = domain(value) if domain is not None else None
+                if must is not None:
+                    raise ExchangeError(f"{where}: {_show(value)} is not {must}")
         out[table] = [dict(r) for r in rows]
     return out
 
@@ -178,10 +290,12 @@ def import_document(store: ProgressStore, doc: Any, mode: ImportMode = "refuse")
 
 
 def import_from(store: ProgressStore, path: Path, mode: ImportMode = "refuse") -> dict[str, int]:
+    """Import the export at ``path``; every refusal is one :class:`ExchangeError` line that starts with the path."""
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ExchangeError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ExchangeError(f"{path} is not JSON: {exc}") from None
-    return import_document(store, doc, mode)
+        doc = load_json_bounded(path, limit=IMPORT_LIMIT_BYTES)
+    except UnsafeFile as exc:
+        raise ExchangeError(str(exc)) from None
+    try:
+        return import_document(store, doc, mode)
+    except ExchangeError as exc:
+        raise ExchangeError(f"{clean_line(str(path))}: {exc}") from None

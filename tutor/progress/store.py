@@ -1,16 +1,23 @@
 """The progress store: SQLite in WAL mode, every write in one transaction, a schema version with migrations.
 
-A database that SQLite cannot read is moved aside with a timestamp and a fresh one is started; the open report
-says where the old file went so the UI and the CLI can tell the learner (never a silent reset).
+Only a database whose bytes are damaged (``SQLITE_CORRUPT``/``SQLITE_NOTADB``, a failed ``quick_check``) is moved
+aside with a timestamp and a fresh one started; the recovery is recorded in the new store (``store_recoveries``)
+so every later start can say where the old file went until the learner acknowledges it. Any other failure — locked,
+disk full, read-only, an I/O error, a file that cannot be opened — is a :class:`StoreError` subclass with one line
+naming the cause (see :mod:`tutor.progress.store_errors`), and the file stays where it is.
+
+Opening is serialised between processes (an advisory lock beside the database, then ``BEGIN IMMEDIATE`` and a busy
+timeout for the migrations), so two first runs on an empty data dir cannot race.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -18,6 +25,177 @@ from pathlib import Path
 from typing import Any
 
 from tutor import paths
+from tutor.progress.store_errors import (
+    StoreBusy,
+    StoreCannotOpen,
+    StoreCorrupt,
+    StoreError,
+    StoreFull,
+    StoreIOError,
+    StoreNewerSchema,
+    StoreReadOnly,
+    StoreRejected,
+    StoreWriteError,
+    classify,
+    from_os_error,
+    is_corruption,
+)
+
+__all__ = [
+    "MIGRATIONS", "SCHEMA_VERSION", "TABLES", "ProgressStore", "StoreBusy", "StoreCannotOpen", "StoreCorrupt",
+    "StoreError", "StoreFull", "StoreIOError", "StoreNewerSchema", "StoreOpenReport", "StoreReadOnly",
+    "StoreRejected", "StoreWriteError", "on_recovery",
+]
+
+# The latest moment a stored timestamp may name (2100-01-01 UTC): anything later is a corrupt or hostile value.
+MAX_TIMESTAMP = 4102444800
+
+
+def _ts(col: str, *, nullable: bool = False) -> str:
+    rule = f"typeof({col}) IN ('integer', 'real') AND {col} BETWEEN 0 AND {MAX_TIMESTAMP}"
+    return f"{col} IS NULL OR ({rule})" if nullable else rule
+
+
+def _text(col: str, *, nullable: bool = False) -> str:
+    return f"{col} IS NULL OR typeof({col}) = 'text'" if nullable else f"typeof({col}) = 'text'"
+
+
+def _unit(col: str, *, nullable: bool = False) -> str:
+    # NaN cannot be stored (SQLite binds it as NULL) and inf fails BETWEEN; typeof refuses text such as 'nan'.
+    rule = f"typeof({col}) IN ('integer', 'real') AND {col} BETWEEN 0 AND 1"
+    return f"{col} IS NULL OR ({rule})" if nullable else rule
+
+
+def _int(col: str, low: int, high: int, *, nullable: bool = False) -> str:
+    rule = f"typeof({col}) = 'integer' AND {col} BETWEEN {low} AND {high}"
+    return f"{col} IS NULL OR ({rule})" if nullable else rule
+
+
+# What every stored value must satisfy (schema 2): the CHECK constraints, and the rows kept aside when upgrading.
+ROW_RULES: dict[str, tuple[str, ...]] = {
+    "sections_read": (_text("lesson_id"), _text("section_id"), _ts("read_at")),
+    "attempts": (
+        _text("exercise_id"), _text("lesson_id"), _int("pass", 1, 1000), _text("prediction"),
+        _unit("confidence"), _int("hints_used", 0, 1000), _text("state"), _text("measurement", nullable=True),
+        _text("truth", nullable=True), _text("verdict", nullable=True), _unit("score", nullable=True),
+        _text("fingerprint", nullable=True), _ts("created_at"), _ts("graded_at", nullable=True),
+    ),
+    "lab_runs": (
+        _text("lab_id"), _text("lesson_id"), _text("fingerprint", nullable=True), _text("prediction", nullable=True),
+        _text("result"), _ts("created_at"),
+    ),
+    "notebook_entries": (
+        _int("lab_run_id", 0, 2**62, nullable=True), _text("lab_id"), _text("entry"), _ts("created_at"),
+        _ts("updated_at"),
+    ),
+    "bench_runs": (_text("fingerprint"), _text("device_kind"), _text("report"), _ts("created_at")),
+    "doctor_runs": (
+        _int("passed", 0, 1), _int("lock_matches", 0, 1, nullable=True), _text("report"), _ts("created_at"),
+    ),
+}
+
+# Schema 2's tables: schema 1's columns, each value checked by ROW_RULES.
+_TABLES_V2: dict[str, str] = {
+    "sections_read": """lesson_id TEXT NOT NULL,
+        section_id TEXT NOT NULL,
+        read_at REAL NOT NULL,
+        PRIMARY KEY (lesson_id, section_id)""",
+    "attempts": """id INTEGER PRIMARY KEY AUTOINCREMENT,
+        exercise_id TEXT NOT NULL,
+        lesson_id TEXT NOT NULL,
+        pass INTEGER NOT NULL DEFAULT 1,
+        prediction TEXT NOT NULL,
+        confidence REAL NOT NULL,
+        hints_used INTEGER NOT NULL DEFAULT 0,
+        state TEXT NOT NULL DEFAULT 'locked',
+        measurement TEXT,
+        truth TEXT,
+        verdict TEXT,
+        score REAL,
+        fingerprint TEXT,
+        created_at REAL NOT NULL,
+        graded_at REAL""",
+    "lab_runs": """id INTEGER PRIMARY KEY AUTOINCREMENT,
+        lab_id TEXT NOT NULL,
+        lesson_id TEXT NOT NULL,
+        fingerprint TEXT,
+        prediction TEXT,
+        result TEXT NOT NULL,
+        created_at REAL NOT NULL""",
+    "notebook_entries": """id INTEGER PRIMARY KEY AUTOINCREMENT,
+        lab_run_id INTEGER REFERENCES lab_runs (id) ON DELETE SET NULL,
+        lab_id TEXT NOT NULL,
+        entry TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL""",
+    "bench_runs": """id INTEGER PRIMARY KEY AUTOINCREMENT,
+        fingerprint TEXT NOT NULL,
+        device_kind TEXT NOT NULL,
+        report TEXT NOT NULL,
+        created_at REAL NOT NULL""",
+    "doctor_runs": """id INTEGER PRIMARY KEY AUTOINCREMENT,
+        passed INTEGER NOT NULL,
+        lock_matches INTEGER,
+        report TEXT NOT NULL,
+        created_at REAL NOT NULL""",
+}
+_COLUMNS_V1: dict[str, tuple[str, ...]] = {
+    "sections_read": ("lesson_id", "section_id", "read_at"),
+    "attempts": ("id", "exercise_id", "lesson_id", "pass", "prediction", "confidence", "hints_used", "state",
+                 "measurement", "truth", "verdict", "score", "fingerprint", "created_at", "graded_at"),
+    "lab_runs": ("id", "lab_id", "lesson_id", "fingerprint", "prediction", "result", "created_at"),
+    "notebook_entries": ("id", "lab_run_id", "lab_id", "entry", "created_at", "updated_at"),
+    "bench_runs": ("id", "fingerprint", "device_kind", "report", "created_at"),
+    "doctor_runs": ("id", "passed", "lock_matches", "report", "created_at"),
+}
+
+
+def _all_rules(table: str) -> str:
+    # IFNULL: in a WHERE clause a NULL verdict must count as "breaks a rule", as it does for NOT NULL columns.
+    return " AND ".join(f"IFNULL(({rule}), 0)" for rule in ROW_RULES[table])
+
+
+def _migration_2() -> str:
+    """Schema 2: the recovery log, the quarantine, and CHECK constraints on every value.
+
+    SQLite cannot add a CHECK to a table, so each table is rebuilt (the documented create-copy-drop-rename). Rows
+    that break a rule are kept in ``quarantined_rows`` as JSON, never silently dropped, and never poison a report.
+    """
+    parts = [
+        """CREATE TABLE store_recoveries (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            backup_path TEXT NOT NULL,
+            reason TEXT,
+            recovered_at REAL NOT NULL,
+            acknowledged_at REAL
+        )""",
+        """CREATE TABLE quarantined_rows (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            source_table TEXT NOT NULL,
+            row TEXT NOT NULL,
+            quarantined_at REAL NOT NULL
+        )""",
+    ]
+    for table, columns in _TABLES_V2.items():
+        checks = ",\n        ".join(f"CHECK ({rule})" for rule in ROW_RULES[table])
+        cols = ", ".join(f'"{c}"' for c in _COLUMNS_V1[table])
+        as_json = ", ".join(f"'{c}', \"{c}\"" for c in _COLUMNS_V1[table])
+        parts += [
+            f"CREATE TABLE {table}__v2 (\n        {columns},\n        {checks}\n    )",
+            f"INSERT INTO quarantined_rows (source_table, row, quarantined_at) SELECT '{table}', "
+            f"json_object({as_json}), CAST(strftime('%s', 'now') AS REAL) FROM {table} WHERE NOT ({_all_rules(table)})",
+            f"INSERT INTO {table}__v2 ({cols}) SELECT {cols} FROM {table} WHERE {_all_rules(table)}",
+            f"DROP TABLE {table}",
+            f"ALTER TABLE {table}__v2 RENAME TO {table}",
+        ]
+    parts += [
+        "CREATE INDEX attempts_by_exercise ON attempts (exercise_id, pass)",
+        "CREATE INDEX bench_by_fingerprint ON bench_runs (fingerprint, created_at)",
+        "UPDATE notebook_entries SET lab_run_id = NULL WHERE lab_run_id IS NOT NULL "
+        "AND lab_run_id NOT IN (SELECT id FROM lab_runs)",
+    ]
+    return ";\n".join(parts)
+
 
 # Each entry migrates from version i to i + 1. Never edit a released step; append a new one.
 MIGRATIONS: tuple[str, ...] = (
@@ -79,15 +257,12 @@ MIGRATIONS: tuple[str, ...] = (
         created_at REAL NOT NULL
     );
     """,
+    _migration_2(),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
 # Every table of the store (export/import and reset walk them in this order: referenced tables first).
 TABLES: tuple[str, ...] = ("sections_read", "attempts", "lab_runs", "notebook_entries", "bench_runs", "doctor_runs")
-
-
-class StoreError(Exception):
-    """The progress store cannot be used (e.g. written by a newer tutor)."""
 
 
 @dataclass(frozen=True)
@@ -99,59 +274,157 @@ class StoreOpenReport:
     reason: str | None = None
 
 
+_recovery_listeners: list[Callable[[StoreOpenReport], None]] = []
+
+
+def on_recovery(listener: Callable[[StoreOpenReport], None]) -> Callable[[], None]:
+    """Call ``listener`` whenever a store in this process moves a corrupt file aside (the CLI announces it on
+    stderr). Returns a function that removes the listener."""
+    _recovery_listeners.append(listener)
+
+    def remove() -> None:
+        with suppress(ValueError):
+            _recovery_listeners.remove(listener)
+
+    return remove
+
+
+class _IntegrityFailed(sqlite3.DatabaseError):
+    """``quick_check`` did not answer ``ok``: the file is damaged even though SQLite could read its header."""
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
 def _loads(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        # A value written by another program: shown as missing rather than crashing every report.
+        return None
 
 
 class ProgressStore:
     """All reads and writes of the learner's progress.
 
     Safe to share between threads (one connection behind a lock): Textual thread workers record results while the
-    UI reads.
+    UI reads. Every method raises :class:`StoreError` (never a raw ``sqlite3`` error); a write that did not happen
+    raises :class:`StoreWriteError`, after which the caller may keep what it was saving and retry.
     """
+
+    #: Seconds a write waits for another process's transaction before :class:`StoreBusy`.
+    busy_timeout_s: float = 10.0
+    #: The ``sqlite3.Connection`` class used (tests inject faults through a subclass).
+    connection_factory: type[sqlite3.Connection] = sqlite3.Connection
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else paths.progress_db()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self.open_report = self._open()
+        self._conn: sqlite3.Connection | None = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise from_os_error(exc, self.path) from None
+        with self._open_lock():
+            self.open_report = self._open()
+        if self.open_report.recovered_from_corrupt is not None:
+            for listener in list(_recovery_listeners):
+                listener(self.open_report)
 
     # -- opening, recovery and migrations ---------------------------------------------------------------------
 
+    @contextmanager
+    def _open_lock(self) -> Iterator[None]:
+        """Hold an advisory lock beside the database while it is checked, moved aside or migrated, so a second
+        process never judges (or moves) a file the first is still creating. Best effort: where the lock file
+        cannot be made (a read-only folder), opening goes on and SQLite reports what is wrong."""
+        try:
+            import fcntl
+        except ImportError:  # Windows: SQLite's own locking and BEGIN IMMEDIATE still serialise the migration
+            yield
+            return
+        lock_path = self.path.with_name(self.path.name + ".open-lock")
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            yield
+            return
+        try:
+            deadline = time.monotonic() + self.busy_timeout_s
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise StoreBusy(path=self.path, seconds=f"{self.busy_timeout_s:g}") from None
+                    time.sleep(0.05)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
     def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
+        conn = sqlite3.connect(
+            self.path,
+            isolation_level=None,
+            check_same_thread=False,
+            timeout=self.busy_timeout_s,
+            factory=self.connection_factory,
+        )
+        try:
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+        except BaseException:
+            conn.close()
+            raise
         return conn
+
+    def _open_and_check(self) -> None:
+        self._conn = self._connect()
+        row = self._conn.execute("PRAGMA quick_check").fetchone()
+        if row is None or row[0] != "ok":
+            raise _IntegrityFailed(f"integrity check failed: {row[0] if row else 'no answer'}")
+        self._migrate()
 
     def _open(self) -> StoreOpenReport:
         try:
-            self._conn = self._connect()
-            self._check_integrity()
-            self._migrate()
+            self._open_and_check()
             return StoreOpenReport(self.path)
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            if not (isinstance(exc, _IntegrityFailed) or is_corruption(exc)):
+                raise classify(exc, self.path, self.busy_timeout_s) from None
+            reason = str(exc)
+        except BaseException:
+            self._close_quietly()
+            raise
+        try:
             moved = self._move_aside()
-            self._conn = self._connect()
-            self._migrate()
-            return StoreOpenReport(self.path, recovered_from_corrupt=moved, reason=str(exc))
+        except OSError as exc:
+            raise from_os_error(exc, self.path) from None
+        try:
+            self._open_and_check()
+            self._record_recovery(moved, reason)
+        except sqlite3.Error as exc:
+            self._close_quietly()
+            raise classify(exc, self.path, self.busy_timeout_s) from None
+        return StoreOpenReport(self.path, recovered_from_corrupt=moved, reason=reason)
 
-    def _check_integrity(self) -> None:
-        row = self._conn.execute("PRAGMA quick_check").fetchone()
-        if row is None or row[0] != "ok":
-            raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else 'no answer'}")
+    def _close_quietly(self) -> None:
+        if self._conn is not None:
+            with suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = None
 
     def _move_aside(self) -> Path:
-        conn = getattr(self, "_conn", None)
-        if conn is not None:
-            with suppress(sqlite3.Error):
-                conn.close()
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         n = 1
@@ -165,42 +438,127 @@ class ProgressStore:
                 side.rename(target.with_name(target.name + suffix))
         return target
 
+    def _record_recovery(self, backup: Path, reason: str) -> None:
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("INSERT INTO store_recoveries (backup_path, reason, recovered_at) VALUES (?, ?, ?)",
+                         (str(backup), reason, time.time()))
+        except BaseException:
+            with suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
     def _migrate(self) -> None:
-        version = int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+        conn = self._db()
+        # Foreign keys off while tables are rebuilt (a DROP would otherwise null the notebook's lab_run_id);
+        # the pragma is ignored inside a transaction, so it is set before BEGIN and checked before COMMIT.
+        if self._user_version(conn) >= SCHEMA_VERSION:
+            self._refuse_newer(self._user_version(conn))
+            return
+        conn.execute("PRAGMA foreign_keys = OFF")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                # Read again under the write lock: another process may have migrated while this one waited.
+                version = self._user_version(conn)
+                self._refuse_newer(version)
+                for step in range(version, SCHEMA_VERSION):
+                    for statement in _split_sql(MIGRATIONS[step]):
+                        conn.execute(statement)
+                    conn.execute(f"PRAGMA user_version = {step + 1}")
+                broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+                if broken:
+                    raise sqlite3.IntegrityError(f"foreign keys broken by the migration: {len(broken)} rows")
+            except BaseException:
+                if conn.in_transaction:
+                    with suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        finally:
+            with suppress(sqlite3.Error):
+                conn.execute("PRAGMA foreign_keys = ON")
+
+    @staticmethod
+    def _user_version(conn: sqlite3.Connection) -> int:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+    def _refuse_newer(self, version: int) -> None:
         if version > SCHEMA_VERSION:
-            raise StoreError(
-                f"{self.path} was written by a newer GPU Tutor (schema {version}, this one knows {SCHEMA_VERSION})"
-            )
-        for step in range(version, SCHEMA_VERSION):
-            with self.transaction() as conn:
-                for statement in _split_sql(MIGRATIONS[step]):
-                    conn.execute(statement)
-                conn.execute(f"PRAGMA user_version = {step + 1}")
+            raise StoreNewerSchema(path=self.path, found=version, known=SCHEMA_VERSION)
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError(path=self.path, detail="the store is closed")
+        return self._conn
 
     @property
     def schema_version(self) -> int:
-        return int(self._conn.execute("PRAGMA user_version").fetchone()[0])
+        with self._lock, self._errors():
+            return self._user_version(self._db())
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Turn any ``sqlite3`` error into the :class:`StoreError` that names its cause (corruption met while open
+        is :class:`StoreCorrupt`: the live file is never moved under a running program)."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise classify(exc, self.path, self.busy_timeout_s) from exc
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction: everything inside lands together or not at all."""
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+        """One write transaction: everything inside lands together or not at all.
+
+        Raises :class:`StoreWriteError` (disk full, read-only, busy, I/O error, a refused value) when it could not
+        be written; nothing of it is then stored.
+        """
+        with self._lock, self._errors():
+            conn = self._db()
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self._conn
+                yield conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                # SQLite may already have rolled back (e.g. after SQLITE_FULL); a second ROLLBACK would raise.
+                if conn.in_transaction:
+                    with suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
                 raise
-            else:
-                self._conn.execute("COMMIT")
+            try:
+                conn.execute("COMMIT")
+            except BaseException:
+                if conn.in_transaction:
+                    with suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")
+                raise
 
     def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[sqlite3.Row]:
-        with self._lock:
-            return list(self._conn.execute(sql, params).fetchall())
+        with self._lock, self._errors():
+            return list(self._db().execute(sql, params).fetchall())
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            self._close_quietly()
+
+    # -- recoveries (a corrupt file moved aside) and quarantined rows --------------------------------------------
+
+    def recoveries(self, *, include_acknowledged: bool = False) -> list[dict[str, Any]]:
+        """Corrupt files this store replaced: ``backup_path``, ``reason``, ``recovered_at``, ``acknowledged_at``."""
+        where = "" if include_acknowledged else " WHERE acknowledged_at IS NULL"
+        return [dict(r) for r in self._query(f"SELECT * FROM store_recoveries{where} ORDER BY id")]
+
+    def acknowledge_recoveries(self) -> int:
+        """Mark every recovery as seen (the notices stop); returns how many were marked."""
+        with self.transaction() as conn:
+            cur = conn.execute("UPDATE store_recoveries SET acknowledged_at = ? WHERE acknowledged_at IS NULL",
+                               (time.time(),))
+            return int(cur.rowcount)
+
+    def quarantined_rows(self) -> list[dict[str, Any]]:
+        """Rows an upgrade found out of range (kept as JSON, left out of every report)."""
+        return [dict(r) for r in self._query("SELECT * FROM quarantined_rows ORDER BY id")]
 
     # -- sections read ----------------------------------------------------------------------------------------
 
