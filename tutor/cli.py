@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tutor import __version__, paths
+from tutor.i18n import Lang
 from tutor.commands import COMMAND_MODULES, CliError
 
 
@@ -72,6 +73,23 @@ def course_dir(args: argparse.Namespace) -> Path:
     return Path(course) if course is not None else paths.bundled_course()
 
 
+def announce_recovery(report: object) -> None:
+    """One stderr line for a corrupt progress file moved aside (the store also records it for later starts).
+
+    In English unless ``--lang es`` was given, like the CLI's other stderr lines."""
+    import time
+
+    from tutor.i18n import t
+    from tutor.progress.store import StoreOpenReport
+
+    if isinstance(report, StoreOpenReport) and report.recovered_from_corrupt is not None:
+        at = time.strftime("%Y-%m-%d %H:%M")
+        print(t("store.recovered", _announce_lang, backup=report.recovered_from_corrupt, at=at), file=sys.stderr)
+
+
+_announce_lang: Lang = "en"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -79,13 +97,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if data_dir is not None:
         paths.set_data_dir(data_dir)
     handler = getattr(args, "func", None)
+    from tutor.progress.store import StoreError, on_recovery
+
     try:
         if handler is None:
             from tutor.commands.tui import run_tui
 
             return run_tui(args)
+        # Every headless command says so on stderr when it had to move a corrupt progress file aside.
+        global _announce_lang
+        _announce_lang = "es" if getattr(args, "lang", None) == "es" else "en"
+        on_recovery(announce_recovery)
         return int(handler(args) or 0)
     except CliError as exc:
+        print(f"tutor: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except (StoreError, paths.DataDirError) as exc:
         print(f"tutor: error: {exc}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:

@@ -6,6 +6,7 @@ CLI turns into that variable before anything opens a file), so tests never touch
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -17,11 +18,41 @@ DATA_DIR_ENV = "TUTOR_DATA_DIR"
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+class DataDirError(Exception):
+    """The data folder cannot be used (a file where the folder should be, no permission, a full disk).
+
+    ``str()`` is one line naming the folder and the cause; ``exit_code`` is what the CLI exits with.
+    """
+
+    exit_code = 2
+
+    def __init__(self, path: Path, detail: str) -> None:
+        self.path = path
+        self.detail = detail
+        super().__init__(f"the data folder {path} cannot be used: {detail}")
+
+
+def _make_dir(path: Path) -> None:
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DataDirError(path, "it is a file, not a folder") from None
+    except NotADirectoryError:
+        raise DataDirError(path, "a file is in the way (one of its parents is not a folder)") from None
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            raise DataDirError(path, "the disk is full") from None
+        if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+            raise DataDirError(path, "it cannot be created here (read-only or no permission)") from None
+        raise DataDirError(path, exc.strerror or type(exc).__name__) from None
+
+
 def data_dir() -> Path:
-    """The directory that holds the progress database, caches and exported files."""
+    """The directory that holds the progress database, caches and exported files (:class:`DataDirError` when it
+    cannot be used)."""
     override = os.environ.get(DATA_DIR_ENV)
     path = Path(override).expanduser() if override else Path(platformdirs.user_data_dir(APP_NAME))
-    path.mkdir(parents=True, exist_ok=True)
+    _make_dir(path)
     return path
 
 
@@ -38,7 +69,7 @@ def progress_db() -> Path:
 def cache_dir() -> Path:
     """Measured figures cached per device fingerprint (e.g. the measured roofline)."""
     path = data_dir() / "cache"
-    path.mkdir(parents=True, exist_ok=True)
+    _make_dir(path)
     return path
 
 
@@ -54,7 +85,7 @@ def environment_lock() -> Path:
 def reports_dir() -> Path:
     """Bench reports and notebook exports written without an explicit path."""
     path = data_dir() / "reports"
-    path.mkdir(parents=True, exist_ok=True)
+    _make_dir(path)
     return path
 
 

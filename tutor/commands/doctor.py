@@ -110,12 +110,7 @@ def _record(passed: bool, document: dict[str, object], lock_matches: bool | None
 
         store = ProgressStore()
         try:
-            moved = store.open_report.recovered_from_corrupt
-            if moved is not None:
-                print(
-                    f"tutor: the progress database was corrupt; it was moved to {moved} and a fresh one started",
-                    file=sys.stderr,
-                )
+            # A corrupt file moved aside is announced on stderr by the CLI's recovery listener.
             store.record_doctor_run(passed=passed, report=document, lock_matches=lock_matches)
         finally:
             store.close()

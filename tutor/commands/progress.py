@@ -50,6 +50,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     how.add_argument("--replace", action="store_true", help="discard the current progress, then load the file")
     imp.set_defaults(func=run_import)
 
+    ack = actions.add_parser(
+        "acknowledge",
+        help="stop showing the notice that a corrupt progress file was moved aside",
+        description="Mark every recorded recovery (a corrupt progress file moved aside) as seen. The backups stay.",
+    )
+    add_common_options(ack)
+    ack.set_defaults(func=run_acknowledge)
+
     reset = actions.add_parser("reset", help="forget one exercise, one lesson or everything (asks first)")
     add_common_options(reset)
     which = reset.add_mutually_exclusive_group(required=True)
@@ -81,10 +89,29 @@ def env_lock_matches() -> bool | None:
         return False
 
 
+def render_store_notices(notices: dict[str, Any], lang: str) -> list[str]:
+    """The lines that say a corrupt file was moved aside (until acknowledged) or rows were kept aside."""
+    import time
+
+    from tutor.i18n import t
+    from tutor.untrusted import clean_line
+
+    lines = []
+    for r in notices.get("recoveries", []):
+        at = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["at"]))
+        lines.append("! " + t("store.recovered", lang, backup=clean_line(r["backup"]), at=at).removeprefix("tutor: "))
+    if notices.get("quarantined_rows"):
+        n = notices["quarantined_rows"]
+        lines.append(f"! {n} fila(s) fuera de rango apartadas al actualizar el almacén (tabla quarantined_rows)"
+                     if lang == "es" else
+                     f"! {n} out-of-range row(s) were kept aside when the store was upgraded (table quarantined_rows)")
+    return lines + ([""] if lines else [])
+
+
 def render_report(report: dict[str, Any], lang: str) -> str:
     es = lang == "es"
     c0 = report["c0"]
-    lines = [f"{c0['name']}: {'PASSED' if c0['passed'] else 'not yet'}" if not es else
+    lines = render_store_notices(report.get("store", {}), lang) + [f"{c0['name']}: {'PASSED' if c0['passed'] else 'not yet'}" if not es else
              f"{c0['name']}: {'SUPERADO' if c0['passed'] else 'todavía no'}"]
     if c0["cpu_only"]:
         lines.append("  (CPU-only evidence: this is C0 (CPU), not the GPU checkpoint)" if not es else
@@ -141,6 +168,16 @@ def run_report(args: argparse.Namespace) -> int:
         print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
     else:
         print(render_report(report, lang))
+    return 0
+
+
+def run_acknowledge(args: argparse.Namespace) -> int:
+    store = _store()
+    try:
+        n = store.acknowledge_recoveries()
+    finally:
+        store.close()
+    print(f"acknowledged {n} recovery notice(s); the backups were not touched" if n else "nothing to acknowledge")
     return 0
 
 

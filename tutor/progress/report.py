@@ -8,6 +8,33 @@ from __future__ import annotations
 from typing import Any
 
 
+def store_notices(store: Any) -> dict[str, Any]:
+    """Corrupt files moved aside and not yet acknowledged, and rows an upgrade kept aside (out of range)."""
+    recoveries = store.recoveries() if hasattr(store, "recoveries") else []
+    quarantined = store.quarantined_rows() if hasattr(store, "quarantined_rows") else []
+    return {
+        "recoveries": [{"backup": r["backup_path"], "at": r["recovered_at"], "reason": r["reason"]}
+                       for r in recoveries],
+        "quarantined_rows": len(quarantined),
+    }
+
+
+def recovery_notices(store: Any, lang: Any) -> list[str]:
+    """One line per unacknowledged recovery, for the TUI's start-up notice (plain text, control characters out)."""
+    import time
+
+    from tutor.i18n import t
+    from tutor.untrusted import clean_line
+
+    try:
+        recoveries = store.recoveries() if hasattr(store, "recoveries") else []
+    except Exception:  # a store that cannot even list them must not stop the TUI from starting
+        return []
+    return [t("store.recovered", lang, backup=clean_line(r["backup_path"]),
+              at=time.strftime("%Y-%m-%d %H:%M", time.localtime(r["recovered_at"]))).removeprefix("tutor: ")
+            for r in recoveries]
+
+
 def progress_report(course: Any, store: Any, env_matches: bool | None = None, history: int = 20) -> dict[str, Any]:
     """Everything ``tutor progress --json`` prints (the progress screen shows the same)."""
     from tutor.progress.c0 import evaluate_store, when
@@ -30,6 +57,7 @@ def progress_report(course: Any, store: Any, env_matches: bool | None = None, hi
             "error": m.get("error") if isinstance(m, dict) else None,
         })
     return {
+        "store": store_notices(store),
         "c0": checkpoint.to_json(),
         "lessons": [s.to_json() for s in lessons],
         "calibration": calibration_of(attempts).to_json(),

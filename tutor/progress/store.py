@@ -280,7 +280,8 @@ _recovery_listeners: list[Callable[[StoreOpenReport], None]] = []
 def on_recovery(listener: Callable[[StoreOpenReport], None]) -> Callable[[], None]:
     """Call ``listener`` whenever a store in this process moves a corrupt file aside (the CLI announces it on
     stderr). Returns a function that removes the listener."""
-    _recovery_listeners.append(listener)
+    if listener not in _recovery_listeners:
+        _recovery_listeners.append(listener)
 
     def remove() -> None:
         with suppress(ValueError):

@@ -76,9 +76,9 @@ register({
         "en": "the data folder {path} cannot be used: {detail}",
     },
     "store.recovered": {
-        "es": "tutor: el almacén de progreso estaba dañado; se movió a {backup} y se empezó uno nuevo "
+        "es": "tutor: la base de datos de progreso estaba dañada; se movió a {backup} y se empezó una nueva "
               "(el {at}). 'tutor progress acknowledge' oculta este aviso.",
-        "en": "tutor: the progress store was corrupt; it was moved to {backup} and a fresh one was started "
+        "en": "tutor: the progress database was corrupt; it was moved to {backup} and a fresh one was started "
               "(on {at}). 'tutor progress acknowledge' hides this notice.",
     },
 })

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tutor.telemetry.model import BackendStatus, DeviceInfo, DeviceSample, TelemetryBackend
 from tutor.telemetry.trace import Trace, read_trace
+from tutor.untrusted import clean_line
 
 
 class ReplayBackend(TelemetryBackend):
@@ -25,7 +26,7 @@ class ReplayBackend(TelemetryBackend):
         self._status = BackendStatus(
             backend="replay",
             code="replay",
-            message=f"Replay of {self.trace.path.name} ({recorded}) — recorded figures, not this machine's",
+            message=f"Replay of {clean_line(self.trace.path.name)} ({recorded}) — recorded figures, not this machine's",
             notes=(*notes, *self.trace.status.notes),
         )
 

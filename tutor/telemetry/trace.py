@@ -21,12 +21,22 @@ backend's :data:`~tutor.telemetry.model.StatusCode`; ``status.device`` is ``ok``
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from tutor.telemetry.model import BackendStatus, DeviceInfo, DeviceSample, DeviceState, MetricValue
+from tutor.telemetry.model import (
+    NUMERIC_METRICS,
+    BackendStatus,
+    DeviceInfo,
+    DeviceSample,
+    DeviceState,
+    MetricValue,
+)
+from tutor.untrusted import UnsafeFile, clean_line, loads_bounded, read_text_bounded
 
 TRACE_MAGIC = "gpu-tutor-telemetry"
 TRACE_VERSION = 1
@@ -34,6 +44,80 @@ TRACE_VERSION = 1
 
 class TraceError(ValueError):
     """A trace file that cannot be read; the message starts with ``path:line:``."""
+
+
+# A trace is untrusted input (anyone can hand one over): bounded in size, every value checked as it is read.
+TRACE_LIMIT_BYTES = 32 * 1024 * 1024
+# Readings beyond this are not physical (no GPU has an exabyte or an exawatt): shown as N/A, never formatted.
+MAX_READING = 1e18
+# The latest ``t`` accepted (2100-01-01 UTC).
+MAX_T = 4102444800.0
+_MAX_TEXT = 500
+_COLUMN = re.compile(r"^line 1 column (\d+): ")
+
+
+def _reading(value: Any) -> float | int | None:
+    """A finite, plausible number, or None (N/A)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"expected a number or null, got {_show(value)}")
+    if not math.isfinite(value) or abs(value) > MAX_READING:
+        return None
+    return value
+
+
+def _show(value: Any) -> str:
+    text = clean_line(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else repr(value))
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _text(value: Any) -> str:
+    return clean_line(str(value))[:_MAX_TEXT]
+
+
+def _metric(key: str, value: Any) -> MetricValue:
+    """One metric read from a trace: numbers finite (huge → N/A), text cleaned, shapes as the live backends make."""
+    if value is None:
+        return None
+    if key in NUMERIC_METRICS:
+        return _reading(value)
+    if key == "cpu_per_core_pct":
+        if not isinstance(value, list):
+            raise ValueError(f"expected a list of numbers, got {_show(value)}")
+        return tuple(None if v is None else _reading(v) for v in value[:4096])
+    if key == "throttle":
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"expected a list of words, got {_show(value)}")
+        return tuple(_text(v) for v in value[:64])
+    if key == "processes":
+        if not isinstance(value, list):
+            raise ValueError(f"expected a list of [pid, name, bytes], got {_show(value)}")
+        rows = []
+        for item in value[:1024]:
+            if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
+                    and not isinstance(item[0], bool)):
+                raise ValueError(f"expected [pid, name, bytes], got {_show(item)}")
+            rows.append((item[0], _text(item[1]), None if item[2] is None else _reading(item[2])))
+        return tuple(rows)
+    return _from_json(value)
+
+
+def _static(data: Any) -> dict[str, Any]:
+    """A device's static facts from a header: text cleaned, numbers finite, anything else left out (N/A)."""
+    out: dict[str, Any] = {}
+    if not isinstance(data, Mapping):
+        return out
+    for key, value in list(data.items())[:64]:
+        if isinstance(value, str):
+            out[_text(key)] = _text(value)
+        elif isinstance(value, bool) or value is None:
+            out[_text(key)] = value
+        elif isinstance(value, int | float):
+            reading = _reading(value)
+            if reading is not None:
+                out[_text(key)] = reading
+        elif isinstance(value, list) and all(isinstance(v, int | str) and not isinstance(v, bool) for v in value):
+            out[_text(key)] = [_text(v) if isinstance(v, str) else v for v in value[:16]]
+    return out
 
 
 def _jsonable(value: MetricValue) -> Any:
@@ -45,9 +129,11 @@ def _jsonable(value: MetricValue) -> Any:
 def _from_json(value: Any) -> MetricValue:
     if isinstance(value, list):
         return tuple(_from_json(v) for v in value)
-    if isinstance(value, bool) or not isinstance(value, int | float | str | type(None)):
-        raise ValueError(f"unexpected metric value {value!r}")
-    return value  # type: ignore[return-value]
+    if isinstance(value, str):
+        return _text(value)  # type: ignore[return-value]
+    if isinstance(value, bool) or not isinstance(value, int | float | type(None)):
+        raise ValueError(f"unexpected metric value {_show(value)}")
+    return None if value is None else _reading(value)
 
 
 def sample_lines(
@@ -118,27 +204,46 @@ class Trace:
 
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    shown = clean_line(str(path))
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TraceError(f"{path}: replay trace not found") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TraceError(f"{path}: cannot read the trace ({exc})") from None
+        text = read_text_bounded(path, limit=TRACE_LIMIT_BYTES)
+    except UnsafeFile as exc:
+        if exc.message == "no such file":
+            raise TraceError(f"{shown}: replay trace not found") from None
+        raise TraceError(f"{shown}: {exc.message}") from None
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise TraceError(f"{path}:{number}: not JSON ({exc.msg})") from None
+            obj = loads_bounded(raw, path, max_depth=16)
+        except UnsafeFile as exc:
+            # loads_bounded sees one line: say which line of the file, and the column within it.
+            m = _COLUMN.match(exc.message)
+            where = f"{shown}:{number}:{m.group(1)}" if m else f"{shown}:{number}"
+            raise TraceError(f"{where}: {_COLUMN.sub('', exc.message)}") from None
         if not isinstance(obj, dict):
-            raise TraceError(f"{path}:{number}: expected a JSON object")
+            raise TraceError(f"{shown}:{number}: expected a JSON object")
         yield number, obj
+
+
+def _device(data: Any) -> DeviceInfo:
+    if not isinstance(data, Mapping):
+        raise ValueError("each device must be an object")
+    info = DeviceInfo.from_dict(data)
+    return DeviceInfo(id=_text(info.id), kind=info.kind, name=_text(info.name),
+                      metrics=tuple(_text(m) for m in info.metrics[:256]), static=_static(data.get("static")),
+                      notes=tuple(_text(n) for n in info.notes[:16]))
+
+
+def _status(status: BackendStatus) -> BackendStatus:
+    return BackendStatus(backend=_text(status.backend), code=_text(status.code),  # type: ignore[arg-type]
+                         message=_text(status.message), notes=tuple(_text(n) for n in status.notes[:16]))
 
 
 def read_trace(path: str | Path) -> Trace:
     """Parse a trace file (with or without a header). Raises :class:`TraceError` naming the line at fault."""
     path = Path(path)
+    shown = clean_line(str(path))
     header: dict[str, Any] | None = None
     ticks: list[TraceTick] = []
     seen: dict[str, set[str]] = {}
@@ -149,25 +254,36 @@ def read_trace(path: str | Path) -> Trace:
     for number, obj in _lines(path):
         if obj.get("trace") == TRACE_MAGIC:
             if header is not None or ticks or current:
-                raise TraceError(f"{path}:{number}: a header may only be the first line")
+                raise TraceError(f"{shown}:{number}: a header may only be the first line")
             if obj.get("version") != TRACE_VERSION:
-                raise TraceError(f"{path}:{number}: unsupported trace version {obj.get('version')!r}")
+                raise TraceError(f"{shown}:{number}: unsupported trace version {_show(obj.get('version'))}")
             header = obj
             continue
+        field = "t"
         try:
-            t = float(obj["t"])
-            device = str(obj["device"])
+            t = obj["t"]
+            if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_T:
+                raise ValueError(f"expected seconds since the epoch (before 2100), got {_show(t)}")
+            t = float(t)
+            field = "device"
+            if not isinstance(obj["device"], str):
+                raise ValueError(f"expected a device id, got {_show(obj['device'])}")
+            device = _text(obj["device"])
+            field = "metrics"
             metrics_raw = obj["metrics"]
             if not isinstance(metrics_raw, dict):
-                raise ValueError("'metrics' must be an object")
-            metrics = {str(k): _from_json(v) for k, v in metrics_raw.items()}
+                raise ValueError("must be an object")
+            metrics: dict[str, MetricValue] = {}
+            for k, v in metrics_raw.items():
+                field = f"metrics.{_text(k)}"
+                metrics[_text(k)] = _metric(str(k), v)
             status = obj.get("status") or {}
             state: DeviceState = "lost" if isinstance(status, dict) and status.get("device") == "lost" else "ok"
         except KeyError as exc:
-            raise TraceError(f"{path}:{number}: missing field {exc.args[0]!r}") from None
+            raise TraceError(f"{shown}:{number}: missing field {_show(exc.args[0])}") from None
         except (TypeError, ValueError) as exc:
-            raise TraceError(f"{path}:{number}: {exc}") from None
-        backend = backend or str(obj.get("backend", ""))
+            raise TraceError(f"{shown}:{number}: {field}: {exc}") from None
+        backend = backend or _text(obj.get("backend", ""))
         if status_line is None and isinstance(obj.get("status"), dict):
             status_line = obj["status"]
         seen.setdefault(device, set()).update(k for k, v in metrics.items() if v is not None)
@@ -179,14 +295,14 @@ def read_trace(path: str | Path) -> Trace:
     if current_t is not None:
         ticks.append(TraceTick(current_t, tuple(current)))
     if not ticks:
-        raise TraceError(f"{path}: the trace has no samples")
+        raise TraceError(f"{shown}: the trace has no samples")
     if header is not None:
         try:
-            devices = tuple(DeviceInfo.from_dict(d) for d in header.get("devices", ()))
-            status_obj = BackendStatus.from_dict(header.get("status") or {})
-        except (KeyError, TypeError, ValueError) as exc:
-            raise TraceError(f"{path}:1: bad header ({exc})") from None
-        backend = str(header.get("backend") or backend)
+            devices = tuple(_device(d) for d in header.get("devices", ()))
+            status_obj = _status(BackendStatus.from_dict(header.get("status") or {}))
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            raise TraceError(f"{shown}:1: bad header ({clean_line(str(exc))[:80]})") from None
+        backend = _text(header.get("backend") or backend)
     else:
         devices = tuple(
             DeviceInfo(
@@ -198,5 +314,6 @@ def read_trace(path: str | Path) -> Trace:
             for dev, keys in seen.items()
         )
         sl = status_line or {}
-        status_obj = BackendStatus(backend=backend, code=sl.get("code", "ok"), message=str(sl.get("message", "")))
+        status_obj = BackendStatus(backend=backend, code=_text(sl.get("code", "ok")),  # type: ignore[arg-type]
+                                   message=_text(sl.get("message", "")))
     return Trace(path=path, backend=backend, status=status_obj, devices=devices, ticks=tuple(ticks))

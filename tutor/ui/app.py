@@ -60,13 +60,11 @@ class TutorApp(App[None]):
     def on_mount(self) -> None:
         self.sub_title = t("app.subtitle", self.lang)
         self.push_screen(CourseMapScreen(self.course, self.marks))
-        report = self.store.open_report
-        if report.recovered_from_corrupt is not None:
-            self.notify(
-                t("notice.db_recovered", self.lang, path=report.recovered_from_corrupt),
-                severity="warning",
-                timeout=30,
-            )
+        from tutor.progress.report import recovery_notices
+
+        # Every corrupt file moved aside and not yet acknowledged (this start's or an earlier headless command's).
+        for line in recovery_notices(self.store, self.lang):
+            self.notify(line, severity="warning", timeout=30, markup=False)
         self.start_telemetry()
 
     # telemetry: wired by the telemetry issue (begin) — see tutor/ui/widgets/telemetry_panel.py
