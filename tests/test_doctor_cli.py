@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -130,16 +131,27 @@ def test_default_lock_path(capsys: pytest.CaptureFixture[str], monkeypatch: pyte
     ("content", "fragment"),
     [
         (None, "no environment lock at"),
-        ("{not json", "not valid JSON"),
+        ("{not json", "line 1 column 2: invalid JSON"),
         ('{"schema": "other"}', "not an environment lock"),
         ("[1, 2]", "expected a JSON object"),
+        ("[" * 100_000 + "]" * 100_000, "nested deeper than"),
+        ('{"schema": NaN}', "line 1 column 12: NaN is not a finite number"),
+        (b'{"schema": "caf\xe9"}', "is not UTF-8 text"),
+        ("fifo", "is a FIFO"),
+        ("/dev/zero", "is a device"),
     ],
 )
 def test_unusable_lock_is_one_line_exit_2(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str | None, fragment: str
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str | bytes | None, fragment: str
 ) -> None:
     lock_file = tmp_path / "lock.json"
-    if content is not None:
+    if content == "fifo":
+        os.mkfifo(lock_file)  # a reader that opened it blocking would hang here
+    elif content == "/dev/zero":
+        lock_file = Path("/dev/zero")
+    elif isinstance(content, bytes):
+        lock_file.write_bytes(content)
+    elif content is not None:
         lock_file.write_text(content)
     code, out, err = doctor(capsys, "--check-lock", str(lock_file))
     assert code == 2

@@ -21,6 +21,10 @@ LOCK_SCHEMA = "gpu-tutor/lock/v1"
 _META_KEYS = frozenset({"schema", "created_at", "written_by"})
 
 
+# A lock lists a few hundred packages: a few tens of KiB. Anything near this limit is not a lock.
+LOCK_LIMIT_BYTES = 4 * 1024 * 1024
+
+
 class LockError(Exception):
     """The lock file cannot be used: missing, unreadable, not JSON, or not a gpu-tutor lock. One line.
 
@@ -123,35 +127,38 @@ def _walk(locked: Any, current: Any, prefix: str, out: list[Difference]) -> None
 
 
 def read_lock(path: Path) -> dict[str, Any]:
-    """Load a lock file; raise :class:`LockError` with one line saying what is wrong."""
+    """Load a lock file; raise :class:`LockError` with one line saying what is wrong.
+
+    The file may come from anywhere (``--check-lock FILE``): it is read through
+    :func:`tutor.untrusted.load_json_bounded` (a regular file, at most :data:`LOCK_LIMIT_BYTES`, UTF-8, bounded
+    nesting, no NaN), so a FIFO, ``/dev/zero``, a latin-1 file or JSON nested 100,000 deep is one line, not a hang
+    or a traceback.
+    """
+    from tutor.untrusted import UnsafeFile, clean_line, load_json_bounded
+
+    shown = clean_line(str(path))
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
+        data = load_json_bounded(path, limit=LOCK_LIMIT_BYTES)
+    except UnsafeFile as exc:
+        if exc.message == "no such file":
+            raise LockError(
+                f"no environment lock at {shown} (write one with 'tutor doctor --lock')",
+                f"no hay lock del entorno en {shown} (escribe uno con 'tutor doctor --lock')",
+            ) from None
         raise LockError(
-            f"no environment lock at {path} (write one with 'tutor doctor --lock')",
-            f"no hay lock del entorno en {path} (escribe uno con 'tutor doctor --lock')",
+            f"cannot read the environment lock {exc}",
+            f"no se puede leer el lock del entorno {exc}",
         ) from None
-    except OSError as exc:
-        reason = exc.strerror or exc
-        raise LockError(
-            f"cannot read the environment lock {path}: {reason}",
-            f"no se puede leer el lock del entorno {path}: {reason}",
-        ) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        where = f"{path}:{exc.lineno}:{exc.colno}"
-        raise LockError(f"{where}: not valid JSON: {exc.msg}", f"{where}: no es JSON válido: {exc.msg}") from None
     if not isinstance(data, dict):
         raise LockError(
-            f"{path}: not an environment lock (expected a JSON object)",
-            f"{path}: no es un lock del entorno (se esperaba un objeto JSON)",
+            f"{shown}: not an environment lock (expected a JSON object)",
+            f"{shown}: no es un lock del entorno (se esperaba un objeto JSON)",
         )
     if data.get("schema") != LOCK_SCHEMA:
-        schema = data.get("schema")
+        schema = clean_line(repr(data.get("schema")))[:60]
         raise LockError(
-            f"{path}: not an environment lock (schema {schema!r}, expected {LOCK_SCHEMA!r})",
-            f"{path}: no es un lock del entorno (esquema {schema!r}, se esperaba {LOCK_SCHEMA!r})",
+            f"{shown}: not an environment lock (schema {schema}, expected {LOCK_SCHEMA!r})",
+            f"{shown}: no es un lock del entorno (esquema {schema}, se esperaba {LOCK_SCHEMA!r})",
         )
     return data
 
