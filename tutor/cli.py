@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tutor import __version__, paths
-from tutor.i18n import Lang
 from tutor.commands import COMMAND_MODULES, CliError
+from tutor.i18n import Lang
 
 
 def build_parser() -> argparse.ArgumentParser:

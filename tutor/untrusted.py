@@ -238,6 +238,7 @@ def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPT
         raise UnsafeFile(path, f"line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg})") from None
     except _NotANumber as exc:
         line, col = _locate_token(text, exc.token)
-        raise UnsafeFile(path, f"line {line} column {col}: {clean_line(exc.token)[:40]} is not a finite number") from None
+        token = clean_line(exc.token)[:40]
+        raise UnsafeFile(path, f"line {line} column {col}: {token} is not a finite number") from None
     except (ValueError, RecursionError) as exc:
         raise UnsafeFile(path, f"invalid JSON ({clean_line(str(exc))})") from None

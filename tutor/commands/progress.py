@@ -111,8 +111,9 @@ def render_store_notices(notices: dict[str, Any], lang: str) -> list[str]:
 def render_report(report: dict[str, Any], lang: str) -> str:
     es = lang == "es"
     c0 = report["c0"]
-    lines = render_store_notices(report.get("store", {}), lang) + [f"{c0['name']}: {'PASSED' if c0['passed'] else 'not yet'}" if not es else
-             f"{c0['name']}: {'SUPERADO' if c0['passed'] else 'todavía no'}"]
+    head = (f"{c0['name']}: {'PASSED' if c0['passed'] else 'not yet'}" if not es else
+            f"{c0['name']}: {'SUPERADO' if c0['passed'] else 'todavía no'}")
+    lines = [*render_store_notices(report.get("store", {}), lang), head]
     if c0["cpu_only"]:
         lines.append("  (CPU-only evidence: this is C0 (CPU), not the GPU checkpoint)" if not es else
                      "  (evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU)")

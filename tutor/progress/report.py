@@ -24,11 +24,12 @@ def recovery_notices(store: Any, lang: Any) -> list[str]:
     import time
 
     from tutor.i18n import t
+    from tutor.progress.store_errors import StoreError
     from tutor.untrusted import clean_line
 
     try:
         recoveries = store.recoveries() if hasattr(store, "recoveries") else []
-    except Exception:  # a store that cannot even list them must not stop the TUI from starting
+    except StoreError:  # a store that cannot even list them must not stop the TUI from starting
         return []
     return [t("store.recovered", lang, backup=clean_line(r["backup_path"]),
               at=time.strftime("%Y-%m-%d %H:%M", time.localtime(r["recovered_at"]))).removeprefix("tutor: ")

@@ -159,7 +159,8 @@ def _migration_2() -> str:
     """Schema 2: the recovery log, the quarantine, and CHECK constraints on every value.
 
     SQLite cannot add a CHECK to a table, so each table is rebuilt (the documented create-copy-drop-rename). Rows
-    that break a rule are kept in ``quarantined_rows`` as JSON, never silently dropped, and never poison a report.
+    that break a rule are kept in ``quarantined_rows`` (a JSON object of SQL literals), never silently dropped,
+    and never poison a report.
     """
     parts = [
         """CREATE TABLE store_recoveries (
@@ -179,7 +180,8 @@ def _migration_2() -> str:
     for table, columns in _TABLES_V2.items():
         checks = ",\n        ".join(f"CHECK ({rule})" for rule in ROW_RULES[table])
         cols = ", ".join(f'"{c}"' for c in _COLUMNS_V1[table])
-        as_json = ", ".join(f"'{c}', \"{c}\"" for c in _COLUMNS_V1[table])
+        # quote(): each value as its SQL literal, so infinities and stray text survive as valid JSON strings.
+        as_json = ", ".join(f"'{c}', quote(\"{c}\")" for c in _COLUMNS_V1[table])
         parts += [
             f"CREATE TABLE {table}__v2 (\n        {columns},\n        {checks}\n    )",
             f"INSERT INTO quarantined_rows (source_table, row, quarantined_at) SELECT '{table}', "
