@@ -357,3 +357,25 @@ def test_two_first_runs_on_an_empty_data_dir_are_safe(tmp_path: Path, trial: int
     store = ProgressStore(path)
     assert sorted(a["exercise_id"] for a in store.attempts()) == ["ex0", "ex1"]
     assert store.recoveries(include_acknowledged=True) == []
+
+
+async def test_the_tui_shows_an_unacknowledged_recovery_as_plain_text(tmp_path: Path) -> None:
+    from tutor.content import load_course
+    from tutor.ui.app import make_app
+
+    path = tmp_path / "[b]progress[red].sqlite3"  # markup in the path must show as text
+    path.write_bytes(b"garbage, not a database" * 64)
+    ProgressStore(path).close()  # a headless command recovered it earlier
+    store = ProgressStore(path)
+    course = load_course(Path(__file__).parent / "fixtures" / "course")
+    app = make_app(course=course, store=store, lang="en", telemetry="host")
+    async with app.run_test(size=(150, 44)) as pilot:
+        await pilot.pause()
+        shown = [str(n.message) for n in app._notifications]
+        assert not any(n.markup for n in app._notifications)
+    assert len(shown) == 1 and "[b]progress[red].sqlite3.corrupt-" in shown[0] and "acknowledge" in shown[0]
+    store.acknowledge_recoveries()
+    app = make_app(course=course, store=store, lang="en", telemetry="host")
+    async with app.run_test(size=(150, 44)) as pilot:
+        await pilot.pause()
+        assert not any("corrupt" in str(n.message) for n in app._notifications)

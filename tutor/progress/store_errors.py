@@ -164,6 +164,15 @@ def is_corruption(exc: sqlite3.Error) -> bool:
     return primary_code(exc) in (SQLITE_CORRUPT, SQLITE_NOTADB)
 
 
+def _disk_nearly_full(path: Path) -> bool:
+    import shutil
+
+    try:
+        return shutil.disk_usage(path.parent).free < 1024 * 1024
+    except OSError:
+        return False
+
+
 def _why_cannot_open(path: Path) -> str:
     folder = path.parent
     if path.is_dir():
@@ -192,7 +201,8 @@ def classify(exc: sqlite3.Error, path: Path, busy_seconds: float = 10) -> StoreE
     if code in (SQLITE_READONLY, SQLITE_PERM):
         return StoreReadOnly(path=path)
     if code == SQLITE_IOERR:
-        return StoreIOError(path=path, detail=detail)
+        # SQLite reports a full disk met while growing the WAL index (or a short write) as an I/O error.
+        return StoreFull(path=path) if _disk_nearly_full(path) else StoreIOError(path=path, detail=detail)
     if code == SQLITE_CANTOPEN:
         return StoreCannotOpen(path=path, detail=_why_cannot_open(path))
     if code == SQLITE_CONSTRAINT:
