@@ -51,6 +51,7 @@ def _document(tmp_path: Path) -> dict[str, Any]:
         ("doctor_runs", "passed", 7, r"tables\.doctor_runs\[0\]\.passed: 7 is not true, false, 0 or 1"),
         ("lab_runs", "id", 2**70, r"tables\.lab_runs\[0\]\.id: .* is not a whole number"),
         ("sections_read", "lesson_id", "x" * 5000, r"lesson_id: text longer than 1000"),
+        ("attempts", "exercise_id", "e\x1b]52;c;eA==\x07", r"exercise_id: contains a control character \(U\+001B\)"),
     ],
 )
 def test_out_of_domain_values_are_refused_at_their_field(

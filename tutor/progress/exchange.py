@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tutor.progress.store import MAX_TIMESTAMP, SCHEMA_VERSION, TABLES, ProgressStore
-from tutor.untrusted import UnsafeFile, clean_line, load_json_bounded
+from tutor.untrusted import UnsafeFile, clean_line, control_characters, describe_control, load_json_bounded
 
 # An export holds every attempt and report; far larger than any real one, small enough to parse in memory.
 IMPORT_LIMIT_BYTES = 64 * 1024 * 1024
@@ -219,8 +219,14 @@ def validate_document(doc: Any) -> dict[str, list[dict[str, Any]]]:
                 if object not in types and (not isinstance(value, types) or
                                             (isinstance(value, bool) and bool not in types)):
                     raise ExchangeError(f"{where}: unexpected value {_show(value)}")
-                if isinstance(value, str) and col not in _JSON_COLUMNS.get(table, ()) and len(value) > _MAX_TEXT:
-                    raise ExchangeError(f"{where}: text longer than {_MAX_TEXT} characters")
+                if isinstance(value, str) and col not in _JSON_COLUMNS.get(table, ()):
+                    if len(value) > _MAX_TEXT:
+                        raise ExchangeError(f"{where}: text longer than {_MAX_TEXT} characters")
+                    controls = control_characters(value)
+                    if controls:
+                        # an id or a word is shown in the progress report and screen: no terminal escapes in it
+                        code = describe_control(value[controls[0]])
+                        raise ExchangeError(f"{where}: contains a control character ({code})")
                 bad = _non_finite(value, where)
                 if bad:
                     raise ExchangeError(f"{bad}: not a finite number")
