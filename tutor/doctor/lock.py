@@ -134,11 +134,11 @@ def read_lock(path: Path) -> dict[str, Any]:
     nesting, no NaN), so a FIFO, ``/dev/zero``, a latin-1 file or JSON nested 100,000 deep is one line, not a hang
     or a traceback.
     """
-    from tutor.untrusted import UnsafeFile, clean_line, load_json_bounded
+    from tutor.untrusted import UnsafeFile, clean_line, loads_bounded, read_text_bounded
 
     shown = clean_line(str(path))
     try:
-        data = load_json_bounded(path, limit=LOCK_LIMIT_BYTES)
+        text = read_text_bounded(path, limit=LOCK_LIMIT_BYTES)
     except UnsafeFile as exc:
         if exc.message == "no such file":
             raise LockError(
@@ -149,6 +149,10 @@ def read_lock(path: Path) -> dict[str, Any]:
             f"cannot read the environment lock {exc}",
             f"no se puede leer el lock del entorno {exc}",
         ) from None
+    try:
+        data = loads_bounded(text, path)
+    except UnsafeFile as exc:
+        raise LockError(f"{exc}", f"{shown}: no es JSON válido ({exc.message})") from None
     if not isinstance(data, dict):
         raise LockError(
             f"{shown}: not an environment lock (expected a JSON object)",
