@@ -32,10 +32,6 @@ _STRINGS: dict[str, dict[Lang, str]] = {
         "es": "El resto del curso funciona. Corrige estos problemas y vuelve a abrir el tutor:",
         "en": "The rest of the course works. Fix these problems and reopen the tutor:",
     },
-    "notice.db_recovered": {
-        "es": "La base de datos de progreso estaba dañada; se movió a {path} y se empezó una nueva.",
-        "en": "The progress database was corrupt; it was moved to {path} and a fresh one was started.",
-    },
     "lang.switched": {"es": "Idioma: español", "en": "Language: English"},
 }
 
