@@ -37,6 +37,8 @@ _STRINGS: dict[str, dict[Lang, str]] = {
         "en": "The progress database was corrupt; it was moved to {path} and a fresh one was started.",
     },
     "lang.switched": {"es": "Idioma: español", "en": "Language: English"},
+    "side.memory": {"es": "memoria", "en": "memory"},
+    "side.compute": {"es": "cómputo", "en": "compute"},
 }
 
 

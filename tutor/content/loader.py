@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.content import yaml_source
+from tutor.content.honesty import explanation_problems
 from tutor.content.models import CourseInfo, Exercise, Lesson, Level, MeasureCall, texts_of
 from tutor.content.problems import ContentError, Problem
 
@@ -371,6 +372,8 @@ def load_files(
             course.problems.append(
                 Problem(item.path, 1, 1, f"exercise {ex.id!r} is not listed in lesson {ex.lesson!r}", "warning")
             )
+        for loc, msg in explanation_problems(ex):
+            course.problems.append(_at(item.path, item.root, loc, msg))
         if check_registry:
             if ex.measure is not None:
                 msg = _measure_call_problem(ex.measure)

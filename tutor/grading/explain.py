@@ -78,3 +78,41 @@ def fill(template: str, values: Mapping[str, Any]) -> str:
         return _format_one(values[name], spec)
 
     return _PLACEHOLDER.sub(sub, template)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def condition_holds(
+    *,
+    bound: str | None,
+    metric: str | None,
+    above: float | None,
+    below: float | None,
+    values: Mapping[str, Any],
+    side: str | None,
+    too_close: bool,
+) -> bool:
+    """Whether one ``explanation_when`` condition holds for this run (every given field must hold).
+
+    ``side`` is the side this run measured and ``too_close`` whether the reveal called it too close to call. A
+    figure that was not measured (missing, not a number, not finite) never satisfies a comparison.
+    """
+    if bound is not None:
+        if bound == "too_close":
+            if not too_close:
+                return False
+        elif side != bound:
+            return False
+    if metric is not None:
+        number = _number(values.get(metric))
+        if number is None:
+            return False
+        if above is not None and not number > above:
+            return False
+        if below is not None and not number < below:
+            return False
+    return True

@@ -143,8 +143,9 @@ def _stream(name: str, words: int, flops_per_elem: int, arrays: int, description
 
 def _attention_naive_bytes(p: Params) -> int:
     b, h, s, d = p["batch"], p["heads"], p["seq_len"], p["head_dim"]
-    # Q, K, V read and O written, plus the S×S scores written, read by softmax, probabilities written and read.
-    return int((4 * b * h * s * d + 4 * b * h * s * s) * _b(p))
+    # Q, K, V read and O written, plus six passes over S×S as the kernel runs them: scores written; read and
+    # written again by the 1/√d scaling; read by softmax, probabilities written; read by the product with V.
+    return int((4 * b * h * s * d + 6 * b * h * s * s) * _b(p))
 
 
 _ATTN_PARAMS = (

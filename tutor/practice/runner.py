@@ -23,6 +23,8 @@ from tutor.grading import (
     grade,
     resolve_truth,
 )
+from tutor.grading.explain import condition_holds
+from tutor.i18n import LANGS, t
 from tutor.progress.store import ProgressStore
 
 OnProgress = Callable[[float, str], None]
@@ -156,6 +158,46 @@ def explanation_values(
     return values
 
 
+_SIDE_PLACEHOLDERS = {
+    "classification.bound": "side",
+    "classification.by_intensity": "side_by_intensity",
+    "classification.by_achieved": "side_by_achieved",
+}
+
+
+def explanation_for(exercise: Exercise, values: Mapping[str, Any], verdict: Verdict) -> dict[str, str]:
+    """The explanation in each language: the exercise's text, then every ``explanation_when`` paragraph whose
+    condition this run's measurement meets, all with their placeholders filled from ``values``."""
+    side = verdict.truth.choice if exercise.kind == "bound" else None
+    chosen = [
+        v.text
+        for v in exercise.explanation_when
+        if condition_holds(
+            bound=v.when.bound,
+            metric=v.when.metric,
+            above=v.when.above,
+            below=v.when.below,
+            values=values,
+            side=side,
+            too_close=verdict.truth.too_close,
+        )
+    ]
+    out: dict[str, str] = {}
+    for lang in LANGS:
+        parts = [getattr(t, lang) or t.es or t.en or "" for t in (exercise.explanation, *chosen)]
+        body = "\n\n".join(p.strip() for p in parts if p and p.strip())
+        if body:
+            localized = dict(values)
+            # {side}, {side_by_intensity}, {side_by_achieved}: the measured sides in the reader's language (the
+            # codes themselves stay in the store and in {classification.*}).
+            for key, name in _SIDE_PLACEHOLDERS.items():
+                code = values.get(key)
+                if code in ("memory", "compute"):
+                    localized[name] = t(f"side.{code}", lang)
+            out[lang] = fill(body, localized)
+    return out
+
+
 class ExerciseRunner:
     """Runs attempts of exercises against one progress store."""
 
@@ -243,8 +285,7 @@ class ExerciseRunner:
         except (TruthError, GradingError) as exc:
             self._fail(attempt_id, str(exc), "failed")
         values = explanation_values(summary, prediction, verdict)
-        explanation = {lang: fill(text, values) for lang in ("es", "en")
-                       if (text := getattr(exercise.explanation, lang))}
+        explanation = explanation_for(exercise, values, verdict)
         stored = dict(summary or {})
         if telemetry:
             stored["telemetry"] = dict(telemetry)
