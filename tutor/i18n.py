@@ -59,6 +59,32 @@ def register(strings: dict[str, dict[Lang, str]]) -> None:
         _STRINGS.setdefault(key, entry)
 
 
+def _symbols(lang: str) -> tuple[str, str]:
+    """(decimal, group) symbols for ``lang`` from the CLDR data Babel ships; English's if Babel is missing."""
+    try:
+        from babel.numbers import get_decimal_symbol, get_group_symbol
+    except ImportError:  # pragma: no cover - babel is a dependency; stay usable without it
+        return (",", ".") if lang == "es" else (".", ",")
+    return get_decimal_symbol(lang), get_group_symbol(lang)
+
+
+def localize_number(formatted: str, lang: str) -> str:
+    """A number formatted the Python way (``1,234.5``, ``45%``, ``1.2e+09``) written the way ``lang`` writes it
+    (``1.234,5``, ``45 %`` in Spanish). Only separators change; digits and exponent stay."""
+    if lang == "en":
+        return formatted
+    decimal, group = _symbols(lang)
+    out = formatted.translate(str.maketrans({".": "\0", ",": group})).replace("\0", decimal)
+    if out.endswith("%") and not out.endswith("\u00a0%"):
+        out = out[:-1].rstrip() + "\u00a0%"
+    return out
+
+
+def format_number(value: float, lang: str, spec: str = ".3g") -> str:
+    """``value`` with a Python format ``spec``, in ``lang``'s separators (one place for every number shown)."""
+    return localize_number(format(value, spec), lang)
+
+
 def default_lang() -> Lang:
     """Spanish unless the locale says English (the course is Spanish first)."""
     for var in ("LC_ALL", "LC_MESSAGES", "LANG"):

@@ -198,14 +198,16 @@ def op_decode(request: dict[str, Any], progress: Progress, should_cancel: Cancel
 
 def op_train_step(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
                   on_point: OnPoint | None) -> dict[str, Any]:
-    from tutor.measure.model import measure_train_step
+    from tutor.measure.model import measure_train_step, theoretical_peak
 
     device, info = _device(request)
     mode = _mode(request)
     roof = _roofline(device, info, request, lambda f, m: progress(0.3 * f, f"roofline: {m}"), should_cancel)
     dtype = "bfloat16" if device == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
+    peak, source = theoretical_peak(roof.get("physical_limits"), dtype)
     out = measure_train_step(device, mode, roof["peak_gflops"][dtype], dtype, should_cancel,
-                             lambda f, m: progress(0.3 + 0.7 * f, m))
+                             lambda f, m: progress(0.3 + 0.7 * f, m),
+                             theoretical_gflops=peak, theoretical_source=source)
     return {"kind": "train_step", "device": _short(info), **out}
 
 

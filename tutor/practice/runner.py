@@ -194,7 +194,7 @@ def explanation_for(exercise: Exercise, values: Mapping[str, Any], verdict: Verd
                 code = values.get(key)
                 if code in ("memory", "compute"):
                     localized[name] = t(f"side.{code}", lang)
-            out[lang] = fill(body, localized)
+            out[lang] = fill(body, localized, lang)
     return out
 
 
