@@ -74,7 +74,8 @@ def localize_number(formatted: str, lang: str) -> str:
     if lang == "en":
         return formatted
     decimal, group = _symbols(lang)
-    out = formatted.translate(str.maketrans({".": "\0", ",": group})).replace("\0", decimal)
+    table: dict[str, str | int | None] = {".": "\0", ",": group}
+    out = formatted.translate(str.maketrans(table)).replace("\0", decimal)
     if out.endswith("%") and not out.endswith("\u00a0%"):
         out = out[:-1].rstrip() + "\u00a0%"
     return out
