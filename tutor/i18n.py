@@ -38,6 +38,28 @@ _STRINGS: dict[str, dict[Lang, str]] = {
     },
     "lang.switched": {"es": "Idioma: español", "en": "Language: English"},
     "side.memory": {"es": "memoria", "en": "memory"},
+    "roof.cache_resident": {
+        "es": "Nota del tutor: alcanzó el {fraction} del techo de memoria, más que la DRAM, porque su working set "
+        "({ws}) cabe en tu caché de último nivel ({llc}, leída del sistema): el techo se midió en DRAM y este kernel "
+        "no salió de la caché.",
+        "en": "Tutor's note: it reached {fraction} of the memory roof, more than DRAM allows, because its working "
+        "set ({ws}) fits in your last-level cache ({llc}, read from the system): the roof was measured in DRAM and "
+        "this kernel never left the cache.",
+    },
+    "roof.remeasured": {
+        "es": "Nota del tutor: quedó al {fraction} de un techo que no debería superar, así que el techo guardado era "
+        "dudoso (medido con la máquina ocupada, o la máquina cambió). El tutor volvió a medir tu roofline y juzgó "
+        "este resultado contra el nuevo.",
+        "en": "Tutor's note: it landed at {fraction} of a roof it should not beat, so the cached roof was suspect "
+        "(measured while the machine was busy, or the machine changed). The tutor measured your roofline again and "
+        "judged this result against the new one.",
+    },
+    "roof.still_above": {
+        "es": "Aun con el techo medido de nuevo queda al {fraction}: es el ruido de una máquina compartida o un reloj "
+        "que subió por encima del nominal; tómalo como una cota, no como un récord.",
+        "en": "Even against the re-measured roof it sits at {fraction}: that is the noise of a shared machine or a "
+        "clock that rose above nominal; read it as a bound, not a record.",
+    },
     "side.compute": {"es": "cómputo", "en": "compute"},
 }
 
@@ -84,6 +106,17 @@ def localize_number(formatted: str, lang: str) -> str:
 def format_number(value: float, lang: str, spec: str = ".3g") -> str:
     """``value`` with a Python format ``spec``, in ``lang``'s separators (one place for every number shown)."""
     return localize_number(format(value, spec), lang)
+
+
+def format_bytes(n: float, lang: str) -> str:
+    """A size in binary units (KiB, MiB, GiB), with ``lang``'s decimal separator."""
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(value) < 1024 or unit == "TiB":
+            spec = ".0f" if unit == "B" or value >= 100 else ".1f"
+            return f"{format_number(value, lang, spec)} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
 
 
 def default_lang() -> Lang:

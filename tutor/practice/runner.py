@@ -24,7 +24,7 @@ from tutor.grading import (
     resolve_truth,
 )
 from tutor.grading.explain import condition_holds
-from tutor.i18n import LANGS, t
+from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
 from tutor.progress.store import ProgressStore
 
 OnProgress = Callable[[float, str], None]
@@ -194,8 +194,30 @@ def explanation_for(exercise: Exercise, values: Mapping[str, Any], verdict: Verd
                 code = values.get(key)
                 if code in ("memory", "compute"):
                     localized[name] = t(f"side.{code}", lang)
-            out[lang] = fill(body, localized, lang)
+            note = roof_note(values, lang)
+            out[lang] = fill(body, localized, lang) + (f"\n\n{note}" if note else "")
     return out
+
+
+def roof_note(values: Mapping[str, Any], lang: Lang) -> str | None:
+    """Why the measurement sits above a roof, when it does (``roof_check`` of the measurement), in ``lang``."""
+    code = values.get("roof_check.code")
+    fraction = values.get("roof_check.fraction")
+    if not isinstance(fraction, int | float):
+        return None
+    pct = format_number(fraction, lang, ".0%")
+    if code == "cache_resident":
+        ws, llc = values.get("roof_check.working_set_bytes"), values.get("roof_check.last_level_cache_bytes")
+        if not isinstance(ws, int | float) or not isinstance(llc, int | float):
+            return None
+        return t("roof.cache_resident", lang, fraction=pct, ws=format_bytes(ws, lang), llc=format_bytes(llc, lang))
+    if code in ("above_compute_roof", "above_bandwidth_roof") and values.get("roof_check.remeasured"):
+        note = t("roof.remeasured", lang, fraction=pct)
+        after = values.get("roof_check.fraction_after")
+        if values.get("roof_check.still_above") and isinstance(after, int | float):
+            note += " " + t("roof.still_above", lang, fraction=format_number(after, lang, ".0%"))
+        return note
+    return None
 
 
 class ExerciseRunner:
