@@ -78,11 +78,20 @@ class MeasureCall(Model):
     op: Literal["workload", "sweep", "roofline", "vram", "decode", "train_step", "bench", "doctor"]
     name: Identifier | None = None
     params: Params = Field(default_factory=dict, max_length=20)
+    dram: float | None = Field(
+        default=None,
+        ge=1.0,
+        le=16.0,
+        allow_inf_nan=False,
+        description="size the arrays to at least this multiple of the learner's last-level cache (a DRAM figure)",
+    )
 
     @model_validator(mode="after")
     def _name_when_needed(self) -> MeasureCall:
         if self.op in ("workload", "sweep") and not self.name:
             raise ValueError(f"op {self.op!r} needs a name (which {self.op} to run)")
+        if self.dram is not None and self.op != "workload":
+            raise ValueError("'dram' sizes a workload's arrays; it needs op: workload")
         return self
 
 

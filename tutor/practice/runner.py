@@ -58,6 +58,10 @@ def measure_request(
         request["name"] = call.name
     if call.op in _PARAM_OPS:
         request["params"] = dict(call.params)
+        if call.dram is not None and call.name is not None:
+            from tutor.practice.sizing import size_for_dram
+
+            request["params"], _capped = size_for_dram(call.name, call.params, call.dram)
     else:
         request.update(call.params)
     if roofline_mode is not None:
