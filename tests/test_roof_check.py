@@ -95,3 +95,13 @@ def test_a_roof_measured_when_busy_is_replaced_when_quiet(monkeypatch: pytest.Mo
     monkeypatch.setattr(roofline_mod, "_load_now", lambda: 40.0)
     assert roofline_mod.get_roofline("cpu", info, mode="quick")["cached"] is True
     assert measured == ["quick"]
+
+
+def test_gemm_share_of_a_training_step_is_profiled() -> None:
+    r = run_request({"op": "sweep", "name": "gemm_share", "params": {"max_batch": 2, "steps": 1}, "device": "cpu",
+                     "mode": "tiny"})
+    assert [p["batch"] for p in r["points"]] == [1, 2]
+    for point in r["points"]:
+        assert 0 < point["gemm_pct"] < 100
+        assert abs(sum(point["shares"].values()) - 1) < 1e-6
+        assert point["shares"]["optimizer"] > 0 and any(o["op"] == "aten::mm" for o in point["top_ops"])

@@ -185,6 +185,8 @@ def op_sweep(request: dict[str, Any], progress: Progress, should_cancel: CancelC
         roof = _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel)
         body = sweeps.roofline_points(device, params, lambda f, pt, m: emit(0.5 + 0.5 * f, pt, m),
                                       should_cancel, roof)
+    elif name == "gemm_share":
+        body = sweeps.gemm_share(device, params, emit, should_cancel, mode=_mode(request))
     else:
         body = getattr(sweeps, name)(device, params, emit, should_cancel)
     return {"kind": "sweep", "name": name, "params": params, "device": _short(info), **body}

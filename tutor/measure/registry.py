@@ -310,6 +310,14 @@ SWEEPS: dict[str, SweepSpec] = {
             "GFLOP/s",
         ),
         SweepSpec(
+            "gemm_share",
+            "share of a training step's time spent in GEMMs (torch.profiler self time) vs tokens per step",
+            (_int("max_batch", 8, 1, 16, "largest batch (sequences of the model's training length)"),
+             _int("steps", 1, 1, 3, "profiled steps per point")),
+            "tokens per step",
+            "% of the step in GEMMs",
+        ),
+        SweepSpec(
             "roofline_points",
             "the measured roofline with a point per kernel (copy, triad, softmax, GEMMs of growing N)",
             (_dtype(),),
