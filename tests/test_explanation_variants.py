@@ -117,3 +117,30 @@ def test_a_variant_condition_needs_a_measured_bound(tmp_path: Path) -> None:
     )
     course = check_paths([tmp_path / "exercises" / "e.yaml"])
     assert any("explanation_when" in p.message or "bound exercise" in p.message for p in course.problems)
+
+
+def test_strict_check_finds_an_answer_printed_in_the_lesson(tmp_path: Path) -> None:
+    from tutor.content.loader import strict_problems
+
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "exercises").mkdir()
+    (tmp_path / "lessons" / "l.yaml").write_text(
+        "format_version: 1\nid: l\nlevel: n0\norder: 1\ntitle: {es: t, en: t}\noutcome: {es: o, en: o}\n"
+        "sections:\n  - id: s\n    title: {es: s, en: s}\n"
+        "    body: {es: 'Techo: 1792 / 16,06 ≈ 111,6 tokens/s.', en: 'Ceiling: 1792 / 16.06 ≈ 111.6 tokens/s.'}\n"
+        "exercises: [e]\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "exercises" / "e.yaml").write_text(
+        "format_version: 1\nid: e\nlesson: l\nkind: number\ntitle: {es: t, en: t}\nprompt: {es: p, en: p}\n"
+        "truth:\n  source: formula\n  formula: decode_bound_tokens_per_s\n"
+        "  inputs: {bandwidth_gbs: 1792, bytes_per_token: 16060522496}\nunit: tokens/s\n"
+        "explanation: {es: x, en: x}\n",
+        encoding="utf-8",
+    )
+    course = check_paths([tmp_path])
+    warnings = strict_problems(course)
+    assert [(w.path.name, w.line, w.severity) for w in warnings] == [("e.yaml", 8, "warning")]
+    assert "111" in warnings[0].message
+    # The bundled course gives no answer away.
+    assert strict_problems(load_course(bundled_course())) == []

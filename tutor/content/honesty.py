@@ -7,9 +7,10 @@ what was measured, not in the fixed explanation (which is shown whatever the mea
 
 from __future__ import annotations
 
+import math
 import re
 
-from tutor.content.models import Exercise
+from tutor.content.models import Exercise, Lesson
 
 # A side of the roofline, in either language.
 _SIDE = re.compile(
@@ -67,3 +68,54 @@ def explanation_problems(exercise: Exercise) -> list[tuple[tuple[str | int, ...]
                 short = sentence if len(sentence) <= 90 else sentence[:87] + "…"
                 problems.append((("hints", i, lang), f"a hint asserts the measured side in advance ({short!r})"))
     return problems
+
+
+def _renderings(value: float) -> set[str]:
+    """How a lesson would likely print ``value`` (rounded or truncated, 0–2 decimals, a point or a comma), keeping
+    only renderings with three significant digits or more: "0.5" or "15" match too much prose to mean anything."""
+    if not math.isfinite(value) or value == 0:
+        return set()
+    magnitude = abs(value)
+    texts = {f"{magnitude:.0f}", str(int(magnitude)), f"{magnitude:.1f}", f"{magnitude:.2f}", f"{magnitude:.3g}"}
+    out: set[str] = set()
+    for text in texts:
+        if "e" in text or len(text.replace(".", "").lstrip("0")) < 3:
+            continue
+        out.add(text)
+        out.add(text.replace(".", ","))
+    return out
+
+
+def given_away(exercise: Exercise, lesson_texts: list[str]) -> str | None:
+    """The rendering of the exercise's formula truth (from literal inputs only) found in the lesson's text, if any.
+
+    A truth that needs a measurement is the learner's own and cannot be in the text; a formula applied to literal
+    inputs is the same number on every machine, so a worked example with the same inputs gives it away.
+    """
+    truth = exercise.truth
+    if truth is None or truth.source != "formula":
+        return None
+    if any(isinstance(v, str) and v.startswith("measured:") for v in truth.inputs.values()):
+        return None
+    from tutor.grading.truth import TruthError, resolve_truth
+
+    try:
+        resolved = resolve_truth(exercise, None)
+    except (TruthError, ValueError, ArithmeticError):
+        return None
+    if resolved.value is None:
+        return None
+    for rendering in sorted(_renderings(float(resolved.value)), key=len, reverse=True):
+        pattern = re.compile(rf"(?<![\d.,]){re.escape(rendering)}(?![\d])")
+        for text in lesson_texts:
+            if pattern.search(text):
+                return rendering
+    return None
+
+
+def lesson_texts(lesson: Lesson) -> list[str]:
+    """Every theory text of ``lesson`` (both languages): what the learner has read before its exercises."""
+    texts: list[str] = []
+    for section in lesson.sections:
+        texts.extend(t for t in (section.body.es, section.body.en) if t)
+    return texts
