@@ -103,7 +103,8 @@ def test_decode_and_train_step_in_tiny_mode() -> None:
     assert d["tokens_per_s"] > 0 and d["bound_tokens_per_s"] > 0
     assert set(d["batches"]) == {"1", "4"}
     t = run_request({"op": "train_step", "device": "cpu", "mode": "tiny", "roofline_mode": "tiny"})
-    assert t["tokens_per_s"] > 0 and t["mfu"] > 0
+    assert t["tokens_per_s"] > 0 and t["fraction_of_measured_peak"] > 0
+    assert t["mfu"] is None or 0 < t["mfu"] <= 1.5
     assert t["flops_per_step"] > 0
 
 

@@ -33,6 +33,30 @@ _STRINGS: dict[str, dict[Lang, str]] = {
         "en": "The rest of the course works. Fix these problems and reopen the tutor:",
     },
     "lang.switched": {"es": "Idioma: español", "en": "Language: English"},
+    "side.memory": {"es": "memoria", "en": "memory"},
+    "roof.cache_resident": {
+        "es": "Nota del tutor: alcanzó el {fraction} del techo de memoria, más que la DRAM, porque su working set "
+        "({ws}) cabe en tu caché de último nivel ({llc}, leída del sistema): el techo se midió en DRAM y este kernel "
+        "no salió de la caché.",
+        "en": "Tutor's note: it reached {fraction} of the memory roof, more than DRAM allows, because its working "
+        "set ({ws}) fits in your last-level cache ({llc}, read from the system): the roof was measured in DRAM and "
+        "this kernel never left the cache.",
+    },
+    "roof.remeasured": {
+        "es": "Nota del tutor: quedó al {fraction} de un techo que no debería superar, así que el techo guardado era "
+        "dudoso (medido con la máquina ocupada, o la máquina cambió). El tutor volvió a medir tu roofline y juzgó "
+        "este resultado contra el nuevo.",
+        "en": "Tutor's note: it landed at {fraction} of a roof it should not beat, so the cached roof was suspect "
+        "(measured while the machine was busy, or the machine changed). The tutor measured your roofline again and "
+        "judged this result against the new one.",
+    },
+    "roof.still_above": {
+        "es": "Aun con el techo medido de nuevo queda al {fraction}: es el ruido de una máquina compartida o un reloj "
+        "que subió por encima del nominal; tómalo como una cota, no como un récord.",
+        "en": "Even against the re-measured roof it sits at {fraction}: that is the noise of a shared machine or a "
+        "clock that rose above nominal; read it as a bound, not a record.",
+    },
+    "side.compute": {"es": "cómputo", "en": "compute"},
 }
 
 
@@ -51,6 +75,44 @@ def register(strings: dict[str, dict[Lang, str]]) -> None:
         if set(entry) != set(LANGS):
             raise ValueError(f"UI string {key!r} needs both es and en")
         _STRINGS.setdefault(key, entry)
+
+
+def _symbols(lang: str) -> tuple[str, str]:
+    """(decimal, group) symbols for ``lang`` from the CLDR data Babel ships; English's if Babel is missing."""
+    try:
+        from babel.numbers import get_decimal_symbol, get_group_symbol
+    except ImportError:  # pragma: no cover - babel is a dependency; stay usable without it
+        return (",", ".") if lang == "es" else (".", ",")
+    return get_decimal_symbol(lang), get_group_symbol(lang)
+
+
+def localize_number(formatted: str, lang: str) -> str:
+    """A number formatted the Python way (``1,234.5``, ``45%``, ``1.2e+09``) written the way ``lang`` writes it
+    (``1.234,5``, ``45 %`` in Spanish). Only separators change; digits and exponent stay."""
+    if lang == "en":
+        return formatted
+    decimal, group = _symbols(lang)
+    table: dict[str, str | int | None] = {".": "\0", ",": group}
+    out = formatted.translate(str.maketrans(table)).replace("\0", decimal)
+    if out.endswith("%") and not out.endswith("\u00a0%"):
+        out = out[:-1].rstrip() + "\u00a0%"
+    return out
+
+
+def format_number(value: float, lang: str, spec: str = ".3g") -> str:
+    """``value`` with a Python format ``spec``, in ``lang``'s separators (one place for every number shown)."""
+    return localize_number(format(value, spec), lang)
+
+
+def format_bytes(n: float, lang: str) -> str:
+    """A size in binary units (KiB, MiB, GiB), with ``lang``'s decimal separator."""
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(value) < 1024 or unit == "TiB":
+            spec = ".0f" if unit == "B" or value >= 100 else ".1f"
+            return f"{format_number(value, lang, spec)} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
 
 
 def default_lang() -> Lang:

@@ -28,6 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not require both es and en texts (the bundled course always needs both)",
     )
+    check.add_argument(
+        "--strict",
+        action="store_true",
+        help="also warn when an exercise's answer (a formula on literal inputs) is printed in its lesson's theory",
+    )
     add_common_options(check)
     check.set_defaults(func=run_check)
     listing = actions.add_parser("list", help="list the course's levels and lessons")
@@ -42,6 +47,10 @@ def run_check(args: argparse.Namespace) -> int:
     if not targets:
         targets = [Path(course_arg) if course_arg is not None else paths.bundled_course()]
     course = check_paths(targets, require_translations=not args.allow_one_language)
+    if getattr(args, "strict", False):
+        from tutor.content.loader import strict_problems
+
+        course.problems = sorted([*course.problems, *strict_problems(course)])
     for problem in course.problems:
         print(problem.format())
     print(course.summary())

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.content import yaml_source
+from tutor.content.honesty import explanation_problems
 from tutor.content.models import CourseInfo, Exercise, Lesson, Level, MeasureCall, texts_of
 from tutor.content.problems import ContentError, Problem
 
@@ -371,6 +372,8 @@ def load_files(
             course.problems.append(
                 Problem(item.path, 1, 1, f"exercise {ex.id!r} is not listed in lesson {ex.lesson!r}", "warning")
             )
+        for loc, msg in explanation_problems(ex):
+            course.problems.append(_at(item.path, item.root, loc, msg))
         if check_registry:
             if ex.measure is not None:
                 msg = _measure_call_problem(ex.measure)
@@ -405,3 +408,30 @@ def check_paths(targets: list[Path], *, require_translations: bool = True) -> Co
     return course
 
 
+
+
+def strict_problems(course: Course) -> list[Problem]:
+    """Warnings ``tutor lessons check --strict`` adds: an exercise whose formula truth (from literal inputs) is
+    printed in the theory of its own lesson, which the learner reads just before predicting it."""
+    from tutor.content.honesty import given_away, lesson_texts
+
+    problems: list[Problem] = []
+    for ex in course.exercises.values():
+        lesson = course.lessons.get(ex.lesson)
+        path = course.sources.get(ex.id)
+        if lesson is None or path is None:
+            continue
+        rendering = given_away(ex, lesson_texts(lesson))
+        if rendering is None:
+            continue
+        message = (
+            f"the answer ({rendering}) appears in the theory of lesson {lesson.id!r}, read just before this "
+            "exercise: move the worked example after the exercise or use other numbers"
+        )
+        try:
+            source = yaml_source.load(path)
+            problem = _at(path, source.root, ("truth",), message)
+        except Exception:  # the file loaded once; if it cannot be read again, still report the warning
+            problem = Problem(path, 1, 1, message)
+        problems.append(Problem(problem.path, problem.line, problem.col, problem.message, "warning"))
+    return sorted(problems)

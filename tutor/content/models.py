@@ -78,11 +78,20 @@ class MeasureCall(Model):
     op: Literal["workload", "sweep", "roofline", "vram", "decode", "train_step", "bench", "doctor"]
     name: Identifier | None = None
     params: Params = Field(default_factory=dict, max_length=20)
+    dram: float | None = Field(
+        default=None,
+        ge=1.0,
+        le=16.0,
+        allow_inf_nan=False,
+        description="size the arrays to at least this multiple of the learner's last-level cache (a DRAM figure)",
+    )
 
     @model_validator(mode="after")
     def _name_when_needed(self) -> MeasureCall:
         if self.op in ("workload", "sweep") and not self.name:
             raise ValueError(f"op {self.op!r} needs a name (which {self.op} to run)")
+        if self.dram is not None and self.op != "workload":
+            raise ValueError("'dram' sizes a workload's arrays; it needs op: workload")
         return self
 
 
@@ -176,6 +185,41 @@ class Grading(Model):
 
 _PLACEHOLDER = re.compile(r"\{([a-z_][a-z0-9_.]*)(?::[^{}]*)?\}")
 
+MetricPath = Annotated[str, StringConstraints(pattern=r"^[a-z0-9_.]+$", max_length=80)]
+
+
+class Condition(Model):
+    """When an explanation variant applies: the measured side, and/or a measured figure above or below a value.
+
+    Every field given must hold. ``bound`` is the side this run measured (``too_close`` when the reveal called it
+    too close to call); ``metric`` names a figure of this run (the same paths a ``truth.metric`` may name, plus
+    ``truth`` and ``ratio``), compared with ``above``/``below``.
+    """
+
+    bound: Literal["memory", "compute", "too_close"] | None = None
+    metric: MetricPath | None = None
+    above: float | None = Field(default=None, allow_inf_nan=False)
+    below: float | None = Field(default=None, allow_inf_nan=False)
+
+    @model_validator(mode="after")
+    def _meaningful(self) -> Condition:
+        if self.bound is None and self.metric is None:
+            raise ValueError("a condition needs 'bound' or 'metric'")
+        if self.metric is not None and self.above is None and self.below is None:
+            raise ValueError("a 'metric' condition needs 'above' and/or 'below'")
+        if (self.above is not None or self.below is not None) and self.metric is None:
+            raise ValueError("'above'/'below' need a 'metric' to compare")
+        if self.above is not None and self.below is not None and not self.above < self.below:
+            raise ValueError("'above' must be less than 'below'")
+        return self
+
+
+class ExplanationVariant(Model):
+    """A paragraph of the explanation that is shown only when this run's measurement meets ``when``."""
+
+    when: Condition
+    text: Text
+
 
 class Exercise(Model):
     """A predict-then-measure exercise."""
@@ -196,6 +240,11 @@ class Exercise(Model):
     answer: Identifier | None = None
     hints: list[Text] = Field(default_factory=list, max_length=6)
     explanation: Text
+    explanation_when: list[ExplanationVariant] = Field(
+        default_factory=list,
+        max_length=8,
+        description="paragraphs chosen at reveal time by what was measured (a sentence that depends on the machine)",
+    )
     grading: Grading = Field(default_factory=Grading)
 
     @model_validator(mode="after")
@@ -226,13 +275,18 @@ class Exercise(Model):
             raise ValueError("a measured truth needs 'measure' (what to run)")
         if self.range is not None and not self.range[0] < self.range[1]:
             raise ValueError("range must be [low, high] with low < high")
+        measured = self.truth is None or self.truth.source == "measurement"
+        if any(v.when.bound is not None for v in self.explanation_when) and not (self.kind == "bound" and measured):
+            raise ValueError("a 'when: {bound: …}' variant needs a bound exercise whose side is measured")
         return self
 
     def placeholders(self) -> set[str]:
         """The ``{name}`` fields the explanation fills in from this run."""
         names: set[str] = set()
-        for text in (self.explanation.es, self.explanation.en):
-            names.update(m.group(1) for m in _PLACEHOLDER.finditer(text or ""))
+        texts = [self.explanation, *(v.text for v in self.explanation_when)]
+        for text in texts:
+            for body in (text.es, text.en):
+                names.update(m.group(1) for m in _PLACEHOLDER.finditer(body or ""))
         return names
 
 

@@ -13,6 +13,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from tutor.i18n import localize_number
+
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.]{0,120})(?::([^{}]{0,20}))?\}")
 _SPEC = re.compile(r"^(?:[^{}]?[<>^])?[+\- ]?(?P<width>\d{1,2})?[,_]?(?:\.(?P<prec>\d{1,2}))?[eEfFgG%d]?$")
 MISSING = "—"
@@ -37,7 +39,14 @@ def flatten(data: Mapping[str, Any], prefix: str = "", depth: int = 0) -> dict[s
     return out
 
 
-def _format_one(value: Any, spec: str | None) -> str:
+def _format_one(value: Any, spec: str | None, lang: str = "en") -> str:
+    text = _format_raw(value, spec)
+    if lang != "en" and isinstance(value, int | float) and not isinstance(value, bool) and text != MISSING:
+        return localize_number(text, lang)
+    return text
+
+
+def _format_raw(value: Any, spec: str | None) -> str:
     if value is None:
         return MISSING
     if spec:
@@ -63,8 +72,9 @@ def _format_one(value: Any, spec: str | None) -> str:
     return str(value)
 
 
-def fill(template: str, values: Mapping[str, Any]) -> str:
-    """``template`` with each known placeholder replaced by its formatted value; unknown names show ``—``."""
+def fill(template: str, values: Mapping[str, Any], lang: str = "en") -> str:
+    """``template`` with each known placeholder replaced by its formatted value (numbers in ``lang``'s
+    separators: ``3,07`` in Spanish); unknown names show ``—``."""
 
     def sub(match: re.Match[str]) -> str:
         whole = match.group(0)
@@ -75,6 +85,44 @@ def fill(template: str, values: Mapping[str, Any]) -> str:
         name, spec = match.group(1), match.group(2)
         if name not in values:
             return MISSING
-        return _format_one(values[name], spec)
+        return _format_one(values[name], spec, lang)
 
     return _PLACEHOLDER.sub(sub, template)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def condition_holds(
+    *,
+    bound: str | None,
+    metric: str | None,
+    above: float | None,
+    below: float | None,
+    values: Mapping[str, Any],
+    side: str | None,
+    too_close: bool,
+) -> bool:
+    """Whether one ``explanation_when`` condition holds for this run (every given field must hold).
+
+    ``side`` is the side this run measured and ``too_close`` whether the reveal called it too close to call. A
+    figure that was not measured (missing, not a number, not finite) never satisfies a comparison.
+    """
+    if bound is not None:
+        if bound == "too_close":
+            if not too_close:
+                return False
+        elif side != bound:
+            return False
+    if metric is not None:
+        number = _number(values.get(metric))
+        if number is None:
+            return False
+        if above is not None and not number > above:
+            return False
+        if below is not None and not number < below:
+            return False
+    return True

@@ -173,15 +173,45 @@ def transformer_training_flops_per_token(n_params: float) -> float:
 
 
 def mfu(achieved_flops: float, peak_flops: float) -> float:
-    """Model FLOPs utilisation: the fraction of the (measured or datasheet) matmul peak the model reaches."""
+    """Model FLOPs utilisation as PaLM defines it: the model's FLOP/s ÷ the device's *theoretical* peak (the
+    datasheet on a GPU; cores × clock × SIMD width on a CPU). Over a *measured* peak it is another figure:
+    :func:`fraction_of_peak`."""
     if peak_flops <= 0:
         raise WorkloadError("peak FLOP/s must be positive")
     return achieved_flops / peak_flops
 
 
+def fraction_of_peak(achieved_flops: float, peak_flops: float) -> float:
+    """The fraction of a peak (measured or theoretical) that an achieved FLOP/s reaches."""
+    if peak_flops <= 0:
+        raise WorkloadError("peak FLOP/s must be positive")
+    return achieved_flops / peak_flops
+
+
+def flops_ratio(numerator_flops: float, denominator_flops: float) -> float:
+    """One FLOP/s rate over another (e.g. bf16 over fp32: a speed-up)."""
+    if denominator_flops <= 0:
+        raise WorkloadError("the denominator FLOP/s must be positive")
+    return numerator_flops / denominator_flops
+
+
+def bandwidth_ratio(numerator_gbs: float, denominator_gbs: float) -> float:
+    """One bandwidth over another (e.g. L2 over DRAM)."""
+    if denominator_gbs <= 0:
+        raise WorkloadError("the denominator bandwidth must be positive")
+    return numerator_gbs / denominator_gbs
+
+
 def time_at_bandwidth_s(bytes_moved: float, bandwidth_gbs: float) -> float:
     """Seconds to move ``bytes_moved`` at ``bandwidth_gbs``."""
     return bytes_moved / (bandwidth_gbs * GB)
+
+
+def time_at_rate_s(flops: float, rate_gflops: float) -> float:
+    """Seconds to do ``flops`` floating-point operations at ``rate_gflops``."""
+    if rate_gflops <= 0:
+        raise WorkloadError("the rate must be positive")
+    return flops / (rate_gflops * 1e9)
 
 
 # -- model presets --------------------------------------------------------------------------------------------
@@ -438,7 +468,35 @@ FORMULAS: dict[str, FormulaSpec] = {
             mfu,
             (_f("achieved_flops", "FLOP/s", 0, 1e19), _f("peak_flops", "FLOP/s", 1, 1e19)),
             "fraction",
-            "achieved FLOP/s ÷ peak FLOP/s",
+            "model FLOP/s ÷ the device's theoretical peak FLOP/s (PaLM's MFU)",
+        ),
+        FormulaSpec(
+            "fraction_of_peak",
+            fraction_of_peak,
+            (_f("achieved_flops", "FLOP/s", 0, 1e19), _f("peak_flops", "FLOP/s", 1, 1e19)),
+            "fraction",
+            "achieved FLOP/s ÷ a peak FLOP/s",
+        ),
+        FormulaSpec(
+            "flops_ratio",
+            flops_ratio,
+            (_f("numerator_flops", "FLOP/s", 0, 1e19), _f("denominator_flops", "FLOP/s", 1e-3, 1e19)),
+            "fraction",
+            "one FLOP/s rate ÷ another",
+        ),
+        FormulaSpec(
+            "bandwidth_ratio",
+            bandwidth_ratio,
+            (_f("numerator_gbs", "GB/s", 0, 1e7), _f("denominator_gbs", "GB/s", 1e-6, 1e7)),
+            "fraction",
+            "one bandwidth ÷ another",
+        ),
+        FormulaSpec(
+            "time_at_rate_s",
+            time_at_rate_s,
+            (_f("flops", "FLOP", 0, 1e24), _f("rate_gflops", "GFLOP/s", 1e-9, 1e10)),
+            "s",
+            "FLOPs ÷ FLOP/s",
         ),
         FormulaSpec(
             "time_at_bandwidth_s",

@@ -283,11 +283,25 @@ def train_flops_per_step(model: nn.Module, tokens: torch.Tensor, targets: torch.
     return int(counter.get_total_flops())
 
 
+def theoretical_peak(limits: dict[str, Any] | None, dtype: str) -> tuple[float | None, str | None]:
+    """The device's theoretical ``dtype`` peak in GFLOP/s and where it comes from (``physical_limits`` of the
+    roofline: the datasheet on a known GPU, cores × clock × SIMD on a CPU); (None, None) when unknown."""
+    if not limits:
+        return None, None
+    for key in ("gflops", "nominal_gflops"):
+        table = limits.get(key)
+        if isinstance(table, dict) and isinstance(table.get(dtype), int | float) and table[dtype] > 0:
+            return float(table[dtype]), str(limits.get("source") or key)
+    return None, None
+
+
 def measure_train_step(
     device: str, mode: str, peak_gflops: float, peak_dtype: str = "float32",
     should_cancel: CancelCheck | None = None, progress: Progress | None = None,
+    *, theoretical_gflops: float | None = None, theoretical_source: str | None = None,
 ) -> dict[str, Any]:
-    """One training step (forward, cross-entropy, backward, AdamW): tokens/s and MFU over the matmul peak."""
+    """One training step (forward, cross-entropy, backward, AdamW): tokens/s, MFU over the device's theoretical
+    peak (PaLM's definition; None when the device's peak is unknown) and the fraction of the measured peak."""
     cfg_mode = MODEL_MODES[mode]
     cfg: TransformerConfig = cfg_mode["config"]
     model = build_model(cfg, device, torch.float32).train()
@@ -341,7 +355,10 @@ def measure_train_step(
         "achieved_gflops": achieved / 1e9,
         "peak_gflops": peak_gflops,
         "peak_dtype": peak_dtype,
-        "mfu": achieved / (peak_gflops * 1e9),
+        "fraction_of_measured_peak": achieved / (peak_gflops * 1e9),
+        "theoretical_gflops": theoretical_gflops,
+        "theoretical_source": theoretical_source,
+        "mfu": achieved / (theoretical_gflops * 1e9) if theoretical_gflops else None,
         "precision": "bf16 autocast" if autocast else "float32",
         "flops_source": "torch.utils.flop_counter.FlopCounterMode (forward + backward)",
     }

@@ -143,8 +143,9 @@ def _stream(name: str, words: int, flops_per_elem: int, arrays: int, description
 
 def _attention_naive_bytes(p: Params) -> int:
     b, h, s, d = p["batch"], p["heads"], p["seq_len"], p["head_dim"]
-    # Q, K, V read and O written, plus the S×S scores written, read by softmax, probabilities written and read.
-    return int((4 * b * h * s * d + 4 * b * h * s * s) * _b(p))
+    # Q, K, V read and O written, plus six passes over S×S as the kernel runs them: scores written; read and
+    # written again by the 1/√d scaling; read by softmax, probabilities written; read by the product with V.
+    return int((4 * b * h * s * d + 6 * b * h * s * s) * _b(p))
 
 
 _ATTN_PARAMS = (
@@ -307,6 +308,14 @@ SWEEPS: dict[str, SweepSpec] = {
             (_int("max_naive_n", 96, 8, 160), _int("max_n", 1024, 16, 4096)),
             "N",
             "GFLOP/s",
+        ),
+        SweepSpec(
+            "gemm_share",
+            "share of a training step's time spent in GEMMs (torch.profiler self time) vs tokens per step",
+            (_int("max_batch", 8, 1, 16, "largest batch (sequences of the model's training length)"),
+             _int("steps", 1, 1, 3, "profiled steps per point")),
+            "tokens per step",
+            "% of the step in GEMMs",
         ),
         SweepSpec(
             "roofline_points",

@@ -3,6 +3,7 @@ FLOP/s per dtype, best of many runs, with the datasheet roof beside it when the 
 
 from __future__ import annotations
 
+import os
 import statistics
 import time
 from collections.abc import Callable
@@ -21,7 +22,13 @@ from tutor.measure.device import (
 )
 from tutor.measure.errors import DeviceError
 from tutor.measure.registry import WORKLOADS
-from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
+from tutor.measure.roofline_model import (
+    ROOFLINE_FORMAT,
+    busy_threshold,
+    cached_roofline,
+    measured_when_busy,
+    store_roofline,
+)
 from tutor.measure.specs import cpu_flops_per_cycle_per_core, cpu_theoretical_peak_flops, lookup_spec
 from tutor.measure.timing import CancelCheck, TimingStats, check_cancel, time_callable
 
@@ -247,8 +254,18 @@ def measure_roofline(
         "physical_limits": limits,
         "warnings": warnings,
         "threads": torch.get_num_threads(),
+        "load_average": _load_now(),
+        "cpus": os.cpu_count() or 1,
         "format": ROOFLINE_FORMAT,
     }
+
+
+def _load_now() -> float | None:
+    """The 1-minute load average (None where the OS has none)."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
 
 
 def get_roofline(
@@ -257,11 +274,19 @@ def get_roofline(
 ) -> dict[str, Any]:
     """The cached roofline for this device fingerprint, measured (and cached) when missing or ``refresh``."""
     fp = device_info["fingerprint"]
+    stale_reason = None
     if not refresh:
         cached = cached_roofline(fp)
         if cached is not None:
-            return {**cached, "cached": True}
+            # A roof measured on a busy machine is measured again once the machine is quiet (never in a loop:
+            # a busy machine keeps the roof it has).
+            load = _load_now()
+            if not (measured_when_busy(cached) and load is not None and load <= busy_threshold(os.cpu_count() or 1)):
+                return {**cached, "cached": True}
+            stale_reason = "measured_when_busy"
     roof = measure_roofline(device, device_info, mode, should_cancel, progress)
+    if stale_reason:
+        roof["remeasured_because"] = stale_reason
     if mode != "tiny":
         store_roofline(fp, roof)
     return {**roof, "cached": False}

@@ -112,3 +112,53 @@ def store_roofline(fingerprint: str, roofline: dict[str, Any], path: Path | None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+# -- when the roof is wrong -----------------------------------------------------------------------------------
+
+#: A measurement may exceed a measured roof by its own noise; beyond this floor (or 3 CVs) it is a surprise.
+ABOVE_ROOF_FLOOR = 0.05
+
+
+def busy_threshold(cpus: int) -> float:
+    """The 1-minute load average above which a CPU measurement is taken as measured on a busy machine."""
+    return 0.5 * max(1, cpus) + 1.0
+
+
+def measured_when_busy(roofline: dict[str, Any]) -> bool:
+    """Whether this roofline was measured while the machine was busy (its figures are likely low)."""
+    load, cpus = roofline.get("load_average"), roofline.get("cpus")
+    if not isinstance(load, int | float) or not isinstance(cpus, int):
+        return False
+    return roofline.get("device", {}).get("kind") == "cpu" and load > busy_threshold(cpus)
+
+
+def roof_check(
+    *,
+    achieved_gflops: float,
+    achieved_gbs: float,
+    working_set_bytes: int | None,
+    roofline: dict[str, Any],
+    dtype: str = "float32",
+    cv: float = 0.0,
+) -> dict[str, Any] | None:
+    """Why a measurement sits above a roof, if it does by more than its noise (None when it does not).
+
+    ``cache_resident``: above the bandwidth roof with a working set that fits in the last-level cache (the roof
+    was measured in DRAM; this was not) — expected, not an error. ``above_compute_roof`` /
+    ``above_bandwidth_roof``: above a roof it should not beat, so the roof itself is suspect (measured under load,
+    or the machine changed) and should be measured again.
+    """
+    margin = max(ABOVE_ROOF_FLOOR, 3.0 * max(0.0, cv))
+    peak_gflops, _ = peak_gflops_for(roofline, dtype)
+    peak_gbs = float(roofline["peak_bandwidth_gbs"])
+    llc = roofline.get("bandwidth", {}).get("last_level_cache_bytes")
+    if peak_gflops > 0 and achieved_gflops > peak_gflops * (1 + margin):
+        return {"code": "above_compute_roof", "fraction": achieved_gflops / peak_gflops, "margin": margin}
+    if peak_gbs > 0 and achieved_gbs > peak_gbs * (1 + margin):
+        fraction = achieved_gbs / peak_gbs
+        if isinstance(llc, int | float) and working_set_bytes is not None and working_set_bytes <= llc:
+            return {"code": "cache_resident", "fraction": fraction, "margin": margin,
+                    "working_set_bytes": working_set_bytes, "last_level_cache_bytes": int(llc)}
+        return {"code": "above_bandwidth_roof", "fraction": fraction, "margin": margin}
+    return None

@@ -150,3 +150,22 @@ def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: C
              f"{name}: AI {point['arithmetic_intensity']:.2f} FLOP/B, {point['gflops']:.1f} GFLOP/s")
         del fn
     return {"points": points, "roofline": roofline, "x": "arithmetic_intensity", "y": "gflops"}
+
+
+def gemm_share(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None,
+               mode: str = "quick") -> dict[str, Any]:
+    """Fase 1, claim 1: the GEMM share of a training step, profiled at batch 1, 2, 4, … up to ``max_batch``."""
+    from tutor.measure.profile import profile_train_step
+
+    batches = [b for b in (1, 2, 4, 8, 16) if b <= p["max_batch"]] or [1]
+    points = []
+    for i, batch in enumerate(batches):
+        check_cancel(should_cancel)
+        prof = profile_train_step(device, mode, p["steps"], batch=batch, should_cancel=should_cancel)
+        point = {"tokens_per_step": prof["tokens_per_step"], "batch": batch, "gemm_pct": 100 * prof["gemm_share"],
+                 "shares": prof["shares"], "top_ops": prof["top_ops"], "total_s": prof["total_s"]}
+        points.append(point)
+        emit((i + 1) / len(batches), point,
+             f"batch {batch}: {point['gemm_pct']:.0f} % of the step in GEMMs")
+    return {"points": points, "x": "tokens_per_step", "y": "gemm_pct",
+            "clock": "device (CUDA kernels)" if device == "cuda" else "CPU self time"}

@@ -120,7 +120,8 @@ def measure_vram(device: str, p: dict[str, Any], should_cancel: CancelCheck | No
     formula_full = formula_bytes(full_cfg, preset.n_params, mode, batch, seq_len, dtype)
     base = {"preset": preset.key, "display": preset.display, "mode": mode, "dtype": dtype, "batch": batch,
             "seq_len": seq_len, "capacity_gb": p["capacity_gb"], "formula_bytes": formula_full,
-            "formula_gb": formula_full["total"] / formulas.GB}
+            "formula_gb": formula_full["total"] / formulas.GB,
+            "formula_gb_parts": {k: v / formulas.GB for k, v in formula_full.items()}}
     if device == "cuda":
         return {**base, **_measure_cuda(full_cfg, mode, batch, seq_len, dtype, capacity, should_cancel)}
     return {**base, **_measure_cpu(preset, mode, batch, seq_len, dtype, capacity, formula_full, should_cancel)}
@@ -159,6 +160,10 @@ def _measure_cpu(preset: formulas.ModelPreset, mode: str, batch: int, seq_len: i
         "context_source": "estimate (formulas.cuda_context_bytes)",
         "total_bytes": total,
         "total_gb": total / formulas.GB,
+        # What the lesson's formula gives at full scale with the same context: the truth a CPU run grades against
+        # (the small-scale run is evidence beside it, not the answer key).
+        "formula_total_bytes": formula_full["total"] + context,
+        "formula_total_gb": (formula_full["total"] + context) / formulas.GB,
         "fits": total <= capacity,
         "verdict": "fits" if total <= capacity else "does not fit",
         "oom": False,

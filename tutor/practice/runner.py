@@ -23,6 +23,8 @@ from tutor.grading import (
     grade,
     resolve_truth,
 )
+from tutor.grading.explain import condition_holds
+from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
 from tutor.progress.store import ProgressStore
 
 OnProgress = Callable[[float, str], None]
@@ -56,6 +58,10 @@ def measure_request(
         request["name"] = call.name
     if call.op in _PARAM_OPS:
         request["params"] = dict(call.params)
+        if call.dram is not None and call.name is not None:
+            from tutor.practice.sizing import size_for_dram
+
+            request["params"], _capped = size_for_dram(call.name, call.params, call.dram)
     else:
         request.update(call.params)
     if roofline_mode is not None:
@@ -156,6 +162,68 @@ def explanation_values(
     return values
 
 
+_SIDE_PLACEHOLDERS = {
+    "classification.bound": "side",
+    "classification.by_intensity": "side_by_intensity",
+    "classification.by_achieved": "side_by_achieved",
+}
+
+
+def explanation_for(exercise: Exercise, values: Mapping[str, Any], verdict: Verdict) -> dict[str, str]:
+    """The explanation in each language: the exercise's text, then every ``explanation_when`` paragraph whose
+    condition this run's measurement meets, all with their placeholders filled from ``values``."""
+    side = verdict.truth.choice if exercise.kind == "bound" else None
+    chosen = [
+        v.text
+        for v in exercise.explanation_when
+        if condition_holds(
+            bound=v.when.bound,
+            metric=v.when.metric,
+            above=v.when.above,
+            below=v.when.below,
+            values=values,
+            side=side,
+            too_close=verdict.truth.too_close,
+        )
+    ]
+    out: dict[str, str] = {}
+    for lang in LANGS:
+        parts = [getattr(t, lang) or t.es or t.en or "" for t in (exercise.explanation, *chosen)]
+        body = "\n\n".join(p.strip() for p in parts if p and p.strip())
+        if body:
+            localized = dict(values)
+            # {side}, {side_by_intensity}, {side_by_achieved}: the measured sides in the reader's language (the
+            # codes themselves stay in the store and in {classification.*}).
+            for key, name in _SIDE_PLACEHOLDERS.items():
+                code = values.get(key)
+                if code in ("memory", "compute"):
+                    localized[name] = t(f"side.{code}", lang)
+            note = roof_note(values, lang)
+            out[lang] = fill(body, localized, lang) + (f"\n\n{note}" if note else "")
+    return out
+
+
+def roof_note(values: Mapping[str, Any], lang: Lang) -> str | None:
+    """Why the measurement sits above a roof, when it does (``roof_check`` of the measurement), in ``lang``."""
+    code = values.get("roof_check.code")
+    fraction = values.get("roof_check.fraction")
+    if not isinstance(fraction, int | float):
+        return None
+    pct = format_number(fraction, lang, ".0%")
+    if code == "cache_resident":
+        ws, llc = values.get("roof_check.working_set_bytes"), values.get("roof_check.last_level_cache_bytes")
+        if not isinstance(ws, int | float) or not isinstance(llc, int | float):
+            return None
+        return t("roof.cache_resident", lang, fraction=pct, ws=format_bytes(ws, lang), llc=format_bytes(llc, lang))
+    if code in ("above_compute_roof", "above_bandwidth_roof") and values.get("roof_check.remeasured"):
+        note = t("roof.remeasured", lang, fraction=pct)
+        after = values.get("roof_check.fraction_after")
+        if values.get("roof_check.still_above") and isinstance(after, int | float):
+            note += " " + t("roof.still_above", lang, fraction=format_number(after, lang, ".0%"))
+        return note
+    return None
+
+
 class ExerciseRunner:
     """Runs attempts of exercises against one progress store."""
 
@@ -243,8 +311,7 @@ class ExerciseRunner:
         except (TruthError, GradingError) as exc:
             self._fail(attempt_id, str(exc), "failed")
         values = explanation_values(summary, prediction, verdict)
-        explanation = {lang: fill(text, values) for lang in ("es", "en")
-                       if (text := getattr(exercise.explanation, lang))}
+        explanation = explanation_for(exercise, values, verdict)
         stored = dict(summary or {})
         if telemetry:
             stored["telemetry"] = dict(telemetry)

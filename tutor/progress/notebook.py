@@ -68,6 +68,11 @@ _SENTENCES: dict[str, dict[Lang, str]] = {
         "en": "Peak {peak} GB/s at {at} ({level}); {last} GB/s at {last_at} ({last_level}).",
     },
     "gemm_best": {"es": "Lo mejor: {best} GFLOP/s a N = {n}.", "en": "Best {best} GFLOP/s at N = {n}."},
+    "gemm_share": {
+        "es": "Con {low} tokens por paso, los GEMM se llevan el {low_pct} % del paso; con {high}, el {high_pct} % "
+        "({clock}).",
+        "en": "At {low} tokens per step GEMMs take {low_pct} % of the step; at {high}, {high_pct} % ({clock}).",
+    },
     "naive_ratio": {
         "es": "A N = {n} (ambos medidos) numpy es {ratio}× más rápido.",
         "en": "At N = {n} (both measured) numpy is {ratio}× faster.",
@@ -98,6 +103,10 @@ _HEADERS: dict[str, dict[Lang, list[str]]] = {
         "en": ["N", "python (s)", "python is", "numpy (s)", "numpy GFLOP/s", "ratio"],
     },
     "roofline_points": {"es": ["kernel", "FLOP/B", "GFLOP/s", "GB/s"], "en": ["kernel", "FLOP/B", "GFLOP/s", "GB/s"]},
+    "gemm_share": {
+        "es": ["tokens por paso", "GEMM %", "optimizador %", "elemento a elemento %", "softmax %"],
+        "en": ["tokens per step", "GEMM %", "optimizer %", "element-wise %", "softmax %"],
+    },
 }
 
 
@@ -406,6 +415,7 @@ SWEEP_AXES: dict[str, tuple[str, str]] = {
     "gemm_sizes": ("n", "gflops"),
     "naive_vs_numpy": ("n", "time_s"),
     "roofline_points": ("arithmetic_intensity", "gflops"),
+    "gemm_share": ("tokens_per_step", "gemm_pct"),
 }
 
 
@@ -502,6 +512,19 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
         parts.append(_table(_HEADERS["naive_vs_numpy"][lang], rows))
         if result.get("note"):
             parts.append(str(result["note"]))
+    elif name == "gemm_share":
+        first, last = points[0], points[-1]
+        parts.append(_s("gemm_share", lang, low=first["tokens_per_step"], low_pct=format_number(first["gemm_pct"]),
+                        high=last["tokens_per_step"], high_pct=format_number(last["gemm_pct"]),
+                        clock=str(result.get("clock", ""))))
+
+        def pct(p: Mapping[str, Any], group: str) -> float:
+            shares = p.get("shares")
+            return 100 * float(shares.get(group, 0.0)) if isinstance(shares, Mapping) else 0.0
+
+        parts.append(_table(_HEADERS["gemm_share"][lang], [
+            (p["tokens_per_step"], p["gemm_pct"], pct(p, "optimizer"), pct(p, "elementwise"), pct(p, "softmax"))
+            for p in points]))
     elif name == "roofline_points":
         roof = result.get("roofline") if isinstance(result.get("roofline"), Mapping) else {}
         if roof:

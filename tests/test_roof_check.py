@@ -1,0 +1,107 @@
+"""A measurement above its roof is never shown as a plain result: cache-resident working sets are named, a suspect
+roof is measured again, and a roof measured on a busy machine is replaced once the machine is quiet."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor.measure import roofline as roofline_mod
+from tutor.measure.api import run_request
+from tutor.measure.device import device_info
+from tutor.measure.roofline_model import ROOFLINE_FORMAT, measured_when_busy, roof_check, store_roofline
+from tutor.practice.runner import roof_note
+
+TINY = {"device": "cpu", "roofline_mode": "tiny", "budget_s": 0.05}
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.setenv("TUTOR_DATA_DIR", str(tmp_path))
+    yield tmp_path
+
+
+def _roof(gbs: float, gflops: float, llc: int, **extra: Any) -> dict[str, Any]:
+    info = device_info("cpu")
+    return {
+        "device": {k: info[k] for k in ("kind", "name", "fingerprint")},
+        "peak_bandwidth_gbs": gbs,
+        "peak_gflops": {"float32": gflops},
+        "ridge_flops_per_byte": {"float32": gflops / gbs},
+        "ridge_point": gflops / gbs,
+        "bandwidth": {"last_level_cache_bytes": llc, "cv": 0.01},
+        "measured_at": 0.0,
+        "format": ROOFLINE_FORMAT,
+        **extra,
+    }
+
+
+def test_roof_check_names_the_reason() -> None:
+    roof = _roof(10.0, 100.0, 32 << 20)
+    assert roof_check(achieved_gflops=50, achieved_gbs=9, working_set_bytes=1 << 30, roofline=roof) is None
+    cache = roof_check(achieved_gflops=1, achieved_gbs=30, working_set_bytes=1 << 20, roofline=roof)
+    assert cache is not None and cache["code"] == "cache_resident" and cache["fraction"] == pytest.approx(3.0)
+    dram = roof_check(achieved_gflops=1, achieved_gbs=30, working_set_bytes=1 << 30, roofline=roof)
+    assert dram is not None and dram["code"] == "above_bandwidth_roof"
+    compute = roof_check(achieved_gflops=120, achieved_gbs=1, working_set_bytes=1 << 30, roofline=roof)
+    assert compute is not None and compute["code"] == "above_compute_roof"
+    # Within its own noise it is not a surprise.
+    assert roof_check(achieved_gflops=104, achieved_gbs=1, working_set_bytes=None, roofline=roof, cv=0.1) is None
+
+
+def test_a_cache_resident_triad_is_explained_not_re_measured() -> None:
+    info = device_info("cpu")
+    store_roofline(info["fingerprint"], _roof(0.001, 1e9, 1 << 40))
+    r = run_request({"op": "workload", "name": "triad", "params": {"n": 1 << 14}, **TINY})
+    assert r["roof_check"]["code"] == "cache_resident"
+    assert "remeasured" not in r["roof_check"]
+    values = {f"roof_check.{k}": v for k, v in r["roof_check"].items()}
+    assert "caché de último nivel" in (roof_note(values, "es") or "")
+    assert "last-level cache" in (roof_note(values, "en") or "")
+
+
+def test_a_workload_above_a_stale_compute_roof_re_measures_it() -> None:
+    info = device_info("cpu")
+    store_roofline(info["fingerprint"], _roof(1e6, 1e-3, 1))
+    r = run_request({"op": "workload", "name": "gemm", "params": {"n": 128}, **TINY})
+    check = r["roof_check"]
+    assert check["code"] == "above_compute_roof" and check["remeasured"] is True
+    assert check["previous_roofline"]["peak_gflops"] == {"float32": 1e-3}
+    assert r["roofline"]["peak_gflops"]["float32"] > 1e-3  # judged against the new roof
+    values = {f"roof_check.{k}": v for k, v in check.items() if not isinstance(v, dict)}
+    assert "volvió a medir" in (roof_note(values, "es") or "")
+
+
+def test_a_roof_measured_when_busy_is_replaced_when_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
+    info = device_info("cpu")
+    busy = _roof(10.0, 100.0, 1, load_average=50.0, cpus=2)
+    assert measured_when_busy(busy)
+    store_roofline(info["fingerprint"], busy)
+    measured: list[str] = []
+
+    def fake_measure(device: str, dev_info: dict[str, Any], mode: str, *_a: Any, **_k: Any) -> dict[str, Any]:
+        measured.append(mode)
+        return _roof(20.0, 200.0, 1, load_average=0.1, cpus=2)
+
+    monkeypatch.setattr(roofline_mod, "measure_roofline", fake_measure)
+    monkeypatch.setattr(roofline_mod, "_load_now", lambda: 0.2)
+    roof = roofline_mod.get_roofline("cpu", info, mode="quick")
+    assert measured == ["quick"] and roof["remeasured_because"] == "measured_when_busy"
+    # While the machine stays busy, the busy roof is kept (no re-measuring in a loop).
+    store_roofline(info["fingerprint"], busy)
+    monkeypatch.setattr(roofline_mod, "_load_now", lambda: 40.0)
+    assert roofline_mod.get_roofline("cpu", info, mode="quick")["cached"] is True
+    assert measured == ["quick"]
+
+
+def test_gemm_share_of_a_training_step_is_profiled() -> None:
+    r = run_request({"op": "sweep", "name": "gemm_share", "params": {"max_batch": 2, "steps": 1}, "device": "cpu",
+                     "mode": "tiny"})
+    assert [p["batch"] for p in r["points"]] == [1, 2]
+    for point in r["points"]:
+        assert 0 < point["gemm_pct"] < 100
+        assert abs(sum(point["shares"].values()) - 1) < 1e-6
+        assert point["shares"]["optimizer"] > 0 and any(o["op"] == "aten::mm" for o in point["top_ops"])

@@ -1,0 +1,174 @@
+"""Sizes taken from the learner's measured memory hierarchy, and what a run's working set is next to it.
+
+A workload that is meant to measure DRAM must not fit in a cache; a fixed size that is "far more than any cache" on
+one machine fits in the 480 MiB L3 of another. So an exercise can ask for ``dram: 4`` (arrays sized to at least
+4× the last-level cache read from the system), capped by a memory budget and by the RAM that is free, and every
+prompt is followed by one line saying what this run will hold next to the caches it read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tutor.content.models import Exercise
+from tutor.i18n import Lang, format_bytes, format_number, register, t
+
+#: Most memory a DRAM-sized workload may hold, whatever the cache (a laptop keeps room for everything else).
+DRAM_BUDGET_BYTES = 2 * 2**30
+#: Element sizes of the dtypes the registry allows.
+_ELEMENT_BYTES = {"float64": 8, "float32": 4, "tfloat32": 4, "bfloat16": 2, "float16": 2}
+
+
+@dataclass(frozen=True)
+class WorkingSet:
+    """What one run holds next to the caches it read: bytes, arrays, the last-level cache and where it was read."""
+
+    bytes: int
+    arrays: int | None
+    last_level_cache: int
+    cache_source: str
+    cache_read: bool
+    capped: bool = False
+
+    @property
+    def llc_multiple(self) -> float:
+        return self.bytes / self.last_level_cache if self.last_level_cache else math.inf
+
+
+def _caches() -> dict[str, Any]:
+    from tutor.measure.device import cache_sizes
+
+    return cache_sizes()
+
+
+def _available_bytes() -> int | None:
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil is a dependency
+        return None
+    return int(psutil.virtual_memory().available)
+
+
+def size_for_dram(
+    name: str, params: Mapping[str, Any], multiple: float, *, caches: Mapping[str, Any] | None = None,
+    available: int | None = None,
+) -> tuple[dict[str, Any], bool]:
+    """``params`` with ``n`` raised so the workload holds at least ``multiple`` × the last-level cache (never below
+    the ``n`` given), capped by :data:`DRAM_BUDGET_BYTES`, half the free RAM and the registry's bound; and whether a
+    cap cut it short."""
+    from tutor.measure.registry import get_workload, validate_params
+
+    workload = get_workload(name)
+    base = validate_params(name, dict(params))
+    if "n" not in base:
+        return dict(base), False
+    llc = int((caches or _caches())["last_level"])
+    per_element = workload.memory_fn({**base, "n": 1 << 20}) / (1 << 20)
+    wanted = math.ceil(multiple * llc / per_element)
+    budget = DRAM_BUDGET_BYTES
+    free = available if available is not None else _available_bytes()
+    if free is not None:
+        budget = min(budget, free // 2)
+    n_cap = int(budget // per_element)
+    n_max = next((p.maximum for p in workload.params if p.name == "n" and p.maximum is not None), 2**28)
+    wanted = -(-wanted // 1024) * 1024  # whole KiB-elements, rounded up so the multiple is reached
+    n = min(wanted, (n_cap // 1024) * 1024, int(n_max))
+    n = max(int(base["n"]), n, 1024)
+    return {**base, "n": n}, n < wanted
+
+
+def working_set(exercise: Exercise, params: Mapping[str, Any] | None = None, *, capped: bool = False,
+                caches: Mapping[str, Any] | None = None) -> WorkingSet | None:
+    """The working set of the exercise's workload (with ``params`` if the request changed them)."""
+    call = exercise.measure
+    if call is None or call.op != "workload" or call.name is None:
+        return None
+    from tutor.measure.errors import WorkloadError
+    from tutor.measure.registry import get_workload, validate_params
+
+    try:
+        workload = get_workload(call.name)
+        p = validate_params(call.name, dict(params if params is not None else call.params))
+        total = int(workload.memory_fn(p))
+    except (WorkloadError, KeyError, ValueError):
+        return None
+    arrays = None
+    if "n" in p:
+        size = _ELEMENT_BYTES.get(str(p.get("dtype", "float32")), 4)
+        arrays = max(1, round(total / (int(p["n"]) * size)))
+    info = caches or _caches()
+    source = str(info.get("source", ""))
+    return WorkingSet(total, arrays, int(info["last_level"]), source, not source.startswith("fallback"), capped)
+
+
+register(
+    {
+        "setup.dram": {
+            "es": "Esta ejecución: {what}, {multiple}× tu caché de último nivel de {llc} ({source}): mide la DRAM.",
+            "en": "This run: {what}, {multiple}× your {llc} last-level cache ({source}): it measures DRAM.",
+        },
+        "setup.partial": {
+            "es": "Esta ejecución: {what}, solo {multiple}× tu caché de último nivel de {llc} ({source}): una parte "
+            "puede quedarse en caché y salir por encima de tu DRAM.",
+            "en": "This run: {what}, only {multiple}× your {llc} last-level cache ({source}): part of it may stay "
+            "in cache and come out above your DRAM.",
+        },
+        "setup.cache": {
+            "es": "Esta ejecución: {what}, que caben en tu caché de último nivel de {llc} ({source}): mide la caché, "
+            "no la DRAM.",
+            "en": "This run: {what}, which fit in your {llc} last-level cache ({source}): it measures the cache, not "
+            "DRAM.",
+        },
+        "setup.arrays": {"es": "{arrays} arrays de {each} ({total} en total)", "en": "{arrays} arrays of {each} "
+                         "({total} in all)"},
+        "setup.one_array": {"es": "un array de {total}", "en": "one array of {total}"},
+        "setup.bytes": {"es": "{total} en memoria", "en": "{total} in memory"},
+        "setup.read": {"es": "leída del sistema", "en": "read from the system"},
+        "setup.fallback": {"es": "tamaño típico: no se pudo leer la de tu máquina",
+                           "en": "a typical size: yours could not be read"},
+        "setup.capped": {
+            "es": " El tamaño quedó limitado por el presupuesto de memoria o la RAM libre.",
+            "en": " The size was capped by the memory budget or the free RAM.",
+        },
+    }
+)
+
+
+def setup_note(ws: WorkingSet, lang: Lang) -> str:
+    """One line under the prompt: what this run holds next to the cache the tutor read (never assumed)."""
+    total = format_bytes(ws.bytes, lang)
+    if ws.arrays and ws.arrays > 1:
+        what = t("setup.arrays", lang, arrays=ws.arrays, each=format_bytes(ws.bytes / ws.arrays, lang), total=total)
+    elif ws.arrays == 1:
+        what = t("setup.one_array", lang, total=total)
+    else:
+        what = t("setup.bytes", lang, total=total)
+    multiple = ws.llc_multiple
+    fields = {
+        "what": what,
+        "multiple": format_number(multiple, lang, ".1f" if multiple < 10 else ".0f"),
+        "llc": format_bytes(ws.last_level_cache, lang),
+        "source": t("setup.read" if ws.cache_read else "setup.fallback", lang),
+    }
+    key = "setup.dram" if multiple >= 4 else "setup.partial" if multiple > 1 else "setup.cache"
+    return t(key, lang, **fields) + (t("setup.capped", lang) if ws.capped else "")
+
+
+def setup_line(exercise: Exercise, lang: Lang) -> str | None:
+    """The line shown under an exercise's prompt (screen and CLI alike): the working set this run will hold,
+    sized exactly as the measurement request will be, next to the last-level cache read from this machine."""
+    call = exercise.measure
+    if call is None or call.op != "workload" or call.name is None:
+        return None
+    params: Mapping[str, Any] = call.params
+    capped = False
+    if call.dram is not None:
+        try:
+            params, capped = size_for_dram(call.name, call.params, call.dram)
+        except Exception:  # a size that cannot be computed leaves the request's own validation to say why
+            return None
+    ws = working_set(exercise, params, capped=capped)
+    return None if ws is None else setup_note(ws, lang)
