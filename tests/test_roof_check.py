@@ -54,7 +54,7 @@ def test_roof_check_names_the_reason() -> None:
 
 def test_a_cache_resident_triad_is_explained_not_re_measured() -> None:
     info = device_info("cpu")
-    store_roofline(info["fingerprint"], _roof(0.001, 1e9, 1 << 40))
+    store_roofline(info["fingerprint"], _roof(0.001, 1e9, 1))
     r = run_request({"op": "workload", "name": "triad", "params": {"n": 1 << 14}, **TINY})
     assert r["roof_check"]["code"] == "cache_resident"
     assert "remeasured" not in r["roof_check"]

@@ -84,6 +84,7 @@ def _roofline(device: str, info: dict[str, Any], request: dict[str, Any], progre
 
 def op_workload(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
                 on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.device import cache_sizes
     from tutor.measure.kernels import cached_allocations
     from tutor.measure.roofline_model import classify, roof_check
     from tutor.measure.timing import choose_inner, time_callable
@@ -113,8 +114,9 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
     achieved_gbs, achieved_gflops = nbytes / stats.median / 1e9, flops / stats.median / 1e9
     dtype = params.get("dtype", "float32")
     working_set = workload.memory_fn(params)
+    llc = int(cache_sizes()["last_level"])  # read from the system now, not remembered with the roof
     check = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs, working_set_bytes=working_set,
-                       roofline=roof, dtype=dtype, cv=stats.cv)
+                       roofline=roof, last_level_cache_bytes=llc, dtype=dtype, cv=stats.cv)
     if check is not None and check["code"] != "cache_resident":
         # Above a roof it should not beat: the roof is suspect (measured under load, the machine changed).
         # Measure it again, once, and judge the workload against the new one.
@@ -123,7 +125,8 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
         roof = _roofline(device, info, request, lambda f, m: progress(0.9, f"roofline again: {m}"), should_cancel,
                          refresh=True)
         after = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
-                           working_set_bytes=working_set, roofline=roof, dtype=dtype, cv=stats.cv)
+                           working_set_bytes=working_set, roofline=roof, last_level_cache_bytes=llc, dtype=dtype,
+                           cv=stats.cv)
         check = {**check, "remeasured": True, "previous_roofline": previous,
                  "still_above": after is not None and after["code"] != "cache_resident",
                  "fraction_after": None if after is None else after["fraction"]}

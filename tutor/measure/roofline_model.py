@@ -139,6 +139,7 @@ def roof_check(
     achieved_gbs: float,
     working_set_bytes: int | None,
     roofline: dict[str, Any],
+    last_level_cache_bytes: int | None = None,
     dtype: str = "float32",
     cv: float = 0.0,
 ) -> dict[str, Any] | None:
@@ -152,7 +153,7 @@ def roof_check(
     margin = max(ABOVE_ROOF_FLOOR, 3.0 * max(0.0, cv))
     peak_gflops, _ = peak_gflops_for(roofline, dtype)
     peak_gbs = float(roofline["peak_bandwidth_gbs"])
-    llc = roofline.get("bandwidth", {}).get("last_level_cache_bytes")
+    llc = last_level_cache_bytes or roofline.get("bandwidth", {}).get("last_level_cache_bytes")
     if peak_gflops > 0 and achieved_gflops > peak_gflops * (1 + margin):
         return {"code": "above_compute_roof", "fraction": achieved_gflops / peak_gflops, "margin": margin}
     if peak_gbs > 0 and achieved_gbs > peak_gbs * (1 + margin):
