@@ -9,7 +9,7 @@ import sys
 def test_light_modules_do_not_import_torch() -> None:
     code = (
         "import sys\n"
-        "import tutor.measure, tutor.measure.worker, tutor.measure.registry, tutor.measure.formulas\n"
+        "import tutor.measure, tutor.measure.worker, tutor.measure.registry, tutor.theory.formulas\n"
         "import tutor.measure.specs, tutor.measure.roofline_model, tutor.measure.bench_report, tutor.measure.api\n"
         "import tutor.measure.errors, tutor.commands.bench\n"
         "tutor.measure.registry.validate_params('gemm', {'m': 64})\n"

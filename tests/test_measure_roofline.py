@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from tutor.measure import specs
-from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, classify, store_roofline
+from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
+from tutor.theory.roofline import classify
 
 # ridge 10 FLOP/B
 ROOF = {"peak_bandwidth_gbs": 100.0, "peak_gflops": {"float32": 1000.0, "bfloat16": 4000.0}, "format": ROOFLINE_FORMAT}

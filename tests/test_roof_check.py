@@ -12,8 +12,9 @@ import pytest
 from tutor.measure import roofline as roofline_mod
 from tutor.measure.api import run_request
 from tutor.measure.device import device_info
-from tutor.measure.roofline_model import ROOFLINE_FORMAT, measured_when_busy, roof_check, store_roofline
+from tutor.measure.roofline_model import ROOFLINE_FORMAT, store_roofline
 from tutor.practice.runner import roof_note
+from tutor.theory.roofline import measured_when_busy, roof_check
 
 TINY = {"device": "cpu", "roofline_mode": "tiny", "budget_s": 0.05}
 

@@ -10,10 +10,9 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from tutor import __version__, paths
-from tutor.commands import COMMAND_MODULES, CliError
+from tutor.commands import COMMAND_MODULES, CliError, add_common_options
 from tutor.i18n import Lang
 
 
@@ -47,30 +46,6 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMAND_MODULES:
         importlib.import_module(f"tutor.commands.{name}").register(sub)
     return parser
-
-
-def add_common_options(parser: argparse.ArgumentParser) -> None:
-    """Options every command understands (also accepted after the subcommand)."""
-    parser.add_argument(
-        "--course",
-        type=Path,
-        default=argparse.SUPPRESS,
-        metavar="DIR",
-        help="open another course folder (DIR/lessons and DIR/exercises) instead of the bundled one",
-    )
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=argparse.SUPPRESS,
-        metavar="DIR",
-        help="where progress is stored (default: the user data dir, or $TUTOR_DATA_DIR)",
-    )
-
-
-def course_dir(args: argparse.Namespace) -> Path:
-    """The course folder the command works on."""
-    course = getattr(args, "course", None)
-    return Path(course) if course is not None else paths.bundled_course()
 
 
 def announce_recovery(report: object) -> None:

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+
+from tutor import paths
+
 # Order is the order ``tutor --help`` lists them in.
 COMMAND_MODULES: tuple[str, ...] = (
     "lessons",
@@ -20,3 +25,27 @@ class CliError(Exception):
     def __init__(self, message: str, exit_code: int = 2) -> None:
         super().__init__(message)
         self.exit_code = exit_code
+
+
+def add_common_options(parser: argparse.ArgumentParser) -> None:
+    """Options every command understands (also accepted after the subcommand)."""
+    parser.add_argument(
+        "--course",
+        type=Path,
+        default=argparse.SUPPRESS,
+        metavar="DIR",
+        help="open another course folder (DIR/lessons and DIR/exercises) instead of the bundled one",
+    )
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        default=argparse.SUPPRESS,
+        metavar="DIR",
+        help="where progress is stored (default: the user data dir, or $TUTOR_DATA_DIR)",
+    )
+
+
+def course_dir(args: argparse.Namespace) -> Path:
+    """The course folder the command works on."""
+    course = getattr(args, "course", None)
+    return Path(course) if course is not None else paths.bundled_course()

@@ -21,7 +21,7 @@ from tutor.commands import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.cli import add_common_options
+    from tutor.commands import add_common_options
 
     parser = sub.add_parser(
         "bench",
@@ -92,6 +92,7 @@ def _write_atomic(path: Path, text: str) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tutor.measure.errors import DeviceError, MeasureError, WorkloadError
+    from tutor.theory.errors import FormulaError
 
     tolerance = args.tolerance
     if tolerance is not None and not 0 < tolerance < 1:
@@ -114,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
     progress = _Progress(sys.stderr)
     try:
         report = run_bench(args.mode, device, progress)
-    except (DeviceError, WorkloadError) as exc:
+    except (DeviceError, WorkloadError, FormulaError) as exc:
         raise CliError(str(exc), exit_code=2) from None
     except MeasureError as exc:
         raise CliError(f"the bench could not finish: {exc}", exit_code=1) from None

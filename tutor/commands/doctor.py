@@ -13,7 +13,7 @@ _SENTINEL_DEFAULT = "__default__"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.cli import add_common_options
+    from tutor.commands import add_common_options
 
     parser = sub.add_parser(
         "doctor",

@@ -18,7 +18,7 @@ from tutor.commands import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.cli import add_common_options
+    from tutor.commands import add_common_options
 
     parser = sub.add_parser(
         "exercise",
@@ -64,7 +64,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _course(args: argparse.Namespace) -> Any:
-    from tutor.cli import course_dir
+    from tutor.commands import course_dir
     from tutor.content import load_course
 
     return load_course(course_dir(args))

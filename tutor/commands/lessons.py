@@ -10,7 +10,7 @@ from tutor.content import check_paths, load_course
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.cli import add_common_options
+    from tutor.commands import add_common_options
 
     parser = sub.add_parser("lessons", help="check or list the course's lessons")
     actions = parser.add_subparsers(dest="lessons_command", metavar="ACTION")
@@ -58,7 +58,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from tutor.cli import course_dir
+    from tutor.commands import course_dir
 
     course = load_course(course_dir(args))
     for level in course.levels:

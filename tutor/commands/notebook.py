@@ -11,7 +11,7 @@ from tutor.commands import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.cli import add_common_options
+    from tutor.commands import add_common_options
 
     parser = sub.add_parser(
         "notebook",

@@ -17,7 +17,7 @@ from tutor.commands import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.cli import add_common_options
+    from tutor.commands import add_common_options
 
     parser = sub.add_parser(
         "progress",
@@ -152,7 +152,7 @@ def render_report(report: dict[str, Any], lang: str) -> str:
 
 
 def run_report(args: argparse.Namespace) -> int:
-    from tutor.cli import course_dir
+    from tutor.commands import course_dir
     from tutor.content import load_course
     from tutor.i18n import default_lang
     from tutor.progress.report import progress_report

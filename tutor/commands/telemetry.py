@@ -14,8 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TextIO
 
-from tutor.cli import add_common_options
-from tutor.commands import CliError
+from tutor.commands import CliError, add_common_options
 from tutor.telemetry import MIN_INTERVAL, SPECS_HELP, BackendSpecError, Sampler, TelemetrySnapshot, open_backend
 from tutor.telemetry import format as fmt
 from tutor.telemetry.trace import TraceWriter, dumps, sample_lines

@@ -9,7 +9,7 @@ from tutor.i18n import default_lang
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    from tutor.cli import course_dir
+    from tutor.commands import course_dir
     from tutor.content import load_course
     from tutor.progress import ProgressStore
     from tutor.progress.store import StoreError

@@ -213,7 +213,7 @@ def _formula_problem(name: str, inputs: dict[str, object]) -> str | None:
     literal ones are still checked (e.g. ``209.5e12``, which YAML reads as a string, is caught here).
     """
     try:
-        formulas = importlib.import_module("tutor.measure.formulas")
+        formulas = importlib.import_module("tutor.theory.formulas")
     except ImportError:
         return None
     known = getattr(formulas, "FORMULAS", None)

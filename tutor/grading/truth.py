@@ -1,7 +1,7 @@
 """Where the truth comes from: this run's measurement, or a formula the lesson teaches applied to measured inputs.
 
-Pure Python: the formulas and the roofline classification live in :mod:`tutor.measure.formulas` and
-:mod:`tutor.measure.roofline_model`, which import no torch.
+Pure Python: the formulas and the roofline classification live in :mod:`tutor.theory.formulas` and
+:mod:`tutor.theory.roofline` (the theory room); grading never imports the measurement engine.
 """
 
 from __future__ import annotations
@@ -128,8 +128,8 @@ def _cpu_fit_truth(measurement: Mapping[str, Any], target: str | None) -> Resolv
 
 
 def _formula_truth(exercise: Exercise, measurement: Mapping[str, Any] | None, target: str | None) -> ResolvedTruth:
-    from tutor.measure.errors import WorkloadError
-    from tutor.measure.formulas import FORMULAS, evaluate_formula
+    from tutor.theory.errors import FormulaError
+    from tutor.theory.formulas import FORMULAS, evaluate_formula
 
     truth = exercise.truth
     assert truth is not None and truth.formula is not None
@@ -156,7 +156,7 @@ def _formula_truth(exercise: Exercise, measurement: Mapping[str, Any] | None, ta
             inputs[name] = given
     try:
         result = evaluate_formula(truth.formula, inputs)
-    except WorkloadError as exc:
+    except FormulaError as exc:
         raise TruthError(str(exc)) from None
     value = _to_target(result, unit_of_formula_result(spec.result_unit), target, f"formula {truth.formula}")
     where = "applied to measured inputs" if measured else "applied to the exercise's inputs"
@@ -174,7 +174,7 @@ def _formula_truth(exercise: Exercise, measurement: Mapping[str, Any] | None, ta
 
 def _bound_truth(exercise: Exercise, m: Mapping[str, Any]) -> ResolvedTruth:
     """Memory or compute from the measured classification, re-banded with the exercise's tolerance."""
-    from tutor.measure.roofline_model import classify
+    from tutor.theory.roofline import classify
 
     band_factor = 10 ** exercise.grading.too_close_band
     roofline = m.get("roofline")

@@ -1,7 +1,7 @@
 """The measurement engine: the only package that imports torch, and only lazily.
 
-Importing this package (and :mod:`.registry`, :mod:`.formulas`, :mod:`.specs`, :mod:`.worker`,
-:mod:`.roofline_model`) never imports torch; the modules that do (:mod:`.kernels`, :mod:`.timing`,
+Importing this package (and :mod:`.registry`, :mod:`.specs`, :mod:`.worker`, :mod:`.roofline_model`) never
+imports torch; the modules that do (:mod:`.kernels`, :mod:`.timing`,
 :mod:`.roofline`, :mod:`.vram`, :mod:`.model`, :mod:`.sweeps`, :mod:`.bench`) are imported inside functions or
 only in the worker process.
 

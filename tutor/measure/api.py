@@ -11,7 +11,7 @@
     "fraction_of_bandwidth_roof", "fraction_of_compute_roof", "ridge_flops_per_byte", ...}}``.
     Optional: ``"budget_s"`` (0.05–10, default 1), ``"roofline_mode"`` ("quick"; "tiny" for tests).
 ``"roofline"``  ``{"op": "roofline", "device", "refresh": bool, "mode": "quick"|"full"}`` → the measured
-    roofline (see :mod:`tutor.measure.roofline_model`), cached per device fingerprint; ``"cached"`` says whether
+    roofline (see :mod:`tutor.theory.roofline`), cached per device fingerprint; ``"cached"`` says whether
     it came from the cache; ``"datasheet"`` holds the spec-table roof when the device is known.
 ``"sweep"``  ``{"op": "sweep", "name": "working_set"|"gemm_sizes"|"naive_vs_numpy"|"roofline_points",
     "params": {...}, "device"}`` → ``{"kind": "sweep", "name", "params", "device", "points": [...], "x", "y",
@@ -86,8 +86,8 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
                 on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.device import cache_sizes
     from tutor.measure.kernels import cached_allocations
-    from tutor.measure.roofline_model import classify, roof_check
     from tutor.measure.timing import choose_inner, time_callable
+    from tutor.theory.roofline import classify, roof_check
 
     name = request.get("name")
     if not isinstance(name, str):

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.measure.errors import WorkloadError
-from tutor.measure.formulas import dtype_bytes
+from tutor.theory.formulas import dtype_bytes
 
 FLOAT_DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16", "float64")
 
@@ -370,7 +370,7 @@ def validate_sweep_params(name: str, params: Mapping[str, Any] | None) -> Params
 
 
 def _vram_schema() -> tuple[Param, ...]:
-    from tutor.measure.formulas import model_presets
+    from tutor.theory.formulas import model_presets
 
     return (
         Param("preset", "llama-3-8b", choices=tuple(model_presets()), help="model preset"),

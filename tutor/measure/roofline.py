@@ -22,15 +22,10 @@ from tutor.measure.device import (
 )
 from tutor.measure.errors import DeviceError
 from tutor.measure.registry import WORKLOADS
-from tutor.measure.roofline_model import (
-    ROOFLINE_FORMAT,
-    busy_threshold,
-    cached_roofline,
-    measured_when_busy,
-    store_roofline,
-)
+from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
 from tutor.measure.specs import cpu_flops_per_cycle_per_core, cpu_theoretical_peak_flops, lookup_spec
 from tutor.measure.timing import CancelCheck, TimingStats, check_cancel, time_callable
+from tutor.theory.roofline import busy_threshold, measured_when_busy
 
 Progress = Callable[[float, str], None]
 

@@ -18,10 +18,10 @@ from torch.nn import functional as F
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten
 
-from tutor.measure import formulas
 from tutor.measure.kernels import TORCH_DTYPES
 from tutor.measure.model import TinyTransformer, TransformerConfig, n_params
 from tutor.measure.timing import CancelCheck, check_cancel
+from tutor.theory import formulas
 
 CPU_LABEL = "measured at small scale, extrapolated"
 CUDA_LABEL = "measured on the GPU"

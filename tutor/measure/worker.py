@@ -25,6 +25,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureFailed, WorkloadError
+from tutor.theory.errors import FormulaError
 
 OnProgress = Callable[[float, str], None]
 OnPoint = Callable[[dict[str, Any]], None]
@@ -65,7 +66,7 @@ def _child_main(conn: Connection, cancel: Any) -> None:
             conn.send(("result", result))
         except MeasureCancelled:
             conn.send(("cancelled",))
-        except WorkloadError as exc:
+        except (WorkloadError, FormulaError) as exc:
             conn.send(("error", "workload", str(exc)))
         except DeviceError as exc:
             conn.send(("error", "device", str(exc)))

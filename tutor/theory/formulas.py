@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from tutor.measure.errors import WorkloadError
+from tutor.theory.errors import FormulaError
 
 DTYPE_BYTES: dict[str, int] = {
     "float64": 8,
@@ -43,7 +43,7 @@ def dtype_bytes(dtype: str) -> float:
     try:
         return float(DTYPE_BYTES[dtype])
     except KeyError:
-        raise WorkloadError(f"unknown dtype {dtype!r} (known: {', '.join(DTYPE_BYTES)})") from None
+        raise FormulaError(f"unknown dtype {dtype!r} (known: {', '.join(DTYPE_BYTES)})") from None
 
 
 # -- memory ---------------------------------------------------------------------------------------------------
@@ -119,21 +119,21 @@ def cpu_peak_flops(cores: int, ghz: float, flops_per_cycle: int) -> float:
 def decode_bound_tokens_per_s(bandwidth_gbs: float, bytes_per_token: float) -> float:
     """Upper bound on decode tokens/s per sequence: every token reads all weights (and the KV cache) once."""
     if bytes_per_token <= 0:
-        raise WorkloadError("bytes_per_token must be positive")
+        raise FormulaError("bytes_per_token must be positive")
     return bandwidth_gbs * GB / bytes_per_token
 
 
 def arithmetic_intensity(flops: float, bytes_moved: float) -> float:
     """FLOPs per byte moved to and from memory."""
     if bytes_moved <= 0:
-        raise WorkloadError("bytes moved must be positive")
+        raise FormulaError("bytes moved must be positive")
     return flops / bytes_moved
 
 
 def ridge_point(peak_flops: float, peak_bandwidth_bytes_per_s: float) -> float:
     """The arithmetic intensity (FLOP/byte) where the roofline bends: peak FLOP/s ÷ peak bytes/s."""
     if peak_bandwidth_bytes_per_s <= 0:
-        raise WorkloadError("peak bandwidth must be positive")
+        raise FormulaError("peak bandwidth must be positive")
     return peak_flops / peak_bandwidth_bytes_per_s
 
 
@@ -177,28 +177,28 @@ def mfu(achieved_flops: float, peak_flops: float) -> float:
     datasheet on a GPU; cores × clock × SIMD width on a CPU). Over a *measured* peak it is another figure:
     :func:`fraction_of_peak`."""
     if peak_flops <= 0:
-        raise WorkloadError("peak FLOP/s must be positive")
+        raise FormulaError("peak FLOP/s must be positive")
     return achieved_flops / peak_flops
 
 
 def fraction_of_peak(achieved_flops: float, peak_flops: float) -> float:
     """The fraction of a peak (measured or theoretical) that an achieved FLOP/s reaches."""
     if peak_flops <= 0:
-        raise WorkloadError("peak FLOP/s must be positive")
+        raise FormulaError("peak FLOP/s must be positive")
     return achieved_flops / peak_flops
 
 
 def flops_ratio(numerator_flops: float, denominator_flops: float) -> float:
     """One FLOP/s rate over another (e.g. bf16 over fp32: a speed-up)."""
     if denominator_flops <= 0:
-        raise WorkloadError("the denominator FLOP/s must be positive")
+        raise FormulaError("the denominator FLOP/s must be positive")
     return numerator_flops / denominator_flops
 
 
 def bandwidth_ratio(numerator_gbs: float, denominator_gbs: float) -> float:
     """One bandwidth over another (e.g. L2 over DRAM)."""
     if denominator_gbs <= 0:
-        raise WorkloadError("the denominator bandwidth must be positive")
+        raise FormulaError("the denominator bandwidth must be positive")
     return numerator_gbs / denominator_gbs
 
 
@@ -210,7 +210,7 @@ def time_at_bandwidth_s(bytes_moved: float, bandwidth_gbs: float) -> float:
 def time_at_rate_s(flops: float, rate_gflops: float) -> float:
     """Seconds to do ``flops`` floating-point operations at ``rate_gflops``."""
     if rate_gflops <= 0:
-        raise WorkloadError("the rate must be positive")
+        raise FormulaError("the rate must be positive")
     return flops / (rate_gflops * 1e9)
 
 
@@ -261,7 +261,7 @@ def model_preset(key: str) -> ModelPreset:
     try:
         return presets[key]
     except KeyError:
-        raise WorkloadError(f"unknown model preset {key!r} (known: {', '.join(presets)})") from None
+        raise FormulaError(f"unknown model preset {key!r} (known: {', '.join(presets)})") from None
 
 
 # -- the named-formula registry -------------------------------------------------------------------------------
@@ -510,30 +510,30 @@ FORMULAS: dict[str, FormulaSpec] = {
 
 
 def evaluate_formula(name: str, inputs: Mapping[str, Any]) -> float:
-    """Evaluate the named formula on validated inputs; a bad name or input raises :class:`WorkloadError`."""
+    """Evaluate the named formula on validated inputs; a bad name or input raises :class:`FormulaError`."""
     spec = FORMULAS.get(name)
     if spec is None:
-        raise WorkloadError(f"unknown formula {name!r} (known: {', '.join(sorted(FORMULAS))})")
+        raise FormulaError(f"unknown formula {name!r} (known: {', '.join(sorted(FORMULAS))})")
     known = {i.name for i in spec.inputs} | ({"dtype"} if spec.dtype_input else set())
     extra = sorted(set(inputs) - known)
     if extra:
-        raise WorkloadError(f"{name}: unknown input {extra[0]!r} (inputs: {', '.join(sorted(known))})")
+        raise FormulaError(f"{name}: unknown input {extra[0]!r} (inputs: {', '.join(sorted(known))})")
     kwargs: dict[str, Any] = {}
     for item in spec.inputs:
         if item.name not in inputs:
             if item.default is None:
-                raise WorkloadError(f"{name}: missing input {item.name!r} ({item.unit})")
+                raise FormulaError(f"{name}: missing input {item.name!r} ({item.unit})")
             value: Any = item.default
         else:
             value = inputs[item.name]
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-            raise WorkloadError(f"{name}: {item.name} must be a finite number, got {value!r}")
+            raise FormulaError(f"{name}: {item.name} must be a finite number, got {value!r}")
         if not item.minimum <= value <= item.maximum:
-            raise WorkloadError(f"{name}: {item.name}={value:g} is outside [{item.minimum:g}, {item.maximum:g}]")
+            raise FormulaError(f"{name}: {item.name}={value:g} is outside [{item.minimum:g}, {item.maximum:g}]")
         kwargs[item.name] = int(value) if item.integer else float(value)
     if spec.dtype_input:
         dtype = inputs.get("dtype", "bfloat16")
         if dtype not in DTYPE_BYTES:
-            raise WorkloadError(f"{name}: unknown dtype {dtype!r}")
+            raise FormulaError(f"{name}: unknown dtype {dtype!r}")
         kwargs["dtype"] = dtype
     return float(spec.func(**kwargs))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tutor.measure import formulas
-from tutor.measure.errors import WorkloadError
+from tutor.theory import formulas
+from tutor.theory.errors import FormulaError
 
 
 def test_weights_and_kv_cache_of_llama3_8b() -> None:
@@ -41,15 +41,15 @@ def test_named_formulas_validate_their_inputs() -> None:
     assert formulas.evaluate_formula("weights_bytes", {"n_params": 1e9, "dtype": "float16"}) == 2e9
     assert formulas.evaluate_formula("kv_cache_bytes", {"layers": 1, "kv_heads": 1, "head_dim": 1,
                                                         "seq_len": 1}) == 4  # batch defaults to 1, bf16
-    with pytest.raises(WorkloadError, match="unknown formula"):
+    with pytest.raises(FormulaError, match="unknown formula"):
         formulas.evaluate_formula("os.system", {})
-    with pytest.raises(WorkloadError, match="outside"):
+    with pytest.raises(FormulaError, match="outside"):
         formulas.evaluate_formula("weights_bytes", {"n_params": 1e20})
-    with pytest.raises(WorkloadError, match="unknown input"):
+    with pytest.raises(FormulaError, match="unknown input"):
         formulas.evaluate_formula("weights_bytes", {"n_params": 1, "evil": 2})
-    with pytest.raises(WorkloadError, match="finite number"):
+    with pytest.raises(FormulaError, match="finite number"):
         formulas.evaluate_formula("weights_bytes", {"n_params": "1e9"})
-    with pytest.raises(WorkloadError, match="missing"):
+    with pytest.raises(FormulaError, match="missing"):
         formulas.evaluate_formula("decode_bound_tokens_per_s", {"bandwidth_gbs": 1})
 
 
@@ -62,7 +62,7 @@ def test_every_named_formula_runs_on_its_bounds() -> None:
 
 
 def test_cpu_peak_and_inference_formulas() -> None:
-    from tutor.measure.formulas import evaluate_formula
+    from tutor.theory.formulas import evaluate_formula
 
     # Fase 1 theory 01: 2 cores × 2.6 GHz × 64 FLOPs/cycle (AVX-512, 2 FMA pipes) = 332.8 GFLOP/s
     assert evaluate_formula("cpu_peak_flops", {"cores": 2, "ghz": 2.6, "flops_per_cycle": 64}) == 332.8e9

@@ -1,0 +1,116 @@
+"""The roofline as the course teaches it: which roof bounds a workload, and why a measurement may sit above a roof.
+
+Pure Python on plain numbers (a roofline dict, achieved rates); the measured roofline and its cache live in
+:mod:`tutor.measure`. A roofline dict has at least::
+
+    {"peak_bandwidth_gbs": float, "peak_gflops": {dtype: float}, "ridge_flops_per_byte": {dtype: float},
+     "ridge_point": float (float32), "device": {...}, "datasheet": {...} | None}
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# Inside [ridge / BAND, ridge × BAND] the bound is "too close to call": both answers count.
+TOO_CLOSE_BAND = 2.0
+
+
+def peak_gflops_for(roofline: dict[str, Any], dtype: str) -> tuple[float, str]:
+    """The measured matmul peak for ``dtype`` (falling back to float32), and the dtype it belongs to."""
+    peaks: dict[str, float] = roofline.get("peak_gflops", {})
+    if dtype in peaks:
+        return float(peaks[dtype]), dtype
+    return float(peaks["float32"]), "float32"
+
+
+def classify(
+    *,
+    intensity: float,
+    achieved_gflops: float,
+    achieved_gbs: float,
+    roofline: dict[str, Any],
+    dtype: str = "float32",
+    band: float = TOO_CLOSE_BAND,
+) -> dict[str, Any]:
+    """Which roof bounds a workload.
+
+    The bound comes from the arithmetic intensity against the measured ridge point (for the workload's dtype).
+    It is ``too_close_to_call`` when the intensity lies within a factor ``band`` of the ridge, or when the achieved
+    rates point the other way (the workload reaches a larger fraction of the other roof).
+    """
+    peak_gflops, peak_dtype = peak_gflops_for(roofline, dtype)
+    peak_gbs = float(roofline["peak_bandwidth_gbs"])
+    ridge = peak_gflops / peak_gbs
+    frac_bw = achieved_gbs / peak_gbs if peak_gbs > 0 else 0.0
+    frac_compute = achieved_gflops / peak_gflops if peak_gflops > 0 else 0.0
+    by_intensity = "memory" if intensity < ridge else "compute"
+    by_achieved = "memory" if frac_bw >= frac_compute else "compute"
+    in_band = intensity > 0 and abs(math.log(intensity / ridge)) < math.log(band)
+    attainable = min(peak_gflops, intensity * peak_gbs)
+    return {
+        "bound": by_intensity,
+        "too_close_to_call": bool(in_band or by_intensity != by_achieved),
+        "by_intensity": by_intensity,
+        "by_achieved": by_achieved,
+        "in_band": bool(in_band),
+        "band_factor": band,
+        "ridge_flops_per_byte": ridge,
+        "ridge_dtype": peak_dtype,
+        "arithmetic_intensity": intensity,
+        "fraction_of_bandwidth_roof": frac_bw,
+        "fraction_of_compute_roof": frac_compute,
+        "attainable_gflops": attainable,
+        "fraction_of_attainable": achieved_gflops / attainable if attainable > 0 else None,
+    }
+
+
+# -- when the roof is wrong -----------------------------------------------------------------------------------
+
+#: A measurement may exceed a measured roof by its own noise; beyond this floor (or 3 CVs) it is a surprise.
+ABOVE_ROOF_FLOOR = 0.05
+
+
+def busy_threshold(cpus: int) -> float:
+    """The 1-minute load average above which a CPU measurement is taken as measured on a busy machine."""
+    return 0.5 * max(1, cpus) + 1.0
+
+
+def measured_when_busy(roofline: dict[str, Any]) -> bool:
+    """Whether this roofline was measured while the machine was busy (its figures are likely low)."""
+    load, cpus = roofline.get("load_average"), roofline.get("cpus")
+    if not isinstance(load, int | float) or not isinstance(cpus, int):
+        return False
+    return roofline.get("device", {}).get("kind") == "cpu" and load > busy_threshold(cpus)
+
+
+def roof_check(
+    *,
+    achieved_gflops: float,
+    achieved_gbs: float,
+    working_set_bytes: int | None,
+    roofline: dict[str, Any],
+    last_level_cache_bytes: int | None = None,
+    dtype: str = "float32",
+    cv: float = 0.0,
+) -> dict[str, Any] | None:
+    """Why a measurement sits above a roof, if it does by more than its noise (None when it does not).
+
+    ``cache_resident``: above the bandwidth roof with a working set that fits in the last-level cache (the roof
+    was measured in DRAM; this was not) — expected, not an error. ``above_compute_roof`` /
+    ``above_bandwidth_roof``: above a roof it should not beat, so the roof itself is suspect (measured under load,
+    or the machine changed) and should be measured again.
+    """
+    margin = max(ABOVE_ROOF_FLOOR, 3.0 * max(0.0, cv))
+    peak_gflops, _ = peak_gflops_for(roofline, dtype)
+    peak_gbs = float(roofline["peak_bandwidth_gbs"])
+    llc = last_level_cache_bytes or roofline.get("bandwidth", {}).get("last_level_cache_bytes")
+    if peak_gflops > 0 and achieved_gflops > peak_gflops * (1 + margin):
+        return {"code": "above_compute_roof", "fraction": achieved_gflops / peak_gflops, "margin": margin}
+    if peak_gbs > 0 and achieved_gbs > peak_gbs * (1 + margin):
+        fraction = achieved_gbs / peak_gbs
+        if isinstance(llc, int | float) and working_set_bytes is not None and working_set_bytes <= llc:
+            return {"code": "cache_resident", "fraction": fraction, "margin": margin,
+                    "working_set_bytes": working_set_bytes, "last_level_cache_bytes": int(llc)}
+        return {"code": "above_bandwidth_roof", "fraction": fraction, "margin": margin}
+    return None
