@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.measure.errors import WorkloadError
-from tutor.theory.formulas import dtype_bytes
+from tutor.theory.formulas import attention_flops, dtype_bytes, gemm_bytes, gemm_flops
 
 FLOAT_DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16", "float64")
 
@@ -195,9 +195,9 @@ WORKLOADS: dict[str, Workload] = {
             "gemm",
             "C = A·B with A M×K and B K×N (2·M·N·K FLOPs; reads A and B, writes C once at best)",
             (_int("m", 2048, 1, 16384), _int("n", 2048, 1, 16384), _int("k", 2048, 1, 16384), _dtype()),
-            lambda p: 2 * p["m"] * p["n"] * p["k"],
-            lambda p: int((p["m"] * p["k"] + p["k"] * p["n"] + p["m"] * p["n"]) * _b(p)),
-            lambda p: int((p["m"] * p["k"] + p["k"] * p["n"] + p["m"] * p["n"]) * _b(p)),
+            lambda p: gemm_flops(p["m"], p["n"], p["k"]),
+            lambda p: int(gemm_bytes(p["m"], p["n"], p["k"], p["dtype"])),
+            lambda p: int(gemm_bytes(p["m"], p["n"], p["k"], p["dtype"])),
             tags=("compute",),
         ),
         Workload(
@@ -210,16 +210,16 @@ WORKLOADS: dict[str, Workload] = {
                 _int("k", 512, 1, 8192),
                 _dtype(),
             ),
-            lambda p: 2 * p["batch"] * p["m"] * p["n"] * p["k"],
-            lambda p: int(p["batch"] * (p["m"] * p["k"] + p["k"] * p["n"] + p["m"] * p["n"]) * _b(p)),
-            lambda p: int(p["batch"] * (p["m"] * p["k"] + p["k"] * p["n"] + p["m"] * p["n"]) * _b(p)),
+            lambda p: gemm_flops(p["m"], p["n"], p["k"], p["batch"]),
+            lambda p: int(gemm_bytes(p["m"], p["n"], p["k"], p["dtype"], p["batch"])),
+            lambda p: int(gemm_bytes(p["m"], p["n"], p["k"], p["dtype"], p["batch"])),
             tags=("compute",),
         ),
         Workload(
             "attention_naive",
             "softmax(Q·Kᵀ/√d)·V with the S×S score matrix materialised (4·B·H·S²·D matmul FLOPs)",
             _ATTN_PARAMS,
-            lambda p: 4 * p["batch"] * p["heads"] * p["seq_len"] ** 2 * p["head_dim"],
+            lambda p: attention_flops(p["batch"], p["heads"], p["seq_len"], p["head_dim"]),
             _attention_naive_bytes,
             lambda p: int((4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"]
                            + 2 * p["batch"] * p["heads"] * p["seq_len"] ** 2) * _b(p)),
@@ -229,7 +229,7 @@ WORKLOADS: dict[str, Workload] = {
             "attention_sdpa",
             "torch scaled_dot_product_attention (fused; ideal traffic Q, K, V read and O written once)",
             _ATTN_PARAMS,
-            lambda p: 4 * p["batch"] * p["heads"] * p["seq_len"] ** 2 * p["head_dim"],
+            lambda p: attention_flops(p["batch"], p["heads"], p["seq_len"], p["head_dim"]),
             lambda p: int(4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"] * _b(p)),
             lambda p: int((4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"]
                            + 2 * p["batch"] * p["heads"] * p["seq_len"] ** 2) * _b(p)),
@@ -239,7 +239,7 @@ WORKLOADS: dict[str, Workload] = {
             "matmul_python",
             "pure-Python triple loop over lists of floats (2·N³ FLOPs) — the Fase 1 baseline",
             (_int("n", 64, 2, 160),),
-            lambda p: 2 * p["n"] ** 3,
+            lambda p: gemm_flops(p["n"], p["n"], p["n"]),
             lambda p: 3 * p["n"] ** 2 * 8,
             lambda p: 3 * p["n"] ** 2 * 32,
             kind="python",
@@ -250,7 +250,7 @@ WORKLOADS: dict[str, Workload] = {
             "matmul_numpy",
             "numpy.matmul of two N×N arrays (2·N³ FLOPs, BLAS underneath)",
             (_int("n", 512, 2, 8192), _dtype("float32", ("float32", "float64"))),
-            lambda p: 2 * p["n"] ** 3,
+            lambda p: gemm_flops(p["n"], p["n"], p["n"]),
             lambda p: int(3 * p["n"] ** 2 * _b(p)),
             lambda p: int(3 * p["n"] ** 2 * _b(p)),
             kind="numpy",
