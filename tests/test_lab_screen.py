@@ -16,7 +16,7 @@ from tutor.progress import ProgressStore
 from tutor.progress.notebook import load_entries
 from tutor.ui.app import TutorApp, make_app
 from tutor.ui.messages import OpenLab
-from tutor.ui.screens.lab import LabScreen, measure_request, parse_prediction
+from tutor.ui.screens.lab import LabScreen
 from tutor.ui.screens.notebook import NotebookScreen
 from tutor.ui.widgets.lab_plot import LabPlot
 
@@ -78,22 +78,6 @@ async def _wait(pilot: Any, condition: Any, timeout: float) -> float:
             raise AssertionError(f"condition not met within {timeout} s")
         await pilot.pause(0.05)
     return time.monotonic() - start
-
-
-def test_parse_prediction() -> None:
-    assert parse_prediction("  ", "GB/s") is None
-    assert parse_prediction("fast", "GB/s") is None
-    assert parse_prediction("nan", "GB/s") is None
-    p = parse_prediction("1,5e2", "GB/s")
-    assert p is not None and p.value == 150.0 and p.unit == "GB/s" and p.describe() == "150 GB/s"
-    text = parse_prediction("it drops after L2", None)
-    assert text is not None and text.value is None and text.to_json()["text"] == "it drops after L2"
-
-
-def test_measure_request(app: TutorApp) -> None:
-    lab = app.course.lessons["lab-l1"].labs[0]
-    assert measure_request(lab) == {"op": "sweep", "name": "gemm_sizes",
-                                    "params": {"min_n": 32, "max_n": 96, "points": 2}}
 
 
 async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:

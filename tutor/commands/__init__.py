@@ -11,6 +11,7 @@ from tutor import paths
 COMMAND_MODULES: tuple[str, ...] = (
     "lessons",
     "exercise",
+    "lab",
     "bench",
     "doctor",
     "telemetry",

@@ -10,15 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import json
-import math
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from textual import on, work
@@ -34,7 +29,8 @@ from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, register, t
 from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed
 from tutor.measure.registry import SWEEPS
-from tutor.progress.notebook import draft_entry, format_number, save_entry, summarise_result, sweep_point, sweep_points
+from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
+from tutor.progress.notebook import summarise_result, sweep_point, sweep_points
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
@@ -42,21 +38,9 @@ from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 register(
     {
         "lab.goal": {"es": "Objetivo", "en": "Goal"},
-        "lab.predict.default": {
-            "es": "Antes de medir: ¿qué esperas ver? Escribe tu predicción.",
-            "en": "Before measuring: what do you expect to see? Write your prediction.",
-        },
         "lab.predict.placeholder_number": {"es": "un número en {unit}", "en": "a number in {unit}"},
         "lab.predict.placeholder_text": {"es": "tu predicción", "en": "your prediction"},
         "lab.predict.start": {"es": "Fijar predicción y medir", "en": "Lock prediction and measure"},
-        "lab.predict.need_number": {
-            "es": "Escribe un número (en {unit}) antes de medir.",
-            "en": "Write a number (in {unit}) before measuring.",
-        },
-        "lab.predict.need_text": {
-            "es": "Escribe tu predicción antes de medir: primero se predice, luego se mide.",
-            "en": "Write your prediction before measuring: predict first, then measure.",
-        },
         "lab.predict.locked": {
             "es": "Tu predicción (fijada): {prediction}",
             "en": "Your prediction (locked): {prediction}",
@@ -98,63 +82,6 @@ register(
 )
 
 
-@dataclass
-class Prediction:
-    """What the learner expects, locked before the lab runs (stored with the run)."""
-
-    text: str
-    value: float | None = None
-    unit: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"text": self.text, "locked_at": self.locked_at}
-        if self.value is not None:
-            out["value"] = self.value
-            out["unit"] = self.unit
-        return out
-
-    locked_at: float = field(default_factory=time.time)
-
-    def describe(self) -> str:
-        if self.value is not None:
-            return f"{format_number(self.value)} {self.unit or ''}".strip()
-        return self.text
-
-
-def parse_prediction(raw: str, unit: str | None) -> Prediction | None:
-    """The learner's answer: a positive finite number when the lab names a unit, else non-empty text."""
-    text = raw.strip()
-    if not text:
-        return None
-    if unit:
-        try:
-            value = float(text.replace(",", ".").replace(" ", "").replace("_", ""))
-        except ValueError:
-            return None
-        if not math.isfinite(value):
-            return None
-        return Prediction(text=text, value=value, unit=unit)
-    return Prediction(text=text)
-
-
-def measure_request(lab: Lab) -> dict[str, Any]:
-    """The request the measurement worker runs for ``lab`` (plain JSON data)."""
-    call = lab.run
-    request: dict[str, Any] = {"op": call.op}
-    if call.name:
-        request["name"] = call.name
-    if call.op in ("workload", "sweep", "vram"):
-        request["params"] = dict(call.params)
-    else:
-        # Options of the other ops (bench, roofline, decode, …) sit at the top of the request, where the engine
-        # reads them.
-        request.update({k: v for k, v in call.params.items() if k in _OP_OPTIONS})
-    return request
-
-
-_OP_OPTIONS = ("mode", "refresh", "device")
-
-
 class LabScreen(Screen[None]):
     """One lab: predict, measure live, read the plot, file the notebook entry."""
 
@@ -190,7 +117,7 @@ class LabScreen(Screen[None]):
         super().__init__(id=f"lab-{lab.id}")
         self.lesson = lesson
         self.lab = lab
-        self.prediction: Prediction | None = None
+        self.prediction: LabPrediction | None = None
         self.state = "predict"  # predict → running → done | failed | cancelled
         self.result: dict[str, Any] | None = None
         self.lab_run_id: int | None = None
@@ -219,7 +146,6 @@ class LabScreen(Screen[None]):
                     with Horizontal(id="lab-predict-row"):
                         yield Input(
                             placeholder=self._placeholder(),
-                            type="number" if lab.prediction_unit else "text",
                             id="lab-prediction",
                         )
                         if lab.prediction_unit:
@@ -262,7 +188,7 @@ class LabScreen(Screen[None]):
         self.query_one("#lab-start", Button).label = t("lab.predict.start", lang)
         if self.prediction is not None:
             self.query_one("#lab-locked", Static).update(
-                t("lab.predict.locked", lang, prediction=self.prediction.describe())
+                t("lab.predict.locked", lang, prediction=self.prediction.describe(self.lang))
             )
         if self.result is not None:
             self._show_result(self.result)
@@ -282,9 +208,7 @@ class LabScreen(Screen[None]):
         return "\n\n".join(parts)
 
     def _question(self) -> str:
-        if self.lab.prediction is not None:
-            return self.lab.prediction.get(self.lang)
-        return t("lab.predict.default", self.lang)
+        return lab_question(self.lab, self.lang)
 
     def _placeholder(self) -> str:
         unit = self.lab.prediction_unit
@@ -306,20 +230,17 @@ class LabScreen(Screen[None]):
             return
         if self.prediction is None:
             raw = self.query_one("#lab-prediction", Input).value
-            prediction = parse_prediction(raw, self.lab.prediction_unit)
-            if prediction is None:
-                unit = self.lab.prediction_unit
-                key = "lab.predict.need_number" if unit else "lab.predict.need_text"
-                message = t(key, self.lang, unit=unit)
-                self.notify(message, severity="warning")
+            try:
+                self.prediction = parse_lab_prediction(raw, self.lab.prediction_unit, self.lang)
+            except LabInputError as exc:
+                self.notify(str(exc), severity="warning")
                 return
-            self.prediction = prediction
         self.query_one("#lab-predict").display = False
         self.query_one("#lab-plot", LabPlot).set_prediction(
             self.prediction.value, self.prediction.unit, t("lab.plot.prediction", self.lang)
         )
         self.query_one("#lab-locked", Static).update(
-            t("lab.predict.locked", self.lang, prediction=self.prediction.describe())
+            t("lab.predict.locked", self.lang, prediction=self.prediction.describe(self.lang))
         )
         self.start_run()
 
@@ -344,7 +265,7 @@ class LabScreen(Screen[None]):
         if self.lab.run.op == "doctor" and _doctor_screen_class() is not None:
             self._open_doctor_screen()
             return
-        self._measure(measure_request(self.lab))
+        self._measure()
 
     def _set_status(self, text: str) -> None:
         self.query_one("#lab-status", Static).update(text)
@@ -363,21 +284,16 @@ class LabScreen(Screen[None]):
         return self._own_worker
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="lab")
-    def _measure(self, request: dict[str, Any]) -> None:
+    def _measure(self) -> None:
         started = time.monotonic()
         cancel = self._cancel
         sampler = getattr(getattr(self.app, "telemetry", None), "sampler", None)
         window = sampler.recording() if sampler is not None else contextlib.nullcontext(None)
         try:
             with window as recorded:
-                if request["op"] == "doctor":
-                    result = _run_doctor_subprocess(cancel)
-                else:
-                    worker = self._measure_worker()
-                    result = worker.run(
-                        request, on_progress=self._on_worker_progress, cancel_event=cancel,
-                        on_point=self._on_worker_point,
-                    )
+                runner = LabRunner(self.app.store, self._measure_worker().run)  # type: ignore[attr-defined]
+                result = runner.measure(self.lab, on_progress=self._on_worker_progress,
+                                        on_point=self._on_worker_point, cancel_event=cancel)
             if recorded is not None and result is not None:
                 # the telemetry over the run's window, kept with the run like an exercise's measurement
                 result = {**result, "telemetry": {dev: s.as_dict() for dev, s in recorded.summary.items()}}
@@ -447,8 +363,6 @@ class LabScreen(Screen[None]):
             return
         self.state = "done"
         self.refresh_bindings()
-        if message.result.get("kind") == "bench":
-            self._record_bench(message.result)
         self.result = message.result
         self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
         self._show_result(message.result)
@@ -493,39 +407,15 @@ class LabScreen(Screen[None]):
         if not final and not plot.point_count and not plot.roofs:
             plot.display = False
 
-    def _record_bench(self, report: dict[str, Any]) -> None:
-        """The L4 lab's bench is a ``tutor bench`` run like any other: compared with the previous run on this
-        fingerprint (the course's second reproducible pass) and stored as C0 evidence."""
-        from tutor.progress.bench_history import record_bench
-
-        record_bench(self.app.store, report)  # type: ignore[attr-defined]
-
     def _file(self, result: dict[str, Any]) -> None:
-        """Store the run, tell the app progress changed, and file the notebook entry, pre-filled."""
-        store = self.app.store  # type: ignore[attr-defined]
-        prediction = self.prediction.to_json() if self.prediction else None
-        fingerprint = _fingerprint_of(result)
-        self.lab_run_id = store.record_lab_run(
-            lab_id=self.lab.id, lesson_id=self.lesson.id, result=result, prediction=prediction, fingerprint=fingerprint
+        """Store the run (a bench run also as C0 evidence), tell the app progress changed, and open the notebook
+        entry the run filed, pre-filled."""
+        filed = LabRunner(self.app.store).file(  # type: ignore[attr-defined]
+            self.lesson, self.lab, self.prediction, result, self.lang
         )
-        lab, lang = self.lab, self.lang
-        entry = draft_entry(
-            lab_id=lab.id,
-            lesson_id=self.lesson.id,
-            title=lab.title.get(lang),
-            result=result,
-            lang=lang,
-            lab_run_id=self.lab_run_id,
-            prediction=prediction,
-            prediction_unit=lab.prediction_unit,
-            prediction_question=self._question(),
-            hypothesis=lab.hypothesis.get(lang) if lab.hypothesis else "",
-            procedure=lab.procedure.get(lang) if lab.procedure else "",
-            next_question=lab.next_question.get(lang) if lab.next_question else "",
-        )
-        self.entry_id = save_entry(store, entry)
+        self.lab_run_id, self.entry_id = filed.lab_run_id, filed.entry_id
         self.post_message(ProgressChanged())
-        self.notify(t("lab.notice.filed", lang, lab=lab.title.get(lang)), timeout=4)
+        self.notify(t("lab.notice.filed", self.lang, lab=self.lab.title.get(self.lang)), timeout=4)
         self.action_open_entry()
 
     # -- actions ----------------------------------------------------------------------------------------------
@@ -629,16 +519,6 @@ def _caches_of(result: Mapping[str, Any]) -> dict[str, int]:
     return {}
 
 
-def _fingerprint_of(result: Mapping[str, Any]) -> str | None:
-    device = result.get("device")
-    if isinstance(device, Mapping) and device.get("fingerprint"):
-        return str(device["fingerprint"])
-    fp = result.get("fingerprint")
-    if isinstance(fp, Mapping):
-        return str(fp.get("id")) if fp.get("id") else None
-    return str(fp) if fp else None
-
-
 def _device_label(result: Mapping[str, Any]) -> str:
     device = result.get("device")
     if isinstance(device, Mapping):
@@ -656,32 +536,3 @@ def _doctor_screen_class() -> Any:
         return None
     module = importlib.import_module("tutor.ui.screens.doctor")
     return getattr(module, "DoctorScreen", None)
-
-
-def _run_doctor_subprocess(cancel: threading.Event, timeout_s: float = 120.0) -> dict[str, Any]:
-    """``tutor doctor --json`` in a child process (torch stays out of the UI process); it records its own run."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tutor", "doctor", "--json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env=dict(os.environ),
-    )
-    deadline = time.monotonic() + timeout_s
-    while proc.poll() is None:
-        if cancel.wait(0.1):
-            proc.kill()
-            proc.wait()
-            raise MeasureCancelled("cancelled")
-        if time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            raise MeasureFailed(f"tutor doctor did not answer within {timeout_s:.0f} s")
-    out, err = proc.communicate()
-    try:
-        report = json.loads(out)
-    except ValueError:
-        last = (err.strip().splitlines() or ["no output"])[-1]
-        raise MeasureFailed(f"tutor doctor exited with status {proc.returncode}: {last}") from None
-    return dict(report)

@@ -1,0 +1,174 @@
+"""``tutor lab`` — the course's labs without the TUI: list them, or run one headless (predict, lock, measure in the
+measurement worker process, store the run, file the Lab Notebook entry).
+
+``run`` goes through the flow the lab screen uses (:class:`tutor.practice.labs.LabRunner`). Exit codes: 0 once the
+run is stored and its entry filed; 2 on bad input (nothing runs); 1 when the measurement fails; 130 on Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+from typing import Any
+
+from tutor.commands import CliError
+from tutor.i18n import register as register_strings
+from tutor.i18n import t
+
+register_strings(
+    {
+        "labcli.unknown": {
+            "es": "no hay ningún laboratorio {lab!r} en este curso (tutor lab list los enumera)",
+            "en": "no lab {lab!r} in this course ('tutor lab list' lists them)",
+        },
+        "labcli.question": {"es": "Pregunta", "en": "Question"},
+        "labcli.prediction": {"es": "Tu predicción (fijada)", "en": "Your prediction (locked)"},
+        "labcli.failed": {
+            "es": "la medida del laboratorio falló: {reason}",
+            "en": "the lab's measurement failed: {reason}",
+        },
+        "labcli.cancelled": {
+            "es": "medida cancelada; nada se guardó",
+            "en": "measurement cancelled; nothing was stored",
+        },
+        "labcli.filed": {
+            "es": "Entrada {entry} del cuaderno archivada (tutor notebook export --entry {entry}).",
+            "en": "Notebook entry {entry} filed (tutor notebook export --entry {entry}).",
+        },
+        "labcli.none": {"es": "(este curso no tiene laboratorios)", "en": "(no labs in this course)"},
+    }
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from tutor.commands import add_common_options
+
+    parser = sub.add_parser(
+        "lab",
+        help="list labs, or run one headless (predict, measure, file the notebook entry)",
+        description="The course's labs without the TUI: the same flow and the same progress store as the lab screen.",
+    )
+    add_common_options(parser)
+    parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
+    actions = parser.add_subparsers(dest="lab_command", metavar="ACTION", title="actions")
+
+    listing = actions.add_parser("list", help="every lab: id, lesson, what it runs, the unit of its prediction")
+    add_common_options(listing)
+    listing.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the titles")
+    listing.add_argument("--json", action="store_true", help="one JSON document (a list of labs)")
+    listing.set_defaults(func=run_list)
+
+    run = actions.add_parser(
+        "run",
+        help="predict, lock, measure on this machine, store the run and file its notebook entry",
+        description=(
+            "Run one lab. --predict is your answer to the lab's question, locked before anything runs: a number "
+            "in the lab's unit when it has one (a decimal comma is fine), else a sentence. Exit 0 once stored, 2 "
+            "on bad input, 1 if the measurement fails, 130 on Ctrl-C."
+        ),
+    )
+    add_common_options(run)
+    run.add_argument("lab_id", metavar="LAB_ID", help="the lab id ('tutor lab list' shows them)")
+    run.add_argument("--predict", required=True, metavar="ANSWER", help="your prediction (number or sentence)")
+    run.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
+    run.add_argument("--json", action="store_true", help="print the stored run as JSON")
+    run.set_defaults(func=run_lab)
+
+
+def _lang(args: argparse.Namespace) -> Any:
+    from tutor.i18n import default_lang
+
+    return getattr(args, "lang", None) or default_lang()
+
+
+def _labs(args: argparse.Namespace) -> list[tuple[Any, Any]]:
+    from tutor.commands import course_dir
+    from tutor.content import load_course
+
+    course = load_course(course_dir(args))
+    return [(lesson, lab) for lesson in course.ordered_lessons() for lab in lesson.labs]
+
+
+def run_list(args: argparse.Namespace) -> int:
+    lang = _lang(args)
+    labs = _labs(args)
+    if args.json:
+        print(json.dumps([{"id": lab.id, "lesson": lesson.id, "title": {"es": lab.title.es, "en": lab.title.en},
+                           "run": lab.run.model_dump(), "prediction_unit": lab.prediction_unit}
+                          for lesson, lab in labs], ensure_ascii=False, indent=1))
+        return 0
+    for lesson, lab in labs:
+        what = f"{lab.run.op}:{lab.run.name}" if lab.run.name else lab.run.op
+        print(f"{lab.id:<28} {lesson.id:<12} {what:<28} {lab.prediction_unit or '-':<10} {lab.title.get(lang)}")
+    if not labs:
+        print(t("labcli.none", lang))
+    return 0
+
+
+def run_lab(args: argparse.Namespace) -> int:
+    from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed
+    from tutor.practice.labs import LabInputError, LabRunner, lab_question, parse_lab_prediction
+    from tutor.progress import ProgressStore
+    from tutor.progress.notebook import summarise_result
+
+    lang = _lang(args)
+    found = [(lesson, lab) for lesson, lab in _labs(args) if lab.id == args.lab_id]
+    if not found:
+        raise CliError(t("labcli.unknown", lang, lab=args.lab_id), 2)
+    lesson, lab = found[0]
+    try:
+        prediction = parse_lab_prediction(args.predict, lab.prediction_unit, lang)
+    except LabInputError as exc:
+        raise CliError(f"{lab.id}: {exc}", 2) from None
+
+    if not args.json:
+        print(f"{lab.title.get(lang)}\n  {t('labcli.question', lang)}: {lab_question(lab, lang)}\n"
+              f"  {t('labcli.prediction', lang)}: {prediction.describe(lang)}", flush=True)
+    worker = None
+    if lab.run.op != "doctor":
+        from tutor.measure.worker import MeasureWorker
+
+        worker = MeasureWorker()
+    store = ProgressStore()
+    cancel = threading.Event()
+    runner = LabRunner(store, worker.run if worker is not None else None)
+    try:
+        filed = runner.run(lesson, lab, prediction, lang, on_progress=_progress(not args.json), cancel_event=cancel)
+    except KeyboardInterrupt:
+        cancel.set()
+        raise
+    except MeasureCancelled:
+        raise CliError(f"{lab.id}: {t('labcli.cancelled', lang)}", 1) from None
+    except MeasureFailed as exc:
+        raise CliError(f"{lab.id}: {t('labcli.failed', lang, reason=exc.reason)}", 1) from None
+    except MeasureError as exc:
+        raise CliError(f"{lab.id}: {t('labcli.failed', lang, reason=exc)}", 1) from None
+    finally:
+        if worker is not None:
+            worker.close()
+        store.close()
+        if not args.json and sys.stderr.isatty():
+            sys.stderr.write("\r\033[K")
+    if args.json:
+        print(json.dumps({"lab": lab.id, "lab_run_id": filed.lab_run_id, "entry_id": filed.entry_id,
+                          "prediction": prediction.to_json(), "result": filed.result},
+                         ensure_ascii=False, indent=1, default=str))
+        return 0
+    print()
+    print(summarise_result(filed.result, lang))
+    print()
+    print(t("labcli.filed", lang, entry=filed.entry_id))
+    return 0
+
+
+def _progress(enabled: bool) -> Any:
+    if not enabled or not sys.stderr.isatty():
+        return None
+
+    def show(fraction: float, text: str) -> None:
+        sys.stderr.write(f"\r\033[K{fraction * 100:3.0f} % {text}"[:200])
+        sys.stderr.flush()
+
+    return show

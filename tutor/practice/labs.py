@@ -1,0 +1,255 @@
+"""The lab flow, one for the screen and the command line: the learner's prediction (locked before anything runs),
+the lab's measurement in the worker process, the run stored, a ``tutor bench`` run compared as C0 evidence, and the
+Lab Notebook entry drafted and filed.
+
+The measurement is a callable like the exercise flow's (:data:`tutor.practice.runner.MeasureFn`, plus the
+``on_point`` callback that grows a sweep's plot): the UI passes its warm worker, ``tutor lab run`` a worker of its
+own, tests a fake. Nothing here imports torch or Textual.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tutor.content import Lab, Lesson
+from tutor.grading.predict import PredictionError, parse_number
+from tutor.i18n import Lang, format_number, register, t
+from tutor.progress.notebook import draft_entry, save_entry
+
+register(
+    {
+        "lab.predict.default": {
+            "es": "Antes de medir: ¿qué esperas ver? Escribe tu predicción.",
+            "en": "Before measuring: what do you expect to see? Write your prediction.",
+        },
+        "lab.predict.need_number": {
+            "es": "Escribe un número (en {unit}) antes de medir.",
+            "en": "Write a number (in {unit}) before measuring.",
+        },
+        "lab.predict.need_positive": {
+            "es": "Escribe un número positivo (en {unit}): {text} no puede ser el resultado.",
+            "en": "Write a positive number (in {unit}): {text} cannot be the result.",
+        },
+        "lab.predict.need_text": {
+            "es": "Escribe tu predicción antes de medir: primero se predice, luego se mide.",
+            "en": "Write your prediction before measuring: predict first, then measure.",
+        },
+        "lab.doctor.timeout": {
+            "es": "tutor doctor no respondió en {seconds} s",
+            "en": "tutor doctor did not answer within {seconds} s",
+        },
+        "lab.doctor.exit": {
+            "es": "tutor doctor terminó con el estado {status}: {last}",
+            "en": "tutor doctor exited with status {status}: {last}",
+        },
+    }
+)
+
+OnProgress = Callable[[float, str], None]
+OnPoint = Callable[[dict[str, Any]], None]
+
+
+class LabMeasure(Protocol):
+    """``measure(request, on_progress=, cancel_event=, on_point=) -> result`` (what :class:`MeasureWorker.run`
+    is); raises ``MeasureCancelled`` / ``MeasureFailed`` / ``MeasureError``."""
+
+    def __call__(
+        self,
+        request: dict[str, Any],
+        *,
+        on_progress: OnProgress | None = None,
+        cancel_event: threading.Event | None = None,
+        on_point: OnPoint | None = None,
+    ) -> dict[str, Any]: ...
+
+
+class LabInputError(ValueError):
+    """The learner's prediction cannot be locked; ``str(exc)`` is a sentence in the learner's language."""
+
+
+@dataclass
+class LabPrediction:
+    """What the learner expects, locked before the lab runs (stored with the run)."""
+
+    text: str
+    value: float | None = None
+    unit: str | None = None
+    locked_at: float = field(default_factory=time.time)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text, "locked_at": self.locked_at}
+        if self.value is not None:
+            out["value"] = self.value
+            out["unit"] = self.unit
+        return out
+
+    def describe(self, lang: Lang) -> str:
+        if self.value is not None:
+            return f"{format_number(self.value, lang, '.4g')} {self.unit or ''}".strip()
+        return self.text
+
+
+def parse_lab_prediction(raw: str, unit: str | None, lang: Lang) -> LabPrediction:
+    """The learner's answer, parsed as an exercise's number is (a decimal comma in Spanish, units after the
+    number): a positive finite number when the lab names a unit, else non-empty text."""
+    text = raw.strip()
+    if unit:
+        if not text:
+            raise LabInputError(t("lab.predict.need_number", lang, unit=unit))
+        try:
+            value = parse_number(text)
+        except PredictionError:
+            raise LabInputError(t("lab.predict.need_number", lang, unit=unit)) from None
+        if value <= 0:
+            raise LabInputError(t("lab.predict.need_positive", lang, unit=unit, text=text))
+        return LabPrediction(text=text, value=value, unit=unit)
+    if not text:
+        raise LabInputError(t("lab.predict.need_text", lang))
+    return LabPrediction(text=text)
+
+
+_OP_OPTIONS = ("mode", "refresh", "device")
+
+
+def lab_request(lab: Lab) -> dict[str, Any]:
+    """The request the measurement worker runs for ``lab`` (plain JSON data)."""
+    call = lab.run
+    request: dict[str, Any] = {"op": call.op}
+    if call.name:
+        request["name"] = call.name
+    if call.op in ("workload", "sweep", "vram"):
+        request["params"] = dict(call.params)
+    else:
+        # Options of the other ops (bench, roofline, decode, …) sit at the top of the request, where the engine
+        # reads them; nothing else from the pack reaches it.
+        request.update({k: v for k, v in call.params.items() if k in _OP_OPTIONS})
+    return request
+
+
+def fingerprint_of(result: Mapping[str, Any]) -> str | None:
+    """The device fingerprint a lab result was measured on (a sweep names it in ``device``, a bench report in
+    ``fingerprint``)."""
+    device = result.get("device")
+    if isinstance(device, Mapping) and device.get("fingerprint"):
+        return str(device["fingerprint"])
+    fp = result.get("fingerprint")
+    if isinstance(fp, Mapping):
+        return str(fp.get("id")) if fp.get("id") else None
+    return str(fp) if fp else None
+
+
+@dataclass(frozen=True)
+class LabFiled:
+    """A finished lab run: what was measured, where it is stored, and its notebook entry."""
+
+    result: dict[str, Any]
+    lab_run_id: int
+    entry_id: int
+    bench_comparison: dict[str, Any] | None = None
+
+
+class LabRunner:
+    """Predict → lock → measure → record → file the notebook entry, for one store."""
+
+    def __init__(self, store: Any, measure: LabMeasure | None = None) -> None:
+        self.store = store
+        self._measure = measure
+
+    def measure(
+        self,
+        lab: Lab,
+        *,
+        on_progress: OnProgress | None = None,
+        on_point: OnPoint | None = None,
+        cancel_event: threading.Event | None = None,
+    ) -> dict[str, Any]:
+        """Run the lab's measurement (the doctor lab runs ``tutor doctor`` in a child process)."""
+        request = lab_request(lab)
+        cancel = cancel_event or threading.Event()
+        if request["op"] == "doctor":
+            return run_doctor_subprocess(cancel)
+        if self._measure is None:
+            raise RuntimeError("this LabRunner was built without a measurement")
+        return dict(self._measure(request, on_progress=on_progress, cancel_event=cancel, on_point=on_point))
+
+    def file(self, lesson: Lesson, lab: Lab, prediction: LabPrediction | None, result: dict[str, Any],
+             lang: Lang) -> LabFiled:
+        """Store the run (a bench run also as C0 evidence) and file its notebook entry, pre-filled."""
+        comparison = None
+        if result.get("kind") == "bench":
+            from tutor.progress.bench_history import record_bench
+
+            comparison = record_bench(self.store, result)
+        locked = prediction.to_json() if prediction else None
+        lab_run_id = self.store.record_lab_run(
+            lab_id=lab.id, lesson_id=lesson.id, result=result, prediction=locked, fingerprint=fingerprint_of(result)
+        )
+        entry = draft_entry(
+            lab_id=lab.id,
+            lesson_id=lesson.id,
+            title=lab.title.get(lang),
+            result=result,
+            lang=lang,
+            lab_run_id=lab_run_id,
+            prediction=locked,
+            prediction_unit=lab.prediction_unit,
+            prediction_question=lab_question(lab, lang),
+            hypothesis=lab.hypothesis.get(lang) if lab.hypothesis else "",
+            procedure=lab.procedure.get(lang) if lab.procedure else "",
+            next_question=lab.next_question.get(lang) if lab.next_question else "",
+        )
+        entry_id = save_entry(self.store, entry)
+        return LabFiled(result=result, lab_run_id=lab_run_id, entry_id=entry_id, bench_comparison=comparison)
+
+    def run(self, lesson: Lesson, lab: Lab, prediction: LabPrediction | None, lang: Lang, *,
+            on_progress: OnProgress | None = None, on_point: OnPoint | None = None,
+            cancel_event: threading.Event | None = None) -> LabFiled:
+        """The whole lab, headless: measure, then record and file."""
+        result = self.measure(lab, on_progress=on_progress, on_point=on_point, cancel_event=cancel_event)
+        return self.file(lesson, lab, prediction, result, lang)
+
+
+def lab_question(lab: Lab, lang: Lang) -> str:
+    """The question the lab asks before it runs (the lab's own, or the course's default)."""
+    if lab.prediction:
+        return lab.prediction.get(lang)
+    return t("lab.predict.default", lang)
+
+
+def run_doctor_subprocess(cancel: threading.Event, timeout_s: float = 120.0, lang: Lang = "en") -> dict[str, Any]:
+    """``tutor doctor --json`` in a child process (torch stays out of the UI process); it records its own run."""
+    from tutor.measure.errors import MeasureCancelled, MeasureFailed
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tutor", "doctor", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        text=True,
+        env=dict(os.environ),
+    )
+    deadline = time.monotonic() + timeout_s
+    while proc.poll() is None:
+        if cancel.wait(0.1):
+            proc.kill()
+            proc.wait()
+            raise MeasureCancelled("cancelled")
+        if time.monotonic() > deadline:
+            proc.kill()
+            proc.wait()
+            raise MeasureFailed(t("lab.doctor.timeout", lang, seconds=f"{timeout_s:.0f}"))
+    out, err = proc.communicate()
+    try:
+        report = json.loads(out)
+    except ValueError:
+        last = (err.strip().splitlines() or ["no output"])[-1]
+        raise MeasureFailed(t("lab.doctor.exit", lang, status=proc.returncode, last=last)) from None
+    return dict(report)
