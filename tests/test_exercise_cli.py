@@ -111,7 +111,17 @@ def test_fit_and_diagnose_need_no_measurement(capsys: pytest.CaptureFixture[str]
 def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = tutor(capsys, "exercise", "run", "t-fit", "--predict", "does_not_fit", "--lang", "en")
     assert code == 0
-    assert "verdict: wrong" in out and "formula weights_bytes" in out
+    assert "Verdict: wrong" in out and "formula weights_bytes" in out
+
+
+def test_the_spanish_reveal_speaks_spanish(capsys: pytest.CaptureFixture[str]) -> None:
+    """The headless reveal is the screen's view: labels, verdict, choice labels, source and numbers in Spanish."""
+    code, out, _ = tutor(capsys, "exercise", "run", "t-fit", "--predict", "does_not_fit", "--lang", "es")
+    assert code == 0
+    assert "Veredicto: incorrecto" in out and "La verdad:" in out and "Tu predicción:" in out
+    assert "16,0 GB" in out and "16.0 GB" not in out
+    for english in ("verdict:", "truth:", "does_not_fit", "score", "applied to"):
+        assert english not in out, english
 
 
 @pytest.mark.parametrize(

@@ -197,6 +197,12 @@ def run_exercise(args: argparse.Namespace) -> int:
             return None
         return {dev: s.as_dict() for dev, s in sampler.window_summary(t0, t1).items()}
 
+    if not args.json:
+        from tutor.practice.sizing import setup_line
+
+        setup = setup_line(exercise, lang)
+        if setup:
+            print(setup, flush=True)
     store = ProgressStore()
     runner = ExerciseRunner(store, measure, telemetry_window=window)
     try:
@@ -210,6 +216,7 @@ def run_exercise(args: argparse.Namespace) -> int:
             roofline_mode=args.roofline_mode,
             budget_s=args.budget,
         )
+        first_pass = _first_pass_verdict(store, exercise.id) if args.pass_number > 1 else None
     except AttemptFailed as exc:
         if not args.json and sys.stderr.isatty():
             sys.stderr.write("\n")
@@ -226,55 +233,18 @@ def run_exercise(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(outcome.to_json(), ensure_ascii=False, indent=1, default=str))
     else:
-        print(render_outcome(outcome, lang))
+        print(render_outcome(outcome, lang, first_pass))
     return 0
 
 
-def render_outcome(outcome: Any, lang: str) -> str:
-    """The plain-text reveal."""
-    from tutor.grading.units import format_value
+def _first_pass_verdict(store: Any, exercise_id: str) -> str | None:
+    graded = [a for a in store.attempts(exercise_id) if a["state"] == "graded" and a["pass"] == 1]
+    return str(graded[-1]["verdict"]) if graded else None
 
-    ex, v = outcome.exercise, outcome.verdict
-    unit = v.truth.unit
-    m = outcome.measurement or {}
-    lines = [f"{ex.id} — {ex.title.get(lang)}"]
-    label = {"es": "tu predicción", "en": "your prediction"}[lang if lang in ("es", "en") else "en"]
-    lines.append(f"  {label}: {outcome.prediction.describe(unit)} ({outcome.prediction.confidence * 100:.0f} %)")
-    if m:
-        device = m.get("device", {})
-        figures = []
-        if "achieved_gbs" in m:
-            figures.append(f"{m['achieved_gbs']:.2f} GB/s")
-        if "achieved_gflops" in m:
-            figures.append(f"{m['achieved_gflops']:.2f} GFLOP/s")
-        t = m.get("time_s")
-        if isinstance(t, dict) and "median" in t:
-            figures.append(f"median {t['median'] * 1e3:.3f} ms, min {t['min'] * 1e3:.3f} ms, CV {t['cv'] * 100:.1f} %"
-                           f" over {t.get('repeats', '?')} runs")
-        if isinstance(m.get("arithmetic_intensity"), int | float):
-            figures.append(f"intensity {m['arithmetic_intensity']:.3g} FLOP/B")
-        roof = m.get("roofline") or {}
-        if isinstance(roof, dict) and "peak_bandwidth_gbs" in roof:
-            ridge = roof.get("ridge_point")
-            figures.append(f"measured roofline {roof['peak_bandwidth_gbs']:.1f} GB/s"
-                           + (f", ridge {ridge:.3g} FLOP/B" if isinstance(ridge, int | float) else ""))
-        if figures:
-            lines.append(f"  measured on {device.get('name', '?')} ({device.get('kind', '?')}): " + "; ".join(figures))
-    truth = v.truth.choice if v.truth.value is None else format_value(v.truth.value, unit)
-    if v.truth.value is not None and v.truth.choice:
-        truth = f"{v.truth.choice} ({truth})"
-    lines.append(f"  truth: {truth} — {v.truth.source}")
-    lines.append(f"  verdict: {v.verdict}   score: {v.score:.2f}")
-    lines.append(f"  {v.feedback_in(lang)}")
-    tele = outcome.telemetry or {}
-    for dev, s in tele.items():
-        if isinstance(s, dict) and s.get("samples"):
-            util = s.get("util_mean_pct")
-            lines.append(f"  telemetry {dev}: {s.get('samples')} samples, "
-                         f"{s.get('util_metric')} mean {util:.0f} %" if isinstance(util, int | float) else
-                         f"  telemetry {dev}: {s.get('samples')} samples")
-    text = outcome.explanation.get(lang) or next(iter(outcome.explanation.values()), "")
-    if text:
-        lines.append("")
-        lines.extend("  " + line for line in text.strip().splitlines())
-    return "\n".join(lines)
+
+def render_outcome(outcome: Any, lang: Any, first_pass_verdict: str | None = None) -> str:
+    """The reveal as plain text: the view the exercise screen shows (:func:`tutor.practice.reveal.build_reveal`)."""
+    from tutor.practice.reveal import build_reveal, render_reveal_text
+
+    view = build_reveal(outcome, lang, first_pass_verdict=first_pass_verdict)
+    return render_reveal_text(view, f"{outcome.exercise.id} — {outcome.exercise.title.get(lang)}")

@@ -7,6 +7,7 @@ import math
 from tutor.content.models import Exercise, Grading
 from tutor.grading.units import format_value
 from tutor.grading.verdict import Prediction, ResolvedTruth, Verdict, VerdictWord
+from tutor.i18n import localize_number
 
 # Scores of the number tiers: within ``full`` → 1, ``most`` → 0.75 (still a pass), ``some`` → 0.4, else 0.
 FULL_SCORE = 1.0
@@ -59,19 +60,21 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
     if truth.value is None:
         raise GradingError("the truth has no value")
     score, ratio = number_score(prediction.value, truth.value, grading)
-    shown_p, shown_t = format_value(prediction.value, truth.unit), format_value(truth.value, truth.unit)
+    p_en, t_en = format_value(prediction.value, truth.unit), format_value(truth.value, truth.unit)
+    p_es, t_es = format_value(prediction.value, truth.unit, "es"), format_value(truth.value, truth.unit, "es")
     direction_en = "high" if prediction.value > truth.value else "low"
     direction_es = "alta" if prediction.value > truth.value else "baja"
     off = "∞" if math.isinf(ratio) else (f"{ratio:.2f}×" if ratio >= 2 else _pct(ratio))
+    off_es = localize_number(off, "es")
     if score == FULL_SCORE:
-        fb = {"en": f"Within {_pct(grading.full)}: you said {shown_p}, the truth is {shown_t}.",
-              "es": f"Dentro del {_pct(grading.full)}: dijiste {shown_p}, la verdad es {shown_t}."}
+        fb = {"en": f"Within {_pct(grading.full)}: you said {p_en}, the truth is {t_en}.",
+              "es": f"Dentro del {_pct(grading.full)}: dijiste {p_es}, la verdad es {t_es}."}
     elif score > 0:
-        fb = {"en": f"Close but {direction_en} by {off}: you said {shown_p}, the truth is {shown_t}.",
-              "es": f"Cerca, pero {direction_es} por {off}: dijiste {shown_p}, la verdad es {shown_t}."}
+        fb = {"en": f"Close but {direction_en} by {off}: you said {p_en}, the truth is {t_en}.",
+              "es": f"Cerca, pero {direction_es} por {off_es}: dijiste {p_es}, la verdad es {t_es}."}
     else:
-        fb = {"en": f"Off by {off} ({direction_en}): you said {shown_p}, the truth is {shown_t}.",
-              "es": f"Te alejaste {off} (demasiado {direction_es}): dijiste {shown_p}, la verdad es {shown_t}."}
+        fb = {"en": f"Off by {off} ({direction_en}): you said {p_en}, the truth is {t_en}.",
+              "es": f"Te alejaste {off_es} (demasiado {direction_es}): dijiste {p_es}, la verdad es {t_es}."}
     return Verdict(verdict_word(score), score, fb, truth, ratio=None if math.isinf(ratio) else ratio)
 
 
@@ -107,15 +110,15 @@ def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, 
         raise GradingError("the truth has no size")
     real = "fits" if truth.value <= capacity_gb else "does_not_fit"
     choice_right = prediction.choice == real
-    size = format_value(truth.value, "GB")
-    cap = format_value(capacity_gb, "GB")
+    size, cap = format_value(truth.value, "GB"), format_value(capacity_gb, "GB")
+    size_es, cap_es = format_value(truth.value, "GB", "es"), format_value(capacity_gb, "GB", "es")
     label = {"fits": {"en": "fits", "es": "cabe"}, "does_not_fit": {"en": "does not fit", "es": "no cabe"}}[real]
     if choice_right:
         fb = {"en": f"Right: it takes {size}, so it {label['en']} in {cap}.",
-              "es": f"Correcto: ocupa {size}, así que {label['es']} en {cap}."}
+              "es": f"Correcto: ocupa {size_es}, así que {label['es']} en {cap_es}."}
     else:
         fb = {"en": f"Not this time: it takes {size}, so it {label['en']} in {cap}.",
-              "es": f"Esta vez no: ocupa {size}, así que {label['es']} en {cap}."}
+              "es": f"Esta vez no: ocupa {size_es}, así que {label['es']} en {cap_es}."}
     ratio: float | None = None
     if prediction.value is None:
         score = FULL_SCORE if choice_right else 0.0
@@ -123,8 +126,8 @@ def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, 
         size_score, r = number_score(prediction.value, truth.value, grading)
         ratio = None if math.isinf(r) else r
         score = FIT_CHOICE_WEIGHT * (1.0 if choice_right else 0.0) + (1 - FIT_CHOICE_WEIGHT) * size_score
-        said = format_value(prediction.value, "GB")
-        fb = {"en": fb["en"] + f" Your size: {said}.", "es": fb["es"] + f" Tu tamaño: {said}."}
+        fb = {"en": fb["en"] + f" Your size: {format_value(prediction.value, 'GB')}.",
+              "es": fb["es"] + f" Tu tamaño: {format_value(prediction.value, 'GB', 'es')}."}
     score = round(score, 6)
     return Verdict(verdict_word(score), score, fb, truth, ratio=ratio)
 

@@ -130,8 +130,10 @@ def unit_of_formula_result(result_unit: str) -> str | None:
     return aliases.get(result_unit)
 
 
-def format_value(value: float, unit: str | None) -> str:
-    """A figure for a learner: three significant digits and its unit."""
+def format_value(value: float, unit: str | None, lang: str = "en") -> str:
+    """A figure for a learner: three significant digits and its unit, in ``lang``'s separators."""
+    from tutor.i18n import localize_number
+
     if not math.isfinite(value):
         return f"{value} {unit or ''}".strip()
     magnitude = abs(value)
@@ -145,6 +147,7 @@ def format_value(value: float, unit: str | None) -> str:
         text = f"{value:.3g}"
     else:
         text = f"{value:.2e}"
+    text = localize_number(text, lang)
     if unit in (None, "", "fraction"):
         return text
     if unit == "x":

@@ -14,10 +14,12 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, Markdown, ProgressBar, RadioButton, RadioSet, Static
@@ -25,19 +27,18 @@ from textual.worker import Worker, WorkerState
 
 from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
-from tutor.grading.truth import source_in
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, register, t
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
+from tutor.practice.reveal import build_reveal, describe_prediction
 from tutor.practice.runner import MeasureFn
-from tutor.telemetry.format import describe_window
+from tutor.practice.sizing import setup_line
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 
 register(
     {
-        "ex.prediction": {"es": "Tu predicción", "en": "Your prediction"},
         "ex.confidence": {"es": "Confianza (50–100 %)", "en": "Confidence (50–100 %)"},
         "ex.size_gb": {"es": "Tamaño que predices (GB, opcional)", "en": "Size you predict (GB, optional)"},
         "ex.lock": {"es": "Bloquear predicción", "en": "Lock prediction"},
@@ -61,12 +62,6 @@ register(
             "es": "La medición {state}: {reason}. Tu predicción queda guardada; bloquea otra vez para reintentar.",
             "en": "The measurement {state}: {reason}. Your prediction stays stored; lock again to retry.",
         },
-        "ex.verdict": {"es": "Veredicto", "en": "Verdict"},
-        "ex.score": {"es": "nota", "en": "score"},
-        "ex.truth": {"es": "La verdad", "en": "The truth"},
-        "ex.source": {"es": "de dónde sale", "en": "where it comes from"},
-        "ex.explanation": {"es": "Explicación", "en": "Explanation"},
-        "ex.measured": {"es": "Medido", "en": "Measured"},
         "ex.workload": {"es": "Carga", "en": "Workload"},
         "ex.device": {"es": "Dispositivo", "en": "Device"},
         "ex.device_gpu": {
@@ -87,44 +82,11 @@ register(
             "en": "Nothing to measure: the truth comes from the formula or the answer key.",
         },
         "ex.pass": {"es": "pasada {n}", "en": "pass {n}"},
-        "ex.reproduced": {
-            "es": "Reproduce el veredicto de la primera pasada: cuenta.",
-            "en": "Reproduces the first pass's verdict: it counts.",
-        },
-        "ex.not_reproduced": {
-            "es": "No reproduce el veredicto de la primera pasada ({first}): no cuenta todavía.",
-            "en": "Does not reproduce the first pass's verdict ({first}): it does not count yet.",
-        },
         "ex.your_guess": {"es": "tu predicción", "en": "your guess"},
         "ex.your_workload": {"es": "tu carga (medida)", "en": "your workload (measured)"},
         "ex.capacity": {"es": "capacidad", "en": "capacity"},
-        "ex.fig.time": {
-            "es": "tiempo: mediana {median} ms · mín. {min} ms · CV {cv} % · {runs} ejecuciones",
-            "en": "time: median {median} ms · min {min} ms · CV {cv} % · {runs} runs",
-        },
-        "ex.fig.best": {"es": "(mejor)", "en": "best"},
-        "ex.fig.intensity": {
-            "es": "intensidad aritmética {ai} FLOP/byte",
-            "en": "arithmetic intensity {ai} FLOP/byte",
-        },
-        "ex.fig.roofs": {
-            "es": "{bw} % del techo de ancho de banda · {compute} % del techo de cómputo",
-            "en": "{bw} % of the bandwidth roof · {compute} % of the compute roof",
-        },
-        "ex.fig.roofline": {"es": "roofline medido: {bw} GB/s", "en": "measured roofline: {bw} GB/s"},
-        "ex.fig.ridge": {"es": ", punto de cresta {ridge} FLOP/byte", "en": ", ridge {ridge} FLOP/byte"},
-        "ex.fig.cached": {"es": " (de la caché)", "en": " (cached)"},
-        "ex.fig.datasheet": {"es": "ficha técnica ({name}): {bw} GB/s", "en": "datasheet ({name}): {bw} GB/s"},
-        "ex.fig.telemetry": {"es": "telemetría de la medición — {line}", "en": "telemetry during the run — {line}"},
     }
 )
-
-VERDICT_WORDS: dict[str, dict[str, str]] = {
-    "correct": {"es": "correcto", "en": "correct"},
-    "partly": {"es": "en parte", "en": "partly"},
-    "wrong": {"es": "incorrecto", "en": "wrong"},
-}
-
 
 def device_requested() -> str:
     return "auto"
@@ -283,6 +245,9 @@ class ExerciseScreen(Screen[None]):
             params = ", ".join(f"{k}={v}" for k, v in call.params.items())
             lines.append(f"[b]{t('ex.workload', lang)}:[/b] {what}({params})")
             lines.append(f"[b]{t('ex.device', lang)}:[/b] {self._device_text()}")
+            setup = setup_line(ex, lang)
+            if setup:
+                lines.append(f"[i]{escape(setup)}[/i]")
         else:
             lines.append(t("ex.nothing_measured", lang))
         if ex.target is not None:
@@ -512,29 +477,26 @@ class ExerciseScreen(Screen[None]):
     # -- the reveal ---------------------------------------------------------------------------------------
 
     def _show_reveal(self, outcome: Outcome) -> None:
-        lang, v = self.lang, outcome.verdict
+        lang = self.lang
         reveal = self.query_one("#ex-reveal")
         reveal.display = True
-        word = VERDICT_WORDS[v.verdict][lang]
-        style = {"correct": "green", "partly": "yellow", "wrong": "red"}[v.verdict]
-        truth = v.truth
-        shown_truth = (format_value(truth.value, truth.unit) if truth.value is not None
-                       else choice_label(self.exercise, truth.choice, lang) or "—")
-        p = outcome.prediction
-        shown_prediction = describe_prediction(self.exercise, p, truth.unit, lang)
-        lines = [
-            f"[b]{t('ex.verdict', lang)}:[/b] [{style}]{word}[/{style}] · {t('ex.score', lang)} {v.score:.2f}",
-            f"[b]{t('ex.prediction', lang)}:[/b] {shown_prediction} ({p.confidence * 100:.0f} %)",
-            f"[b]{t('ex.truth', lang)}:[/b] {shown_truth} — {t('ex.source', lang)}: {source_in(truth.source, lang)}",
-            v.feedback_in(lang),
-        ]
-        if self.pass_number > 1:
-            first = self._first_pass_verdict()
-            if first is not None:
-                key = "ex.reproduced" if first == v.verdict else "ex.not_reproduced"
-                lines.append(t(key, lang, first=VERDICT_WORDS.get(first, {}).get(lang, first)))
-        self.query_one("#ex-verdict", Static).update("\n".join(lines))
-        self.query_one("#ex-figures", Static).update(figures_text(outcome, lang))
+        view = build_reveal(outcome, lang, first_pass_verdict=self._first_pass_verdict() if self.pass_number > 1
+                            else None)
+        style = {"correct": "green", "partly": "yellow", "wrong": "red"}.get(view.verdict, "")
+        verdict = Text.assemble((f"{view.verdict_line.label}: ", "bold"), (view.verdict_line.text, style))
+        for f in view.fields:
+            verdict.append("\n")
+            verdict.append_text(Text.assemble((f"{f.label}: ", "bold"), f.text))
+        for line in (view.feedback, view.reproduced):
+            if line:
+                verdict.append(f"\n{line}")
+        self.query_one("#ex-verdict", Static).update(verdict)
+        figures = Text()
+        if view.measured_on is not None:
+            figures = Text.assemble((f"{view.measured_on.label}: ", "bold"), view.measured_on.text)
+            for line in view.figures:
+                figures.append(f"\n  {line}")
+        self.query_one("#ex-figures", Static).update(figures)
         chart = self.query_one("#ex-chart", RooflineChart)
         m = outcome.measurement or {}
         roof = m.get("roofline") if isinstance(m.get("roofline"), Mapping) else None
@@ -544,73 +506,13 @@ class ExerciseScreen(Screen[None]):
             chart.dtype = dtype
             chart.roofline = dict(roof)
             chart.points = tuple(chart_points(outcome, lang))
-        text = outcome.explanation.get(lang) or next(iter(outcome.explanation.values()), "")
-        self.query_one("#ex-explanation", Markdown).update(f"### {t('ex.explanation', lang)}\n\n{text}")
+        self.query_one("#ex-explanation", Markdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
         self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
 
     def _first_pass_verdict(self) -> str | None:
         store = self.app.store  # type: ignore[attr-defined]
         graded = [a for a in store.attempts(self.exercise.id) if a["state"] == "graded" and a["pass"] == 1]
         return str(graded[-1]["verdict"]) if graded else None
-
-
-def choice_label(exercise: Exercise, choice: str | None, lang: Lang) -> str | None:
-    """A choice id as the learner saw it (its label in ``lang``); an unknown id is shown as it is."""
-    if choice is None:
-        return None
-    return next((c.label.get(lang) for c in choices_of(exercise) if c.id == choice), choice)
-
-
-def describe_prediction(exercise: Exercise, prediction: Prediction, unit: str | None, lang: Lang) -> str:
-    """:meth:`Prediction.describe` with the choice's label in ``lang`` instead of its id."""
-    shown = Prediction(choice=choice_label(exercise, prediction.choice, lang), value=prediction.value,
-                       confidence=prediction.confidence)
-    return shown.describe(unit)
-
-
-def figures_text(outcome: Outcome, lang: Lang) -> str:
-    """The measured figures with their spread, the roofs, and the telemetry of the window."""
-    m = outcome.measurement or {}
-    if not m:
-        return ""
-    lines = []
-    device = m.get("device") if isinstance(m.get("device"), Mapping) else {}
-    lines.append(f"[b]{t('ex.measured', lang)}:[/b] {device.get('name', '?')} ({device.get('kind', '?')})")
-    ts = m.get("time_s")
-    if isinstance(ts, Mapping) and "median" in ts:
-        lines.append("  " + t("ex.fig.time", lang, median=f"{ts['median'] * 1e3:.3f}",
-                                 min=f"{ts.get('min', 0) * 1e3:.3f}", cv=f"{ts.get('cv', 0) * 100:.1f}",
-                                 runs=ts.get("repeats", "?")))
-    rates = []
-    best = t("ex.fig.best", lang)
-    for key, unit in (("achieved_gbs", "GB/s"), ("achieved_gflops", "GFLOP/s"), ("best_gbs", f"GB/s {best}"),
-                      ("best_gflops", f"GFLOP/s {best}")):
-        if isinstance(m.get(key), int | float):
-            rates.append(f"{m[key]:,.2f} {unit}")
-    if rates:
-        lines.append("  " + " · ".join(rates))
-    if isinstance(m.get("arithmetic_intensity"), int | float):
-        lines.append("  " + t("ex.fig.intensity", lang, ai=f"{m['arithmetic_intensity']:.3g}"))
-    cls = m.get("classification")
-    if isinstance(cls, Mapping):
-        fb, fc = cls.get("fraction_of_bandwidth_roof"), cls.get("fraction_of_compute_roof")
-        if isinstance(fb, int | float) and isinstance(fc, int | float):
-            lines.append("  " + t("ex.fig.roofs", lang, bw=f"{fb * 100:.0f}", compute=f"{fc * 100:.0f}"))
-    roof = m.get("roofline")
-    if isinstance(roof, Mapping) and "peak_bandwidth_gbs" in roof:
-        ridge = roof.get("ridge_point")
-        lines.append("  " + t("ex.fig.roofline", lang, bw=f"{roof['peak_bandwidth_gbs']:,.1f}")
-                     + (t("ex.fig.ridge", lang, ridge=f"{ridge:.3g}") if isinstance(ridge, int | float) else "")
-                     + (t("ex.fig.cached", lang) if roof.get("cached") else ""))
-        sheet = roof.get("datasheet")
-        if isinstance(sheet, Mapping) and sheet.get("bandwidth_gbs"):
-            lines.append("  " + t("ex.fig.datasheet", lang, name=sheet.get("name", "?"),
-                                  bw=f"{sheet['bandwidth_gbs']:,.0f}"))
-    for dev, s in (outcome.telemetry or {}).items():
-        line = describe_window(dev, s, lang) if isinstance(s, Mapping) else None
-        if line:
-            lines.append("  " + t("ex.fig.telemetry", lang, line=line))
-    return "\n".join(lines)
 
 
 def chart_points(outcome: Outcome, lang: Lang) -> list[RooflinePoint]:

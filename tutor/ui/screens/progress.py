@@ -16,6 +16,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from tutor.content import Course
 from tutor.i18n import Lang, register, t
+from tutor.practice.reveal import verdict_word
 from tutor.ui.messages import ProgressChanged
 
 register(
@@ -61,11 +62,7 @@ STATE_WORDS: dict[str, dict[str, str]] = {
     "cancelled": {"es": "cancelado", "en": "cancelled"},
     "failed": {"es": "fallido", "en": "failed"},
 }
-VERDICT_WORDS: dict[str, dict[str, str]] = {
-    "correct": {"es": "correcto", "en": "correct"},
-    "partly": {"es": "en parte", "en": "partly"},
-    "wrong": {"es": "incorrecto", "en": "wrong"},
-}
+
 
 
 class ConfirmReset(ModalScreen[bool]):
@@ -177,7 +174,7 @@ class ProgressScreen(Screen[None]):
         history.add_columns(*t("progress.history_columns", lang).split("|"))
         for h in rep["history"]:
             state = STATE_WORDS.get(h["state"], {}).get(lang, h["state"])
-            verdict = VERDICT_WORDS.get(h["verdict"] or "", {}).get(lang, h["verdict"] or "")
+            verdict = verdict_word(h["verdict"] or "", lang)
             history.add_row(str(h["id"]), h["at_text"], h["exercise"], str(h["pass"]), state, verdict,
                             "" if h["score"] is None else f"{h['score']:.2f}", f"{h['confidence'] * 100:.0f} %",
                             str(h["hints_used"]), key=f"{h['id']}:{h['exercise']}")

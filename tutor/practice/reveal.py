@@ -1,0 +1,212 @@
+"""The reveal as data: what the learner reads after an attempt is graded, in their language, built once for the
+exercise screen and for ``tutor exercise run`` (each renders it its own way; neither rewords it).
+
+Pack text (choice labels, titles) and numbers arrive here as plain strings; the screen shows them as plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tutor.content.models import Exercise
+from tutor.grading import Prediction, choices_of
+from tutor.grading.truth import source_in
+from tutor.grading.units import format_value
+from tutor.i18n import Lang, format_number, register, t
+from tutor.practice.runner import Outcome
+from tutor.telemetry.format import describe_window
+
+register(
+    {
+        "verdict.correct": {"es": "correcto", "en": "correct"},
+        "verdict.partly": {"es": "en parte", "en": "partly"},
+        "verdict.wrong": {"es": "incorrecto", "en": "wrong"},
+        "ex.prediction": {"es": "Tu predicción", "en": "Your prediction"},
+        "ex.verdict": {"es": "Veredicto", "en": "Verdict"},
+        "ex.score": {"es": "nota", "en": "score"},
+        "ex.truth": {"es": "La verdad", "en": "The truth"},
+        "ex.source": {"es": "de dónde sale", "en": "where it comes from"},
+        "ex.explanation": {"es": "Explicación", "en": "Explanation"},
+        "ex.measured": {"es": "Medido", "en": "Measured"},
+        "ex.confidence_short": {"es": "confianza", "en": "confidence"},
+        "ex.reproduced": {
+            "es": "Reproduce el veredicto de la primera pasada: cuenta.",
+            "en": "Reproduces the first pass's verdict: it counts.",
+        },
+        "ex.not_reproduced": {
+            "es": "No reproduce el veredicto de la primera pasada ({first}): no cuenta todavía.",
+            "en": "Does not reproduce the first pass's verdict ({first}): it does not count yet.",
+        },
+        "ex.fig.time": {
+            "es": "tiempo: mediana {median} ms · mín. {min} ms · CV {cv} % · {runs} ejecuciones",
+            "en": "time: median {median} ms · min {min} ms · CV {cv} % · {runs} runs",
+        },
+        "ex.fig.best": {"es": "(mejor)", "en": "best"},
+        "ex.fig.intensity": {
+            "es": "intensidad aritmética {ai} FLOP/byte",
+            "en": "arithmetic intensity {ai} FLOP/byte",
+        },
+        "ex.fig.roofs": {
+            "es": "{bw} % del techo de ancho de banda · {compute} % del techo de cómputo",
+            "en": "{bw} % of the bandwidth roof · {compute} % of the compute roof",
+        },
+        "ex.fig.roofline": {"es": "roofline medido: {bw} GB/s", "en": "measured roofline: {bw} GB/s"},
+        "ex.fig.ridge": {"es": ", punto de cresta {ridge} FLOP/byte", "en": ", ridge {ridge} FLOP/byte"},
+        "ex.fig.cached": {"es": " (de la caché)", "en": " (cached)"},
+        "ex.fig.datasheet": {"es": "ficha técnica ({name}): {bw} GB/s", "en": "datasheet ({name}): {bw} GB/s"},
+        "ex.fig.telemetry": {"es": "telemetría de la medición — {line}", "en": "telemetry during the run — {line}"},
+    }
+)
+
+
+def verdict_word(verdict: str, lang: Lang) -> str:
+    """``correct`` / ``partly`` / ``wrong`` as the learner reads it."""
+    return t(f"verdict.{verdict}", lang) if verdict in ("correct", "partly", "wrong") else verdict
+
+
+def choice_label(exercise: Exercise, choice: str | None, lang: Lang) -> str | None:
+    """A choice id as the learner saw it (its label in ``lang``); an unknown id is shown as it is."""
+    if choice is None:
+        return None
+    return next((c.label.get(lang) for c in choices_of(exercise) if c.id == choice), choice)
+
+
+def describe_prediction(exercise: Exercise, prediction: Prediction, unit: str | None, lang: Lang) -> str:
+    """The prediction as the learner made it: the choice's label in ``lang``, the number in ``lang``'s format."""
+    parts = []
+    label = choice_label(exercise, prediction.choice, lang)
+    if label is not None:
+        parts.append(label)
+    if prediction.value is not None:
+        parts.append(format_value(prediction.value, unit, lang))
+    return " · ".join(parts) or "—"
+
+
+@dataclass(frozen=True)
+class RevealField:
+    """One labelled line: ``label: text``."""
+
+    label: str
+    text: str
+
+
+@dataclass(frozen=True)
+class RevealView:
+    """Everything the reveal shows, in one language."""
+
+    verdict: str
+    """The verdict's code (``correct`` / ``partly`` / ``wrong``): the screen picks its colour from it."""
+    verdict_line: RevealField
+    fields: tuple[RevealField, ...]
+    feedback: str
+    reproduced: str | None
+    measured_on: RevealField | None
+    figures: tuple[str, ...]
+    explanation_title: str
+    explanation: str
+
+
+def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None = None) -> RevealView:
+    """The reveal of ``outcome`` in ``lang``; ``first_pass_verdict`` (pass 2 only) says whether it reproduced."""
+    v, ex = outcome.verdict, outcome.exercise
+    truth = v.truth
+    shown_truth = (format_value(truth.value, truth.unit, lang) if truth.value is not None
+                   else choice_label(ex, truth.choice, lang) or "—")
+    if truth.value is not None and truth.choice:
+        shown_truth = f"{choice_label(ex, truth.choice, lang)} ({shown_truth})"
+    p = outcome.prediction
+    confidence = format_number(p.confidence * 100, lang, ".0f")
+    fields = (
+        RevealField(t("ex.prediction", lang), f"{describe_prediction(ex, p, truth.unit, lang)} ({confidence} %)"),
+        RevealField(t("ex.truth", lang), f"{shown_truth} — {t('ex.source', lang)}: {source_in(truth.source, lang)}"),
+    )
+    reproduced = None
+    if outcome.pass_number > 1 and first_pass_verdict is not None:
+        key = "ex.reproduced" if first_pass_verdict == v.verdict else "ex.not_reproduced"
+        reproduced = t(key, lang, first=verdict_word(first_pass_verdict, lang))
+    measured_on, figures = _figures(outcome, lang)
+    explanation = outcome.explanation.get(lang) or next(iter(outcome.explanation.values()), "")
+    return RevealView(
+        verdict=v.verdict,
+        verdict_line=RevealField(t("ex.verdict", lang),
+                                 f"{verdict_word(v.verdict, lang)} · {t('ex.score', lang)} "
+                                 f"{format_number(v.score, lang, '.2f')}"),
+        fields=fields,
+        feedback=v.feedback_in(lang),
+        reproduced=reproduced,
+        measured_on=measured_on,
+        figures=tuple(figures),
+        explanation_title=t("ex.explanation", lang),
+        explanation=explanation.strip(),
+    )
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _figures(outcome: Outcome, lang: Lang) -> tuple[RevealField | None, list[str]]:
+    """The measured figures with their spread, the roofs, and the telemetry of the window."""
+    m = outcome.measurement or {}
+    if not m:
+        return None, []
+    device = m.get("device") if isinstance(m.get("device"), Mapping) else {}
+    measured_on = RevealField(t("ex.measured", lang), f"{device.get('name', '?')} ({device.get('kind', '?')})")
+    lines = []
+    ts = m.get("time_s")
+    if isinstance(ts, Mapping) and _num(ts.get("median")) is not None:
+        lines.append(t("ex.fig.time", lang, median=format_number(ts["median"] * 1e3, lang, ".3f"),
+                       min=format_number((_num(ts.get("min")) or 0) * 1e3, lang, ".3f"),
+                       cv=format_number((_num(ts.get("cv")) or 0) * 100, lang, ".1f"), runs=ts.get("repeats", "?")))
+    rates = []
+    best = t("ex.fig.best", lang)
+    for key, unit in (("achieved_gbs", "GB/s"), ("achieved_gflops", "GFLOP/s"), ("best_gbs", f"GB/s {best}"),
+                      ("best_gflops", f"GFLOP/s {best}")):
+        value = _num(m.get(key))
+        if value is not None:
+            rates.append(f"{format_number(value, lang, ',.2f')} {unit}")
+    if rates:
+        lines.append(" · ".join(rates))
+    ai = _num(m.get("arithmetic_intensity"))
+    if ai is not None:
+        lines.append(t("ex.fig.intensity", lang, ai=format_number(ai, lang, ".3g")))
+    cls = m.get("classification")
+    if isinstance(cls, Mapping):
+        fb, fc = _num(cls.get("fraction_of_bandwidth_roof")), _num(cls.get("fraction_of_compute_roof"))
+        if fb is not None and fc is not None:
+            lines.append(t("ex.fig.roofs", lang, bw=format_number(fb * 100, lang, ".0f"),
+                           compute=format_number(fc * 100, lang, ".0f")))
+    roof = m.get("roofline")
+    if isinstance(roof, Mapping) and _num(roof.get("peak_bandwidth_gbs")) is not None:
+        ridge = _num(roof.get("ridge_point"))
+        lines.append(t("ex.fig.roofline", lang, bw=format_number(roof["peak_bandwidth_gbs"], lang, ",.1f"))
+                     + (t("ex.fig.ridge", lang, ridge=format_number(ridge, lang, ".3g")) if ridge is not None else "")
+                     + (t("ex.fig.cached", lang) if roof.get("cached") else ""))
+        sheet = roof.get("datasheet")
+        if isinstance(sheet, Mapping) and _num(sheet.get("bandwidth_gbs")):
+            lines.append(t("ex.fig.datasheet", lang, name=sheet.get("name", "?"),
+                           bw=format_number(sheet["bandwidth_gbs"], lang, ",.0f")))
+    for dev, s in (outcome.telemetry or {}).items():
+        line = describe_window(dev, s, lang) if isinstance(s, Mapping) else None
+        if line:
+            lines.append(t("ex.fig.telemetry", lang, line=line))
+    return measured_on, lines
+
+
+def render_reveal_text(view: RevealView, title: str) -> str:
+    """The reveal as plain text (``tutor exercise run``): the same lines the screen shows, in the same order."""
+    lines = [title, f"  {view.verdict_line.label}: {view.verdict_line.text}"]
+    lines += [f"  {f.label}: {f.text}" for f in view.fields]
+    if view.feedback:
+        lines.append(f"  {view.feedback}")
+    if view.reproduced:
+        lines.append(f"  {view.reproduced}")
+    if view.measured_on is not None:
+        lines.append(f"  {view.measured_on.label}: {view.measured_on.text}")
+        lines += [f"    {figure}" for figure in view.figures]
+    if view.explanation:
+        lines += ["", f"  {view.explanation_title}:"]
+        lines += ["  " + line if line else "" for line in view.explanation.splitlines()]
+    return "\n".join(lines)
