@@ -132,7 +132,7 @@ async def test_reveal_follows_the_language(tmp_path: Path) -> None:
     assert "Tu predicción: Limitado por memoria (ancho de banda)" in verdict
     assert "medido en Test CPU (cpu): intensidad aritmética frente al punto de cresta medido" in verdict
     assert "mediana" in figures and "9 ejecuciones" in figures and "del techo de ancho de banda" in figures
-    assert "roofline medido: 32.0 GB/s, punto de cresta 5 FLOP/byte" in figures
+    assert "roofline medido: 32,0 GB/s, punto de cresta 5 FLOP/byte" in figures and "32.0" not in figures
     assert "ficha técnica (Some GPU)" in figures and "GB/s (mejor)" in figures
     assert "CPU y RAM de esta máquina" in panel
 
