@@ -111,7 +111,8 @@ def test_workload_parameters_are_bounded_by_the_registry(tmp_path: Path) -> None
     unknown = EXERCISE.replace("name: copy", "name: rm_rf")
     root = write_course(tmp_path, {"l1.yaml": LESSON}, {"e1.yaml": greedy})
     lines = formatted(load_course(root).problems)
-    assert any("e1.yaml:7:10: error: measure: " in line and "1000000000000" in line for line in lines), lines
+    # at the offending parameter's key, not at the top of the call
+    assert any("e1.yaml:7:46: error: measure.params.n: " in line and "1000000000000" in line for line in lines), lines
     (root / "exercises" / "e1.yaml").write_text(unknown)
     lines = formatted(load_course(root).problems)
     assert any("unknown workload 'rm_rf'" in line for line in lines), lines
@@ -237,5 +238,5 @@ def test_formula_inputs_are_tried_at_check_time(tmp_path: Path) -> None:
     # YAML 1.1 reads 209.5e12 (no sign in the exponent) as a string: caught here, not at run time
     (root / "exercises" / "e1.yaml").write_text(FORMULA_EXERCISE.replace("PEAK", "209.5e12"))
     lines = formatted(load_course(root).errors)
-    expected = ":10:11: error: truth.inputs: ridge_point: peak_flops must be a finite number"
+    expected = ":10:12: error: truth.inputs.peak_flops: ridge_point: peak_flops must be a finite number"
     assert len(lines) == 1 and expected in lines[0], lines

@@ -8,6 +8,8 @@ workload the registry does not know) are checked over everything that loaded.
 from __future__ import annotations
 
 import importlib
+import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,12 +20,13 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.content import yaml_source
 from tutor.content.honesty import explanation_problems
-from tutor.content.models import CourseInfo, Exercise, Lesson, Level, MeasureCall, texts_of
-from tutor.content.problems import ContentError, Problem
+from tutor.content.models import CourseInfo, Exercise, FieldRule, Lesson, Level, MeasureCall, texts_of
+from tutor.content.problems import ContentError, Problem, Severity
+from tutor.content.walk import COURSE_FILE, CourseFile, walk_targets
 
 M = TypeVar("M", bound=BaseModel)
-COURSE_FILE = "course.yaml"
-YAML_SUFFIXES = (".yaml", ".yml")
+MAX_COURSE_BYTES = 64 * 1024 * 1024
+"""Course text read in one load, all files together (each file is also capped, at 1 MB)."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +139,14 @@ def problems_from_validation(path: Path, root: Node, exc: ValidationError) -> li
             mark_node = key or node
             field_path = [*found] if found else list(loc)
             message = "unknown field (not part of the format; check the spelling)"
+        elif not rest and isinstance((err.get("ctx") or {}).get("error"), FieldRule):
+            # a rule between fields: at the key it is about, not at the top of the mapping
+            for key_name in err["ctx"]["error"].keys:
+                key = _key_node(node, key_name)
+                if key is not None:
+                    mark_node = key
+                    field_path = [*found, key_name]
+                    break
         mark = mark_node.start_mark
         where = _format_loc(field_path)
         problem = Problem(path, mark.line + 1, mark.column + 1, f"{where}: {message}")
@@ -244,9 +255,67 @@ def _formula_problem(name: str, inputs: dict[str, object]) -> str | None:
     return None
 
 
-def _at(path: Path, root: Node, loc: tuple[str | int, ...], message: str) -> Problem:
+def _at(
+    path: Path, root: Node | None, loc: tuple[str | int, ...], message: str, severity: Severity = "error"
+) -> Problem:
+    """A problem at the value ``loc`` names (or as near as the file gets to it)."""
+    if root is None:  # the file could not be read again: at its top, still naming the field
+        return Problem(path, 1, 1, f"{_format_loc(loc)}: {message}", severity)
     node, found, _ = _walk(root, loc)
-    return Problem(path, node.start_mark.line + 1, node.start_mark.column + 1, f"{_format_loc(found)}: {message}")
+    return Problem(
+        path, node.start_mark.line + 1, node.start_mark.column + 1, f"{_format_loc(found)}: {message}", severity
+    )
+
+
+def _at_key(
+    path: Path, root: Node | None, loc: tuple[str | int, ...], key: str | None, message: str,
+    severity: Severity = "error",
+) -> Problem:
+    """A problem at the key ``key`` of the mapping at ``loc`` (the offending key's line:col), else at the mapping."""
+    if root is not None and key is not None:
+        mapping, found, rest = _walk(root, loc)
+        key_node = _key_node(mapping, key) if not rest else None
+        if key_node is not None:
+            mark = key_node.start_mark
+            return Problem(path, mark.line + 1, mark.column + 1, f"{_format_loc([*found, key])}: {message}", severity)
+    return _at(path, root, loc, message, severity)
+
+
+_UNKNOWN_NAME = re.compile(r"unknown (?:parameter|input) '([^']+)'")
+
+
+def _offending_key(message: str, keys: Iterable[str]) -> str | None:
+    """Which of ``keys`` a registry or formula complaint is about (``gemm: m=… exceeds …``, ``unknown input 'x'``)."""
+    keys = list(keys)
+    unknown = _UNKNOWN_NAME.search(message)
+    if unknown is not None and unknown.group(1) in keys:
+        return unknown.group(1)
+    body = message.split(": ", 1)[1] if ": " in message else message
+    for key in keys:
+        if body.startswith((f"{key}=", f"{key} ")):
+            return key
+    return None
+
+
+def _call_problem(path: Path, root: Node | None, loc: tuple[str | int, ...], call: MeasureCall, msg: str) -> Problem:
+    """A registry complaint about a lab's or exercise's call, at the key it is about (a parameter, the name)."""
+    if msg.startswith(("unknown workload", "unknown sweep")):
+        return _at_key(path, root, loc, "name", msg)
+    key = _offending_key(msg, call.params)
+    if key is not None:
+        return _at_key(path, root, (*loc, "params"), key, msg)
+    return _at(path, root, loc, msg)
+
+
+def _formula_problem_at(path: Path, root: Node | None, ex: Exercise, msg: str) -> Problem:
+    """A formula complaint at the ``formula`` key (unknown formula) or at the input it names."""
+    if msg.startswith("unknown formula"):
+        return _at_key(path, root, ("truth",), "formula", msg)
+    assert ex.truth is not None
+    key = _offending_key(msg, ex.truth.inputs)
+    if key is not None:
+        return _at_key(path, root, ("truth", "inputs"), key, msg)
+    return _at(path, root, ("truth", "inputs"), msg)
 
 
 # -- the loader -----------------------------------------------------------------------------------------------
@@ -267,37 +336,37 @@ def _guess_model(source: yaml_source.Source, hint: str | None) -> type[BaseModel
 
 @dataclass
 class _Loaded:
+    """A file that loaded. Its node tree is dropped once the file is checked (a large course would hold millions of
+    nodes) and parsed again only if a cross-file problem needs a line to point at."""
+
     path: Path
-    root: Node
     model: BaseModel
+    course_root: Path | None = None
+    _node: Node | None = None
+    _tried: bool = False
+
+    @property
+    def root(self) -> Node | None:
+        if self._node is None and not self._tried:
+            self._tried = True
+            try:
+                self._node = yaml_source.load(self.path, root=self.course_root).root
+            except Exception:  # changed or gone since: the problem is still reported, at the top of the file
+                self._node = None
+        return self._node
 
 
-def _yaml_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.suffix in YAML_SUFFIXES and p.is_file())
-
-
-def collect_files(targets: Iterable[Path]) -> list[tuple[Path, str | None]]:
+def collect_files(targets: Iterable[Path]) -> list[CourseFile]:
     """The course files under ``targets`` (files or folders), each with the kind its folder implies."""
-    files: list[tuple[Path, str | None]] = []
-    for target in targets:
-        if target.is_dir():
-            course_like = (target / "lessons").is_dir() or (target / "exercises").is_dir()
-            if course_like:
-                if (target / COURSE_FILE).is_file():
-                    files.append((target / COURSE_FILE, "course"))
-                for sub, sub_hint in (("lessons", "lesson"), ("exercises", "exercise")):
-                    if (target / sub).is_dir():
-                        files.extend((p, sub_hint) for p in _yaml_files(target / sub))
-            else:
-                hint = {"lessons": "lesson", "exercises": "exercise"}.get(target.name)
-                files.extend((p, hint) for p in _yaml_files(target))
-        else:
-            files.append((target, {"lessons": "lesson", "exercises": "exercise"}.get(target.parent.name)))
-    return files
+    return walk_targets(targets).files
+
+
+def _as_course_file(item: CourseFile | tuple[Path, str | None]) -> CourseFile:
+    return item if isinstance(item, CourseFile) else CourseFile(item[0], item[1])
 
 
 def load_files(
-    files: Iterable[tuple[Path, str | None]],
+    files: Iterable[CourseFile | tuple[Path, str | None]],
     *,
     root: Path | None = None,
     require_translations: bool = True,
@@ -306,10 +375,19 @@ def load_files(
     """Load and cross-check the given files. Never raises for bad content: problems are collected."""
     course = Course(root=root)
     loaded: list[_Loaded] = []
-    for path, hint in files:
+    budget = MAX_COURSE_BYTES
+    for item in map(_as_course_file, files):
+        path = item.path
         try:
-            source = yaml_source.load(path)
-            model_type = _guess_model(source, hint)
+            if budget <= 0:
+                raise ContentError(
+                    [Problem(path, 1, 1, f"the course holds more than {MAX_COURSE_BYTES // 2**20} MiB of text; "
+                             "this file was not read")]
+                )
+            text = yaml_source.read_text(path, root=item.root)
+            budget -= len(text)
+            source = yaml_source.parse_text(path, text)
+            model_type = _guess_model(source, item.hint)
             model = _validate(path, source, model_type)
         except ContentError as exc:
             course.invalid.append(InvalidFile(path, tuple(exc.problems)))
@@ -320,69 +398,71 @@ def load_files(
             course.invalid.append(InvalidFile(path, (problem,)))
             course.problems.append(problem)
             continue
-        loaded.append(_Loaded(path, source.root, model))
+        loaded.append(_Loaded(path, model, item.root, source.root))
         if require_translations:
             course.problems.extend(_translation_problems(path, source.root, model))
+        loaded[-1]._node = None  # parsed again on demand (see _Loaded)
 
     seen: dict[str, Path] = {}
-    for item in loaded:
-        model = item.model
+    for entry in loaded:
+        model = entry.model
         if isinstance(model, CourseInfo):
             if course.info is not None:
-                course.problems.append(_at(item.path, item.root, (), "a second course.yaml"))
+                course.problems.append(_at(entry.path, entry.root, (), "a second course.yaml"))
             course.info = model
             continue
         assert isinstance(model, Lesson | Exercise)
         kind = "lesson" if isinstance(model, Lesson) else "exercise"
         if model.id in seen:
             course.problems.append(
-                _at(item.path, item.root, ("id",), f"{kind} id {model.id!r} is already defined in {seen[model.id]}")
+                _at(entry.path, entry.root, ("id",), f"{kind} id {model.id!r} is already defined in {seen[model.id]}")
             )
             continue
-        seen[model.id] = item.path
-        course.sources[model.id] = item.path
+        seen[model.id] = entry.path
+        course.sources[model.id] = entry.path
         if isinstance(model, Lesson):
             course.lessons[model.id] = model
         else:
             course.exercises[model.id] = model
 
-    by_path = {item.path: item for item in loaded}
+    by_path = {entry.path: entry for entry in loaded}
     for lesson in course.lessons.values():
-        item = by_path[course.sources[lesson.id]]
+        entry = by_path[course.sources[lesson.id]]
         for i, ex_id in enumerate(lesson.exercises):
             ex = course.exercises.get(ex_id)
             if ex is None:
                 course.problems.append(
-                    _at(item.path, item.root, ("exercises", i), f"exercise {ex_id!r} is not defined by any file")
+                    _at(entry.path, entry.root, ("exercises", i), f"exercise {ex_id!r} is not defined by any file")
                 )
             elif ex.lesson != lesson.id:
                 course.problems.append(
-                    _at(item.path, item.root, ("exercises", i), f"exercise {ex_id!r} belongs to lesson {ex.lesson!r}")
+                    _at(entry.path, entry.root, ("exercises", i), f"exercise {ex_id!r} belongs to lesson {ex.lesson!r}")
                 )
         if check_registry:
             for j, lab in enumerate(lesson.labs):
                 msg = _measure_call_problem(lab.run)
                 if msg:
-                    course.problems.append(_at(item.path, item.root, ("labs", j, "run"), msg))
+                    course.problems.append(_call_problem(entry.path, entry.root, ("labs", j, "run"), lab.run, msg))
     for ex in course.exercises.values():
-        item = by_path[course.sources[ex.id]]
+        entry = by_path[course.sources[ex.id]]
         if ex.lesson not in course.lessons and course.lessons:
-            course.problems.append(_at(item.path, item.root, ("lesson",), f"no lesson with id {ex.lesson!r}"))
+            course.problems.append(_at(entry.path, entry.root, ("lesson",), f"no lesson with id {ex.lesson!r}"))
         elif ex.lesson in course.lessons and ex.id not in course.lessons[ex.lesson].exercises:
             course.problems.append(
-                Problem(item.path, 1, 1, f"exercise {ex.id!r} is not listed in lesson {ex.lesson!r}", "warning")
+                _at(entry.path, entry.root, ("lesson",), f"exercise {ex.id!r} is not listed in lesson {ex.lesson!r}",
+                    "warning")
             )
         for loc, msg in explanation_problems(ex):
-            course.problems.append(_at(item.path, item.root, loc, msg))
+            course.problems.append(_at(entry.path, entry.root, loc, msg))
         if check_registry:
             if ex.measure is not None:
                 msg = _measure_call_problem(ex.measure)
                 if msg:
-                    course.problems.append(_at(item.path, item.root, ("measure",), msg))
+                    course.problems.append(_call_problem(entry.path, entry.root, ("measure",), ex.measure, msg))
             if ex.truth is not None and ex.truth.formula:
                 msg = _formula_problem(ex.truth.formula, dict(ex.truth.inputs))
                 if msg:
-                    course.problems.append(_at(item.path, item.root, ("truth", "inputs"), msg))
+                    course.problems.append(_formula_problem_at(entry.path, entry.root, ex, msg))
     course.problems.sort()
     return course
 
@@ -393,21 +473,28 @@ def load_course(root: Path, *, require_translations: bool = True, check_registry
         course = Course(root=root)
         course.problems.append(Problem(root, 1, 1, "course folder not found"))
         return course
-    return load_files(
-        collect_files([root]), root=root, require_translations=require_translations, check_registry=check_registry
+    walk = walk_targets([root])
+    course = load_files(
+        walk.files, root=root, require_translations=require_translations, check_registry=check_registry
     )
+    _add_walk_problems(course, walk.problems)
+    return course
+
+
+def _add_walk_problems(course: Course, problems: list[Problem]) -> None:
+    """What the walk did not read is shown like a file that did not load (the map lists it, the check reports it)."""
+    for problem in problems:
+        course.invalid.append(InvalidFile(problem.path, (problem,)))
+    course.problems = sorted([*course.problems, *problems])
 
 
 def check_paths(targets: list[Path], *, require_translations: bool = True) -> Course:
     """What ``tutor lessons check`` loads: files or folders, checked together."""
-    missing = [t for t in targets if not t.exists()]
-    files = collect_files([t for t in targets if t.exists()])
-    course = load_files(files, require_translations=require_translations)
-    course.problems.extend(Problem(t, 1, 1, "no such file or folder") for t in missing)
-    course.problems.sort()
+    missing = [t for t in targets if not os.path.lexists(t)]
+    walk = walk_targets([t for t in targets if os.path.lexists(t)])
+    course = load_files(walk.files, require_translations=require_translations)
+    _add_walk_problems(course, [*walk.problems, *(Problem(t, 1, 1, "no such file or folder") for t in missing)])
     return course
-
-
 
 
 def strict_problems(course: Course) -> list[Problem]:
@@ -429,7 +516,7 @@ def strict_problems(course: Course) -> list[Problem]:
             "exercise: move the worked example after the exercise or use other numbers"
         )
         try:
-            source = yaml_source.load(path)
+            source = yaml_source.load(path, root=course.root)
             problem = _at(path, source.root, ("truth",), message)
         except Exception:  # the file loaded once; if it cannot be read again, still report the warning
             problem = Problem(path, 1, 1, message)

@@ -25,7 +25,20 @@ Params = dict[Annotated[str, StringConstraints(max_length=40)], Scalar]
 
 
 class Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+    # allow_inf_nan=False: no float field (nor a float parameter) takes NaN or an infinity, whoever builds the model
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False, allow_inf_nan=False)
+
+
+class FieldRule(ValueError):
+    """A rule between fields, broken: raised by a model validator with the keys it is about.
+
+    The loader reports it at the first of ``keys`` present in the file (the line of the offending key), not at the
+    top of the mapping.
+    """
+
+    def __init__(self, keys: str | tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.keys: tuple[str, ...] = (keys,) if isinstance(keys, str) else keys
 
 
 class Text(Model):
@@ -89,9 +102,9 @@ class MeasureCall(Model):
     @model_validator(mode="after")
     def _name_when_needed(self) -> MeasureCall:
         if self.op in ("workload", "sweep") and not self.name:
-            raise ValueError(f"op {self.op!r} needs a name (which {self.op} to run)")
+            raise FieldRule("op", f"op {self.op!r} needs a name (which {self.op} to run)")
         if self.dram is not None and self.op != "workload":
-            raise ValueError("'dram' sizes a workload's arrays; it needs op: workload")
+            raise FieldRule("dram", "'dram' sizes a workload's arrays; it needs op: workload")
         return self
 
 
@@ -164,7 +177,7 @@ class Truth(Model):
     @model_validator(mode="after")
     def _consistent(self) -> Truth:
         if self.source == "formula" and not self.formula:
-            raise ValueError("a formula truth needs 'formula' (the name of a formula the lesson teaches)")
+            raise FieldRule("source", "a formula truth needs 'formula' (the name of a formula the lesson teaches)")
         return self
 
 
@@ -179,7 +192,8 @@ class Grading(Model):
     @model_validator(mode="after")
     def _ordered(self) -> Grading:
         if not self.full <= self.most <= self.some:
-            raise ValueError("tolerances must grow: full ≤ most ≤ some")
+            keys = ("most", "full", "some") if self.full > self.most else ("some", "most")
+            raise FieldRule(keys, "tolerances must grow: full ≤ most ≤ some")
         return self
 
 
@@ -206,11 +220,11 @@ class Condition(Model):
         if self.bound is None and self.metric is None:
             raise ValueError("a condition needs 'bound' or 'metric'")
         if self.metric is not None and self.above is None and self.below is None:
-            raise ValueError("a 'metric' condition needs 'above' and/or 'below'")
+            raise FieldRule("metric", "a 'metric' condition needs 'above' and/or 'below'")
         if (self.above is not None or self.below is not None) and self.metric is None:
-            raise ValueError("'above'/'below' need a 'metric' to compare")
+            raise FieldRule(("above", "below"), "'above'/'below' need a 'metric' to compare")
         if self.above is not None and self.below is not None and not self.above < self.below:
-            raise ValueError("'above' must be less than 'below'")
+            raise FieldRule(("below", "above"), "'above' must be less than 'below'")
         return self
 
 
@@ -251,33 +265,37 @@ class Exercise(Model):
     def _kind_rules(self) -> Exercise:
         ids = [c.id for c in self.choices]
         if len(set(ids)) != len(ids):
-            raise ValueError("choice ids must be unique")
+            raise FieldRule("choices", "choice ids must be unique")
         if self.kind == "diagnose":
             if len(self.choices) < 2:
-                raise ValueError("a diagnose exercise needs at least two choices")
+                raise FieldRule(("choices", "kind"), "a diagnose exercise needs at least two choices")
             if self.answer is None:
-                raise ValueError("a diagnose exercise needs 'answer' (one of its choice ids)")
+                raise FieldRule("kind", "a diagnose exercise needs 'answer' (one of its choice ids)")
         if self.answer is not None and self.answer not in ids:
-            raise ValueError(f"answer {self.answer!r} is not one of the choices {ids}")
+            raise FieldRule("answer", f"answer {self.answer!r} is not one of the choices {ids}")
         if self.kind == "number":
             if self.unit is None:
-                raise ValueError("a number exercise needs 'unit'")
+                raise FieldRule("kind", "a number exercise needs 'unit'")
             if self.truth is None:
-                raise ValueError("a number exercise needs 'truth' (measurement or formula)")
+                raise FieldRule("kind", "a number exercise needs 'truth' (measurement or formula)")
         if self.kind == "bound" and self.measure is None:
-            raise ValueError("a bound exercise needs 'measure' (the workload whose side of the roofline is asked)")
+            raise FieldRule(
+                "kind", "a bound exercise needs 'measure' (the workload whose side of the roofline is asked)"
+            )
         if self.kind == "fit":
             if self.capacity_gb is None:
-                raise ValueError("a fit exercise needs 'capacity_gb'")
+                raise FieldRule("kind", "a fit exercise needs 'capacity_gb'")
             if self.truth is None:
-                raise ValueError("a fit exercise needs 'truth' (how many GB it takes)")
+                raise FieldRule("kind", "a fit exercise needs 'truth' (how many GB it takes)")
         if self.truth is not None and self.truth.source == "measurement" and self.measure is None:
-            raise ValueError("a measured truth needs 'measure' (what to run)")
+            raise FieldRule("truth", "a measured truth needs 'measure' (what to run)")
         if self.range is not None and not self.range[0] < self.range[1]:
-            raise ValueError("range must be [low, high] with low < high")
+            raise FieldRule("range", "range must be [low, high] with low < high")
         measured = self.truth is None or self.truth.source == "measurement"
         if any(v.when.bound is not None for v in self.explanation_when) and not (self.kind == "bound" and measured):
-            raise ValueError("a 'when: {bound: …}' variant needs a bound exercise whose side is measured")
+            raise FieldRule(
+                "explanation_when", "a 'when: {bound: …}' variant needs a bound exercise whose side is measured"
+            )
         return self
 
     def placeholders(self) -> set[str]:

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from tutor.untrusted import clean_line
+
 Severity = Literal["error", "warning"]
 
 
@@ -20,7 +22,9 @@ class Problem:
     severity: Severity = "error"
 
     def format(self) -> str:
-        return f"{self.path}:{self.line}:{self.col}: {self.severity}: {self.message}"
+        """``path:line:col: severity: message`` on one line, with no control character (a path or a message may
+        quote the file's own text)."""
+        return f"{clean_line(str(self.path))}:{self.line}:{self.col}: {self.severity}: {clean_line(self.message)}"
 
 
 class ContentError(Exception):

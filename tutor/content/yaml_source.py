@@ -1,22 +1,80 @@
 """Reading a course file as data: ``yaml.safe_load`` semantics, plus what a lesson pack must never do.
 
-On top of the safe loader: duplicate keys are errors, anchors/aliases are refused (no alias bombs), files must be
-UTF-8 text of bounded size and depth. Every value keeps its YAML node so a validation error can point at the line.
+On top of the safe loader: the file is read through :mod:`tutor.untrusted` (a regular file only, at most
+:data:`MAX_FILE_BYTES`, never through a link out of the course folder); duplicate keys are errors; anchors/aliases
+are refused (no alias bombs); nesting is bounded; every text must be plain (a control character, raw or escaped,
+is a located error); every number must be finite (``.inf``, ``.nan``, ``1.0e+400``) and integers fit in 64 bits.
+Every value keeps its YAML node so a validation error can point at the line.
+
+libyaml (``CSafeLoader``) scans and parses when PyYAML was built with it; the nodes are composed here, in Python,
+so the alias, depth and text checks hold with either parser.
 """
 
 from __future__ import annotations
 
+import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.nodes import MappingNode, Node
+from yaml.events import (
+    AliasEvent,
+    MappingEndEvent,
+    ScalarEvent,
+    SequenceEndEvent,
+    SequenceStartEvent,
+    StreamEndEvent,
+)
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.content.problems import ContentError, Problem
+from tutor.untrusted import UnsafeFile, describe_control, read_bounded
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 32
+MAX_NODES = 100_000
+"""Values (keys included) in one file: a bundled lesson of 30 kB holds about 2,000."""
+MAX_INT = 2**63 - 1
+MAX_PROBLEMS_PER_FILE = 20
+
+try:  # libyaml: about ten times faster than the pure-Python scanner
+    _Base: Any = yaml.CSafeLoader
+    FAST_PARSER = True
+except AttributeError:  # pragma: no cover - PyYAML without libyaml
+    _Base = yaml.SafeLoader
+    FAST_PARSER = False
+
+# The characters untrusted.clean removes (C0 but TAB/LF, DEL, C1, bidi controls, line/paragraph separators, BOM),
+# except CR, which is allowed when it ends a line (CRLF files).
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]|\r(?!\n)"
+)
+_CONTROL_NAMES = {
+    0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL", 0x85: "NEL",
+    0x9B: "CSI", 0x9D: "OSC", 0x202E: "RIGHT-TO-LEFT OVERRIDE", 0x2028: "LINE SEPARATOR", 0xFEFF: "BOM",
+}
+
+_STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_NULL_TAG = "tag:yaml.org,2002:null"
+_SEQ_TAG = "tag:yaml.org,2002:seq"
+_MAP_TAG = "tag:yaml.org,2002:map"
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a character that :func:`tutor.untrusted.clean` would remove (CRLF aside)."""
+    return _CONTROL.search(text) is not None
+
+
+def control_name(char: str) -> str:
+    """``U+001B (ESC)``: a control character, named for an error message."""
+    name = _CONTROL_NAMES.get(ord(char))
+    return f"{describe_control(char)} ({name})" if name else describe_control(char)
 
 
 @dataclass(frozen=True)
@@ -28,34 +86,177 @@ class Source:
     root: Node
 
 
-class _CourseLoader(yaml.SafeLoader):
-    """SafeLoader that refuses aliases and limits nesting while composing."""
+def _where(loc: list[str | int]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "(document)"
 
-    def __init__(self, stream: str) -> None:
+
+class _CourseLoader(_Base):  # type: ignore[misc]
+    """The safe loader with its own composer: aliases refused, depth bounded, scalars checked as they are read."""
+
+    def __init__(self, stream: str, path: Path) -> None:
         super().__init__(stream)
+        self._path = path
         self._depth = 0
+        self._nodes = 0
+        self._loc: list[str | int] = []
+        self.problems: list[Problem] = []
 
-    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
-        if self.check_event(yaml.AliasEvent):
+    # -- composing (replaces both yaml.composer.Composer and CParser's C composer) -----------------------------
+
+    def get_single_node(self) -> Node | None:
+        self.get_event()  # stream start
+        node = None
+        if not self.check_event(StreamEndEvent):
+            self.get_event()  # document start
+            node = self._compose(None)
+            self.get_event()  # document end
+        if not self.check_event(StreamEndEvent):
+            event = self.get_event()
+            raise yaml.composer.ComposerError(
+                None, None, "expected a single document, but found another document", event.start_mark
+            )
+        self.get_event()
+        return node
+
+    def _problem(self, mark: Any, message: str) -> None:
+        if len(self.problems) < MAX_PROBLEMS_PER_FILE:
+            where = f"{_where(self._loc)}: " if self._loc else ""
+            self.problems.append(Problem(self._path, mark.line + 1, mark.column + 1, f"{where}{message}"))
+
+    def _compose(self, parent: Node | None, *, is_key: bool = False) -> Node:
+        if self.check_event(AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(
                 None, None, "anchors and aliases (*name) are not allowed in course files", event.start_mark
             )
+        event = self.peek_event()  # an anchor alone is harmless: every alias to it is refused
+        self._nodes += 1
+        if self._nodes > MAX_NODES:
+            raise yaml.composer.ComposerError(
+                None, None, f"more than {MAX_NODES:,} values in one file", event.start_mark
+            )
+        if self._depth >= MAX_DEPTH:
+            raise yaml.composer.ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)
         self._depth += 1
         try:
-            if self._depth > MAX_DEPTH:
-                event = self.peek_event()
-                raise yaml.composer.ComposerError(
-                    None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark
-                )
-            return super().compose_node(parent, index)  # type: ignore[no-any-return]
+            if isinstance(event, ScalarEvent):
+                return self._scalar(is_key)
+            if isinstance(event, SequenceStartEvent):
+                return self._sequence()
+            return self._mapping()
         finally:
             self._depth -= 1
+
+    def _scalar(self, is_key: bool) -> ScalarNode:
+        event = self.get_event()
+        tag = event.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(ScalarNode, event.value, event.implicit)
+        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
+        value: str = event.value
+        bad = _CONTROL.search(value)
+        if bad is not None:
+            what = "a key" if is_key else "the text"
+            self._problem(
+                event.start_mark,
+                f"control character {control_name(bad.group()[0])} in {what}; course text must be plain "
+                "(no escape sequences)",
+            )
+        elif tag == _FLOAT_TAG:
+            number = self.construct_yaml_float(node)
+            if not math.isfinite(number):
+                self._problem(event.start_mark, f"{value[:40]} is not a finite number")
+        elif tag == _INT_TAG:
+            digits = sum(c.isdigit() for c in value)
+            if digits > 19 or abs(self.construct_yaml_int(node)) > MAX_INT:
+                self._problem(event.start_mark, f"{value[:40]}{'…' if len(value) > 40 else ''} is out of range "
+                              "(integers must fit in 64 bits)")
+        return node
+
+    def _sequence(self) -> SequenceNode:
+        start = self.get_event()
+        tag = start.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(SequenceNode, None, start.implicit)
+        node = SequenceNode(tag, [], start.start_mark, None, flow_style=start.flow_style)
+        index = 0
+        while not self.check_event(SequenceEndEvent):
+            self._loc.append(index)
+            node.value.append(self._compose(node))
+            self._loc.pop()
+            index += 1
+        node.end_mark = self.get_event().end_mark
+        return node
+
+    def _mapping(self) -> MappingNode:
+        start = self.get_event()
+        tag = start.tag
+        if tag is None or tag == "!":
+            tag = self.resolve(MappingNode, None, start.implicit)
+        node = MappingNode(tag, [], start.start_mark, None, flow_style=start.flow_style)
+        while not self.check_event(MappingEndEvent):
+            key = self._compose(node, is_key=True)
+            self._loc.append(key.value if isinstance(key, ScalarNode) else "?")
+            value = self._compose(node)
+            self._loc.pop()
+            node.value.append((key, value))
+        node.end_mark = self.get_event().end_mark
+        return node
+
+    # -- constructing --------------------------------------------------------------------------------------------
+
+    def construct(self, node: Node) -> Any:
+        """The plain data of ``node``: the common tags built directly, any other through the safe constructor."""
+        tag = node.tag
+        if isinstance(node, ScalarNode):
+            if tag == _STR_TAG:
+                return node.value
+            if tag == _INT_TAG:
+                return self.construct_yaml_int(node)
+            if tag == _FLOAT_TAG:
+                return self.construct_yaml_float(node)
+            if tag == _BOOL_TAG:
+                return self.bool_values[node.value.lower()]
+            if tag == _NULL_TAG:
+                return None
+        elif isinstance(node, SequenceNode) and tag == _SEQ_TAG:
+            return [self.construct(item) for item in node.value]
+        elif isinstance(node, MappingNode) and tag == _MAP_TAG:
+            out: dict[Any, Any] = {}
+            seen: dict[Any, Node] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == _MERGE_TAG:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "merge keys (<<) are not allowed in course files", key_node.start_mark
+                    )
+                key = self.construct(key_node)
+                try:
+                    hash(key)
+                except TypeError:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, "a mapping key must be a plain value", key_node.start_mark
+                    ) from None
+                if key in seen:
+                    first = seen[key].start_mark
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"duplicate key {key!r} (first defined at line {first.line + 1})",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node
+                out[key] = self.construct(value_node)
+            return out
+        # another tag (a timestamp, !!binary, !!set, or one that is refused): the safe constructor decides
+        return self.construct_object(node, deep=True)
 
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, Node] = {}
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)  # type: ignore[no-untyped-call]
+            key = self.construct_object(key_node, deep=True)
             try:
                 hash(key)
             except TypeError:
@@ -74,7 +275,14 @@ class _CourseLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
 
-def _problem_from_yaml_error(path: Path, exc: yaml.YAMLError) -> Problem:
+def _problem_from_yaml_error(path: Path, exc: yaml.YAMLError, text: str) -> Problem:
+    if isinstance(exc, yaml.reader.ReaderError):
+        # libyaml counts bytes of the UTF-8 text, the Python reader counts characters
+        offset = len(text.encode("utf-8")[: exc.position].decode("utf-8", "ignore")) if FAST_PARSER else exc.position
+        line, col = _line_col(text, offset)
+        char = text[offset] if offset < len(text) else ""
+        what = f"character {describe_control(char)}" if char else "a character"
+        return Problem(path, line, col, f"YAML: {what} is not allowed in YAML text")
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
@@ -90,32 +298,68 @@ def _problem_from_yaml_error(path: Path, exc: yaml.YAMLError) -> Problem:
     return Problem(path, line, col, f"YAML: {message}")
 
 
-def load(path: Path) -> Source:
-    """Parse one course file, or raise :class:`ContentError` with located problems."""
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    """1-based line and column of ``offset`` in ``text``."""
+    return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _raw_controls(path: Path, text: str) -> list[Problem]:
+    """Control characters typed into the file itself, each at its line and column."""
+    problems = []
+    for match in _CONTROL.finditer(text):
+        line, col = _line_col(text, match.start())
+        problems.append(
+            Problem(path, line, col, f"control character {control_name(match.group()[0])}; course text must be plain")
+        )
+        if len(problems) >= MAX_PROBLEMS_PER_FILE:
+            break
+    return problems
+
+
+def read_text(path: Path, *, root: Path | None = None) -> str:
+    """The text of one course file, read within the limits, or :class:`ContentError` located at 1:1."""
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ContentError([Problem(path, 1, 1, f"cannot read file: {exc.strerror or exc}")]) from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ContentError([Problem(path, 1, 1, f"file is larger than {MAX_FILE_BYTES // 1000} kB")])
+        raw = read_bounded(path, limit=MAX_FILE_BYTES, root=root)
+    except UnsafeFile as exc:
+        message = exc.message
+        if "more than the limit" in message or "larger than the limit" in message:
+            message = f"file is larger than {MAX_FILE_BYTES // 1000} kB ({message})"
+        raise ContentError([Problem(path, 1, 1, message)]) from None
     if b"\x00" in raw:
         raise ContentError([Problem(path, 1, 1, "binary file (contains NUL bytes), expected YAML text")])
     try:
-        text = raw.decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
         raise ContentError([Problem(path, line, col, "not UTF-8 text (binary file?)")]) from None
+
+
+def load(path: Path, *, root: Path | None = None) -> Source:
+    """Parse one course file, or raise :class:`ContentError` with located problems.
+
+    ``root``: the course folder the file must stay inside (a link out of it is refused).
+    """
+    return parse_text(path, read_text(path, root=root))
+
+
+def parse_text(path: Path, text: str) -> Source:
+    """Parse text already read (see :func:`load`)."""
     if not text.strip():
         raise ContentError([Problem(path, 1, 1, "empty file")])
-    loader = _CourseLoader(text)
+    raw_controls = _raw_controls(path, text)
+    if raw_controls:
+        raise ContentError(raw_controls)
+    loader = _CourseLoader(text, path)
     try:
         root = loader.get_single_node()
         if root is None:
             raise ContentError([Problem(path, 1, 1, "empty file (only comments)")])
-        data = loader.construct_document(root)
+        if loader.problems:
+            raise ContentError(sorted(loader.problems))
+        data = loader.construct(root)
     except yaml.YAMLError as exc:
-        raise ContentError([_problem_from_yaml_error(path, exc)]) from None
+        raise ContentError([_problem_from_yaml_error(path, exc, text)]) from None
     except RecursionError:
         raise ContentError([Problem(path, 1, 1, "YAML nesting is too deep")]) from None
     finally:
