@@ -1,7 +1,9 @@
 """Course content: YAML lesson and exercise files loaded into validated models, with located errors."""
 
+from tutor.content import walk
 from tutor.content.loader import Course, InvalidFile, check_paths, load_course
 from tutor.content.models import Exercise, Lab, Lesson, Section, Text
+from tutor.content.outline import LessonOutline, Outline, outline_course
 from tutor.content.problems import Problem
 
 __all__ = [
@@ -10,9 +12,13 @@ __all__ = [
     "InvalidFile",
     "Lab",
     "Lesson",
+    "LessonOutline",
+    "Outline",
     "Problem",
     "Section",
     "Text",
     "check_paths",
     "load_course",
+    "outline_course",
+    "walk",
 ]

@@ -45,6 +45,8 @@ class Walk:
     problems: list[Problem] = field(default_factory=list)
     entries: int = 0
     stopped: bool = False
+    visited: set[str] = field(default_factory=set)
+    """Real folders already read (or the course folder itself): a link back to one is not followed again."""
 
 
 def _inside(real: str, root_real: str) -> bool:
@@ -62,7 +64,8 @@ def _scan(start: Path, hint: str | None, root: Path, walk: Walk) -> None:
     if not _inside(start_real, root_real):
         walk.problems.append(Problem(start, 1, 1, "is a link that leads out of the course folder; it was not read"))
         return
-    visited: set[str] = set()
+    visited = walk.visited
+    visited.add(root_real)
     stack: list[tuple[Path, str, int]] = [(start, start_real, 0)]
     while stack and not walk.stopped:
         folder, real, depth = stack.pop()
@@ -143,4 +146,5 @@ def walk_targets(targets: Iterable[Path]) -> Walk:
             _scan(target, _HINTS.get(target.name), target, walk)
         walk.entries = 0
         walk.stopped = False
+        walk.visited = set()
     return walk

@@ -365,3 +365,8 @@ def parse_text(path: Path, text: str) -> Source:
     finally:
         loader.dispose()
     return Source(path=path, data=data, root=root)
+
+
+def fast_event_loader(text: str) -> Any:
+    """A bare safe parser over ``text`` (libyaml when available) for reading events; :func:`parse_text` composes."""
+    return _Base(text)
