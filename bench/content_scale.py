@@ -1,0 +1,113 @@
+"""How long a large course takes to check and to outline (issue 10, scale: ``lessons check`` under 10 s for 5,000
+lessons; the map paints from the outline).
+
+    .venv/bin/python bench/content_scale.py [--lessons 5000] [--sections 1]
+
+Builds a course of N lessons (each with one exercise) in a temporary folder, then times, best of three:
+``tutor lessons check DIR`` as a user runs it (a fresh process, start-up included); ``outline_course(DIR)`` (what
+the map needs to paint); ``load_course(DIR)`` in-process (the full, validated load).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+LESSON = """\
+format_version: 1
+id: {id}
+level: {level}
+order: {order}
+title: {{es: "Lección {order}", en: "Lesson {order}"}}
+outcome: {{es: "Sabes medir", en: "You can measure"}}
+sections:
+{sections}exercises: [{id}-copy]
+"""
+
+SECTION = """\
+  - id: s{i}
+    title: {{es: "Parte {i}", en: "Part {i}"}}
+    body:
+      es: |
+        # Parte {i}
+        Un párrafo de teoría con **negrita** y una fórmula: intensidad = FLOP / bytes.
+      en: |
+        # Part {i}
+        A paragraph of theory with **bold** and a formula: intensity = FLOP / bytes.
+"""
+
+EXERCISE = """\
+format_version: 1
+id: {id}-copy
+lesson: {id}
+kind: bound
+title: {{es: "Copia", en: "Copy"}}
+prompt: {{es: "¿Memoria o cómputo?", en: "Memory or compute?"}}
+measure: {{op: workload, name: copy, params: {{n: 1048576}}}}
+explanation: {{es: "Movió {{achieved_gbs:.1f}} GB/s", en: "It moved {{achieved_gbs:.1f}} GB/s"}}
+"""
+
+
+def build(root: Path, lessons: int, sections: int) -> int:
+    (root / "lessons").mkdir(parents=True)
+    (root / "exercises").mkdir()
+    body = "".join(SECTION.format(i=i) for i in range(sections))
+    size = 0
+    for n in range(lessons):
+        lesson_id = f"b{n:05d}"
+        text = LESSON.format(id=lesson_id, level=f"lv{n // 500}", order=n % 10_000, sections=body)
+        (root / "lessons" / f"{lesson_id}.yaml").write_text(text, encoding="utf-8")
+        (root / "exercises" / f"{lesson_id}.yaml").write_text(EXERCISE.format(id=lesson_id), encoding="utf-8")
+        size += len(text.encode()) + len(EXERCISE.format(id=lesson_id).encode())
+    return size
+
+
+def best(fn: object, repeats: int = 3) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()  # type: ignore[operator]
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lessons", type=int, default=5000)
+    parser.add_argument("--sections", type=int, default=1, help="theory sections per lesson")
+    args = parser.parse_args()
+
+    from tutor.content import load_course, outline_course
+    from tutor.content.yaml_source import FAST_PARSER
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "course"
+        size = build(root, args.lessons, args.sections)
+        print(f"course: {args.lessons} lessons + {args.lessons} exercises, {size / 2**20:.1f} MiB of YAML; "
+              f"libyaml: {'yes' if FAST_PARSER else 'no'}")
+
+        def check() -> None:
+            result = subprocess.run([sys.executable, "-m", "tutor", "lessons", "check", str(root)],
+                                    capture_output=True, text=True)
+            last = result.stdout.strip().splitlines()[-1]
+            assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+            assert last == f"{args.lessons} lessons, {args.lessons} exercises, no problems", last
+
+        def outline() -> None:
+            assert len(outline_course(root).lessons) == args.lessons
+
+        def full() -> None:
+            assert len(load_course(root).lessons) == args.lessons
+
+        print(f"tutor lessons check (a fresh process): {best(check):.2f} s   (target: under 10 s)")
+        print(f"outline_course (what the map paints):  {best(outline):.2f} s   (target: the map within 2 s)")
+        print(f"load_course (full validation):         {best(full):.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
