@@ -224,8 +224,9 @@ prompt: {es: "¿Dónde está la cresta?", en: "Where is the ridge?"}
 truth:
   source: formula
   formula: ridge_point
-  inputs: {peak_flops: PEAK, peak_bandwidth_bytes_per_s: "measured:roofline.peak_bandwidth_bytes_per_s"}
+  inputs: {peak_flops: PEAK, peak_bandwidth_bytes_per_s: "measured:peak_bandwidth_gbs"}
 unit: FLOP/B
+measure: {op: roofline}
 explanation: {es: "e", en: "e"}
 """
 

@@ -46,8 +46,9 @@ def test_a_prediction_is_parsed_like_an_exercise_s() -> None:
 
 def test_the_request_carries_only_the_lab_s_own_call(course_dir: Path) -> None:
     lab = load_course(course_dir).lessons["lab-l1"].labs[0]
+    # validated by the measurement plan: defaults filled in, nothing else beside op, name and params
     assert lab_request(lab) == {"op": "sweep", "name": "gemm_sizes",
-                                "params": {"min_n": 32, "max_n": 96, "points": 2}}
+                                "params": {"min_n": 32, "max_n": 96, "points": 2, "dtype": "float32"}}
 
 
 def test_the_runner_stores_the_run_and_files_the_entry(course_dir: Path, tmp_path: Path) -> None:

@@ -138,10 +138,13 @@ def _precheck(exercise: Any, device: str) -> None:
     if call is None:
         return
     try:
-        if call.op == "workload" and call.name:
-            from tutor.measure.registry import get_workload, validate_params
+        if call.op != "doctor":
+            from tutor.measure.plan import build_request
 
-            validate_params(call.name, call.params)
+            build_request(call, device=device, size_dram=False)  # parameters, caps: refused before the lock
+        if call.op == "workload" and call.name:
+            from tutor.measure.registry import get_workload
+
             workload = get_workload(call.name)
         else:
             workload = None
@@ -222,7 +225,7 @@ def run_exercise(args: argparse.Namespace) -> int:
             sys.stderr.write("\n")
         if args.json:
             print(json.dumps({"exercise": exercise.id, "state": exc.state, "error": exc.reason}))
-        raise CliError(f"{exercise.id}: the measurement {exc.state}: {exc.reason} (your prediction is kept)",
+        raise CliError(f"{exercise.id}: the measurement {exc.state}: {exc.message(lang)} (your prediction is kept)",
                        1) from None
     finally:
         if sampler is not None:

@@ -194,27 +194,72 @@ def _translation_problems(path: Path, root: Node, model: BaseModel) -> list[Prob
 # -- what the registry knows ----------------------------------------------------------------------------------
 
 
-def _measure_call_problem(call: MeasureCall) -> str | None:
-    """Check a lab's or exercise's call against the measurement registry (imported without torch)."""
+Key = tuple[str | int, ...]
+
+
+def _plan(call: MeasureCall) -> tuple[object | None, tuple[Key, str] | None]:
+    """The validated request of a lab's or exercise's call (:func:`tutor.measure.plan.build_request`, no torch),
+    or the key inside the call to fix and why: an unknown name, a parameter of the wrong type or out of range,
+    an unknown parameter, or a peak memory or estimated time over the caps."""
+    if call.op == "doctor":
+        return None, None
     try:
-        registry = importlib.import_module("tutor.measure.registry")
+        plan = importlib.import_module("tutor.measure.plan")
     except ImportError:
-        return None
-    if call.op == "workload" and call.name is not None:
-        workloads = getattr(registry, "WORKLOADS", None)
-        if workloads is not None and call.name not in workloads:
-            return f"unknown workload {call.name!r} (known: {', '.join(sorted(workloads))})"
-        validate = getattr(registry, "validate_params", None)
-        if validate is not None:
-            try:
-                validate(call.name, dict(call.params))
-            except ValueError as exc:
-                return str(exc)
-    if call.op == "sweep" and call.name is not None:
-        sweeps = getattr(registry, "SWEEPS", None)
-        if sweeps is not None and call.name not in sweeps:
-            return f"unknown sweep {call.name!r} (known: {', '.join(sorted(sweeps))})"
-    return None
+        return None, None
+    try:
+        return plan.build_request(call, device=None, size_dram=False), None
+    except ValueError as exc:
+        return None, (tuple(getattr(exc, "key", ())), str(exc))
+
+
+def _measure_call_problem(call: MeasureCall) -> tuple[Key, str] | None:
+    """Check a lab's or exercise's call against the measurement plans; ``(key inside the call, message)``."""
+    return _plan(call)[1]
+
+
+def _at_plan_key(path: Path, root: Node | None, loc: Key, message: str) -> Problem:
+    """A plan complaint at the key it names inside the file (``measure.params.m``, ``truth.metric``)."""
+    if not loc:
+        return _at(path, root, loc, message)
+    return _at_key(path, root, loc[:-1], str(loc[-1]), message)
+
+
+def _measured_path_problems(ex: Exercise) -> list[tuple[Key, str]]:
+    """``truth.metric`` and ``measured:<path>`` inputs that the exercise's measurement does not produce, checked
+    against the figures each op declares (:mod:`tutor.measure.outputs`), each at its own key."""
+    truth = ex.truth
+    if truth is None:
+        return []
+    wanted: list[tuple[Key, str]] = []
+    if truth.source == "measurement" and truth.metric:
+        wanted.append((("truth", "metric"), truth.metric))
+    for key, value in truth.inputs.items():
+        if isinstance(value, str) and value.startswith("measured:"):
+            wanted.append((("truth", "inputs", key), value[len("measured:"):]))
+    if not wanted:
+        return []
+    if ex.measure is None:
+        return [(loc, f"{path!r} needs a measurement, and the exercise has no 'measure'") for loc, path in wanted]
+    request, problem = _plan(ex.measure)
+    if problem is not None:
+        return []  # the call itself is reported; its figures cannot be known
+    try:
+        outputs = importlib.import_module("tutor.measure.outputs")
+    except ImportError:
+        return []
+    op, name = ex.measure.op, ex.measure.name
+    params = getattr(request, "params", {})
+    options = getattr(request, "options", {})
+    out: list[tuple[Key, str]] = []
+    for loc, path in wanted:
+        if not path:
+            out.append((loc, "'measured:' needs a figure after it, e.g. measured:achieved_gbs"))
+            continue
+        msg = outputs.path_problem(op, name, params, path, options)
+        if msg:
+            out.append((loc, msg))
+    return out
 
 
 def _formula_problem(name: str, inputs: dict[str, object]) -> str | None:
@@ -295,16 +340,6 @@ def _offending_key(message: str, keys: Iterable[str]) -> str | None:
         if body.startswith((f"{key}=", f"{key} ")):
             return key
     return None
-
-
-def _call_problem(path: Path, root: Node | None, loc: tuple[str | int, ...], call: MeasureCall, msg: str) -> Problem:
-    """A registry complaint about a lab's or exercise's call, at the key it is about (a parameter, the name)."""
-    if msg.startswith(("unknown workload", "unknown sweep")):
-        return _at_key(path, root, loc, "name", msg)
-    key = _offending_key(msg, call.params)
-    if key is not None:
-        return _at_key(path, root, (*loc, "params"), key, msg)
-    return _at(path, root, loc, msg)
 
 
 def _formula_problem_at(path: Path, root: Node | None, ex: Exercise, msg: str) -> Problem:
@@ -440,9 +475,10 @@ def load_files(
                 )
         if check_registry:
             for j, lab in enumerate(lesson.labs):
-                msg = _measure_call_problem(lab.run)
-                if msg:
-                    course.problems.append(_call_problem(entry.path, entry.root, ("labs", j, "run"), lab.run, msg))
+                found = _measure_call_problem(lab.run)
+                if found:
+                    course.problems.append(_at_plan_key(entry.path, entry.root, ("labs", j, "run", *found[0]),
+                                                        found[1]))
     for ex in course.exercises.values():
         entry = by_path[course.sources[ex.id]]
         if ex.lesson not in course.lessons and course.lessons:
@@ -456,13 +492,15 @@ def load_files(
             course.problems.append(_at(entry.path, entry.root, loc, msg))
         if check_registry:
             if ex.measure is not None:
-                msg = _measure_call_problem(ex.measure)
-                if msg:
-                    course.problems.append(_call_problem(entry.path, entry.root, ("measure",), ex.measure, msg))
+                found = _measure_call_problem(ex.measure)
+                if found:
+                    course.problems.append(_at_plan_key(entry.path, entry.root, ("measure", *found[0]), found[1]))
+            for loc, text in _measured_path_problems(ex):
+                course.problems.append(_at_plan_key(entry.path, entry.root, loc, text))
             if ex.truth is not None and ex.truth.formula:
-                msg = _formula_problem(ex.truth.formula, dict(ex.truth.inputs))
-                if msg:
-                    course.problems.append(_formula_problem_at(entry.path, entry.root, ex, msg))
+                formula_msg = _formula_problem(ex.truth.formula, dict(ex.truth.inputs))
+                if formula_msg:
+                    course.problems.append(_formula_problem_at(entry.path, entry.root, ex, formula_msg))
     course.problems.sort()
     return course
 

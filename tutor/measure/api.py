@@ -29,8 +29,13 @@ reported through ``progress(fraction, message)`` with a human message; the final
 :class:`tutor.measure.worker.MeasureWorker` forwards both across the process boundary (``on_point=`` in
 ``MeasureWorker.run``).
 
+Every request is validated and bounded by :func:`tutor.measure.plan.parse_request` first (unknown keys refused,
+peak memory and estimated time within the caps) and runs under its wall-clock limit (``time_limit_s`` of the plan;
+a request may ask for a shorter one with ``"time_limit_s"``).
+
 Errors: :class:`WorkloadError` / :class:`DeviceError` (bad input, one-line message), :class:`MeasureCancelled`
-(``should_cancel()`` returned True), anything else is a failure. Ops whose name starts with ``_test_`` exist only
+(``should_cancel()`` returned True), :class:`MeasureTimedOut` (past the time limit), anything else is a failure.
+Ops whose name starts with ``_test_`` exist only
 when the environment variable ``TUTOR_MEASURE_TEST_OPS=1`` is set (the tests use them to crash and hang).
 """
 
@@ -41,7 +46,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tutor.measure.errors import DeviceError, MeasureCancelled, WorkloadError
+from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut, WorkloadError
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
 
 Progress = Callable[[float, str], None]
@@ -316,4 +321,20 @@ def run_request(
         handler = TEST_OPS.get(op)
     if handler is None:
         raise WorkloadError(f"unknown op {op!r} (known: {', '.join(OPS)})")
-    return handler(request, progress or _noop_progress, should_cancel, on_point)
+    if op not in OPS:  # a test op: no plan
+        return handler(request, progress or _noop_progress, should_cancel, on_point)
+    from tutor.measure.plan import parse_request
+
+    plan = parse_request(request)  # validated parameters and options, within the caps
+    limit = plan.time_limit_s
+    deadline = time.monotonic() + limit
+
+    def cancel_or_late() -> bool:
+        return (should_cancel is not None and should_cancel()) or time.monotonic() > deadline
+
+    try:
+        return handler(plan.to_wire(), progress or _noop_progress, cancel_or_late, on_point)
+    except MeasureCancelled:
+        if time.monotonic() > deadline and not (should_cancel is not None and should_cancel()):
+            raise MeasureTimedOut(limit) from None
+        raise

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from tutor.i18n import Lang, format_number, register, t
+
 
 class MeasureError(Exception):
     """Base class of every measurement-engine error."""
@@ -29,3 +31,36 @@ class MeasureFailed(MeasureError):
         super().__init__(reason)
         self.reason = reason
         self.detail = detail
+
+
+_TIME_LIMIT_KEY = "measure.time_limit"
+
+
+class MeasureTimedOut(MeasureFailed):
+    """The measurement ran past its wall-clock limit (derived from its estimated run time) and was stopped.
+
+    ``message(lang)`` says so in the learner's language; ``reason`` is the English sentence.
+    """
+
+    def __init__(self, limit_s: float) -> None:
+        self.limit_s = float(limit_s)
+        super().__init__(self.message("en"))
+
+    def message(self, lang: str) -> str:
+        code: Lang = "es" if lang == "es" else "en"
+        return t(_TIME_LIMIT_KEY, code, limit=format_number(self.limit_s, code, ".3g"))
+
+    def messages(self) -> dict[str, str]:
+        return {lang: self.message(lang) for lang in ("es", "en")}
+
+
+_TIME_LIMIT_STRINGS: dict[str, dict[Lang, str]] = {
+    _TIME_LIMIT_KEY: {
+        "es": "La medición superó su tiempo límite ({limit} s, calculado a partir de su tamaño con margen) y se "
+        "detuvo. La máquina puede estar muy ocupada; vuelve a intentarlo o elige tamaños más pequeños.",
+        "en": "The measurement ran past its time limit ({limit} s, worked out from its size with a margin) and was "
+        "stopped. The machine may be very busy; try again or choose smaller sizes.",
+    },
+}
+
+register(_TIME_LIMIT_STRINGS)

@@ -24,7 +24,7 @@ from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from typing import Any
 
-from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureFailed, WorkloadError
+from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureFailed, MeasureTimedOut, WorkloadError
 from tutor.theory.errors import FormulaError
 
 OnProgress = Callable[[float, str], None]
@@ -64,6 +64,8 @@ def _child_main(conn: Connection, cancel: Any) -> None:
                 on_point=lambda p: conn.send(("point", p)),
             )
             conn.send(("result", result))
+        except MeasureTimedOut as exc:
+            conn.send(("error", "timeout", str(exc.limit_s)))
         except MeasureCancelled:
             conn.send(("cancelled",))
         except (WorkloadError, FormulaError) as exc:
@@ -76,6 +78,17 @@ def _child_main(conn: Connection, cancel: Any) -> None:
             detail = traceback.format_exc(limit=3)
             first = str(exc).splitlines()[0] if str(exc) else ""
             conn.send(("error", "failed", f"{type(exc).__name__}: {first}".rstrip(": ") + "\n" + detail))
+
+
+def request_time_limit(request: Any) -> float | None:
+    """The wall-clock limit of ``request`` from its plan; None for a request the plan refuses (the child
+    reports why) or a test op."""
+    from tutor.measure.plan import parse_request
+
+    try:
+        return parse_request(request).time_limit_s
+    except (WorkloadError, DeviceError, TypeError, ValueError):
+        return None
 
 
 def describe_exit(exitcode: int | None) -> str:
@@ -164,10 +177,17 @@ class MeasureWorker:
     ) -> dict[str, Any]:
         """Run ``request`` in the worker and return its result; blocks the calling thread.
 
+        ``timeout_s`` defaults to the request's time limit (:func:`tutor.measure.plan.parse_request`: its
+        estimated run time with a margin); past it the run is stopped — cooperatively, or by ending the process.
+
         Raises :class:`MeasureCancelled` (``cancel_event`` set; within about a second even if the measurement
-        does not stop by itself), :class:`MeasureFailed` (crash, hang past ``timeout_s``, error inside),
+        does not stop by itself), :class:`MeasureTimedOut` (past its time limit), :class:`MeasureFailed` (crash,
+        error inside),
         :class:`WorkloadError` / :class:`DeviceError` (bad input).
         """
+        limit = timeout_s if timeout_s is not None else request_time_limit(request)
+        if limit is not None and timeout_s is not None and "time_limit_s" not in request:
+            request = {**request, "time_limit_s": timeout_s}  # the child stops cooperatively at the same limit
         with self._lock:
             self._ensure()
             assert self._conn is not None and self._proc is not None
@@ -186,9 +206,10 @@ class MeasureWorker:
                 if cancel_deadline is not None and time.monotonic() > cancel_deadline:
                     self._discard()
                     raise MeasureCancelled("cancelled (the measurement process was stopped)")
-                if timeout_s is not None and time.monotonic() - started > timeout_s:
+                if limit is not None and time.monotonic() - started > limit + self.cancel_grace_s:
+                    # past its limit and not stopped by itself (a long kernel does not look at the clock)
                     self._discard()
-                    raise MeasureFailed(f"the measurement took longer than {timeout_s:g} s and was stopped")
+                    raise MeasureTimedOut(limit)
                 try:
                     ready = self._conn.poll(self.poll_s)
                 except (OSError, EOFError):
@@ -223,6 +244,8 @@ class MeasureWorker:
                         raise WorkloadError(text)
                     if kind == "device":
                         raise DeviceError(text)
+                    if kind == "timeout":
+                        raise MeasureTimedOut(float(text))
                     reason, _, detail = text.partition("\n")
                     raise MeasureFailed(reason, detail or None)
 

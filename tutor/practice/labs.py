@@ -116,22 +116,17 @@ def parse_lab_prediction(raw: str, unit: str | None, lang: Lang) -> LabPredictio
     return LabPrediction(text=text)
 
 
-_OP_OPTIONS = ("mode", "refresh", "device")
-
-
 def lab_request(lab: Lab) -> dict[str, Any]:
-    """The request the measurement worker runs for ``lab`` (plain JSON data)."""
+    """The request the measurement worker runs for ``lab`` (plain JSON data), built, validated and bounded by
+    :func:`tutor.measure.plan.build_request`: the pack's parameters checked against the registry, the options of
+    an op without parameters (bench, roofline, decode, …) kept apart from ``op``/``name``, peak memory and
+    estimated time within the caps. Raises its ``PlanError`` (a ``WorkloadError``) for a lab that asks for more."""
     call = lab.run
-    request: dict[str, Any] = {"op": call.op}
-    if call.name:
-        request["name"] = call.name
-    if call.op in ("workload", "sweep", "vram"):
-        request["params"] = dict(call.params)
-    else:
-        # Options of the other ops (bench, roofline, decode, …) sit at the top of the request, where the engine
-        # reads them; nothing else from the pack reaches it.
-        request.update({k: v for k, v in call.params.items() if k in _OP_OPTIONS})
-    return request
+    if call.op == "doctor":
+        return {"op": "doctor"}
+    from tutor.measure.plan import build_request
+
+    return build_request(call, device=None).to_wire()
 
 
 def fingerprint_of(result: Mapping[str, Any]) -> str | None:

@@ -33,42 +33,32 @@ MeasureFn = Callable[[dict[str, Any], OnProgress | None, threading.Event | None]
 TelemetryWindow = Callable[[float, float], Mapping[str, Any] | None]
 """``window(t0, t1)`` → the telemetry window summary per device (plain dicts), or None."""
 
-_PARAM_OPS = ("workload", "sweep", "vram")
-
-
 class AttemptFailed(Exception):
     """The locked attempt could not be graded: the measurement failed or was cancelled, or the truth could not be
     resolved. The prediction stays stored, marked with ``state`` and the reason."""
 
-    def __init__(self, reason: str, state: str = "failed") -> None:
+    def __init__(self, reason: str, state: str = "failed", messages: Mapping[str, str] | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.state = state
+        self.messages = dict(messages or {})
+
+    def message(self, lang: str) -> str:
+        """The reason in ``lang`` when the failure has one (a time limit), else the engine's sentence."""
+        return self.messages.get(lang) or self.reason
 
 
 def measure_request(
     exercise: Exercise, device: str = "auto", *, roofline_mode: str | None = None, budget_s: float | None = None
 ) -> dict[str, Any] | None:
-    """The request ``tutor.measure.api.run_request`` takes for this exercise (None when nothing is measured)."""
+    """The request ``tutor.measure.api.run_request`` takes for this exercise (None when nothing is measured),
+    built, validated and bounded by :func:`tutor.measure.plan.build_request`; raises its ``PlanError``."""
     call = exercise.measure
-    if call is None:
+    if call is None or call.op == "doctor":
         return None
-    request: dict[str, Any] = {"op": call.op, "device": device}
-    if call.name is not None:
-        request["name"] = call.name
-    if call.op in _PARAM_OPS:
-        request["params"] = dict(call.params)
-        if call.dram is not None and call.name is not None:
-            from tutor.practice.sizing import size_for_dram
+    from tutor.measure.plan import build_request
 
-            request["params"], _capped = size_for_dram(call.name, call.params, call.dram)
-    else:
-        request.update(call.params)
-    if roofline_mode is not None:
-        request["roofline_mode"] = roofline_mode
-    if budget_s is not None and call.op == "workload":
-        request["budget_s"] = budget_s
-    return request
+    return build_request(call, device=device, roofline_mode=roofline_mode, budget_s=budget_s).to_wire()
 
 
 _ROOF_KEYS = ("peak_bandwidth_gbs", "peak_gflops", "peak_tflops", "ridge_flops_per_byte", "ridge_point", "mode",
@@ -264,9 +254,12 @@ class ExerciseRunner:
     ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
         """Run the exercise's measurement; ``(result, telemetry window)``. A failure or cancellation marks the
         attempt and raises :class:`AttemptFailed`."""
-        from tutor.measure.errors import MeasureCancelled, MeasureError
+        from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureTimedOut, WorkloadError
 
-        request = measure_request(exercise, device, roofline_mode=roofline_mode, budget_s=budget_s)
+        try:
+            request = measure_request(exercise, device, roofline_mode=roofline_mode, budget_s=budget_s)
+        except WorkloadError as exc:  # the pack asks for more than the caps allow, or for no such thing
+            self._fail(attempt_id, str(exc), "failed")
         if request is None:
             return None, None
         if self._measure is None:
@@ -275,6 +268,8 @@ class ExerciseRunner:
         t0 = time.time()
         try:
             result = self._measure(request, on_progress, cancel)
+        except MeasureTimedOut as exc:
+            self._fail(attempt_id, exc.reason, "failed", exc.messages())
         except MeasureCancelled:
             self._fail(attempt_id, "the measurement was cancelled", "cancelled")
         except KeyboardInterrupt:
@@ -349,6 +344,6 @@ class ExerciseRunner:
                                          cancel=cancel, roofline_mode=roofline_mode, budget_s=budget_s)
         return self.grade(exercise, attempt_id, prediction, result, telemetry, pass_number=pass_number)
 
-    def _fail(self, attempt_id: int, reason: str, state: str) -> Any:
+    def _fail(self, attempt_id: int, reason: str, state: str, messages: Mapping[str, str] | None = None) -> Any:
         self.store.record_failure(attempt_id, state=state, reason=reason)
-        raise AttemptFailed(reason, state)
+        raise AttemptFailed(reason, state, messages)

@@ -418,7 +418,7 @@ class ExerciseScreen(Screen[None]):
                 result, telemetry = runner.measure(self.exercise, self.attempt_id, device=self.device,
                                                    on_progress=progress, cancel=self._cancel, budget_s=self.budget_s)
         except AttemptFailed as exc:
-            self.post_message(self.Failed(exc.reason, exc.state))
+            self.post_message(self.Failed(exc.message(self.lang), exc.state))
             return
         self.post_message(self.Measured(result, telemetry))
 
@@ -462,7 +462,7 @@ class ExerciseScreen(Screen[None]):
                                            pass_number=self.pass_number)
         except AttemptFailed as exc:
             self.state = "running"
-            self.on_exercise_screen_failed(self.Failed(exc.reason, exc.state))
+            self.on_exercise_screen_failed(self.Failed(exc.message(self.lang), exc.state))
             return
         self.state = "revealed"
         self.outcome = outcome

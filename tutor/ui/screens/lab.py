@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState
 
 from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, register, t
-from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed
+from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed, MeasureTimedOut
 from tutor.measure.registry import SWEEPS
 from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
 from tutor.progress.notebook import summarise_result, sweep_point, sweep_points
@@ -299,6 +299,9 @@ class LabScreen(Screen[None]):
                 result = {**result, "telemetry": {dev: s.as_dict() for dev, s in recorded.summary.items()}}
         except MeasureCancelled:
             self.post_message(self.Failed("cancelled", cancelled=True))
+            return
+        except MeasureTimedOut as exc:
+            self.post_message(self.Failed(exc.message(self.lang)))
             return
         except MeasureFailed as exc:
             self.post_message(self.Failed(exc.reason))

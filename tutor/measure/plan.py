@@ -1,0 +1,586 @@
+"""Measurement plans: the one place a measurement request is built, validated and bounded.
+
+``build_request(spec, params=None, *, device=..., ...)`` turns what a lab or exercise asks for (a
+:class:`~tutor.content.models.MeasureCall`, or any mapping with ``op``/``name``/``params``/``dram``) into a
+:class:`Request`: typed, ranged parameters (unknown keys refused), the op's few options (``mode``, ``refresh``) in
+their own field — so nothing a pack writes can replace ``op`` or ``name`` — and an :class:`Estimate` of its peak
+memory (inputs, outputs and temporaries: a float16/bfloat16 input is made as float32 first, attention holds two
+S×S matrices at once) and run time (FLOPs and bytes at deliberately slow rates, see :data:`RATES`). A request over
+:data:`MAX_PEAK_BYTES` or :data:`MAX_SECONDS` is refused with a :class:`PlanError` naming the key to change, at
+``tutor lessons check`` time and again when it is built to run. :func:`parse_request` validates a plain request
+dict the same way (what :func:`tutor.measure.api.run_request` receives), and :meth:`Request.time_limit_s` is the
+wall-clock limit the run gets.
+
+Importable without torch (the content checker uses it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tutor.measure.errors import WorkloadError
+from tutor.measure.registry import (
+    MAX_WORKING_SET_BYTES,
+    SWEEPS,
+    WORKLOADS,
+    Param,
+    _validate,
+    get_workload,
+    validate_sweep_params,
+    validate_vram_params,
+)
+
+OPS = ("workload", "sweep", "roofline", "vram", "decode", "train_step", "bench")
+PARAM_OPS = ("workload", "sweep", "vram")
+MAX_PEAK_BYTES = MAX_WORKING_SET_BYTES
+MAX_SECONDS = 240.0
+
+# Deliberately slow rates, so an estimate bounds the run on a modest laptop: a 2-core CPU without AVX-512 does
+# 50-100 GFLOP/s in float32 GEMM and ~10 GB/s of copy bandwidth; measured here (2-core Xeon, AMX) 350 GFLOP/s in
+# float32, 1300 in bfloat16 and ~25 GB/s. A CPU without native 16-bit math converts, hence the low 16-bit rates.
+RATES: dict[str, float] = {"float32": 10e9, "float64": 5e9, "bfloat16": 2e9, "float16": 1e9}
+BANDWIDTH_BYTES_PER_S = 2e9
+PYTHON_FLOPS_PER_S = 5e6  # the pure-Python triple loop (measured here: 25e6)
+GPU_FLOPS_PER_S = 5e12  # the vram op's full-scale run on a GPU (the CPU runs it narrowed, see vram.py)
+CALL_OVERHEAD_S = 1e-4
+# The time limit: the estimate (already slow) with a margin, plus the start of a fresh measuring process
+# (importing torch) and, for ops judged against the roofline, measuring it when it is not cached yet.
+LIMIT_MARGIN = 3.0
+LIMIT_BASE_S = 60.0
+
+# Options a request may carry beside op/name/params: what a pack may set per op, and what callers add.
+PACK_OPTIONS: dict[str, tuple[Param, ...]] = {
+    "roofline": (Param("mode", "quick", choices=("quick", "full")), Param("refresh", False, choices=None)),
+    "decode": (Param("mode", "quick", choices=("quick", "full")),),
+    "train_step": (Param("mode", "quick", choices=("quick", "full")),),
+    "bench": (Param("mode", "quick", choices=("quick", "full")),),
+    "sweep": (),
+    "workload": (),
+    "vram": (),
+}
+CALLER_OPTIONS = ("device", "mode", "refresh", "budget_s", "roofline_mode", "time_limit_s")
+DEVICES = ("auto", "cpu", "cuda")
+MODES = ("tiny", "quick", "full")
+
+
+class PlanError(WorkloadError):
+    """A request that cannot run as asked; ``key`` is where in the lab's/exercise's call to fix it, e.g.
+    ``("params", "m")`` or ``("params",)`` for a cap the parameters together exceed."""
+
+    def __init__(self, message: str, key: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What a request will hold and take at most: peak bytes of the measuring process's data (inputs, outputs,
+    temporaries) and seconds of measuring at the slow :data:`RATES`, plus seconds of prerequisites the pack does
+    not choose (measuring the roofline when it is not cached)."""
+
+    peak_bytes: int
+    seconds: float
+    setup_seconds: float = 0.0
+    capped: bool = True  # False for work of a fixed size the pack cannot change (roofline, bench, the model)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"peak_bytes": self.peak_bytes, "seconds": self.seconds, "setup_seconds": self.setup_seconds}
+
+
+@dataclass(frozen=True)
+class Request:
+    """A validated measurement request and its estimate."""
+
+    op: str
+    name: str | None
+    params: dict[str, Any]
+    options: dict[str, Any] = field(default_factory=dict)
+    estimate: Estimate = field(default_factory=lambda: Estimate(0, 0.0))
+
+    @property
+    def time_limit_s(self) -> float:
+        """The wall-clock limit of the run: the estimate with a margin (see :func:`time_limit_s`)."""
+        return time_limit_s(self.estimate, self.options.get("time_limit_s"))
+
+    def to_wire(self) -> dict[str, Any]:
+        """The plain dict :func:`tutor.measure.api.run_request` takes. ``op`` and ``name`` are written last."""
+        out: dict[str, Any] = dict(self.options)
+        if self.op in PARAM_OPS:
+            out["params"] = dict(self.params)
+        out["op"] = self.op
+        if self.name is not None:
+            out["name"] = self.name
+        return out
+
+
+def time_limit_s(estimate: Estimate, requested: float | None = None) -> float:
+    """``LIMIT_BASE_S + LIMIT_MARGIN × (estimate + prerequisites)``, or a shorter limit the caller asked for."""
+    limit = LIMIT_BASE_S + LIMIT_MARGIN * (estimate.seconds + estimate.setup_seconds)
+    if requested is not None:
+        limit = min(limit, float(requested))
+    return float(limit)
+
+
+# -- per-op estimates -------------------------------------------------------------------------------------------
+
+
+def _bytes_of(dtype: str) -> int:
+    return {"float64": 8, "float32": 4, "bfloat16": 2, "float16": 2}.get(dtype, 4)
+
+
+def _inputs(name: str, p: Mapping[str, Any]) -> list[int]:
+    """Element counts of each input a workload's kernel creates (one at a time)."""
+    if "n" in p and name in ("copy", "scale", "add", "triad", "axpy", "sum"):
+        return [p["n"]] * {"copy": 1, "scale": 1, "sum": 1}.get(name, 2)
+    if name in ("softmax", "layernorm"):
+        return [p["rows"] * p["cols"]]
+    if name == "gemm":
+        return [p["m"] * p["k"], p["k"] * p["n"]]
+    if name == "bmm":
+        return [p["batch"] * p["m"] * p["k"], p["batch"] * p["k"] * p["n"]]
+    if name.startswith("attention"):
+        return [p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"]] * 3
+    return []
+
+
+def workload_peak_bytes(name: str, p: Mapping[str, Any]) -> int:
+    """Peak bytes of workload ``name`` with validated params ``p``: the registry's inputs, outputs and
+    intermediates, plus temporaries — a float16/bfloat16 input is drawn in float32 and converted (a float32 copy
+    of the largest input lives meanwhile), and 16-bit softmax, layer norm and naive attention are counted with a
+    float32 buffer the size of the rows they normalise (the CPU kernels accumulate in float32)."""
+    w = get_workload(name)
+    peak = int(w.memory_fn(dict(p)))
+    dtype = p.get("dtype", "float32")
+    if dtype in ("float16", "bfloat16"):
+        sizes = _inputs(name, p)
+        if sizes:
+            peak += 4 * max(sizes)
+        if name in ("softmax", "layernorm"):
+            peak += 4 * p["rows"] * p["cols"]
+        if name == "attention_naive":
+            peak += 4 * p["batch"] * p["heads"] * p["seq_len"] ** 2
+    return peak
+
+
+def _rate(name: str, dtype: str) -> float:
+    w = WORKLOADS[name]
+    if w.kind == "python":
+        return PYTHON_FLOPS_PER_S
+    return RATES.get(dtype, RATES["float32"])
+
+
+def call_seconds(name: str, p: Mapping[str, Any]) -> float:
+    """Seconds of one call of workload ``name`` at the slow rates: FLOPs ÷ rate + bytes ÷ bandwidth."""
+    w = WORKLOADS[name]
+    dtype = p.get("dtype", "float32")
+    return w.flops_fn(dict(p)) / _rate(name, dtype) + w.bytes_fn(dict(p)) / BANDWIDTH_BYTES_PER_S + CALL_OVERHEAD_S
+
+
+def _setup_seconds(peak_bytes: int) -> float:
+    # drawing random inputs: a few passes over the data
+    return 3 * peak_bytes / BANDWIDTH_BYTES_PER_S
+
+
+def _timed_seconds(per_call: float, *, probe: int, warmup: int, min_repeats: int, budget_s: float) -> float:
+    """``time_callable`` after ``choose_inner``: probe calls, warm-up, then min_repeats samples or the budget."""
+    return per_call * (probe + warmup + min_repeats + 1) + budget_s
+
+
+def _workload_estimate(name: str, p: Mapping[str, Any], budget_s: float, roofline_mode: str = "quick") -> Estimate:
+    peak = workload_peak_bytes(name, p)
+    per_call = call_seconds(name, p)
+    python = WORKLOADS[name].kind == "python"
+    seconds = _setup_seconds(peak) + _timed_seconds(
+        per_call, probe=0 if python else 4, warmup=1 if python else 2, min_repeats=3, budget_s=budget_s)
+    return Estimate(peak, seconds, setup_seconds=roofline_seconds(roofline_mode))
+
+
+def _sweep_estimate(name: str, p: Mapping[str, Any]) -> Estimate:
+    from tutor.measure.outputs import naive_sizes
+
+    peak, seconds, setup = 0, 0.0, 0.0
+    if name == "working_set":
+        lo, hi = p["min_kib"] * 2**10, p["max_mib"] * 2**20
+        count = max(2, round(math.log2(hi / lo) * p["points_per_octave"]) + 1)
+        for i in range(count):
+            size = int(lo * (hi / lo) ** (i / (count - 1)))
+            per_call = size / BANDWIDTH_BYTES_PER_S + CALL_OVERHEAD_S
+            seconds += _setup_seconds(size) + _timed_seconds(per_call, probe=4, warmup=1, min_repeats=5,
+                                                             budget_s=0.15)
+            peak = max(peak, size)
+    elif name == "gemm_sizes":
+        lo, hi, count = p["min_n"], max(p["min_n"], p["max_n"]), p["points"]
+        for n in sorted({round(lo * (hi / lo) ** (i / max(1, count - 1))) for i in range(count)}):
+            q = {"m": n, "n": n, "k": n, "dtype": p["dtype"]}
+            point_peak = workload_peak_bytes("gemm", q)
+            seconds += _setup_seconds(point_peak) + _timed_seconds(call_seconds("gemm", q), probe=4, warmup=1,
+                                                                   min_repeats=3, budget_s=0.3)
+            peak = max(peak, point_peak)
+    elif name == "naive_vs_numpy":
+        for n in naive_sizes(p["max_n"]):
+            if n <= p["max_naive_n"]:
+                seconds += call_seconds("matmul_python", {"n": n}) * (4 if n < 64 else 3)
+                peak = max(peak, workload_peak_bytes("matmul_python", {"n": n}))
+            q = {"n": n, "dtype": "float64"}
+            seconds += _timed_seconds(call_seconds("matmul_numpy", q), probe=4, warmup=1, min_repeats=3,
+                                      budget_s=0.3)
+            peak = max(peak, workload_peak_bytes("matmul_numpy", q))
+    elif name == "gemm_share":
+        cfg = MODEL_CONFIGS["quick"]
+        for batch in [b for b in (1, 2, 4, 8, 16) if b <= p["max_batch"]] or [1]:
+            tokens = batch * cfg["train_seq"]
+            # one warm-up step and the profiled steps, each forward + backward + AdamW; the profiler doubles it
+            seconds += 2 * (p["steps"] + 1) * train_flops(cfg, tokens) / RATES["float32"]
+            peak = max(peak, train_peak_bytes(cfg, tokens))
+    elif name == "roofline_points":
+        dtype = p["dtype"]
+        cases: list[tuple[str, dict[str, Any]]] = [
+            ("copy", {"n": 2**24, "dtype": dtype}), ("triad", {"n": 2**24, "dtype": dtype}),
+            ("softmax", {"rows": 2048, "cols": 2048, "dtype": dtype}),
+            ("layernorm", {"rows": 2048, "cols": 2048, "dtype": dtype}),
+        ] + [("gemm", {"m": n, "n": n, "k": n, "dtype": dtype}) for n in (32, 128, 512, 1024, 2048)]
+        for case, q in cases:
+            case_peak = workload_peak_bytes(case, q)
+            seconds += _setup_seconds(case_peak) + _timed_seconds(call_seconds(case, q), probe=4, warmup=1,
+                                                                  min_repeats=3, budget_s=0.3)
+            peak = max(peak, case_peak)
+        setup = roofline_seconds("quick")
+    return Estimate(peak, seconds, setup_seconds=setup)
+
+
+# The bundled transformer per mode (the numbers of tutor.measure.model.MODEL_MODES, kept here without torch;
+# tests/test_measure_caps.py checks they agree).
+MODEL_CONFIGS: dict[str, dict[str, Any]] = {
+    "tiny": {"vocab": 256, "hidden": 64, "layers": 2, "intermediate": 256, "prompt": 8, "decode_steps": 8,
+             "decode_repeats": 2, "big_batch": 4, "train_batch": 2, "train_seq": 32, "train_steps": 2},
+    "quick": {"vocab": 8192, "hidden": 512, "layers": 8, "intermediate": 2048, "prompt": 32, "decode_steps": 48,
+              "decode_repeats": 3, "big_batch": 8, "train_batch": 2, "train_seq": 128, "train_steps": 4},
+    "full": {"vocab": 8192, "hidden": 512, "layers": 8, "intermediate": 2048, "prompt": 64, "decode_steps": 128,
+             "decode_repeats": 5, "big_batch": 16, "train_batch": 8, "train_seq": 256, "train_steps": 6},
+}
+
+
+def model_params(cfg: Mapping[str, Any]) -> int:
+    """Parameters of the bundled transformer: tied embedding, 4·h² attention and 2·h·i MLP per layer."""
+    h = cfg["hidden"]
+    return cfg["vocab"] * h + cfg["layers"] * (4 * h * h + 2 * h * cfg["intermediate"] + 4 * h)
+
+
+def train_flops(cfg: Mapping[str, Any], tokens: int) -> float:
+    """6·N FLOPs per token (forward + backward) plus the attention scores (12·L·h·S per token)."""
+    return tokens * (6 * model_params(cfg) + 12 * cfg["layers"] * cfg["hidden"] * cfg["train_seq"])
+
+
+def train_peak_bytes(cfg: Mapping[str, Any], tokens: int) -> int:
+    """float32 weights, gradients and two Adam moments (16 B per parameter), and activations: ~34·h bytes per
+    token per layer plus the logits (vocab × 4 B per token, twice for the loss)."""
+    return int(16 * model_params(cfg) + tokens * (cfg["layers"] * 34 * cfg["hidden"] + 8 * cfg["vocab"]))
+
+
+def _decode_seconds(cfg: Mapping[str, Any]) -> float:
+    n = model_params(cfg)
+    steps = 2 * (cfg["decode_repeats"] + 1) * (cfg["prompt"] + cfg["decode_steps"])  # two thread counts
+    seconds = 0.0
+    for batch in (1, cfg["big_batch"]):
+        per_step = 4 * n / BANDWIDTH_BYTES_PER_S + 2 * n * batch / RATES["float32"] + 20 * CALL_OVERHEAD_S
+        seconds += steps * per_step
+    return seconds
+
+
+def _train_seconds(cfg: Mapping[str, Any]) -> float:
+    tokens = cfg["train_batch"] * cfg["train_seq"]
+    return (cfg["train_steps"] + 2) * train_flops(cfg, tokens) / RATES["float32"]
+
+
+ROOFLINE_CONFIGS: dict[str, dict[str, Any]] = {
+    # mirrors tutor.measure.roofline.MODES (checked by the tests): array bytes, GEMM sizes and dtypes on a CPU
+    "tiny": {"stream_bytes": 8 * 2**20, "kernels": 1, "gemm_n": (256,), "dtypes": ("float32",), "budget_s": 0.05},
+    "quick": {"stream_bytes": 256 * 2**20, "kernels": 2, "gemm_n": (512, 1024, 2048),
+              "dtypes": ("float32", "float64", "bfloat16"), "budget_s": 0.8},
+    "full": {"stream_bytes": 512 * 2**20, "kernels": 4, "gemm_n": (512, 1024, 2048, 3072),
+             "dtypes": ("float32", "float64", "bfloat16", "float16"), "budget_s": 2.5},
+}
+
+
+def _stream_array_bytes(mode: str) -> int:
+    cfg = ROOFLINE_CONFIGS[mode]
+    if mode == "tiny":
+        return int(cfg["stream_bytes"])
+    try:
+        from tutor.measure.device import dram_working_set_bytes
+
+        return max(int(cfg["stream_bytes"]), dram_working_set_bytes())
+    except Exception:  # sysfs unreadable: the default size
+        return int(cfg["stream_bytes"])
+
+
+def roofline_seconds(mode: str) -> float:
+    """Measuring the roofline in ``mode`` at the slow rates (STREAM rounds, then GEMMs per dtype)."""
+    cfg = ROOFLINE_CONFIGS[mode]
+    array = _stream_array_bytes(mode)
+    seconds = cfg["kernels"] * (_setup_seconds(3 * array) + 5 * 6 * 3 * array / BANDWIDTH_BYTES_PER_S
+                                + cfg["budget_s"])
+    for dtype in cfg["dtypes"]:
+        for n in cfg["gemm_n"]:
+            q = {"m": n, "n": n, "k": n, "dtype": dtype}
+            seconds += _timed_seconds(call_seconds("gemm", q), probe=4, warmup=2, min_repeats=3,
+                                      budget_s=cfg["budget_s"])
+    return seconds
+
+
+def roofline_peak_bytes(mode: str) -> int:
+    """Three STREAM arrays (triad) of 4× the last-level cache, or the mode's size."""
+    return 3 * _stream_array_bytes(mode)
+
+
+def _fixed_estimate(op: str, mode: str) -> Estimate:
+    cfg = MODEL_CONFIGS[mode]
+    if op == "roofline":
+        return Estimate(roofline_peak_bytes(mode), roofline_seconds(mode), capped=False)
+    if op == "decode":
+        n = model_params(cfg)
+        kv = 2 * cfg["layers"] * cfg["hidden"] * (cfg["prompt"] + cfg["decode_steps"] + 8) * cfg["big_batch"] * 4
+        return Estimate(4 * n + kv, _decode_seconds(cfg), setup_seconds=roofline_seconds("quick"), capped=False)
+    if op == "train_step":
+        tokens = cfg["train_batch"] * cfg["train_seq"]
+        return Estimate(train_peak_bytes(cfg, tokens), _train_seconds(cfg), setup_seconds=roofline_seconds("quick"),
+                        capped=False)
+    # bench: the roofline, decode and a training step in the same mode
+    parts = [_fixed_estimate(o, mode) for o in ("roofline", "decode", "train_step")]
+    return Estimate(max(p.peak_bytes for p in parts), sum(p.seconds for p in parts), capped=False)
+
+
+def _vram_estimate(p: Mapping[str, Any]) -> Estimate:
+    """The CPU runs a narrowed model (small_config: 2 layers, hidden ÷ 16) at ≤ 128 tokens × ≤ 2 sequences; a
+    GPU runs the full model, so its FLOPs at :data:`GPU_FLOPS_PER_S` bound the time. Peak bytes: the CPU run
+    (the GPU's own memory is what the question asks about; running out of it is the answer, not a failure)."""
+    from tutor.theory.formulas import model_preset
+
+    preset = model_preset(p["preset"])
+    training = p["mode"] == "training"
+    tokens = p["batch"] * p["seq_len"]
+    attn = 4 * preset.layers * preset.hidden * p["seq_len"] * tokens
+    full_flops = (6 if training else 2) * preset.n_params * tokens + (3 if training else 1) * attn
+    gpu_seconds = full_flops / GPU_FLOPS_PER_S
+    hidden = max(8, preset.hidden // 16 // max(1, preset.heads // 8)) * max(1, preset.heads // 8)
+    small = {"vocab": min(preset.vocab, 4096), "hidden": hidden, "layers": 2,
+             "intermediate": max(16, preset.intermediate // 16), "train_seq": min(p["seq_len"], 128)}
+    small_tokens = min(p["batch"], 2) * small["train_seq"]
+    cpu_seconds = (3 if training else 1) * train_flops(small, small_tokens) / RATES["float32"]
+    heads = max(1, preset.heads // 8)
+    scores = 4 * 3 * min(p["batch"], 2) * heads * small["train_seq"] ** 2 * small["layers"]
+    cpu_peak = train_peak_bytes(small, small_tokens) + scores
+    return Estimate(cpu_peak, max(gpu_seconds, cpu_seconds))
+
+
+def estimate(request: Request) -> Estimate:
+    """Peak bytes and seconds of ``request`` (its :attr:`Request.estimate`, computed again)."""
+    return _estimate(request.op, request.name, request.params, request.options)
+
+
+def _estimate(op: str, name: str | None, params: Mapping[str, Any], options: Mapping[str, Any]) -> Estimate:
+    if op == "workload":
+        assert name is not None
+        return _workload_estimate(name, params, float(options.get("budget_s", 1.0)),
+                                  str(options.get("roofline_mode", "quick")))
+    if op == "sweep":
+        assert name is not None
+        return _sweep_estimate(name, params)
+    if op == "vram":
+        return _vram_estimate(params)
+    mode = str(options.get("mode", "quick"))
+    return _fixed_estimate(op, mode if mode in MODEL_CONFIGS else "quick")
+
+
+# -- validation -------------------------------------------------------------------------------------------------
+
+
+def _param_key(exc: WorkloadError, params: Mapping[str, Any]) -> tuple[str, ...]:
+    """Which parameter a registry message is about (``gemm: m=… exceeds`` → ("params", "m"))."""
+    text = str(exc)
+    for key in params:
+        if f" {key}=" in text or f"{key!r}" in text or f" {key} " in text:
+            return ("params", str(key))
+    return ("params",)
+
+
+def _check_caps(op: str, name: str | None, est: Estimate) -> None:
+    what = f"{name}" if name else op
+    if not est.capped:
+        return
+    if est.peak_bytes > MAX_PEAK_BYTES:
+        raise PlanError(
+            f"{what}: these parameters need about {est.peak_bytes / 2**30:.1f} GiB at their peak (inputs, outputs "
+            f"and temporaries), over the limit of {MAX_PEAK_BYTES / 2**30:.0f} GiB", ("params",))
+    if est.seconds > MAX_SECONDS:
+        raise PlanError(
+            f"{what}: these parameters would take about {est.seconds:.0f} s on a modest machine, over the limit "
+            f"of {MAX_SECONDS:.0f} s; choose smaller sizes", ("params",))
+
+
+def _cross_checks(name: str, p: Mapping[str, Any]) -> None:
+    if name == "gemm_sizes" and p["min_n"] > p["max_n"]:
+        raise PlanError(f"gemm_sizes: min_n={p['min_n']} is above max_n={p['max_n']}", ("params", "min_n"))
+    if name == "working_set" and p["min_kib"] * 2**10 >= p["max_mib"] * 2**20:
+        raise PlanError(f"working_set: min_kib={p['min_kib']} is not below max_mib={p['max_mib']}",
+                        ("params", "min_kib"))
+    if name == "naive_vs_numpy" and p["max_n"] < 8:
+        raise PlanError("naive_vs_numpy: max_n must be at least 8", ("params", "max_n"))
+
+
+def _validated_params(op: str, name: str | None, params: Mapping[str, Any]) -> dict[str, Any]:
+    try:
+        if op == "workload":
+            if name not in WORKLOADS:
+                raise PlanError(f"unknown workload {name!r} (known: {', '.join(sorted(WORKLOADS))})", ("name",))
+            return _validate(name, WORKLOADS[name].params, params)
+        if op == "sweep":
+            if name not in SWEEPS:
+                raise PlanError(f"unknown sweep {name!r} (known: {', '.join(sorted(SWEEPS))})", ("name",))
+            full = validate_sweep_params(name, params)
+            _cross_checks(name, full)
+            return full
+        if op == "vram":
+            return validate_vram_params(params)
+    except PlanError:
+        raise
+    except WorkloadError as exc:
+        raise PlanError(str(exc), _param_key(exc, params)) from None
+    return {}
+
+
+def _validated_options(op: str, given: Mapping[str, Any], schema: tuple[Param, ...], where: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    names = [p.name for p in schema]
+    for key, value in given.items():
+        if key not in names:
+            allowed = ", ".join(names) if names else "none"
+            raise PlanError(f"{op}: unknown parameter {key!r} (parameters: {allowed})", (where, str(key)))
+        param = next(p for p in schema if p.name == key)
+        if param.name == "refresh":
+            if not isinstance(value, bool):
+                raise PlanError(f"{op}: refresh must be true or false, got {value!r}", (where, key))
+            out[key] = value
+        else:
+            try:
+                out[key] = param.validate(op, value)
+            except WorkloadError as exc:
+                raise PlanError(str(exc), (where, key)) from None
+    return out
+
+
+def _caller_options(op: str, device: str | None, roofline_mode: str | None, budget_s: float | None,
+                    time_limit: float | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if device is not None:
+        if not isinstance(device, str):
+            raise PlanError(f"unknown device {device!r} (choose auto, cpu or cuda)", ("device",))
+        out["device"] = device  # resolve_device says which devices this machine has
+    if roofline_mode is not None and op in ("workload", "sweep", "decode", "train_step"):
+        if roofline_mode not in MODES:
+            raise PlanError(f"unknown roofline mode {roofline_mode!r}", ("roofline_mode",))
+        out["roofline_mode"] = roofline_mode
+    if budget_s is not None and op == "workload":
+        if isinstance(budget_s, bool) or not isinstance(budget_s, int | float) or not 0.05 <= budget_s <= 10:
+            raise PlanError(f"budget_s={budget_s!r} is outside [0.05, 10]", ("budget_s",))
+        out["budget_s"] = float(budget_s)
+    if time_limit is not None:
+        if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not (
+                math.isfinite(time_limit) and time_limit > 0):
+            raise PlanError(f"time_limit_s={time_limit!r} must be a positive number of seconds", ("time_limit_s",))
+        out["time_limit_s"] = float(time_limit)
+    return out
+
+
+def _get(spec: Any, key: str, default: Any = None) -> Any:
+    if isinstance(spec, Mapping):
+        return spec.get(key, default)
+    return getattr(spec, key, default)
+
+
+def build_request(
+    spec: Any,
+    params: Mapping[str, Any] | None = None,
+    *,
+    device: str | None = "auto",
+    roofline_mode: str | None = None,
+    budget_s: float | None = None,
+    time_limit: float | None = None,
+    size_dram: bool = True,
+) -> Request:
+    """The validated, bounded request for a lab's or exercise's call ``spec`` (a MeasureCall or a mapping with
+    ``op``, ``name``, ``params``, ``dram``), with ``params`` in place of the call's own when given.
+
+    For ops with parameters (workload, sweep, vram) they are checked against the registry; for the others only the
+    op's options (``mode``; ``refresh`` for the roofline) are accepted, kept apart from ``op``/``name``. A
+    workload with ``dram`` is sized to the learner's last-level cache (``size_dram=False`` checks it as written,
+    which is what ``tutor lessons check`` does). Raises :class:`PlanError` (a one-line message and the key).
+    """
+    op = _get(spec, "op")
+    if op not in OPS:
+        raise PlanError(f"unknown op {op!r} (known: {', '.join(OPS)})", ("op",))
+    name = _get(spec, "name")
+    if op in ("workload", "sweep"):
+        if not isinstance(name, str) or not name:
+            raise PlanError(f"op {op!r} needs a name (which {op} to run)", ("name",))
+    elif name is not None:
+        raise PlanError(f"op {op!r} takes no name (got {name!r})", ("name",))
+    given = dict(params if params is not None else (_get(spec, "params") or {}))
+    if op in PARAM_OPS:
+        full = _validated_params(op, name, given)
+        options: dict[str, Any] = {}
+    else:
+        full = {}
+        options = _validated_options(op, given, PACK_OPTIONS[op], "params")
+    dram = _get(spec, "dram")
+    if dram is not None and op == "workload" and size_dram and "n" in full:
+        from tutor.practice.sizing import size_for_dram
+
+        full, _capped = size_for_dram(str(name), full, float(dram))
+    options.update(_caller_options(op, device, roofline_mode, budget_s, time_limit))
+    est = _estimate(op, name, full, options)
+    _check_caps(op, name, est)
+    return Request(op, name, full, options, est)
+
+
+def parse_request(wire: Mapping[str, Any]) -> Request:
+    """Validate a plain request dict (what :func:`tutor.measure.api.run_request` receives) the same way: known
+    op, name and parameters, known options of the right type, and the caps."""
+    if not isinstance(wire, Mapping):
+        raise PlanError("a measurement request must be a mapping")
+    op = wire.get("op")
+    if op not in OPS:
+        raise PlanError(f"unknown op {op!r} (known: {', '.join(OPS)})", ("op",))
+    allowed = {"op", "name", "params", *CALLER_OPTIONS}
+    unknown = sorted(str(k) for k in wire if k not in allowed)
+    if unknown:
+        raise PlanError(f"{op}: unknown request key {unknown[0]!r}", (unknown[0],))
+    params = wire.get("params")
+    if params is not None and not isinstance(params, Mapping):
+        raise PlanError(f"{op}: params must be a mapping", ("params",))
+    if op not in PARAM_OPS and params:
+        raise PlanError(f"{op}: takes no params (options go beside op: mode, refresh)", ("params",))
+    options_in = {k: wire[k] for k in ("mode", "refresh") if k in wire}
+    request = build_request(
+        {"op": op, "name": wire.get("name"), "params": dict(params or {})},
+        device=wire.get("device", "auto"),
+        roofline_mode=wire.get("roofline_mode"),
+        budget_s=wire.get("budget_s"),
+        time_limit=wire.get("time_limit_s"),
+        size_dram=False,
+    )
+    options = dict(request.options)
+    for key, value in options_in.items():
+        if key == "mode":
+            if value not in MODES or (op not in ("roofline", "decode", "train_step", "bench", "sweep")):
+                raise PlanError(f"{op}: unknown mode {value!r} (choose quick or full)", ("mode",))
+            options["mode"] = value
+        elif key == "refresh":
+            if op != "roofline" or not isinstance(value, bool):
+                raise PlanError(f"{op}: refresh must be true or false, and only for the roofline", ("refresh",))
+            options["refresh"] = value
+    est = _estimate(op, request.name, request.params, options)
+    return Request(op, request.name, request.params, options, est)
