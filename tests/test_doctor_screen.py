@@ -71,3 +71,64 @@ def test_doctor_screen_does_not_import_torch() -> None:
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == (
         "False"
     )
+
+
+RUN_THE_REAL_DOCTOR = r'''
+import asyncio, sys, tempfile
+from pathlib import Path
+from textual.app import App
+from tutor.progress import ProgressStore
+from tutor.ui.screens.doctor import DoctorScreen
+
+
+class DoctorApp(App[None]):
+    def __init__(self, screen, store):
+        super().__init__()
+        self._doctor, self.store = screen, store
+    def on_mount(self):
+        self.push_screen(self._doctor)
+
+async def main():
+    tmp = Path(tempfile.mkdtemp())
+    screen = DoctorScreen(lock_path=tmp / "env.lock.json")
+    app = DoctorApp(screen, ProgressStore(tmp / "p.sqlite3"))
+    async with app.run_test(size=(120, 50)) as pilot:
+        for _ in range(1800):
+            if screen.report is not None:
+                break
+            await pilot.pause(0.1)
+        print("report", screen.report is not None and screen.report.passed)
+        print("runs", len(app.store.doctor_runs()))
+    print("torch", "torch" in sys.modules)
+
+asyncio.run(main())
+'''
+
+
+def test_the_real_doctor_runs_in_a_child_and_torch_stays_out_of_the_ui_process() -> None:
+    """The screen's default runner: the real doctor (torch, the CPU probe) in a spawned child; the UI process that
+    showed its report has still not imported torch."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", RUN_THE_REAL_DOCTOR], capture_output=True, text=True, timeout=240)
+    lines = dict(line.split(" ", 1) for line in out.stdout.strip().splitlines() if " " in line)
+    assert lines.get("report") == "True", out.stdout + out.stderr[-2000:]
+    assert lines.get("runs") == "1"
+    assert lines.get("torch") == "False"
+
+
+def test_a_cancelled_doctor_child_is_killed_at_once() -> None:
+    import threading
+    import time
+
+    import pytest
+
+    from tutor.doctor.isolated import DoctorUnavailable, run_doctor_isolated
+
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    started = time.monotonic()
+    with pytest.raises(DoctorUnavailable, match="cancelled"):
+        run_doctor_isolated("off", cancel=cancel)
+    assert time.monotonic() - started < 5

@@ -31,7 +31,7 @@ OnProgress = Callable[[float, str], None]
 OnPoint = Callable[[dict[str, Any]], None]
 
 
-def _silence_stdio() -> None:
+def silence_stdio() -> None:
     """Point the child's stdout and stderr at /dev/null: the parent may be a TUI drawing on that terminal, and
     whatever torch prints (warnings, OpenMP notices) would tear its screen. Results and errors go over the pipe."""
     devnull = os.open(os.devnull, os.O_WRONLY)
@@ -44,7 +44,7 @@ def _silence_stdio() -> None:
 def _child_main(conn: Connection, cancel: Any) -> None:
     """The worker process: serve requests until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _silence_stdio()
+    silence_stdio()
     from tutor.measure import api
 
     with contextlib.suppress(ImportError):

@@ -1,12 +1,13 @@
 """The doctor in the TUI: runs ``tutor doctor`` off the UI thread and shows each check, what was seen and the fix.
 
 Pushed from the L2 lab (``app.push_screen(DoctorScreen())``). The doctor itself (which imports torch inside
-``gather``) runs in a thread worker; this module imports only :mod:`tutor.doctor`, which never imports torch at
-import time.
+``gather``) runs in a child process (:mod:`tutor.doctor.isolated`), waited for by a thread worker, so torch never
+enters the UI process; leaving the screen kills the child.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,7 +21,8 @@ from textual.widgets import Button, Footer, Header, LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
 from tutor import i18n
-from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode, run_doctor
+from tutor.doctor.isolated import run_doctor_isolated
+from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode
 from tutor.i18n import Lang
 from tutor.ui.messages import ProgressChanged
 
@@ -56,9 +58,10 @@ i18n.register(
 DoctorRunner = Callable[[LockMode], DoctorReport]
 
 
-def _default_runner(lock_path: Path | None) -> DoctorRunner:
+def _default_runner(lock_path: Path | None, cancel: threading.Event) -> DoctorRunner:
+    """The real doctor, in a child process (torch never enters the UI process; a hung driver cannot hang the UI)."""
     def run(mode: LockMode) -> DoctorReport:
-        return run_doctor(lock_mode=mode, lock_path=lock_path)
+        return run_doctor_isolated(mode, lock_path, cancel=cancel)
 
     return run
 
@@ -81,7 +84,8 @@ class DoctorScreen(Screen[None]):
 
     def __init__(self, *, runner: DoctorRunner | None = None, lock_path: Path | None = None) -> None:
         super().__init__(id="doctor")
-        self._runner = runner or _default_runner(lock_path)
+        self._cancel = threading.Event()
+        self._runner = runner or _default_runner(lock_path, self._cancel)
         self.report: DoctorReport | None = None
         """The last report shown (None while the first run is going)."""
 
@@ -107,6 +111,9 @@ class DoctorScreen(Screen[None]):
             self.watch(self.app, "lang", self._lang_changed, init=False)
         self._label()
         self.action_rerun()
+
+    def on_unmount(self) -> None:
+        self._cancel.set()  # the doctor's child process is killed within a tenth of a second
 
     def _lang_changed(self, _lang: Lang) -> None:
         self._label()
