@@ -6,6 +6,7 @@ import argparse
 
 from tutor.commands import CliError
 from tutor.i18n import default_lang
+from tutor.settings import saved_lang
 
 
 def run_tui(args: argparse.Namespace) -> int:
@@ -28,7 +29,7 @@ def run_tui(args: argparse.Namespace) -> int:
     app = make_app(
         course=course,
         store=store,
-        lang=args.lang or default_lang(),
+        lang=args.lang or saved_lang() or default_lang(),
         telemetry=args.telemetry,
         telemetry_interval=args.telemetry_interval,
     )

@@ -97,6 +97,9 @@ class TutorApp(App[None]):
 
     def action_toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "es" else "es"
+        from tutor.settings import save_lang
+
+        save_lang(self.lang)  # the next run opens in the language chosen last
         self.notify(t("lang.switched", self.lang), timeout=2)
 
     def on_open_lesson(self, message: OpenLesson) -> None:
