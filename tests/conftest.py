@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,3 +26,102 @@ def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: py
 def data_dir(_isolated_data_dir: Path) -> Path:
     """The data dir of this test (``TUTOR_DATA_DIR``)."""
     return _isolated_data_dir
+
+
+# -- the two store engines ------------------------------------------------------------------------------------------
+# Every store test runs against the embedded SQLite file and a real PostgreSQL: the server given by
+# $TUTOR_TEST_PG_DSN (CI's `.ci/run` starts one), else a throwaway cluster started here when PostgreSQL's binaries
+# are installed. Without either, the PostgreSQL cases fail under CI=true and are skipped (with the reason) locally.
+
+ENGINES = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def pg_admin_dsn() -> Iterator[str]:
+    """A PostgreSQL superuser's connection string (see above)."""
+    given = os.environ.get("TUTOR_TEST_PG_DSN")
+    if given:
+        yield given
+        return
+    from tests import pg_cluster
+
+    why = pg_cluster.available()
+    if why is not None:
+        message = f"no PostgreSQL for the store tests: {why}; or set TUTOR_TEST_PG_DSN"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    folder = Path(tempfile.mkdtemp(prefix="tutor-pg-"))
+    try:
+        yield pg_cluster.start(folder)
+    finally:
+        pg_cluster.stop(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def with_schema(dsn: str, schema: str) -> str:
+    """``dsn`` with its search path set to ``schema`` (one test's private corner of the server)."""
+    from psycopg.conninfo import make_conninfo
+
+    return make_conninfo(dsn, options=f"-c search_path={schema}")
+
+
+class Stores:
+    """Opens stores of one engine: ``open(name)`` the store called ``name`` (a file, or a PostgreSQL schema),
+    ``spec(name)`` what ``--store``/``open_store`` take to reach it."""
+
+    def __init__(self, engine: str, tmp_path: Path, admin_dsn: str | None) -> None:
+        self.engine = engine
+        self.tmp_path = tmp_path
+        self.admin_dsn = admin_dsn
+        self.schemas: list[str] = []
+        self.opened: list[Any] = []
+
+    def spec(self, name: str = "p") -> str:
+        if self.engine == "sqlite":
+            return str(self.tmp_path / f"{name}.sqlite3")
+        assert self.admin_dsn is not None
+        schema = f"t_{os.getpid()}_{id(self) % 100000}_{name}".lower()
+        if schema not in self.schemas:
+            import psycopg
+
+            with psycopg.connect(self.admin_dsn, autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+                conn.execute(f'CREATE SCHEMA "{schema}"')
+            self.schemas.append(schema)
+        return with_schema(self.admin_dsn, schema)
+
+    def open(self, name: str = "p") -> Any:
+        from tutor.progress.engines import open_store
+
+        store = open_store(self.spec(name))
+        self.opened.append(store)
+        return store
+
+    def admin(self, name: str = "p") -> Any:
+        """A raw psycopg connection to the store ``name``'s schema (PostgreSQL only)."""
+        import psycopg
+
+        return psycopg.connect(self.spec(name), autocommit=True)
+
+    def cleanup(self) -> None:
+        for store in self.opened:
+            with contextlib.suppress(Exception):
+                store.close()
+        if self.schemas and self.admin_dsn:
+            import psycopg
+
+            with psycopg.connect(self.admin_dsn, autocommit=True) as conn:
+                for schema in self.schemas:
+                    conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(params=ENGINES)
+def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stores]:
+    """The store engine under test (each test runs once per engine)."""
+    admin = request.getfixturevalue("pg_admin_dsn") if request.param == "postgresql" else None
+    maker = Stores(request.param, tmp_path, admin)
+    try:
+        yield maker
+    finally:
+        maker.cleanup()

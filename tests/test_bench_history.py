@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
-from tutor.progress import ProgressStore
+from tests.conftest import Stores
 from tutor.progress.bench_history import record_bench
 from tutor.progress.c0 import bench_condition
 
@@ -15,8 +14,8 @@ def report(mode: str, bandwidth: float, fingerprint: str = "fp") -> dict[str, An
             "headline": {"peak_bandwidth_gbs": bandwidth, "peak_flops_tflops": {"float32": 0.18}}}
 
 
-def test_second_pass_is_compared_with_the_first_of_its_mode(tmp_path: Path) -> None:
-    store = ProgressStore(tmp_path / "p.sqlite3")
+def test_second_pass_is_compared_with_the_first_of_its_mode(stores: Stores) -> None:
+    store = stores.open()
     assert record_bench(store, report("quick", 40.0)) is None
     assert record_bench(store, report("full", 80.0)) is None  # a full run is not a second quick pass
     comparison = record_bench(store, report("quick", 41.0))

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import Stores
 from tutor import paths
 from tutor.cli import main
 from tutor.progress import ProgressStore
@@ -143,8 +144,8 @@ def test_bench_and_doctor_results_are_summarised() -> None:
     assert "CPU · AMD EPYC" in entry.setup and entry.fingerprint == "abc"
 
 
-def test_round_trip_through_the_store(tmp_path: Path) -> None:
-    store = ProgressStore(tmp_path / "p.sqlite3")
+def test_round_trip_through_the_store(stores: Stores) -> None:
+    store = stores.open()
     run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1", result=GEMM_RESULT, prediction={"value": 30})
     entry = _entry()
     entry.lab_run_id = run_id
@@ -159,7 +160,7 @@ def test_round_trip_through_the_store(tmp_path: Path) -> None:
     assert again.entry.gap.startswith("The GEMM at N=128")
     assert again.entry.result == entry.result  # evidence is untouched
     store.close()
-    reopened = ProgressStore(tmp_path / "p.sqlite3")
+    reopened = stores.open()
     assert load_entries(reopened)[0].entry == edited
 
 

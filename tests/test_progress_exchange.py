@@ -1,4 +1,5 @@
-"""Progress: export/import round-trip, import refusing to overwrite, resets, and a database killed mid-write."""
+"""Progress: export/import round-trip, import refusing to overwrite, resets, and a database killed mid-write
+(each on both engines: SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from tutor.progress import ProgressStore
+from tests.conftest import Stores
+from tutor.progress import StoreBase
 from tutor.progress.exchange import ExchangeError, export_document, export_to, import_from
 
 
-def filled(path: Path) -> ProgressStore:
-    store = ProgressStore(path)
+def filled(store: StoreBase) -> StoreBase:
     store.mark_section_read("n0-l1", "roofline")
     a = store.lock_prediction(exercise_id="ex1", lesson_id="n0-l1", prediction={"choice": "memory"}, confidence=0.8)
     store.record_grade(a, measurement={"device": {"kind": "cpu"}}, truth={"choice": "memory"}, verdict="correct",
@@ -38,11 +39,11 @@ def comparable(doc: dict) -> dict:
     return tables
 
 
-def test_round_trip(tmp_path: Path) -> None:
-    src = filled(tmp_path / "a.sqlite3")
+def test_round_trip(stores: Stores, tmp_path: Path) -> None:
+    src = filled(stores.open("a"))
     counts = export_to(src, tmp_path / "out.json")
     assert counts["attempts"] == 2 and counts["notebook_entries"] == 1
-    dst = ProgressStore(tmp_path / "b.sqlite3")
+    dst = stores.open("b")
     added = import_from(dst, tmp_path / "out.json")
     assert added == counts
     assert comparable(export_document(dst)) == comparable(export_document(src))
@@ -50,8 +51,8 @@ def test_round_trip(tmp_path: Path) -> None:
     assert entry["lab_run_id"] == dst.lab_runs()[0]["id"]
 
 
-def test_import_never_overwrites_silently(tmp_path: Path) -> None:
-    src = filled(tmp_path / "a.sqlite3")
+def test_import_never_overwrites_silently(stores: Stores, tmp_path: Path) -> None:
+    src = filled(stores.open("a"))
     export_to(src, tmp_path / "out.json")
     with pytest.raises(ExchangeError, match="--merge"):
         import_from(src, tmp_path / "out.json")
@@ -74,24 +75,24 @@ def test_import_never_overwrites_silently(tmp_path: Path) -> None:
         (lambda d: d["tables"]["attempts"][0].update(sql="DROP TABLE attempts"), "unknown column"),
     ],
 )
-def test_import_validates(tmp_path: Path, mutate, message: str) -> None:
-    doc = export_document(filled(tmp_path / "a.sqlite3"))
+def test_import_validates(stores: Stores, tmp_path: Path, mutate, message: str) -> None:
+    doc = export_document(filled(stores.open("a")))
     mutate(doc)
     (tmp_path / "bad.json").write_text(json.dumps(doc))
-    dst = ProgressStore(tmp_path / "b.sqlite3")
+    dst = stores.open("b")
     with pytest.raises(ExchangeError, match=message):
         import_from(dst, tmp_path / "bad.json")
     assert dst.is_empty()
 
 
-def test_import_of_garbage(tmp_path: Path) -> None:
+def test_import_of_garbage(stores: Stores, tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("{not json")
     with pytest.raises(ExchangeError, match=r"x.json: line 1 column 2: invalid JSON"):
-        import_from(ProgressStore(tmp_path / "b.sqlite3"), tmp_path / "x.json")
+        import_from(stores.open("b"), tmp_path / "x.json")
 
 
-def test_resets(tmp_path: Path) -> None:
-    store = filled(tmp_path / "a.sqlite3")
+def test_resets(stores: Stores, tmp_path: Path) -> None:
+    store = filled(stores.open("a"))
     assert store.reset_counts(exercise_id="ex1") == {"attempts": 1}
     assert store.reset(exercise_id="ex1") == {"attempts": 1}
     assert [a["exercise_id"] for a in store.attempts()] == ["ex2"]
@@ -101,8 +102,8 @@ def test_resets(tmp_path: Path) -> None:
     assert store.is_empty()
 
 
-def test_record_hints_never_decreases(tmp_path: Path) -> None:
-    store = ProgressStore(tmp_path / "a.sqlite3")
+def test_record_hints_never_decreases(stores: Stores, tmp_path: Path) -> None:
+    store = stores.open("a")
     a = store.lock_prediction(exercise_id="e", lesson_id="l", prediction={}, confidence=0.8, hints_used=1)
     store.record_hints(a, 2)
     store.record_hints(a, 0)
@@ -111,8 +112,8 @@ def test_record_hints_never_decreases(tmp_path: Path) -> None:
 
 WRITER = r"""
 import sys
-from tutor.progress import ProgressStore
-store = ProgressStore(sys.argv[1])
+from tutor.progress.engines import open_store
+store = open_store(sys.argv[1])
 i = 0
 while True:
     a = store.lock_prediction(exercise_id=f"ex{i}", lesson_id="l", prediction={"value": i}, confidence=0.8)
@@ -122,10 +123,9 @@ while True:
 """
 
 
-def test_killed_mid_write_loses_no_earlier_attempt(tmp_path: Path) -> None:
-    db = tmp_path / "p.sqlite3"
-    ProgressStore(db).close()
-    proc = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdout=subprocess.PIPE, text=True,
+def test_killed_mid_write_loses_no_earlier_attempt(stores: Stores, tmp_path: Path) -> None:
+    stores.open("p").close()
+    proc = subprocess.Popen([sys.executable, "-c", WRITER, stores.spec("p")], stdout=subprocess.PIPE, text=True,
                             env={**os.environ})
     assert proc.stdout is not None
     committed = []
@@ -138,7 +138,7 @@ def test_killed_mid_write_loses_no_earlier_attempt(tmp_path: Path) -> None:
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert len(committed) >= 40
-    store = ProgressStore(db)
+    store = stores.open("p")
     assert store.open_report.recovered_from_corrupt is None
     graded = {a["id"] for a in store.attempts() if a["state"] == "graded"}
     assert set(committed) <= graded

@@ -1,4 +1,7 @@
-"""The progress store: transactions, migrations, and a corrupt file moved aside (never a silent reset)."""
+"""The progress store: transactions, migrations, and a corrupt file moved aside (never a silent reset).
+
+Tests taking ``stores`` run once per engine (SQLite and PostgreSQL, see conftest); the ones about the SQLite file
+itself (WAL, a corrupt or truncated file) are SQLite's alone."""
 
 from __future__ import annotations
 
@@ -9,31 +12,38 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import Stores
 from tutor.progress import ProgressStore
 from tutor.progress.store import SCHEMA_VERSION, StoreError
 
 
-def test_fresh_store_is_migrated_to_the_current_schema(tmp_path: Path) -> None:
-    store = ProgressStore(tmp_path / "p.sqlite3")
+def test_fresh_store_is_migrated_to_the_current_schema(stores: Stores) -> None:
+    store = stores.open()
+    assert store.engine == stores.engine
     assert store.schema_version == SCHEMA_VERSION
     assert store.open_report.recovered_from_corrupt is None
-    journal = store._conn.execute("PRAGMA journal_mode").fetchone()[0]
-    assert journal == "wal"
+    if stores.engine == "sqlite":
+        journal = store._conn.execute("PRAGMA journal_mode").fetchone()[0]
+        assert journal == "wal"
+    else:
+        with stores.admin() as conn:
+            assert conn.execute("SELECT version FROM tutor_schema").fetchall() == [(SCHEMA_VERSION,)]
+    store.close()
+    assert stores.open().schema_version == SCHEMA_VERSION  # opening again migrates nothing
 
 
-def test_sections_read_survive_reopening(tmp_path: Path) -> None:
-    path = tmp_path / "p.sqlite3"
-    store = ProgressStore(path)
+def test_sections_read_survive_reopening(stores: Stores) -> None:
+    store = stores.open()
     store.mark_section_read("n0-l1", "roofline")
     store.mark_section_read("n0-l1", "roofline")  # idempotent
     store.close()
-    again = ProgressStore(path)
+    again = stores.open()
     assert again.sections_read() == {("n0-l1", "roofline")}
     assert again.sections_read("other") == set()
 
 
-def test_a_failed_transaction_leaves_nothing(tmp_path: Path) -> None:
-    store = ProgressStore(tmp_path / "p.sqlite3")
+def test_a_failed_transaction_leaves_nothing(stores: Stores) -> None:
+    store = stores.open()
     with pytest.raises(RuntimeError), store.transaction() as conn:
         conn.execute(
             "INSERT INTO sections_read (lesson_id, section_id, read_at) VALUES ('a', 'b', 0)"
@@ -72,19 +82,28 @@ def test_a_truncated_database_is_detected(tmp_path: Path) -> None:
         assert report.reason
 
 
-def test_a_newer_schema_is_refused_not_downgraded(tmp_path: Path) -> None:
-    path = tmp_path / "p.sqlite3"
-    conn = sqlite3.connect(path)
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
-    conn.close()
+def set_schema_version(stores: Stores, version: int) -> None:
+    """Pretend a newer tutor wrote the store ``p``."""
+    if stores.engine == "sqlite":
+        conn = sqlite3.connect(stores.spec())
+        conn.execute(f"PRAGMA user_version = {version}")
+        conn.close()
+    else:
+        stores.open().close()
+        with stores.admin() as pg:
+            pg.execute("UPDATE tutor_schema SET version = %s", (version,))
+
+
+def test_a_newer_schema_is_refused_not_downgraded(stores: Stores) -> None:
+    set_schema_version(stores, SCHEMA_VERSION + 5)
     with pytest.raises(StoreError, match="newer GPU Tutor"):
-        ProgressStore(path)
+        stores.open()
 
 
 KILLER = """
 import sys
-from tutor.progress import ProgressStore
-store = ProgressStore(sys.argv[1])
+from tutor.progress.engines import open_store
+store = open_store(sys.argv[1])
 i = 0
 while True:
     store.mark_section_read("lesson", f"s{i}")
@@ -94,13 +113,12 @@ while True:
 """
 
 
-def test_killing_a_writer_loses_no_committed_row(tmp_path: Path) -> None:
-    path = tmp_path / "p.sqlite3"
-    proc = subprocess.Popen([sys.executable, "-c", KILLER, str(path)], stdout=subprocess.PIPE, text=True)
+def test_killing_a_writer_loses_no_committed_row(stores: Stores) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", KILLER, stores.spec()], stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
     proc.kill()
     proc.wait(timeout=10)
-    store = ProgressStore(path)
+    store = stores.open()
     assert store.open_report.recovered_from_corrupt is None
     read = store.sections_read()
     assert len(read) >= 50

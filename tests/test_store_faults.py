@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import Stores
+from tests.test_store import set_schema_version
 from tutor.cli import main
 from tutor.progress import ProgressStore
 from tutor.progress.report import recovery_notices
@@ -38,6 +40,7 @@ from tutor.progress.store import (
     StoreWriteError,
     on_recovery,
 )
+from tutor.progress.store_errors import StoreDenied, StoreUnreachable
 
 FAULTS = {
     "full": (13, "SQLITE_FULL", "database or disk is full"),
@@ -242,12 +245,13 @@ def _stdout(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
     return capsys.readouterr().out
 
 
-def test_a_newer_schema_is_one_line_and_a_non_zero_exit(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    conn = sqlite3.connect(data_dir / "progress.sqlite3")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 3}")
-    conn.close()
+def test_a_newer_schema_is_one_line_and_a_non_zero_exit(
+    stores: Stores, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    set_schema_version(stores, SCHEMA_VERSION + 3)
     with pytest.raises(StoreNewerSchema):
-        ProgressStore(data_dir / "progress.sqlite3")
+        stores.open()
+    monkeypatch.setenv("TUTOR_STORE", stores.spec())
     assert main(["progress"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("tutor: error:") and "newer GPU Tutor" in err and err.count("\n") == 1
@@ -277,8 +281,8 @@ def test_a_data_dir_that_is_a_file_is_one_line_exit_2(
     assert target.read_text() == "x"
 
 
-def test_values_out_of_range_are_refused_by_the_store(tmp_path: Path) -> None:
-    store = ProgressStore(tmp_path / "p.sqlite3")
+def test_values_out_of_range_are_refused_by_the_store(stores: Stores) -> None:
+    store = stores.open()
     for confidence in (1.5, -0.1, float("inf"), float("nan")):
         with pytest.raises(StoreWriteError):
             store.lock_prediction(exercise_id="e", lesson_id="l", prediction={}, confidence=confidence)
@@ -287,6 +291,8 @@ def test_values_out_of_range_are_refused_by_the_store(tmp_path: Path) -> None:
         store.record_grade(attempt, measurement={}, truth={}, verdict="right", score=float("inf"))
     with pytest.raises(StoreRejected), store.transaction() as conn:
         conn.execute("UPDATE attempts SET created_at = 1e300")
+    with pytest.raises(StoreRejected), store.transaction() as conn:  # text where a number belongs
+        conn.execute("UPDATE attempts SET score = 'high'")
     assert [a["state"] for a in store.attempts()] == ["locked"]
 
 
@@ -332,29 +338,28 @@ def test_upgrading_keeps_odd_rows_aside_and_reports_never_crash(tmp_path: Path) 
 
 RACER = """
 import sys, time
-from pathlib import Path
-from tutor.progress import ProgressStore
+from tutor.progress.engines import open_store
 go = float(sys.argv[2])
 while time.time() < go:
     time.sleep(0.001)
-store = ProgressStore(Path(sys.argv[1]))
+store = open_store(sys.argv[1])
 store.lock_prediction(exercise_id=sys.argv[3], lesson_id="l", prediction={"value": 1.0}, confidence=0.5)
 print(store.open_report.recovered_from_corrupt)
 """
 
 
 @pytest.mark.parametrize("trial", range(4))
-def test_two_first_runs_on_an_empty_data_dir_are_safe(tmp_path: Path, trial: int) -> None:
-    path = tmp_path / "progress.sqlite3"
+def test_two_first_runs_on_an_empty_data_dir_are_safe(stores: Stores, tmp_path: Path, trial: int) -> None:
+    spec = stores.spec("progress")
     go = time.time() + 1.0
-    procs = [subprocess.Popen([sys.executable, "-c", RACER, str(path), str(go), f"ex{i}"],
+    procs = [subprocess.Popen([sys.executable, "-c", RACER, spec, str(go), f"ex{i}"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for i in range(2)]
     results = [p.communicate(timeout=60) for p in procs]
     for proc, (out, err) in zip(procs, results, strict=True):
         assert proc.returncode == 0, err
         assert out.strip() == "None"
     assert leftovers(tmp_path) == []
-    store = ProgressStore(path)
+    store = stores.open("progress")
     assert sorted(a["exercise_id"] for a in store.attempts()) == ["ex0", "ex1"]
     assert store.recoveries(include_acknowledged=True) == []
 
@@ -379,3 +384,57 @@ async def test_the_tui_shows_an_unacknowledged_recovery_as_plain_text(tmp_path: 
     async with app.run_test(size=(150, 44)) as pilot:
         await pilot.pause()
         assert not any("corrupt" in str(n.message) for n in app._notifications)
+
+
+# -- PostgreSQL's own faults: a server that is not there, a wrong password, a connection the server dropped --------
+
+
+def test_an_unreachable_server_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"postgresql://someone:secret@127.0.0.1:{port}/tutor?connect_timeout=3"
+    with pytest.raises(StoreUnreachable) as caught:
+        from tutor.progress.postgres import PostgresStore
+
+        PostgresStore(url)
+    assert isinstance(caught.value, StoreWriteError) and "secret" not in str(caught.value)
+    assert main(["progress", "--store", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("tutor: error: the progress server postgresql://someone@127.0.0.1") and err.count("\n") == 1
+    assert "secret" not in err and "Traceback" not in err
+
+
+def test_a_wrong_password_is_refused_in_one_line(pg_admin_dsn: str) -> None:
+    import psycopg
+    from psycopg.conninfo import conninfo_to_dict
+
+    from tutor.progress.postgres import PostgresStore
+
+    with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
+        conn.execute("DROP ROLE IF EXISTS tutor_test_pw")
+        conn.execute("CREATE ROLE tutor_test_pw LOGIN PASSWORD 'right-token'")
+        port = conninfo_to_dict(pg_admin_dsn).get("port") or 5432
+    try:
+        with pytest.raises(StoreDenied, match="password authentication failed") as caught:
+            PostgresStore(f"postgresql://tutor_test_pw:wrong-token@127.0.0.1:{port}/postgres")
+        assert "\n" not in str(caught.value) and "wrong-token" not in str(caught.value)
+    finally:
+        with psycopg.connect(pg_admin_dsn, autocommit=True) as conn:
+            conn.execute("DROP ROLE IF EXISTS tutor_test_pw")
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_a_dropped_connection_is_a_write_error_and_the_retry_works(stores: Stores) -> None:
+    store = stores.open()
+    store.mark_section_read("n0-l1", "roofline")
+    with stores.admin() as admin:  # the server restarts, or an administrator ends the session
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'gpu-tutor'"
+                      " AND pid <> pg_backend_pid()")
+    with pytest.raises(StoreWriteError) as caught:
+        store.lock_prediction(exercise_id="e", lesson_id="l", prediction={"value": 1.0}, confidence=0.8)
+    assert "\n" not in str(caught.value)
+    store.lock_prediction(exercise_id="e", lesson_id="l", prediction={"value": 1.0}, confidence=0.8)
+    assert len(store.attempts()) == 1 and store.sections_read() == {("n0-l1", "roofline")}

@@ -71,6 +71,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     data_dir = getattr(args, "data_dir", None)
     if data_dir is not None:
         paths.set_data_dir(data_dir)
+    store = getattr(args, "store", None)
+    if store is not None:
+        import os
+
+        from tutor.progress.engines import STORE_ENV
+
+        # through the environment, so worker processes and the browser's app processes open the same store
+        os.environ[STORE_ENV] = store
     handler = getattr(args, "func", None)
     from tutor.progress.store import StoreError, on_recovery
 

@@ -44,6 +44,13 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="where progress is stored (default: the user data dir, or $TUTOR_DATA_DIR)",
     )
+    parser.add_argument(
+        "--store",
+        default=argparse.SUPPRESS,
+        metavar="URL",
+        help="the progress store: a postgresql://… URL for a class (or $TUTOR_STORE); default: the SQLite file "
+             "in the data dir",
+    )
 
 
 def course_dir(args: argparse.Namespace) -> Path:

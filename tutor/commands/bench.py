@@ -127,9 +127,9 @@ def run(args: argparse.Namespace) -> int:
     comparison: dict[str, Any] | None = None
     if not args.no_store:
         from tutor.progress.bench_history import record_bench
-        from tutor.progress.store import ProgressStore
+        from tutor.progress.engines import open_store
 
-        store = ProgressStore()
+        store = open_store()
         try:
             comparison = record_bench(store, report, tolerance if tolerance is not None else DEFAULT_TOLERANCE)
         finally:

@@ -106,9 +106,9 @@ def run(args: argparse.Namespace) -> int:
 def _record(passed: bool, document: dict[str, object], lock_matches: bool | None) -> None:
     """Store the run as C0 evidence; a store problem is one line on stderr, never a lost report."""
     try:
-        from tutor.progress import ProgressStore
+        from tutor.progress.engines import open_store
 
-        store = ProgressStore()
+        store = open_store()
         try:
             # A corrupt file moved aside is announced on stderr by the CLI's recovery listener.
             store.record_doctor_run(passed=passed, report=document, lock_matches=lock_matches)

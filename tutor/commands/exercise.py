@@ -171,7 +171,7 @@ def run_exercise(args: argparse.Namespace) -> int:
     from tutor.grading import PredictionError, parse_prediction
     from tutor.i18n import default_lang
     from tutor.practice import AttemptFailed, ExerciseRunner
-    from tutor.progress import ProgressStore
+    from tutor.progress.engines import open_store
 
     lang = getattr(args, "lang", None) or default_lang()
     course = _course(args)
@@ -206,7 +206,7 @@ def run_exercise(args: argparse.Namespace) -> int:
         setup = setup_line(exercise, lang)
         if setup:
             print(setup, flush=True)
-    store = ProgressStore()
+    store = open_store()
     runner = ExerciseRunner(store, measure, telemetry_window=window)
     try:
         outcome = runner.run(

@@ -47,11 +47,11 @@ def _lang_option(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from tutor import paths
     from tutor.i18n import default_lang
-    from tutor.progress import ProgressStore
+    from tutor.progress.engines import open_store
     from tutor.progress.notebook import load_entries, render_notebook
 
     lang = getattr(args, "lang", None) or default_lang()
-    store = ProgressStore()
+    store = open_store()
     try:
         entries = load_entries(store)
     finally:

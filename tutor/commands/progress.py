@@ -69,9 +69,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _store() -> Any:
-    from tutor.progress import ProgressStore
+    from tutor.progress.engines import open_store
 
-    return ProgressStore()
+    return open_store()
 
 
 def env_lock_matches() -> bool | None:

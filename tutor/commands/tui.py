@@ -12,7 +12,7 @@ from tutor.settings import saved_lang
 def run_tui(args: argparse.Namespace) -> int:
     from tutor.commands import course_dir
     from tutor.content import load_course
-    from tutor.progress import ProgressStore
+    from tutor.progress.engines import open_store
     from tutor.progress.store import StoreError
     from tutor.ui.app import make_app
 
@@ -23,7 +23,7 @@ def run_tui(args: argparse.Namespace) -> int:
     if not course.lessons and not course.invalid:
         raise CliError(f"no course found in {root} (expected {root}/lessons and {root}/exercises)")
     try:
-        store = ProgressStore()
+        store = open_store()
     except StoreError as exc:
         raise CliError(str(exc)) from None
     app = make_app(

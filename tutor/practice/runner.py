@@ -25,7 +25,7 @@ from tutor.grading import (
 )
 from tutor.grading.explain import condition_holds
 from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
-from tutor.progress.store import ProgressStore
+from tutor.progress.store import StoreBase
 
 OnProgress = Callable[[float, str], None]
 MeasureFn = Callable[[dict[str, Any], OnProgress | None, threading.Event | None], dict[str, Any]]
@@ -219,7 +219,7 @@ class ExerciseRunner:
 
     def __init__(
         self,
-        store: ProgressStore,
+        store: StoreBase,
         measure: MeasureFn | None = None,
         *,
         telemetry_window: TelemetryWindow | None = None,

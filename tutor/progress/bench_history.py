@@ -9,15 +9,15 @@ from __future__ import annotations
 from typing import Any
 
 from tutor.measure.bench_report import DEFAULT_TOLERANCE, compare
-from tutor.progress.store import ProgressStore
+from tutor.progress.store import StoreBase
 
 
-def same_mode_runs(store: ProgressStore, fingerprint: str, mode: str | None) -> list[dict[str, Any]]:
+def same_mode_runs(store: StoreBase, fingerprint: str, mode: str | None) -> list[dict[str, Any]]:
     """Stored bench runs on ``fingerprint`` whose report has ``mode``, oldest first."""
     return [r for r in store.bench_runs(fingerprint) if r["report"].get("mode") == mode]
 
 
-def record_bench(store: ProgressStore, report: dict[str, Any], tolerance: float = DEFAULT_TOLERANCE
+def record_bench(store: StoreBase, report: dict[str, Any], tolerance: float = DEFAULT_TOLERANCE
                  ) -> dict[str, Any] | None:
     """Compare ``report`` with the previous run like it, store it (with the comparison) and return the comparison
     (None when there is no previous run)."""

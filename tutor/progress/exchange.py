@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from tutor.progress.store import MAX_TIMESTAMP, SCHEMA_VERSION, TABLES, ProgressStore
+from tutor.progress.store import MAX_TIMESTAMP, SCHEMA_VERSION, TABLES, StoreBase
 from tutor.untrusted import UnsafeFile, clean_line, control_characters, describe_control, load_json_bounded
 
 # An export holds every attempt and report; far larger than any real one, small enough to parse in memory.
@@ -158,7 +158,7 @@ class ExchangeError(Exception):
     """An export file that cannot be imported, or an import that would overwrite data. One line."""
 
 
-def export_document(store: ProgressStore) -> dict[str, Any]:
+def export_document(store: StoreBase) -> dict[str, Any]:
     tables: dict[str, list[dict[str, Any]]] = {}
     for table in TABLES:
         rows = store.rows(table)
@@ -170,7 +170,7 @@ def export_document(store: ProgressStore) -> dict[str, Any]:
     return {"format": EXPORT_FORMAT, "schema_version": SCHEMA_VERSION, "exported_at": time.time(), "tables": tables}
 
 
-def export_to(store: ProgressStore, path: Path) -> dict[str, int]:
+def export_to(store: StoreBase, path: Path) -> dict[str, int]:
     """Write the store to ``path`` (atomically); returns the row count per table."""
     doc = export_document(store)
     path = Path(path)
@@ -242,7 +242,7 @@ def _key(table: str, row: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(json.dumps(row.get(c), sort_keys=True) for c in _NATURAL_KEY[table])
 
 
-def import_document(store: ProgressStore, doc: Any, mode: ImportMode = "refuse") -> dict[str, int]:
+def import_document(store: StoreBase, doc: Any, mode: ImportMode = "refuse") -> dict[str, int]:
     """Load a validated export into ``store``; returns rows added per table (see the module docstring)."""
     tables = validate_document(doc)
     if mode == "refuse" and not store.is_empty():
@@ -286,16 +286,19 @@ def import_document(store: ProgressStore, doc: Any, mode: ImportMode = "refuse")
                         values[col] = int(values[col])
                 cols = ", ".join(f'"{c}"' for c in values)
                 marks = ", ".join("?" for _ in values)
-                cur = conn.execute(f"INSERT INTO {table} ({cols}) VALUES ({marks})", tuple(values.values()))
+                sql = f"INSERT INTO {table} ({cols}) VALUES ({marks})"
                 if table == "lab_runs":
-                    lab_ids[int(row["id"])] = int(cur.lastrowid or 0)
+                    new = conn.execute(sql + " RETURNING id", tuple(values.values())).fetchone()
+                    lab_ids[int(row["id"])] = int(new[0])
+                else:
+                    conn.execute(sql, tuple(values.values()))
                 existing[table].add(key)
                 count += 1
             added[table] = count
     return added
 
 
-def import_from(store: ProgressStore, path: Path, mode: ImportMode = "refuse") -> dict[str, int]:
+def import_from(store: StoreBase, path: Path, mode: ImportMode = "refuse") -> dict[str, int]:
     """Import the export at ``path``; every refusal is one :class:`ExchangeError` line that starts with the path."""
     try:
         doc = load_json_bounded(path, limit=IMPORT_LIMIT_BYTES)

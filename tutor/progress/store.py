@@ -18,13 +18,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from tutor import paths
+from tutor.progress.lease import MeasurementLease, local_lease
 from tutor.progress.store_errors import (
     StoreBusy,
     StoreCannotOpen,
@@ -42,7 +43,8 @@ from tutor.progress.store_errors import (
 )
 
 __all__ = [
-    "MIGRATIONS", "SCHEMA_VERSION", "TABLES", "ProgressStore", "StoreBusy", "StoreCannotOpen", "StoreCorrupt",
+    "COLUMNS", "MIGRATIONS", "ROW_RULES", "SCHEMA_VERSION", "TABLES", "ProgressStore", "StoreBase", "StoreBusy",
+    "StoreCannotOpen", "StoreCorrupt",
     "StoreError", "StoreFull", "StoreIOError", "StoreNewerSchema", "StoreOpenReport", "StoreReadOnly",
     "StoreRejected", "StoreWriteError", "on_recovery",
 ]
@@ -148,6 +150,10 @@ _COLUMNS_V1: dict[str, tuple[str, ...]] = {
     "bench_runs": ("id", "fingerprint", "device_kind", "report", "created_at"),
     "doctor_runs": ("id", "passed", "lock_matches", "report", "created_at"),
 }
+
+
+#: The columns of every table, in order (what an export holds; PostgreSQL adds the owning ``learner``).
+COLUMNS = _COLUMNS_V1
 
 
 def _all_rules(table: str) -> str:
@@ -271,7 +277,7 @@ TABLES: tuple[str, ...] = ("sections_read", "attempts", "lab_runs", "notebook_en
 class StoreOpenReport:
     """What happened when the store was opened: where a corrupt file was moved, if it was."""
 
-    path: Path
+    path: Path | str
     recovered_from_corrupt: Path | None = None
     reason: str | None = None
 
@@ -310,8 +316,291 @@ def _loads(text: str | None) -> Any:
         return None
 
 
-class ProgressStore:
-    """All reads and writes of the learner's progress.
+class StoreBase:
+    """The one store interface: every read and write of a learner's progress, in SQL both engines speak.
+
+    An engine (:class:`ProgressStore` for the embedded SQLite file, :class:`~tutor.progress.postgres.PostgresStore`
+    for a class's PostgreSQL) provides the connection: ``transaction()`` (one write transaction whose ``execute``
+    takes ``?`` placeholders), ``_query`` (a read), ``close()`` and ``schema_version``. Rows come back as mappings
+    that also index by position. Every method raises :class:`StoreError`, never a driver's exception.
+    """
+
+    #: "sqlite" or "postgresql".
+    engine: ClassVar[str] = "sqlite"
+    path: Any
+    open_report: StoreOpenReport
+
+    def transaction(self) -> AbstractContextManager[Any]:
+        raise NotImplementedError
+
+    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def schema_version(self) -> int:
+        raise NotImplementedError
+
+    @property
+    def learner(self) -> str | None:
+        """The learner whose rows this store reads and writes (the database role in a class; None alone)."""
+        return None
+
+    @property
+    def shared(self) -> bool:
+        """True when several learners share this store (and its devices): measurements then take the lease."""
+        return False
+
+    def lease(self, device: str, *, on_queue: Callable[[int], None] | None = None,
+              cancelled: Callable[[], bool] | None = None) -> AbstractContextManager[MeasurementLease]:
+        """Hold ``device`` for one measurement. Alone (SQLite) nothing waits: the lease only records the interval."""
+        return local_lease(device)
+
+    @staticmethod
+    def _insert_id(conn: Any, sql: str, params: tuple[Any, ...]) -> int:
+        row = conn.execute(sql + " RETURNING id", params).fetchone()
+        return int(row[0])
+
+
+    # -- recoveries (a corrupt file moved aside) and quarantined rows --------------------------------------------
+
+    def recoveries(self, *, include_acknowledged: bool = False) -> list[dict[str, Any]]:
+        """Corrupt files this store replaced: ``backup_path``, ``reason``, ``recovered_at``, ``acknowledged_at``."""
+        where = "" if include_acknowledged else " WHERE acknowledged_at IS NULL"
+        return [dict(r) for r in self._query(f"SELECT * FROM store_recoveries{where} ORDER BY id")]
+
+    def acknowledge_recoveries(self) -> int:
+        """Mark every recovery as seen (the notices stop); returns how many were marked."""
+        with self.transaction() as conn:
+            cur = conn.execute("UPDATE store_recoveries SET acknowledged_at = ? WHERE acknowledged_at IS NULL",
+                               (time.time(),))
+            return int(cur.rowcount)
+
+    def quarantined_rows(self) -> list[dict[str, Any]]:
+        """Rows an upgrade found out of range (kept as JSON, left out of every report)."""
+        return [dict(r) for r in self._query("SELECT * FROM quarantined_rows ORDER BY id")]
+
+    # -- sections read ----------------------------------------------------------------------------------------
+
+    def mark_section_read(self, lesson_id: str, section_id: str) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO sections_read (lesson_id, section_id, read_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (lesson_id, section_id, time.time()),
+            )
+
+    def sections_read(self, lesson_id: str | None = None) -> set[tuple[str, str]]:
+        if lesson_id is None:
+            rows = self._query("SELECT lesson_id, section_id FROM sections_read")
+        else:
+            rows = self._query("SELECT lesson_id, section_id FROM sections_read WHERE lesson_id = ?", (lesson_id,))
+        return {(r["lesson_id"], r["section_id"]) for r in rows}
+
+    # -- attempts ---------------------------------------------------------------------------------------------
+
+    def lock_prediction(
+        self,
+        *,
+        exercise_id: str,
+        lesson_id: str,
+        prediction: Any,
+        confidence: float,
+        hints_used: int = 0,
+        pass_number: int = 1,
+        fingerprint: str | None = None,
+    ) -> int:
+        """Store a prediction before anything is measured; returns the attempt id."""
+        with self.transaction() as conn:
+            cur_id = self._insert_id(
+                conn,
+                "INSERT INTO attempts (exercise_id, lesson_id, pass, prediction, confidence, hints_used, state,"
+                " fingerprint, created_at) VALUES (?, ?, ?, ?, ?, ?, 'locked', ?, ?)",
+                (
+                    exercise_id,
+                    lesson_id,
+                    pass_number,
+                    _dumps(prediction),
+                    confidence,
+                    hints_used,
+                    fingerprint,
+                    time.time(),
+                ),
+            )
+            return cur_id
+
+    def record_grade(
+        self,
+        attempt_id: int,
+        *,
+        measurement: Any,
+        truth: Any,
+        verdict: str,
+        score: float,
+        fingerprint: str | None = None,
+    ) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE attempts SET state = 'graded', measurement = ?, truth = ?, verdict = ?, score = ?,"
+                " fingerprint = COALESCE(?, fingerprint), graded_at = ? WHERE id = ?",
+                (_dumps(measurement), _dumps(truth), verdict, score, fingerprint, time.time(), attempt_id),
+            )
+
+    def record_failure(self, attempt_id: int, *, state: str, reason: str) -> None:
+        """A locked attempt whose measurement failed or was cancelled keeps its prediction and says why."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE attempts SET state = ?, measurement = ?, graded_at = ? WHERE id = ?",
+                (state, _dumps({"error": reason}), time.time(), attempt_id),
+            )
+
+    def attempts(self, exercise_id: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM attempts"
+        params: tuple[Any, ...] = ()
+        if exercise_id is not None:
+            sql += " WHERE exercise_id = ?"
+            params = (exercise_id,)
+        rows = self._query(sql + " ORDER BY id", params)
+        out = []
+        for r in rows:
+            item = dict(r)
+            for key in ("prediction", "measurement", "truth"):
+                item[key] = _loads(item[key])
+            out.append(item)
+        return out
+
+    # -- labs and the notebook --------------------------------------------------------------------------------
+
+    def record_lab_run(
+        self, *, lab_id: str, lesson_id: str, result: Any, prediction: Any = None, fingerprint: str | None = None
+    ) -> int:
+        with self.transaction() as conn:
+            cur_id = self._insert_id(
+                conn,
+                "INSERT INTO lab_runs (lab_id, lesson_id, fingerprint, prediction, result, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (lab_id, lesson_id, fingerprint, _dumps(prediction), _dumps(result), time.time()),
+            )
+            return cur_id
+
+    def lab_runs(self, lab_id: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM lab_runs"
+        params: tuple[Any, ...] = ()
+        if lab_id is not None:
+            sql, params = sql + " WHERE lab_id = ?", (lab_id,)
+        rows = self._query(sql + " ORDER BY id", params)
+        return [{**dict(r), "prediction": _loads(r["prediction"]), "result": _loads(r["result"])} for r in rows]
+
+    def save_notebook_entry(self, *, lab_id: str, entry: dict[str, Any], lab_run_id: int | None = None,
+                            entry_id: int | None = None) -> int:
+        now = time.time()
+        with self.transaction() as conn:
+            if entry_id is None:
+                cur_id = self._insert_id(
+                conn,
+                    "INSERT INTO notebook_entries (lab_run_id, lab_id, entry, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?)",
+                    (lab_run_id, lab_id, _dumps(entry), now, now),
+                )
+                return cur_id
+            conn.execute(
+                "UPDATE notebook_entries SET entry = ?, updated_at = ? WHERE id = ?", (_dumps(entry), now, entry_id)
+            )
+            return entry_id
+
+    def notebook_entries(self) -> list[dict[str, Any]]:
+        rows = self._query("SELECT * FROM notebook_entries ORDER BY id")
+        return [{**dict(r), "entry": _loads(r["entry"])} for r in rows]
+
+    # -- bench and doctor runs --------------------------------------------------------------------------------
+
+    def record_bench_run(self, *, fingerprint: str, device_kind: str, report: dict[str, Any]) -> int:
+        with self.transaction() as conn:
+            cur_id = self._insert_id(
+                conn,
+                "INSERT INTO bench_runs (fingerprint, device_kind, report, created_at) VALUES (?, ?, ?, ?)",
+                (fingerprint, device_kind, _dumps(report), time.time()),
+            )
+            return cur_id
+
+    def bench_runs(self, fingerprint: str | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM bench_runs"
+        params: tuple[Any, ...] = ()
+        if fingerprint is not None:
+            sql, params = sql + " WHERE fingerprint = ?", (fingerprint,)
+        rows = self._query(sql + " ORDER BY id", params)
+        return [{**dict(r), "report": _loads(r["report"])} for r in rows]
+
+    def record_doctor_run(self, *, passed: bool, report: dict[str, Any], lock_matches: bool | None = None) -> int:
+        with self.transaction() as conn:
+            cur_id = self._insert_id(
+                conn,
+                "INSERT INTO doctor_runs (passed, lock_matches, report, created_at) VALUES (?, ?, ?, ?)",
+                (int(passed), None if lock_matches is None else int(lock_matches), _dumps(report), time.time()),
+            )
+            return cur_id
+
+    def doctor_runs(self) -> list[dict[str, Any]]:
+        rows = self._query("SELECT * FROM doctor_runs ORDER BY id")
+        return [{**dict(r), "report": _loads(r["report"])} for r in rows]
+
+    # -- hints, resets and whole-store access (the progress screen, reset and export/import) ----------------
+
+    def record_hints(self, attempt_id: int, hints_used: int) -> None:
+        """Hints opened after the prediction was locked still count against the attempt (never decreases)."""
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE attempts SET hints_used = CASE WHEN hints_used > ? THEN hints_used ELSE ? END WHERE id = ?",
+                (int(hints_used), int(hints_used), attempt_id),
+            )
+
+    def attempt(self, attempt_id: int) -> dict[str, Any] | None:
+        rows = self._query("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
+        if not rows:
+            return None
+        item = dict(rows[0])
+        for key in ("prediction", "measurement", "truth"):
+            item[key] = _loads(item[key])
+        return item
+
+    def reset_counts(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
+        """How many rows :meth:`reset` would delete with the same arguments (for the confirmation)."""
+        return {table: int(self._query(f"SELECT COUNT(*) FROM {table}{where}", params)[0][0])
+                for table, where, params in self._reset_targets(exercise_id, lesson_id)}
+
+    def reset(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
+        """Delete one exercise's attempts, one lesson's progress (attempts, sections read, lab runs), or —
+        with neither argument — everything in the store. One transaction; returns the rows deleted per table."""
+        deleted: dict[str, int] = {}
+        with self.transaction() as conn:
+            for table, where, params in self._reset_targets(exercise_id, lesson_id):
+                deleted[table] = int(conn.execute(f"DELETE FROM {table}{where}", params).rowcount)
+        return deleted
+
+    @staticmethod
+    def _reset_targets(exercise_id: str | None, lesson_id: str | None) -> list[tuple[str, str, tuple[Any, ...]]]:
+        if exercise_id is not None:
+            return [("attempts", " WHERE exercise_id = ?", (exercise_id,))]
+        if lesson_id is not None:
+            return [(t, " WHERE lesson_id = ?", (lesson_id,)) for t in ("attempts", "sections_read", "lab_runs")]
+        return [(t, "", ()) for t in TABLES]
+
+    def rows(self, table: str) -> list[dict[str, Any]]:
+        """Every row of ``table`` as stored (JSON columns still as text), in id order, for export."""
+        if table not in TABLES:
+            raise StoreError(f"unknown table {table!r}")
+        order = "read_at" if table == "sections_read" else "id"
+        cols = ", ".join(f'"{c}"' for c in _COLUMNS_V1[table])
+        return [dict(r) for r in self._query(f"SELECT {cols} FROM {table} ORDER BY {order}")]
+
+    def is_empty(self) -> bool:
+        return all(int(self._query(f"SELECT COUNT(*) FROM {t}")[0][0]) == 0 for t in TABLES)
+
+
+
+class ProgressStore(StoreBase):
+    """The embedded engine: all reads and writes of one learner's progress in a SQLite file.
 
     Safe to share between threads (one connection behind a lock): Textual thread workers record results while the
     UI reads. Every method raises :class:`StoreError` (never a raw ``sqlite3`` error); a write that did not happen
@@ -544,233 +833,6 @@ class ProgressStore:
     def close(self) -> None:
         with self._lock:
             self._close_quietly()
-
-    # -- recoveries (a corrupt file moved aside) and quarantined rows --------------------------------------------
-
-    def recoveries(self, *, include_acknowledged: bool = False) -> list[dict[str, Any]]:
-        """Corrupt files this store replaced: ``backup_path``, ``reason``, ``recovered_at``, ``acknowledged_at``."""
-        where = "" if include_acknowledged else " WHERE acknowledged_at IS NULL"
-        return [dict(r) for r in self._query(f"SELECT * FROM store_recoveries{where} ORDER BY id")]
-
-    def acknowledge_recoveries(self) -> int:
-        """Mark every recovery as seen (the notices stop); returns how many were marked."""
-        with self.transaction() as conn:
-            cur = conn.execute("UPDATE store_recoveries SET acknowledged_at = ? WHERE acknowledged_at IS NULL",
-                               (time.time(),))
-            return int(cur.rowcount)
-
-    def quarantined_rows(self) -> list[dict[str, Any]]:
-        """Rows an upgrade found out of range (kept as JSON, left out of every report)."""
-        return [dict(r) for r in self._query("SELECT * FROM quarantined_rows ORDER BY id")]
-
-    # -- sections read ----------------------------------------------------------------------------------------
-
-    def mark_section_read(self, lesson_id: str, section_id: str) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                "INSERT OR IGNORE INTO sections_read (lesson_id, section_id, read_at) VALUES (?, ?, ?)",
-                (lesson_id, section_id, time.time()),
-            )
-
-    def sections_read(self, lesson_id: str | None = None) -> set[tuple[str, str]]:
-        if lesson_id is None:
-            rows = self._query("SELECT lesson_id, section_id FROM sections_read")
-        else:
-            rows = self._query("SELECT lesson_id, section_id FROM sections_read WHERE lesson_id = ?", (lesson_id,))
-        return {(r["lesson_id"], r["section_id"]) for r in rows}
-
-    # -- attempts ---------------------------------------------------------------------------------------------
-
-    def lock_prediction(
-        self,
-        *,
-        exercise_id: str,
-        lesson_id: str,
-        prediction: Any,
-        confidence: float,
-        hints_used: int = 0,
-        pass_number: int = 1,
-        fingerprint: str | None = None,
-    ) -> int:
-        """Store a prediction before anything is measured; returns the attempt id."""
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO attempts (exercise_id, lesson_id, pass, prediction, confidence, hints_used, state,"
-                " fingerprint, created_at) VALUES (?, ?, ?, ?, ?, ?, 'locked', ?, ?)",
-                (
-                    exercise_id,
-                    lesson_id,
-                    pass_number,
-                    _dumps(prediction),
-                    confidence,
-                    hints_used,
-                    fingerprint,
-                    time.time(),
-                ),
-            )
-            return int(cur.lastrowid or 0)
-
-    def record_grade(
-        self,
-        attempt_id: int,
-        *,
-        measurement: Any,
-        truth: Any,
-        verdict: str,
-        score: float,
-        fingerprint: str | None = None,
-    ) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE attempts SET state = 'graded', measurement = ?, truth = ?, verdict = ?, score = ?,"
-                " fingerprint = COALESCE(?, fingerprint), graded_at = ? WHERE id = ?",
-                (_dumps(measurement), _dumps(truth), verdict, score, fingerprint, time.time(), attempt_id),
-            )
-
-    def record_failure(self, attempt_id: int, *, state: str, reason: str) -> None:
-        """A locked attempt whose measurement failed or was cancelled keeps its prediction and says why."""
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE attempts SET state = ?, measurement = ?, graded_at = ? WHERE id = ?",
-                (state, _dumps({"error": reason}), time.time(), attempt_id),
-            )
-
-    def attempts(self, exercise_id: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM attempts"
-        params: tuple[Any, ...] = ()
-        if exercise_id is not None:
-            sql += " WHERE exercise_id = ?"
-            params = (exercise_id,)
-        rows = self._query(sql + " ORDER BY id", params)
-        out = []
-        for r in rows:
-            item = dict(r)
-            for key in ("prediction", "measurement", "truth"):
-                item[key] = _loads(item[key])
-            out.append(item)
-        return out
-
-    # -- labs and the notebook --------------------------------------------------------------------------------
-
-    def record_lab_run(
-        self, *, lab_id: str, lesson_id: str, result: Any, prediction: Any = None, fingerprint: str | None = None
-    ) -> int:
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO lab_runs (lab_id, lesson_id, fingerprint, prediction, result, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (lab_id, lesson_id, fingerprint, _dumps(prediction), _dumps(result), time.time()),
-            )
-            return int(cur.lastrowid or 0)
-
-    def lab_runs(self, lab_id: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM lab_runs"
-        params: tuple[Any, ...] = ()
-        if lab_id is not None:
-            sql, params = sql + " WHERE lab_id = ?", (lab_id,)
-        rows = self._query(sql + " ORDER BY id", params)
-        return [{**dict(r), "prediction": _loads(r["prediction"]), "result": _loads(r["result"])} for r in rows]
-
-    def save_notebook_entry(self, *, lab_id: str, entry: dict[str, Any], lab_run_id: int | None = None,
-                            entry_id: int | None = None) -> int:
-        now = time.time()
-        with self.transaction() as conn:
-            if entry_id is None:
-                cur = conn.execute(
-                    "INSERT INTO notebook_entries (lab_run_id, lab_id, entry, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?)",
-                    (lab_run_id, lab_id, _dumps(entry), now, now),
-                )
-                return int(cur.lastrowid or 0)
-            conn.execute(
-                "UPDATE notebook_entries SET entry = ?, updated_at = ? WHERE id = ?", (_dumps(entry), now, entry_id)
-            )
-            return entry_id
-
-    def notebook_entries(self) -> list[dict[str, Any]]:
-        rows = self._query("SELECT * FROM notebook_entries ORDER BY id")
-        return [{**dict(r), "entry": _loads(r["entry"])} for r in rows]
-
-    # -- bench and doctor runs --------------------------------------------------------------------------------
-
-    def record_bench_run(self, *, fingerprint: str, device_kind: str, report: dict[str, Any]) -> int:
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO bench_runs (fingerprint, device_kind, report, created_at) VALUES (?, ?, ?, ?)",
-                (fingerprint, device_kind, _dumps(report), time.time()),
-            )
-            return int(cur.lastrowid or 0)
-
-    def bench_runs(self, fingerprint: str | None = None) -> list[dict[str, Any]]:
-        sql = "SELECT * FROM bench_runs"
-        params: tuple[Any, ...] = ()
-        if fingerprint is not None:
-            sql, params = sql + " WHERE fingerprint = ?", (fingerprint,)
-        rows = self._query(sql + " ORDER BY id", params)
-        return [{**dict(r), "report": _loads(r["report"])} for r in rows]
-
-    def record_doctor_run(self, *, passed: bool, report: dict[str, Any], lock_matches: bool | None = None) -> int:
-        with self.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO doctor_runs (passed, lock_matches, report, created_at) VALUES (?, ?, ?, ?)",
-                (int(passed), None if lock_matches is None else int(lock_matches), _dumps(report), time.time()),
-            )
-            return int(cur.lastrowid or 0)
-
-    def doctor_runs(self) -> list[dict[str, Any]]:
-        rows = self._query("SELECT * FROM doctor_runs ORDER BY id")
-        return [{**dict(r), "report": _loads(r["report"])} for r in rows]
-
-    # -- hints, resets and whole-store access (the progress screen, reset and export/import) ----------------
-
-    def record_hints(self, attempt_id: int, hints_used: int) -> None:
-        """Hints opened after the prediction was locked still count against the attempt (never decreases)."""
-        with self.transaction() as conn:
-            conn.execute(
-                "UPDATE attempts SET hints_used = MAX(hints_used, ?) WHERE id = ?", (int(hints_used), attempt_id)
-            )
-
-    def attempt(self, attempt_id: int) -> dict[str, Any] | None:
-        rows = self._query("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if not rows:
-            return None
-        item = dict(rows[0])
-        for key in ("prediction", "measurement", "truth"):
-            item[key] = _loads(item[key])
-        return item
-
-    def reset_counts(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
-        """How many rows :meth:`reset` would delete with the same arguments (for the confirmation)."""
-        return {table: int(self._query(f"SELECT COUNT(*) FROM {table}{where}", params)[0][0])
-                for table, where, params in self._reset_targets(exercise_id, lesson_id)}
-
-    def reset(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
-        """Delete one exercise's attempts, one lesson's progress (attempts, sections read, lab runs), or —
-        with neither argument — everything in the store. One transaction; returns the rows deleted per table."""
-        deleted: dict[str, int] = {}
-        with self.transaction() as conn:
-            for table, where, params in self._reset_targets(exercise_id, lesson_id):
-                deleted[table] = int(conn.execute(f"DELETE FROM {table}{where}", params).rowcount)
-        return deleted
-
-    @staticmethod
-    def _reset_targets(exercise_id: str | None, lesson_id: str | None) -> list[tuple[str, str, tuple[Any, ...]]]:
-        if exercise_id is not None:
-            return [("attempts", " WHERE exercise_id = ?", (exercise_id,))]
-        if lesson_id is not None:
-            return [(t, " WHERE lesson_id = ?", (lesson_id,)) for t in ("attempts", "sections_read", "lab_runs")]
-        return [(t, "", ()) for t in TABLES]
-
-    def rows(self, table: str) -> list[dict[str, Any]]:
-        """Every row of ``table`` as stored (JSON columns still as text), in id order, for export."""
-        if table not in TABLES:
-            raise StoreError(f"unknown table {table!r}")
-        order = "read_at" if table == "sections_read" else "id"
-        return [dict(r) for r in self._query(f"SELECT * FROM {table} ORDER BY {order}")]
-
-    def is_empty(self) -> bool:
-        return all(int(self._query(f"SELECT COUNT(*) FROM {t}")[0][0]) == 0 for t in TABLES)
-
 
 def _split_sql(script: str) -> list[str]:
     return [s.strip() for s in script.split(";") if s.strip()]

@@ -71,6 +71,14 @@ register({
         "es": "el almacén de progreso rechazó un valor fuera de rango ({detail}); no se guardó nada",
         "en": "the progress store refused an out-of-range value ({detail}); nothing was saved",
     },
+    "store.denied": {
+        "es": "la base de datos de progreso {path} rechazó la operación: {detail}",
+        "en": "the progress database {path} refused: {detail}",
+    },
+    "store.unreachable": {
+        "es": "el servidor de progreso {path} no responde ({detail}); no se guardó nada, vuelve a intentarlo",
+        "en": "the progress server {path} cannot be reached ({detail}); nothing was saved, try again",
+    },
     "store.data_dir": {
         "es": "la carpeta de datos {path} no sirve: {detail}",
         "en": "the data folder {path} cannot be used: {detail}",
@@ -152,6 +160,18 @@ class StoreRejected(StoreWriteError):
     """A CHECK constraint refused a value (NaN, out of range): a bug upstream, reported instead of stored."""
 
     code = "store.rejected"
+
+
+class StoreDenied(StoreError):
+    """The database refused this role the operation (a learner reaching past their own rows, a wrong token)."""
+
+    code = "store.denied"
+
+
+class StoreUnreachable(StoreWriteError):
+    """The PostgreSQL server cannot be reached now (down, restarting, the network): retry later."""
+
+    code = "store.unreachable"
 
 
 def primary_code(exc: sqlite3.Error) -> int | None:

@@ -17,7 +17,7 @@ from textual.screen import Screen
 
 from tutor.content import Course
 from tutor.i18n import Lang, t
-from tutor.progress import ProgressStore
+from tutor.progress import StoreBase
 from tutor.telemetry import TelemetrySnapshot
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged
@@ -44,7 +44,7 @@ class TutorApp(App[None]):
         self,
         *,
         course: Course,
-        store: ProgressStore,
+        store: StoreBase,
         lang: Lang = "es",
         telemetry: Any = "auto",
         telemetry_interval: float = 1.0,
@@ -177,7 +177,7 @@ class TutorApp(App[None]):
 def make_app(
     *,
     course: Course,
-    store: ProgressStore,
+    store: StoreBase,
     lang: Lang = "es",
     telemetry: Any = "auto",
     telemetry_interval: float = 1.0,

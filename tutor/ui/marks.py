@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.content import Course, Lesson
-from tutor.progress import ProgressStore
+from tutor.progress import StoreBase
 from tutor.progress.c0 import PASS_SCORE
 
 __all__ = ["PASS_SCORE", "CourseMarks"]
@@ -20,7 +20,7 @@ class CourseMarks:
     lab_runs: frozenset[str]
 
     @classmethod
-    def load(cls, store: ProgressStore) -> CourseMarks:
+    def load(cls, store: StoreBase) -> CourseMarks:
         best: dict[str, float] = {}
         for attempt in store.attempts():
             if attempt["state"] == "graded" and attempt["score"] is not None:

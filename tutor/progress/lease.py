@@ -1,0 +1,188 @@
+"""The measurement lease: one measurement at a time on a shared device.
+
+Two learners timing the same GPU at once corrupt each other's numbers. In a class (the PostgreSQL store) a
+measurement first takes a session-level PostgreSQL advisory lock named after the device, on a connection of its
+own: the server queues the waiters in order, and if the process dies its connection closes and the lock goes with
+it. While waiting, the queue is read from ``pg_locks`` (holders, and waiters that started waiting earlier) and
+reported through ``on_queue``; ``cancelled()`` is polled, and a cancelled wait is interrupted with the protocol's
+cancel request. Alone (the SQLite store) nothing waits: the lease only records the measurement's interval.
+
+Every stored measurement keeps :meth:`MeasurementLease.to_json` under ``lease``: whether it ran under the lease,
+the device, and when it was acquired and released — so overlaps can be checked after the fact.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["LEASE_NAMESPACE", "LeaseCancelled", "MeasurementLease", "device_holder", "device_key", "lease_device",
+           "local_lease", "postgres_lease"]
+
+#: The first key of every lease's advisory lock ("tu"), so a lease never collides with another program's locks.
+LEASE_NAMESPACE = 0x7475
+
+
+class LeaseCancelled(Exception):
+    """The learner cancelled while waiting for the device; nothing was measured."""
+
+
+@dataclass
+class MeasurementLease:
+    """One measurement's hold on a device: ``held`` is True when it ran under the class's lease."""
+
+    device: str
+    held: bool
+    acquired_at: float
+    released_at: float | None = None
+    waited_s: float = 0.0
+    ahead_at_start: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "device": self.device,
+            "held": self.held,
+            "acquired_at": self.acquired_at,
+            "released_at": self.released_at,
+            "waited_s": round(self.waited_s, 6),
+            "ahead_at_start": self.ahead_at_start,
+        }
+
+
+def lease_device(device: str) -> str:
+    """The name a lease is taken on: this machine and the device a request asks for (``auto`` and ``cuda`` mean
+    the machine's default accelerator, so two learners asking either way queue for the same one)."""
+    name = "default" if device in ("auto", "cuda", "cuda:0", "") else device
+    return f"{socket.gethostname()}:{name}"
+
+
+def device_key(device: str) -> tuple[int, int]:
+    """The advisory lock's two 32-bit keys for ``device`` (both non-negative, as ``pg_locks`` shows them)."""
+    return LEASE_NAMESPACE, zlib.crc32(device.encode("utf-8")) & 0x7FFFFFFF
+
+
+@contextmanager
+def local_lease(device: str) -> Iterator[MeasurementLease]:
+    """One learner alone: nothing to wait for; the interval is still recorded."""
+    lease = MeasurementLease(device=device, held=False, acquired_at=time.time())
+    try:
+        yield lease
+    finally:
+        lease.released_at = time.time()
+
+
+_AHEAD_SQL = """
+SELECT count(*) FROM pg_locks o
+WHERE o.locktype = 'advisory' AND o.classid = %(a)s::oid AND o.objid = %(b)s::oid AND o.objsubid = 2
+  AND o.pid <> %(pid)s
+  AND (o.granted OR o.waitstart <= COALESCE(
+        (SELECT me.waitstart FROM pg_locks me
+          WHERE me.pid = %(pid)s AND me.locktype = 'advisory' AND me.classid = %(a)s::oid
+            AND me.objid = %(b)s::oid AND me.objsubid = 2 AND NOT me.granted), now()))
+"""
+
+_HOLDER_SQL = """
+SELECT a.usename FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.classid = %(a)s::oid AND l.objid = %(b)s::oid AND l.objsubid = 2
+  AND l.granted LIMIT 1
+"""
+
+
+def _ahead(conn: Any, key: tuple[int, int], pid: int) -> int:
+    row = conn.execute(_AHEAD_SQL, {"a": key[0], "b": key[1], "pid": pid}).fetchone()
+    return int(row[0]) if row else 0
+
+
+def device_holder(conn: Any, device: str) -> str | None:
+    """The database role holding ``device``'s lease now, or None (``conn``: an open psycopg connection)."""
+    key = device_key(device)
+    row = conn.execute(_HOLDER_SQL, {"a": key[0], "b": key[1]}).fetchone()
+    return None if row is None else str(row[0])
+
+
+@contextmanager
+def postgres_lease(
+    conninfo: str,
+    device: str,
+    *,
+    on_queue: Callable[[int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    poll_s: float = 0.2,
+) -> Iterator[MeasurementLease]:
+    """Hold ``device`` through a session-level advisory lock on a connection of its own (see the module docstring).
+
+    Raises :class:`LeaseCancelled` when ``cancelled()`` turns true while waiting, and a ``psycopg.Error`` when the
+    server cannot be reached (the caller reports it as a store error)."""
+    import psycopg
+
+    key = device_key(device)
+    params = {"a": key[0], "b": key[1]}
+    lock_conn = psycopg.connect(conninfo, autocommit=True, application_name="gpu-tutor lease")
+    lease: MeasurementLease | None = None
+    try:
+        pid = lock_conn.info.backend_pid
+        started = time.time()
+        ahead_at_start = 0
+        row = lock_conn.execute("SELECT pg_try_advisory_lock(%(a)s, %(b)s)", params).fetchone()
+        if not (row and row[0]):
+            ahead_at_start = _wait(lock_conn, params, key, pid, on_queue, cancelled, poll_s, conninfo)
+        now = time.time()
+        lease = MeasurementLease(device=device, held=True, acquired_at=now, waited_s=now - started,
+                                 ahead_at_start=ahead_at_start)
+        if on_queue is not None:
+            on_queue(0)
+        yield lease
+    finally:
+        if lease is not None:
+            lease.released_at = time.time()
+            with suppress(psycopg.Error):
+                lock_conn.execute("SELECT pg_advisory_unlock(%(a)s, %(b)s)", params)
+        with suppress(psycopg.Error):
+            lock_conn.close()
+
+
+def _wait(lock_conn: Any, params: dict[str, int], key: tuple[int, int], pid: int,
+          on_queue: Callable[[int], None] | None, cancelled: Callable[[], bool] | None, poll_s: float,
+          conninfo: str) -> int:
+    """Block on the lock in a thread while this one reports the queue and watches for a cancel."""
+    import psycopg
+
+    outcome: dict[str, BaseException | bool] = {}
+
+    def block() -> None:
+        try:
+            lock_conn.execute("SELECT pg_advisory_lock(%(a)s, %(b)s)", params)
+            outcome["ok"] = True
+        except BaseException as exc:
+            outcome["error"] = exc
+
+    waiter = threading.Thread(target=block, name="lease-wait", daemon=True)
+    waiter.start()
+    first: int | None = None
+    last: int | None = None
+    with psycopg.connect(conninfo, autocommit=True, application_name="gpu-tutor lease queue") as watch:
+        while waiter.is_alive():
+            if cancelled is not None and cancelled():
+                lock_conn.cancel()
+                waiter.join(5)
+                raise LeaseCancelled
+            with suppress(psycopg.Error):
+                ahead = _ahead(watch, key, pid)
+                if first is None:
+                    first = ahead
+                if ahead != last and on_queue is not None:
+                    on_queue(ahead)
+                last = ahead
+            waiter.join(poll_s)
+    error = outcome.get("error")
+    if isinstance(error, BaseException):
+        if cancelled is not None and cancelled():
+            raise LeaseCancelled from None
+        raise error
+    return first or 0
