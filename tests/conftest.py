@@ -19,6 +19,8 @@ REPO = Path(__file__).resolve().parents[1]
 def _isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     data = tmp_path_factory.mktemp("tutor-data")
     monkeypatch.setenv("TUTOR_DATA_DIR", str(data))
+    # the SQLite default unless a test asks for another store (`tutor --store` sets this for its process)
+    monkeypatch.delenv("TUTOR_STORE", raising=False)
     return data
 
 

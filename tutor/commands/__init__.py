@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "telemetry",
     "progress",
     "notebook",
+    "classroom",
 )
 
 

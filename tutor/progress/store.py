@@ -34,6 +34,7 @@ from tutor.progress.store_errors import (
     StoreFull,
     StoreIOError,
     StoreNewerSchema,
+    StoreNoSuchRow,
     StoreReadOnly,
     StoreRejected,
     StoreWriteError,
@@ -358,6 +359,12 @@ class StoreBase:
         """Hold ``device`` for one measurement. Alone (SQLite) nothing waits: the lease only records the interval."""
         return local_lease(device)
 
+    def _changed_one(self, cur: Any, what: str, row_id: int) -> None:
+        """An update by id must change that row: none changed means it is not this learner's (row-level security
+        hides another's rows) or no longer exists — refused, in one line, rather than silently ignored."""
+        if int(cur.rowcount) < 1:
+            raise StoreNoSuchRow(path=self.path, what=what, id=row_id)
+
     @staticmethod
     def _insert_id(conn: Any, sql: str, params: tuple[Any, ...]) -> int:
         row = conn.execute(sql + " RETURNING id", params).fetchone()
@@ -441,19 +448,21 @@ class StoreBase:
         fingerprint: str | None = None,
     ) -> None:
         with self.transaction() as conn:
-            conn.execute(
+            cur = conn.execute(
                 "UPDATE attempts SET state = 'graded', measurement = ?, truth = ?, verdict = ?, score = ?,"
                 " fingerprint = COALESCE(?, fingerprint), graded_at = ? WHERE id = ?",
                 (_dumps(measurement), _dumps(truth), verdict, score, fingerprint, time.time(), attempt_id),
             )
+            self._changed_one(cur, "attempt", attempt_id)
 
     def record_failure(self, attempt_id: int, *, state: str, reason: str) -> None:
         """A locked attempt whose measurement failed or was cancelled keeps its prediction and says why."""
         with self.transaction() as conn:
-            conn.execute(
+            cur = conn.execute(
                 "UPDATE attempts SET state = ?, measurement = ?, graded_at = ? WHERE id = ?",
                 (state, _dumps({"error": reason}), time.time(), attempt_id),
             )
+            self._changed_one(cur, "attempt", attempt_id)
 
     def attempts(self, exercise_id: str | None = None) -> list[dict[str, Any]]:
         sql = "SELECT * FROM attempts"
@@ -504,9 +513,10 @@ class StoreBase:
                     (lab_run_id, lab_id, _dumps(entry), now, now),
                 )
                 return cur_id
-            conn.execute(
+            cur = conn.execute(
                 "UPDATE notebook_entries SET entry = ?, updated_at = ? WHERE id = ?", (_dumps(entry), now, entry_id)
             )
+            self._changed_one(cur, "notebook entry", entry_id)
             return entry_id
 
     def notebook_entries(self) -> list[dict[str, Any]]:
@@ -550,10 +560,11 @@ class StoreBase:
     def record_hints(self, attempt_id: int, hints_used: int) -> None:
         """Hints opened after the prediction was locked still count against the attempt (never decreases)."""
         with self.transaction() as conn:
-            conn.execute(
+            cur = conn.execute(
                 "UPDATE attempts SET hints_used = CASE WHEN hints_used > ? THEN hints_used ELSE ? END WHERE id = ?",
                 (int(hints_used), int(hints_used), attempt_id),
             )
+            self._changed_one(cur, "attempt", attempt_id)
 
     def attempt(self, attempt_id: int) -> dict[str, Any] | None:
         rows = self._query("SELECT * FROM attempts WHERE id = ?", (attempt_id,))

@@ -79,6 +79,10 @@ register({
         "es": "el servidor de progreso {path} no responde ({detail}); no se guardó nada, vuelve a intentarlo",
         "en": "the progress server {path} cannot be reached ({detail}); nothing was saved, try again",
     },
+    "store.no_row": {
+        "es": "no hay ningún {what} {id} tuyo en {path}; no se cambió nada",
+        "en": "there is no {what} {id} of yours in {path}; nothing was changed",
+    },
     "store.data_dir": {
         "es": "la carpeta de datos {path} no sirve: {detail}",
         "en": "the data folder {path} cannot be used: {detail}",
@@ -166,6 +170,12 @@ class StoreDenied(StoreError):
     """The database refused this role the operation (a learner reaching past their own rows, a wrong token)."""
 
     code = "store.denied"
+
+
+class StoreNoSuchRow(StoreError):
+    """An update named a row this learner does not have (never theirs, or deleted): nothing was changed."""
+
+    code = "store.no_row"
 
 
 class StoreUnreachable(StoreWriteError):

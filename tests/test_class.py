@@ -1,0 +1,180 @@
+"""A class on PostgreSQL: learners kept apart by the database itself (roles and row-level security).
+
+One learner's credentials are used, through the tutor and through raw SQL, to read, change and delete another's
+rows: every attempt is refused or finds nothing, and the instructor still reads everyone's rows intact.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from tests.conftest import Stores
+from tutor.cli import main
+from tutor.progress.classroom import LearnerCredentials, add_learner, init_class
+from tutor.progress.postgres import PostgresStore
+from tutor.progress.store_errors import StoreNoSuchRow
+
+pytestmark = pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+
+
+@dataclass
+class Classroom:
+    admin: str
+    learners: dict[str, LearnerCredentials]
+    roles: list[str]
+
+    def store(self, who: str) -> PostgresStore:
+        return PostgresStore(self.learners[who].dsn)
+
+
+def drop_roles(admin: str, roles: list[str]) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(admin, autocommit=True) as conn:
+        for role in roles:
+            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
+                conn.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
+                conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
+
+
+@pytest.fixture
+def classroom(stores: Stores) -> Iterator[Classroom]:
+    admin = stores.spec("cls")
+    init_class(admin)
+    suffix = secrets.token_hex(3)
+    room = Classroom(admin, {}, [])
+    try:
+        for who in ("ana", "ben"):
+            creds = add_learner(admin, f"{who}_{suffix}")
+            room.roles.append(creds.name)
+            room.learners[who] = creds
+        yield room
+    finally:
+        drop_roles(admin, room.roles)
+
+
+def ana_attempt(room: Classroom) -> tuple[int, int]:
+    ana = room.store("ana")
+    attempt = ana.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                  confidence=0.8)
+    ana.record_grade(attempt, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1.0)
+    run = ana.record_lab_run(lab_id="lab", lesson_id="n0-l1", result={"points": [1]})
+    ana.close()
+    return attempt, run
+
+
+def test_a_learner_sees_and_changes_only_their_own_rows_through_the_tutor(classroom: Classroom) -> None:
+    attempt, _run = ana_attempt(classroom)
+    ben = classroom.store("ben")
+    assert ben.learner == classroom.learners["ben"].name
+    assert ben.attempts() == [] and ben.attempt(attempt) is None and ben.lab_runs() == []
+    with pytest.raises(StoreNoSuchRow, match="no attempt"):
+        ben.record_grade(attempt, measurement={}, truth={}, verdict="wrong", score=0.0)
+    with pytest.raises(StoreNoSuchRow):
+        ben.record_failure(attempt, state="failed", reason="sabotage")
+    with pytest.raises(StoreNoSuchRow):
+        ben.record_hints(attempt, 9)
+    assert ben.reset() == {t: 0 for t in ("sections_read", "attempts", "lab_runs", "notebook_entries",
+                                          "bench_runs", "doctor_runs")}
+    mine = ben.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "compute"},
+                               confidence=0.5)
+    assert [a["id"] for a in ben.attempts()] == [mine]
+    ana = classroom.store("ana")
+    [kept] = ana.attempts()
+    assert kept["id"] == attempt and kept["verdict"] == "correct" and kept["hints_used"] == 0
+    assert len(ana.lab_runs()) == 1
+
+
+def test_raw_sql_with_a_learners_credentials_cannot_reach_anothers_rows(classroom: Classroom) -> None:
+    import psycopg
+
+    attempt, run = ana_attempt(classroom)
+    ana_name = classroom.learners["ana"].name
+    with psycopg.connect(classroom.learners["ben"].dsn, autocommit=True) as ben:
+        assert ben.execute("SELECT count(*) FROM attempts").fetchone() == (0,)
+        assert ben.execute("SELECT * FROM attempts WHERE id = %s", (attempt,)).fetchall() == []
+        assert ben.execute("SELECT count(*) FROM lab_runs").fetchone() == (0,)
+        assert ben.execute("UPDATE attempts SET score = 0, verdict = 'wrong' WHERE id = %s", (attempt,)).rowcount == 0
+        assert ben.execute("UPDATE attempts SET score = 0").rowcount == 0
+        assert ben.execute("DELETE FROM attempts WHERE id = %s", (attempt,)).rowcount == 0
+        assert ben.execute("DELETE FROM lab_runs").rowcount == 0
+        refused: list[str] = []
+        for statement in (
+            # writing a row in another learner's name
+            ("INSERT INTO attempts (learner, exercise_id, lesson_id, prediction, confidence, created_at) "
+             f"VALUES ('{ana_name}', 'x', 'l', '{{}}', 0.5, 1.0)"),
+            # taking the table's protection off, or reaching round it
+            "ALTER TABLE attempts DISABLE ROW LEVEL SECURITY",
+            "DROP POLICY learner_own_rows ON attempts",
+            "TRUNCATE attempts",
+            f'SET ROLE "{ana_name}"',
+            "SET ROLE tutor_instructor",
+            "CREATE TABLE stolen AS SELECT * FROM attempts",
+        ):
+            with pytest.raises(psycopg.Error) as caught:
+                ben.execute(statement)
+            refused.append(type(caught.value).__name__)
+        assert set(refused) <= {"InsufficientPrivilege", "UndefinedObject"}, refused
+        # moving one's own row into another's name is refused too
+        ben.execute("INSERT INTO attempts (exercise_id, lesson_id, prediction, confidence, created_at) "
+                    "VALUES ('x', 'l', '{}', 0.5, 1.0)")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            ben.execute("UPDATE attempts SET learner = %s", (ana_name,))
+    with psycopg.connect(classroom.admin, autocommit=True) as owner:
+        rows = owner.execute("SELECT learner, id, verdict, score FROM attempts ORDER BY id").fetchall()
+        assert rows[0] == (ana_name, attempt, "correct", 1.0)
+        assert {r[0] for r in rows} == {ana_name, classroom.learners["ben"].name}
+        assert owner.execute("SELECT count(*) FROM lab_runs WHERE id = %s", (run,)).fetchone() == (1,)
+
+
+def test_the_instructor_role_reads_every_learner_but_writes_nothing(classroom: Classroom) -> None:
+    import psycopg
+    from psycopg import sql
+
+    attempt, _ = ana_attempt(classroom)
+    classroom.store("ben").lock_prediction(exercise_id="e", lesson_id="l", prediction={}, confidence=0.3)
+    teacher = add_learner(classroom.admin, f"teacher_{secrets.token_hex(3)}")
+    classroom.roles.append(teacher.name)
+    with psycopg.connect(classroom.admin, autocommit=True) as owner:  # a second instructor, not a learner
+        owner.execute(sql.SQL("REVOKE tutor_learner FROM {}").format(sql.Identifier(teacher.name)))
+        owner.execute(sql.SQL("GRANT tutor_instructor TO {}").format(sql.Identifier(teacher.name)))
+    with psycopg.connect(teacher.dsn, autocommit=True) as conn:
+        learners = {r[0] for r in conn.execute("SELECT learner FROM attempts").fetchall()}
+        assert learners == {classroom.learners["ana"].name, classroom.learners["ben"].name}
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("DELETE FROM attempts WHERE id = %s", (attempt,))
+
+
+def test_the_class_commands_print_a_token_once_and_only_it_opens_the_store(
+    classroom: Classroom, capsys: pytest.CaptureFixture[str]
+) -> None:
+    name = f"cleo_{secrets.token_hex(3)}"
+    classroom.roles.append(name)
+    assert main(["class", "init", "--store", classroom.admin, "--lang", "en"]) == 0
+    assert "Row-level security is on for 8 tables" in capsys.readouterr().out
+    assert main(["class", "add-learner", name, "--store", classroom.admin, "--lang", "es"]) == 0
+    out = capsys.readouterr().out
+    assert f"Alumno {name} creado" in out and "no se vuelven a mostrar" in out
+    token = next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.strip().startswith("token:"))
+    dsn = next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.strip().startswith("conexión:"))
+    assert token in dsn and len(token) >= 20
+    assert main(["progress", "--store", dsn, "--json"]) == 0
+    capsys.readouterr()
+    wrong = dsn.replace(token, "not-the-token")
+    assert main(["progress", "--store", wrong]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "password authentication failed" in err and "not-the-token" not in err
+    assert main(["class", "add-learner", name, "--store", classroom.admin]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert main(["class", "add-learner", "Robert'); DROP TABLE attempts;--", "--store", classroom.admin]) == 2
+    assert "not a valid learner name" in capsys.readouterr().err
+
+
+def test_class_commands_need_a_postgresql_store(capsys: pytest.CaptureFixture[str], stores: Stores) -> None:
+    assert main(["class", "init"]) == 2
+    assert "needs a PostgreSQL store" in capsys.readouterr().err

@@ -1,0 +1,91 @@
+"""``tutor class`` — teaching a class on one PostgreSQL: set it up, add learners, and (later) report on them.
+
+Every action works on the store ``--store``/``TUTOR_STORE`` names, which must be a PostgreSQL one; ``init`` and
+``add-learner`` need the class owner's connection (the instructor's).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from tutor.i18n import Lang, t
+from tutor.i18n import register as register_strings
+
+register_strings({
+    "class.init_done": {
+        "es": "Clase lista en {server} (esquema {schema}). Tú ({owner}) eres quien la imparte: lees las filas de "
+              "todos. Seguridad por filas activa en {count} tablas: cada alumno ve y escribe sólo las suyas.\n"
+              "Siguiente paso: tutor class add-learner NOMBRE",
+        "en": "Class ready on {server} (schema {schema}). You ({owner}) are the instructor: you read every "
+              "learner's rows. Row-level security is on for {count} tables: each learner sees and writes only "
+              "their own.\nNext: tutor class add-learner NAME",
+    },
+    "class.learner_added": {
+        "es": "Alumno {name} creado. Dale estos datos; no se vuelven a mostrar (el servidor sólo guarda un hash):\n"
+              "  nombre: {name}\n  token:  {token}\n  conexión: {dsn}\n"
+              "En su terminal: tutor --store '{dsn}'\nEn el navegador (tutor serve): nombre y token.",
+        "en": "Learner {name} created. Give them these; they are not shown again (the server keeps only a hash):\n"
+              "  name:  {name}\n  token: {token}\n  connection: {dsn}\n"
+              "In their terminal: tutor --store '{dsn}'\nIn the browser (tutor serve): name and token.",
+    },
+})
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from tutor.cli import add_common_options
+
+    parser = sub.add_parser(
+        "class",
+        help="teach a class on one PostgreSQL: init, add-learner, report",
+        description="Set up a class's PostgreSQL (schema, roles, row-level security), add learners with a role "
+                    "and token of their own, and report on the class. Needs --store postgresql://… (the "
+                    "instructor's connection) or TUTOR_STORE.",
+    )
+    add_common_options(parser)
+    actions = parser.add_subparsers(dest="class_command", metavar="ACTION", title="actions", required=True)
+
+    init = actions.add_parser("init", help="create the schema, the roles and row-level security (idempotent)")
+    add_common_options(init)
+    init.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
+    init.set_defaults(func=run_init)
+
+    add = actions.add_parser("add-learner", help="create a learner's role and print their token, once")
+    add_common_options(add)
+    add.add_argument("name", metavar="NAME", help="the learner's name: lower-case letters, digits, _")
+    add.add_argument("--host", default=None, help="the server's address as learners reach it (default: the "
+                                                  "instructor's host, or 127.0.0.1 for a local socket)")
+    add.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
+    add.set_defaults(func=run_add_learner)
+
+
+def _admin_dsn() -> str:
+    from tutor.progress.classroom import NotAClassStore
+    from tutor.progress.engines import is_class_store, store_spec
+
+    spec = store_spec()
+    if spec is None or not is_class_store(spec):
+        raise NotAClassStore()
+    return spec
+
+
+def _lang(args: argparse.Namespace) -> Lang:
+    from tutor.i18n import default_lang
+
+    return getattr(args, "lang", None) or default_lang()
+
+
+def run_init(args: argparse.Namespace) -> int:
+    from tutor.progress.classroom import init_class
+
+    setup = init_class(_admin_dsn())
+    print(t("class.init_done", _lang(args), server=setup.server, schema=setup.schema, owner=setup.owner,
+            count=len(setup.tables)))
+    return 0
+
+
+def run_add_learner(args: argparse.Namespace) -> int:
+    from tutor.progress.classroom import add_learner
+
+    creds = add_learner(_admin_dsn(), args.name, host=args.host)
+    print(t("class.learner_added", _lang(args), name=creds.name, token=creds.token, dsn=creds.dsn))
+    return 0

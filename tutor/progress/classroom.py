@@ -1,0 +1,182 @@
+"""A class on one PostgreSQL: the instructor sets it up, each learner gets a database role of their own.
+
+``init_class`` (the instructor, connected as the schema's owner) migrates the store's schema, creates the group
+roles ``tutor_learner`` and ``tutor_instructor`` and turns on row-level security: a learner's role sees and writes
+only the rows whose ``learner`` is that role (``current_user``), the instructor role reads every row, and the
+owner (who ran ``tutor class init``) is the instructor. ``add_learner`` creates a learner's login role with a
+random token as its password and returns the connection string, shown once: only its SCRAM hash is kept, by
+PostgreSQL. Keeping learners apart is the database's job, not the tutor's: the tests try to get past it with a
+learner's own credentials and raw SQL.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from tutor.i18n import register
+from tutor.progress.postgres import PostgresStore, classify_pg, display_dsn
+from tutor.progress.store import TABLES, StoreError
+
+__all__ = [
+    "INSTRUCTOR_ROLE",
+    "LEARNER_ROLE",
+    "BadLearnerName",
+    "ClassError",
+    "ClassSetup",
+    "LearnerCredentials",
+    "NotAClassStore",
+    "RoleExists",
+    "add_learner",
+    "init_class",
+    "learner_dsn",
+    "valid_learner_name",
+]
+
+LEARNER_ROLE = "tutor_learner"
+INSTRUCTOR_ROLE = "tutor_instructor"
+#: The tables a learner writes (their own rows) and those they may only read (their own rows).
+_WRITABLE = TABLES
+_READABLE = ("store_recoveries", "quarantined_rows")
+_NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
+
+register({
+    "class.bad_name": {
+        "es": "nombre de alumno no válido «{name}»: de 2 a 31 letras minúsculas, cifras o _, empezando por letra",
+        "en": "not a valid learner name '{name}': 2 to 31 lower-case letters, digits or _, starting with a letter",
+    },
+    "class.exists": {
+        "es": "ya existe un rol {name} en el servidor; elige otro nombre",
+        "en": "a role {name} already exists on the server; choose another name",
+    },
+    "class.not_postgres": {
+        "es": "una clase necesita un almacén PostgreSQL: pasa --store postgresql://… (o TUTOR_STORE)",
+        "en": "a class needs a PostgreSQL store: pass --store postgresql://… (or TUTOR_STORE)",
+    },
+})
+
+
+class ClassError(StoreError):
+    """A class set-up step that cannot be done (one line, exit 2)."""
+
+
+class BadLearnerName(ClassError):
+    code = "class.bad_name"
+
+
+class RoleExists(ClassError):
+    code = "class.exists"
+
+
+class NotAClassStore(ClassError):
+    code = "class.not_postgres"
+
+
+@dataclass(frozen=True)
+class ClassSetup:
+    """What ``init_class`` set up: the schema, its owner (the instructor) and the tables under row-level security."""
+
+    schema: str
+    owner: str
+    tables: tuple[str, ...]
+    server: str
+
+
+@dataclass(frozen=True)
+class LearnerCredentials:
+    """A new learner's role and token, and the connection string built from them (shown once)."""
+
+    name: str
+    token: str
+    dsn: str
+    server: str
+
+
+def valid_learner_name(name: str) -> bool:
+    return bool(_NAME.match(name)) and not name.startswith("pg_") and name not in (LEARNER_ROLE, INSTRUCTOR_ROLE)
+
+
+def _ensure_role(conn: Any, role: str) -> None:
+    from psycopg import sql
+
+    exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    if not exists:
+        conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(role)))
+
+
+def init_class(admin_dsn: str) -> ClassSetup:
+    """Create (or bring up to date) the class's schema, its group roles and its row-level security. Idempotent."""
+    import psycopg
+    from psycopg import sql
+
+    store = PostgresStore(admin_dsn)  # migrates the schema as its owner
+    store.close()
+    where = display_dsn(admin_dsn)
+    try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn, conn.transaction():
+            schema = str(conn.execute("SELECT current_schema()").fetchone()[0])  # type: ignore[index]
+            owner = str(conn.execute("SELECT current_user").fetchone()[0])  # type: ignore[index]
+            for role in (LEARNER_ROLE, INSTRUCTOR_ROLE):
+                _ensure_role(conn, role)
+            groups = sql.SQL(", ").join([sql.Identifier(LEARNER_ROLE), sql.Identifier(INSTRUCTOR_ROLE)])
+            conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(schema), groups))
+            conn.execute(sql.SQL("GRANT SELECT ON tutor_schema TO {}").format(groups))
+            conn.execute(sql.SQL("GRANT USAGE ON ALL SEQUENCES IN SCHEMA {} TO {}").format(
+                sql.Identifier(schema), sql.Identifier(LEARNER_ROLE)))
+            for table in (*_WRITABLE, *_READABLE):
+                t = sql.Identifier(table)
+                rights = "SELECT, INSERT, UPDATE, DELETE" if table in _WRITABLE else "SELECT, UPDATE"
+                conn.execute(sql.SQL(f"GRANT {rights} ON {{}} TO {{}}").format(t, sql.Identifier(LEARNER_ROLE)))
+                conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(t, sql.Identifier(INSTRUCTOR_ROLE)))
+                conn.execute(sql.SQL("ALTER TABLE {} ENABLE ROW LEVEL SECURITY").format(t))
+                for policy in ("learner_own_rows", "instructor_reads_all"):
+                    conn.execute(sql.SQL("DROP POLICY IF EXISTS {} ON {}").format(sql.Identifier(policy), t))
+                conn.execute(sql.SQL(
+                    "CREATE POLICY learner_own_rows ON {} TO {} "
+                    "USING (learner = current_user) WITH CHECK (learner = current_user)"
+                ).format(t, sql.Identifier(LEARNER_ROLE)))
+                conn.execute(sql.SQL("CREATE POLICY instructor_reads_all ON {} FOR SELECT TO {} USING (true)")
+                             .format(t, sql.Identifier(INSTRUCTOR_ROLE)))
+    except psycopg.Error as exc:
+        raise classify_pg(exc, where) from exc
+    return ClassSetup(schema=schema, owner=owner, tables=(*_WRITABLE, *_READABLE), server=where)
+
+
+def learner_dsn(admin_dsn: str, name: str, token: str, host: str | None = None) -> str:
+    """The connection string a learner uses: the class's server and database with their own role and token,
+    over TCP (a unix socket may be trusted without a password; a learner's token must be checked)."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    parts = conninfo_to_dict(admin_dsn)
+    admin_host = str(parts.get("host") or "")
+    if host is None:
+        host = admin_host if admin_host and not admin_host.startswith("/") else "127.0.0.1"
+    keep = {k: v for k, v in parts.items() if k in ("port", "dbname", "options", "sslmode")}
+    return make_conninfo("", host=host, user=name, password=token, **keep)
+
+
+def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> LearnerCredentials:
+    """Create ``name``'s login role (a member of ``tutor_learner``) with a fresh token as its password."""
+    import psycopg
+    from psycopg import sql
+
+    if not valid_learner_name(name):
+        raise BadLearnerName(name=name)
+    where = display_dsn(admin_dsn)
+    token = secrets.token_urlsafe(18)
+    try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn, conn.transaction():
+            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (name,)).fetchone():
+                raise RoleExists(name=name)
+            schema = str(conn.execute("SELECT current_schema()").fetchone()[0])  # type: ignore[index]
+            role = sql.Identifier(name)
+            # The token travels to the server once, inside this statement; the server keeps its SCRAM hash.
+            conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT 16 IN ROLE {}").format(
+                role, sql.Literal(token), sql.Identifier(LEARNER_ROLE)))
+            conn.execute(sql.SQL("ALTER ROLE {} SET search_path = {}").format(role, sql.Identifier(schema)))
+    except psycopg.Error as exc:
+        raise classify_pg(exc, where) from exc
+    dsn = learner_dsn(admin_dsn, name, token, host)
+    return LearnerCredentials(name=name, token=token, dsn=dsn, server=display_dsn(dsn))
