@@ -114,6 +114,18 @@ def run_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _queue_printer(lang: Any) -> Any:
+    """In a class, while another learner holds the device: one stderr line each time the queue moves."""
+    from tutor.progress.lease import queue_text
+
+    def show(ahead: int) -> None:
+        if ahead > 0:
+            sys.stderr.write(queue_text(ahead, lang, where="cli") + "\n")
+            sys.stderr.flush()
+
+    return show
+
+
 def _progress_printer(enabled: bool) -> Any:
     if not enabled:
         return None
@@ -215,6 +227,7 @@ def run_exercise(args: argparse.Namespace) -> int:
             pass_number=args.pass_number,
             device=args.device,
             on_progress=_progress_printer(not args.json),
+            on_queue=_queue_printer(lang),
             cancel=cancel,
             roofline_mode=args.roofline_mode,
             budget_s=args.budget,

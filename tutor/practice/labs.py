@@ -165,15 +165,23 @@ class LabRunner:
         on_progress: OnProgress | None = None,
         on_point: OnPoint | None = None,
         cancel_event: threading.Event | None = None,
+        on_queue: Callable[[int], None] | None = None,
     ) -> dict[str, Any]:
-        """Run the lab's measurement (the doctor lab runs ``tutor doctor`` in a child process)."""
+        """Run the lab's measurement under the device's lease (the doctor lab runs ``tutor doctor`` in a child
+        process, timing nothing). The result keeps the lease; in a class ``on_queue(n)`` hears how many learners
+        are ahead, and ``cancel_event`` also ends the wait (:class:`~tutor.progress.lease.LeaseCancelled`)."""
+        from tutor.progress.lease import lease_device
+
         request = lab_request(lab)
         cancel = cancel_event or threading.Event()
         if request["op"] == "doctor":
             return run_doctor_subprocess(cancel)
         if self._measure is None:
             raise RuntimeError("this LabRunner was built without a measurement")
-        return dict(self._measure(request, on_progress=on_progress, cancel_event=cancel, on_point=on_point))
+        with self.store.lease(lease_device(str(request.get("device", "auto"))), on_queue=on_queue,
+                              cancelled=cancel.is_set) as lease:
+            result = dict(self._measure(request, on_progress=on_progress, cancel_event=cancel, on_point=on_point))
+        return {**result, "lease": lease.to_json()}
 
     def file(self, lesson: Lesson, lab: Lab, prediction: LabPrediction | None, result: dict[str, Any],
              lang: Lang) -> LabFiled:

@@ -28,6 +28,8 @@ from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
 from tutor.progress.store import StoreBase
 
 OnProgress = Callable[[float, str], None]
+OnQueue = Callable[[int], None]
+"""``on_queue(n)``: ``n`` learners are ahead of this measurement for the device (0: it has the device)."""
 MeasureFn = Callable[[dict[str, Any], OnProgress | None, threading.Event | None], dict[str, Any]]
 """``measure(request, on_progress, cancel_event) -> result``; raises MeasureCancelled / MeasureFailed / …"""
 TelemetryWindow = Callable[[float, float], Mapping[str, Any] | None]
@@ -251,10 +253,15 @@ class ExerciseRunner:
         cancel: threading.Event | None = None,
         roofline_mode: str | None = None,
         budget_s: float | None = None,
+        on_queue: OnQueue | None = None,
     ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-        """Run the exercise's measurement; ``(result, telemetry window)``. A failure or cancellation marks the
-        attempt and raises :class:`AttemptFailed`."""
+        """Run the exercise's measurement under the device's lease; ``(result, telemetry window)``. The result
+        keeps the lease (held or not, acquired and released at). In a class, ``on_queue(n)`` hears how many
+        learners are ahead while this one waits; ``cancel`` also ends the wait. A failure or cancellation marks
+        the attempt and raises :class:`AttemptFailed`."""
         from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureTimedOut, WorkloadError
+        from tutor.progress.lease import LeaseCancelled, lease_device
+        from tutor.progress.store_errors import StoreError
 
         try:
             request = measure_request(exercise, device, roofline_mode=roofline_mode, budget_s=budget_s)
@@ -267,7 +274,15 @@ class ExerciseRunner:
         assert self._measure is not None
         t0 = time.time()
         try:
-            result = self._measure(request, on_progress, cancel)
+            with self.store.lease(lease_device(device), on_queue=on_queue,
+                                  cancelled=cancel.is_set if cancel is not None else None) as lease:
+                t0 = time.time()
+                result = self._measure(request, on_progress, cancel)
+            result = {**result, "lease": lease.to_json()} if isinstance(result, Mapping) else result
+        except LeaseCancelled:
+            self._fail(attempt_id, "cancelled while waiting for the device", "cancelled")
+        except StoreError as exc:
+            self._fail(attempt_id, f"the device's lease could not be taken: {exc}", "failed")
         except MeasureTimedOut as exc:
             self._fail(attempt_id, exc.reason, "failed", exc.messages())
         except MeasureCancelled:
@@ -337,11 +352,13 @@ class ExerciseRunner:
         cancel: threading.Event | None = None,
         roofline_mode: str | None = None,
         budget_s: float | None = None,
+        on_queue: OnQueue | None = None,
     ) -> Outcome:
         """The whole flow for an already-validated prediction."""
         attempt_id = self.lock(exercise, prediction, pass_number=pass_number, hints_used=hints_used)
         result, telemetry = self.measure(exercise, attempt_id, device=device, on_progress=on_progress,
-                                         cancel=cancel, roofline_mode=roofline_mode, budget_s=budget_s)
+                                         cancel=cancel, roofline_mode=roofline_mode, budget_s=budget_s,
+                                         on_queue=on_queue)
         return self.grade(exercise, attempt_id, prediction, result, telemetry, pass_number=pass_number)
 
     def _fail(self, attempt_id: int, reason: str, state: str, messages: Mapping[str, str] | None = None) -> Any:

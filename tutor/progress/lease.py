@@ -22,8 +22,37 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
+from tutor.i18n import Lang, register, t
+
 __all__ = ["LEASE_NAMESPACE", "LeaseCancelled", "MeasurementLease", "device_holder", "device_key", "lease_device",
-           "local_lease", "postgres_lease"]
+           "local_lease", "postgres_lease", "queue_text"]
+
+register({
+    "lease.ahead_one": {"es": "1 alumno por delante", "en": "1 learner ahead"},
+    "lease.ahead_many": {"es": "{n} alumnos por delante", "en": "{n} learners ahead"},
+    "lease.waiting_tui": {
+        "es": "Esperando el dispositivo compartido: {queue} (Esc cancela)",
+        "en": "Waiting for the shared device: {queue} (Esc cancels)",
+    },
+    "lease.waiting_cli": {
+        "es": "esperando el dispositivo compartido: {queue} (Ctrl-C cancela)",
+        "en": "waiting for the shared device: {queue} (Ctrl-C cancels)",
+    },
+    "lease.held_by": {
+        "es": "{who} está midiendo en este dispositivo",
+        "en": "{who} is measuring on this device",
+    },
+    "lease.cancelled": {
+        "es": "cancelado mientras esperaba el dispositivo",
+        "en": "cancelled while waiting for the device",
+    },
+})
+
+
+def queue_text(ahead: int, lang: Lang, *, where: str = "tui") -> str:
+    """"Waiting for the shared device: 2 learners ahead (Esc cancels)" in ``lang`` (``where``: tui or cli)."""
+    queue = t("lease.ahead_one", lang) if ahead == 1 else t("lease.ahead_many", lang, n=ahead)
+    return t(f"lease.waiting_{where}", lang, queue=queue)
 
 #: The first key of every lease's advisory lock ("tu"), so a lease never collides with another program's locks.
 LEASE_NAMESPACE = 0x7475

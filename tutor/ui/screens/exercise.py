@@ -115,6 +115,13 @@ class ExerciseScreen(Screen[None]):
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, ExerciseScreen.Progress)
 
+    class Queue(Message):
+        """In a class: how many learners are ahead for the shared device (0: this measurement has it)."""
+
+        def __init__(self, ahead: int) -> None:
+            super().__init__()
+            self.ahead = ahead
+
     class Measured(Message):
         def __init__(self, result: dict[str, Any] | None, telemetry: dict[str, Any] | None) -> None:
             super().__init__()
@@ -408,15 +415,19 @@ class ExerciseScreen(Screen[None]):
         def progress(fraction: float, text: str) -> None:
             self.post_message(self.Progress(float(fraction), str(text or "")))
 
+        def queue(ahead: int) -> None:
+            self.post_message(self.Queue(int(ahead)))
+
         try:
             if sampler is not None:
                 with sampler.recording():
                     result, telemetry = runner.measure(self.exercise, self.attempt_id, device=self.device,
                                                        on_progress=progress, cancel=self._cancel,
-                                                       budget_s=self.budget_s)
+                                                       budget_s=self.budget_s, on_queue=queue)
             else:
                 result, telemetry = runner.measure(self.exercise, self.attempt_id, device=self.device,
-                                                   on_progress=progress, cancel=self._cancel, budget_s=self.budget_s)
+                                                   on_progress=progress, cancel=self._cancel, budget_s=self.budget_s,
+                                                   on_queue=queue)
         except AttemptFailed as exc:
             self.post_message(self.Failed(exc.message(self.lang), exc.state))
             return
@@ -432,6 +443,16 @@ class ExerciseScreen(Screen[None]):
         self.query_one("#ex-progress", ProgressBar).update(progress=max(0.0, min(1.0, message.fraction)))
         if message.text and not self._cancel.is_set():
             self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {message.text}")
+
+    def on_exercise_screen_queue(self, message: Queue) -> None:
+        if self.state != "running" or self._cancel.is_set():
+            return
+        from tutor.progress.lease import queue_text
+
+        if message.ahead > 0:
+            self._status(queue_text(message.ahead, self.lang))
+        else:
+            self._status(t("ex.running", self.lang, device=self._device_text()))
 
     def on_exercise_screen_measured(self, message: Measured) -> None:
         if self.state != "running":

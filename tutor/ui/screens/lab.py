@@ -30,7 +30,9 @@ from tutor.i18n import Lang, register, t
 from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed, MeasureTimedOut
 from tutor.measure.registry import SWEEPS
 from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
+from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import summarise_result, sweep_point, sweep_points
+from tutor.progress.store_errors import StoreError
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
@@ -293,15 +295,18 @@ class LabScreen(Screen[None]):
             with window as recorded:
                 runner = LabRunner(self.app.store, self._measure_worker().run)  # type: ignore[attr-defined]
                 result = runner.measure(self.lab, on_progress=self._on_worker_progress,
-                                        on_point=self._on_worker_point, cancel_event=cancel)
+                                        on_point=self._on_worker_point, cancel_event=cancel, on_queue=self._on_queue)
             if recorded is not None and result is not None:
                 # the telemetry over the run's window, kept with the run like an exercise's measurement
                 result = {**result, "telemetry": {dev: s.as_dict() for dev, s in recorded.summary.items()}}
-        except MeasureCancelled:
+        except (MeasureCancelled, LeaseCancelled):
             self.post_message(self.Failed("cancelled", cancelled=True))
             return
         except MeasureTimedOut as exc:
             self.post_message(self.Failed(exc.message(self.lang)))
+            return
+        except StoreError as exc:  # the class's server could not give the lease
+            self.post_message(self.Failed(exc.describe(self.lang)))
             return
         except MeasureFailed as exc:
             self.post_message(self.Failed(exc.reason))
@@ -317,6 +322,11 @@ class LabScreen(Screen[None]):
     def _on_worker_progress(self, fraction: float, text: str) -> None:
         """Called in the thread worker for each progress event: forwarded to the UI as a message."""
         self.post_message(self.Progress(_fraction(fraction), str(text or "")))
+
+    def _on_queue(self, ahead: int) -> None:
+        """In a class, while another learner holds the device (called in the thread worker)."""
+        if ahead > 0 and not self._cancel.is_set():
+            self.post_message(self.Progress(None, queue_text(ahead, self.lang)))
 
     def _on_worker_point(self, point: dict[str, Any]) -> None:
         """Called in the thread worker as soon as a sweep point is measured."""

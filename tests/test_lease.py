@@ -1,0 +1,168 @@
+"""The measurement lease: in a class one measurement at a time per device, the queue shown, Esc still cancels;
+alone (SQLite) nothing waits. Every stored measurement says whether it ran under the lease, and when."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from textual.widgets import Input, Static
+
+from tests.conftest import Stores
+from tests.test_exercise_screen import COURSE, fake_measure, wait_for
+from tutor.content import load_course
+from tutor.practice import ExerciseRunner
+from tutor.progress.lease import LeaseCancelled, device_key, lease_device, postgres_lease, queue_text
+from tutor.ui.app import make_app
+from tutor.ui.screens.exercise import ExerciseScreen
+
+PG = pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+
+
+def test_queue_text_in_both_languages() -> None:
+    assert queue_text(2, "en") == "Waiting for the shared device: 2 learners ahead (Esc cancels)"
+    assert queue_text(2, "es") == "Esperando el dispositivo compartido: 2 alumnos por delante (Esc cancela)"
+    assert "1 learner ahead" in queue_text(1, "en") and "1 alumno por delante" in queue_text(1, "es")
+
+
+def test_every_stored_measurement_records_its_lease(stores: Stores) -> None:
+    store = stores.open()
+    course = load_course(COURSE)
+    exercise = course.exercises["t-copy-gbs"]
+    from tutor.grading import parse_prediction
+
+    prediction = parse_prediction(exercise, "20", confidence=0.8)
+    before = time.time()
+    outcome = ExerciseRunner(store, fake_measure).run(exercise, prediction)
+    [attempt] = store.attempts()
+    lease = attempt["measurement"]["lease"]
+    assert attempt["id"] == outcome.attempt_id
+    assert lease["held"] is (stores.engine == "postgresql")  # alone, nothing is leased; in a class, always
+    assert lease["device"] == lease_device("auto")
+    assert before <= lease["acquired_at"] <= lease["released_at"] <= time.time()
+    assert lease["waited_s"] < 1.0 and lease["ahead_at_start"] == 0
+
+
+def _hold(conninfo: str, device: str, seconds: float, log: list[tuple[str, float, float]], name: str,
+          queue: list[int] | None = None, started: threading.Event | None = None) -> None:
+    with postgres_lease(conninfo, device, on_queue=queue.append if queue is not None else None) as lease:
+        if started is not None:
+            started.set()
+        time.sleep(seconds)
+    assert lease.released_at is not None
+    log.append((name, lease.acquired_at, lease.released_at))
+
+
+@PG
+def test_two_learners_on_one_device_take_turns_and_see_the_queue(stores: Stores) -> None:
+    dsn = stores.spec()
+    device = f"test-host:{time.time_ns()}"
+    log: list[tuple[str, float, float]] = []
+    a_has_it = threading.Event()
+    a = threading.Thread(target=_hold, args=(dsn, device, 0.8, log, "a", None, a_has_it))
+    a.start()
+    assert a_has_it.wait(10)
+    b_queue: list[int] = []
+    b = threading.Thread(target=_hold, args=(dsn, device, 0.6, log, "b", b_queue))
+    b.start()
+    time.sleep(0.3)
+    c_queue: list[int] = []
+    c = threading.Thread(target=_hold, args=(dsn, device, 0.1, log, "c", c_queue))
+    c.start()
+    for thread in (a, b, c):
+        thread.join(20)
+    assert [name for name, *_ in sorted(log, key=lambda r: r[1])] == ["a", "b", "c"]  # first come, first served
+    intervals = sorted((start, end) for _, start, end in log)
+    assert all(prev_end <= start for (_, prev_end), (start, _) in zip(intervals, intervals[1:], strict=False))
+    assert b_queue[0] == 1 and b_queue[-1] == 0  # one learner ahead, then its turn
+    assert c_queue[0] == 2 and 1 in c_queue and c_queue[-1] == 0
+    # another device is not queued behind this one
+    other: list[tuple[str, float, float]] = []
+    _hold(dsn, device + "-other", 0.0, other, "d")
+
+
+@PG
+def test_a_cancel_while_waiting_ends_the_wait_within_a_second(stores: Stores) -> None:
+    import psycopg
+
+    dsn = stores.spec()
+    device = f"test-host:{time.time_ns()}"
+    with psycopg.connect(dsn, autocommit=True) as holder:
+        holder.execute("SELECT pg_advisory_lock(%s, %s)", device_key(device))
+        stop_at = time.monotonic() + 0.4
+        started = time.monotonic()
+        with pytest.raises(LeaseCancelled), postgres_lease(dsn, device, cancelled=lambda: time.monotonic() > stop_at):
+            pytest.fail("the lease was given while another learner held the device")
+        assert time.monotonic() - started < 1.4
+        # the cancelled waiter left no lock behind: once the holder lets go, the device is free
+        holder.execute("SELECT pg_advisory_unlock(%s, %s)", device_key(device))
+    with postgres_lease(dsn, device) as lease:
+        assert lease.held and lease.waited_s < 1.0
+
+
+HOLDER = """
+import sys, time
+from tutor.progress.lease import postgres_lease
+with postgres_lease(sys.argv[1], sys.argv[2]):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+@PG
+def test_a_learner_whose_process_dies_releases_the_device(stores: Stores) -> None:
+    dsn = stores.spec()
+    device = f"test-host:{time.time_ns()}"
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, dsn, device], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        queue: list[int] = []
+        killer = threading.Timer(0.5, proc.kill)
+        killer.start()
+        started = time.monotonic()
+        with postgres_lease(dsn, device, on_queue=queue.append) as lease:
+            waited = time.monotonic() - started
+        assert queue[0] == 1 and lease.held and 0.3 < waited < 5
+    finally:
+        proc.kill()
+        proc.wait(10)
+
+
+@PG
+async def test_the_exercise_screen_shows_the_queue_and_esc_cancels_the_wait(stores: Stores) -> None:
+    import psycopg
+
+    store = stores.open()
+    dsn = stores.spec()
+    key = device_key(lease_device("auto"))
+    holder = psycopg.connect(dsn, autocommit=True)
+    waiter = psycopg.connect(dsn, autocommit=True)
+    holder.execute("SELECT pg_advisory_lock(%s, %s)", key)
+    queued = threading.Thread(target=lambda: waiter.execute("SELECT pg_advisory_lock(%s, %s)", key), daemon=True)
+    queued.start()
+    time.sleep(0.3)
+    try:
+        for lang, words in (("en", "2 learners ahead"), ("es", "2 alumnos por delante")):
+            app = make_app(course=load_course(COURSE), store=store, lang=lang, telemetry="host")
+            async with app.run_test(size=(160, 60)) as pilot:
+                screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
+                app.push_screen(screen)
+                await pilot.pause()
+                screen.query_one("#ex-number", Input).value = "20"
+                await pilot.press("ctrl+l", "ctrl+r")
+                status = screen.query_one("#ex-status", Static)
+                await wait_for(pilot, lambda s=status, w=words: w in str(s.render()), timeout=5)
+                started = time.monotonic()
+                await pilot.press("escape")
+                await wait_for(pilot, lambda s=screen: s.state == "predicting", timeout=1.5)
+                assert time.monotonic() - started < 1.5 and app.screen is screen
+        states = [a["state"] for a in store.attempts()]
+        assert states == ["cancelled", "cancelled"]
+        assert store.attempts()[0]["measurement"] == {"error": "cancelled while waiting for the device"}
+    finally:
+        holder.close()  # the queued connection gets the lock, then lets it go
+        queued.join(5)
+        waiter.close()
