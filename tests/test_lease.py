@@ -3,6 +3,7 @@ alone (SQLite) nothing waits. Every stored measurement says whether it ran under
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import threading
@@ -76,7 +77,7 @@ def test_two_learners_on_one_device_take_turns_and_see_the_queue(stores: Stores)
         thread.join(20)
     assert [name for name, *_ in sorted(log, key=lambda r: r[1])] == ["a", "b", "c"]  # first come, first served
     intervals = sorted((start, end) for _, start, end in log)
-    assert all(prev_end <= start for (_, prev_end), (start, _) in zip(intervals, intervals[1:], strict=False))
+    assert all(prev_end <= start for (_, prev_end), (start, _) in itertools.pairwise(intervals))
     assert b_queue[0] == 1 and b_queue[-1] == 0  # one learner ahead, then its turn
     assert c_queue[0] == 2 and 1 in c_queue and c_queue[-1] == 0
     # another device is not queued behind this one
