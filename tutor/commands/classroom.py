@@ -32,7 +32,7 @@ register_strings({
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.cli import add_common_options
+    from tutor.commands import add_common_options
 
     parser = sub.add_parser(
         "class",

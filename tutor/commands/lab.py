@@ -110,7 +110,7 @@ def run_list(args: argparse.Namespace) -> int:
 def run_lab(args: argparse.Namespace) -> int:
     from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed
     from tutor.practice.labs import LabInputError, LabRunner, lab_question, parse_lab_prediction
-    from tutor.progress import ProgressStore
+    from tutor.progress.engines import open_store
     from tutor.progress.notebook import summarise_result
 
     lang = _lang(args)
@@ -131,11 +131,12 @@ def run_lab(args: argparse.Namespace) -> int:
         from tutor.measure.worker import MeasureWorker
 
         worker = MeasureWorker()
-    store = ProgressStore()
+    store = open_store()
     cancel = threading.Event()
     runner = LabRunner(store, worker.run if worker is not None else None)
     try:
-        filed = runner.run(lesson, lab, prediction, lang, on_progress=_progress(not args.json), cancel_event=cancel)
+        filed = runner.run(lesson, lab, prediction, lang, on_progress=_progress(not args.json), cancel_event=cancel,
+                           on_queue=_queue_printer(lang))
     except KeyboardInterrupt:
         cancel.set()
         raise
@@ -161,6 +162,12 @@ def run_lab(args: argparse.Namespace) -> int:
     print()
     print(t("labcli.filed", lang, entry=filed.entry_id))
     return 0
+
+
+def _queue_printer(lang: Any) -> Any:
+    from tutor.commands.exercise import _queue_printer as printer
+
+    return printer(lang)
 
 
 def _progress(enabled: bool) -> Any:

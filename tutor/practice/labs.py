@@ -214,9 +214,10 @@ class LabRunner:
 
     def run(self, lesson: Lesson, lab: Lab, prediction: LabPrediction | None, lang: Lang, *,
             on_progress: OnProgress | None = None, on_point: OnPoint | None = None,
-            cancel_event: threading.Event | None = None) -> LabFiled:
-        """The whole lab, headless: measure, then record and file."""
-        result = self.measure(lab, on_progress=on_progress, on_point=on_point, cancel_event=cancel_event)
+            cancel_event: threading.Event | None = None, on_queue: Callable[[int], None] | None = None) -> LabFiled:
+        """The whole lab, headless: measure (under the device's lease), then record and file."""
+        result = self.measure(lab, on_progress=on_progress, on_point=on_point, cancel_event=cancel_event,
+                              on_queue=on_queue)
         return self.file(lesson, lab, prediction, result, lang)
 
 
