@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -127,3 +129,49 @@ def stores(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Stores]:
         yield maker
     finally:
         maker.cleanup()
+
+
+# -- a class on the PostgreSQL engine: the instructor's connection and two learners -----------------------------
+
+
+@dataclass
+class Classroom:
+    admin: str
+    learners: dict[str, Any]  # name -> tutor.progress.classroom.LearnerCredentials
+    roles: list[str]
+
+    def store(self, who: str) -> Any:
+        """``who``'s own store, through their own role and token."""
+        from tutor.progress.postgres import PostgresStore
+
+        return PostgresStore(self.learners[who].dsn)
+
+
+def drop_roles(admin: str, roles: list[str]) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(admin, autocommit=True) as conn:
+        for role in roles:
+            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
+                conn.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
+                conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
+
+
+@pytest.fixture
+def classroom(stores: Stores) -> Iterator[Classroom]:
+    """A class set up with ``tutor class init`` and two learners, ana and ben (roles dropped afterwards)."""
+    from tutor.progress.classroom import add_learner, init_class
+
+    admin = stores.spec("cls")
+    init_class(admin)
+    suffix = secrets.token_hex(3)
+    room = Classroom(admin, {}, [])
+    try:
+        for who in ("ana", "ben"):
+            creds = add_learner(admin, f"{who}_{suffix}")
+            room.roles.append(creds.name)
+            room.learners[who] = creds
+        yield room
+    finally:
+        drop_roles(admin, room.roles)

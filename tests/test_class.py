@@ -7,55 +7,15 @@ rows: every attempt is refused or finds nothing, and the instructor still reads 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
 
-from tests.conftest import Stores
+from tests.conftest import Classroom, Stores
 from tutor.cli import main
-from tutor.progress.classroom import LearnerCredentials, add_learner, init_class
-from tutor.progress.postgres import PostgresStore
+from tutor.progress.classroom import add_learner
 from tutor.progress.store_errors import StoreNoSuchRow
 
 pytestmark = pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
-
-
-@dataclass
-class Classroom:
-    admin: str
-    learners: dict[str, LearnerCredentials]
-    roles: list[str]
-
-    def store(self, who: str) -> PostgresStore:
-        return PostgresStore(self.learners[who].dsn)
-
-
-def drop_roles(admin: str, roles: list[str]) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(admin, autocommit=True) as conn:
-        for role in roles:
-            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone():
-                conn.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
-                conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
-
-
-@pytest.fixture
-def classroom(stores: Stores) -> Iterator[Classroom]:
-    admin = stores.spec("cls")
-    init_class(admin)
-    suffix = secrets.token_hex(3)
-    room = Classroom(admin, {}, [])
-    try:
-        for who in ("ana", "ben"):
-            creds = add_learner(admin, f"{who}_{suffix}")
-            room.roles.append(creds.name)
-            room.learners[who] = creds
-        yield room
-    finally:
-        drop_roles(admin, room.roles)
 
 
 def ana_attempt(room: Classroom) -> tuple[int, int]:

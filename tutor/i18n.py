@@ -11,6 +11,10 @@ LANGS: tuple[Lang, ...] = ("es", "en")
 
 _STRINGS: dict[str, dict[Lang, str]] = {
     "app.subtitle": {"es": "predice, luego mide", "en": "predict, then measure"},
+    "app.no_class": {
+        "es": "El informe de la clase necesita el almacén de una clase (tutor --store postgresql://…)",
+        "en": "The class report needs a class's store (tutor --store postgresql://…)",
+    },
     "map.title": {"es": "Mapa del curso", "en": "Course map"},
     "map.invalid": {"es": "Archivos con errores", "en": "Files with errors"},
     "map.sections": {"es": "Teoría", "en": "Theory"},

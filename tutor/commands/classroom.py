@@ -57,6 +57,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     add.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
     add.set_defaults(func=run_add_learner)
 
+    report = actions.add_parser(
+        "report",
+        help="the instructor's view: per exercise, calibration, each learner's C0, the class roofline",
+        description="Per exercise the share of correct predictions and the most common wrong answer; the class's "
+                    "calibration; each learner's C0 conditions; every learner's measured roofline grouped by "
+                    "device fingerprint. Reads every learner's rows (run it with the instructor's connection).",
+    )
+    add_common_options(report)
+    how = report.add_mutually_exclusive_group()
+    how.add_argument("--json", action="store_true", help="the report as one JSON document")
+    how.add_argument("--markdown", action="store_true", help="the report as Markdown (the default text)")
+    report.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
+    report.set_defaults(func=run_report)
+
 
 def _admin_dsn() -> str:
     from tutor.progress.classroom import NotAClassStore
@@ -88,4 +102,24 @@ def run_add_learner(args: argparse.Namespace) -> int:
 
     creds = add_learner(_admin_dsn(), args.name, host=args.host)
     print(t("class.learner_added", _lang(args), name=creds.name, token=creds.token, dsn=creds.dsn))
+    return 0
+
+
+def run_report(args: argparse.Namespace) -> int:
+    import json
+
+    from tutor.commands import course_dir
+    from tutor.content import load_course
+    from tutor.progress.class_report import class_report, render_class_report
+    from tutor.progress.postgres import PostgresStore
+
+    store = PostgresStore(_admin_dsn())
+    try:
+        report = class_report(load_course(course_dir(args)), store)
+    finally:
+        store.close()
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
+    else:
+        print(render_class_report(report, _lang(args)), end="")
     return 0

@@ -1,0 +1,246 @@
+"""The instructor's view of a class: what the class predicts well and badly, how calibrated it is, where each
+learner stands on C0, and every learner's measured roofline grouped by device.
+
+Built from the rows the instructor's connection reads (every learner's, through row-level security), grouped by
+their ``learner`` column. Every figure is a count or a ratio of stored attempts, or a roof a learner measured.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from tutor.i18n import Lang, format_number, register, t
+from tutor.progress.c0 import PASS_SCORE, evaluate_c0, level_exercise_ids
+from tutor.progress.calibration import calibration_of
+
+__all__ = ["class_report", "render_class_report"]
+
+register({
+    "creport.title": {"es": "Informe de la clase", "en": "Class report"},
+    "creport.learners": {"es": "{n} alumnos: {names}", "en": "{n} learners: {names}"},
+    "creport.exercises": {"es": "Ejercicios", "en": "Exercises"},
+    "creport.col_exercise": {"es": "Ejercicio", "en": "Exercise"},
+    "creport.col_graded": {"es": "Corregidos", "en": "Graded"},
+    "creport.col_correct": {"es": "Aciertos", "en": "Correct"},
+    "creport.col_wrong": {"es": "Error más común", "en": "Most common wrong answer"},
+    "creport.wrong_choice": {"es": "«{answer}» ({count}×)", "en": "'{answer}' ({count}×)"},
+    "creport.wrong_high": {"es": "demasiado alto ({count}×, mediana ×{ratio})",
+                           "en": "too high ({count}×, median ×{ratio})"},
+    "creport.wrong_low": {"es": "demasiado bajo ({count}×, mediana ×{ratio})",
+                          "en": "too low ({count}×, median ×{ratio})"},
+    "creport.calibration": {"es": "Calibración de la clase", "en": "Class calibration"},
+    "creport.brier": {"es": "Brier {brier} sobre {n} predicciones corregidas (0 es perfecto; 0,25 es decir siempre "
+                            "50 %)",
+                      "en": "Brier {brier} over {n} graded predictions (0 is perfect; 0.25 is always saying 50 %)"},
+    "creport.bucket": {"es": "al {pct} % de confianza: {right} de {total} acertadas ({rate})",
+                       "en": "at {pct} % confidence: {right} of {total} right ({rate})"},
+    "creport.c0": {"es": "C0 por alumno", "en": "C0 per learner"},
+    "creport.col_learner": {"es": "Alumno", "en": "Learner"},
+    "creport.roofline": {"es": "Roofline de la clase (por dispositivo)", "en": "Class roofline (by device)"},
+    "creport.col_bw": {"es": "Ancho de banda medido", "en": "Measured bandwidth"},
+    "creport.col_flops": {"es": "FLOP/s medidos (fp32)", "en": "Measured FLOP/s (fp32)"},
+    "creport.col_ridge": {"es": "Punto de cresta", "en": "Ridge point"},
+    "creport.col_source": {"es": "De", "en": "From"},
+    "creport.none": {"es": "todavía nada", "en": "nothing yet"},
+    "creport.device": {"es": "Dispositivo {name} (huella {fp})", "en": "Device {name} (fingerprint {fp})"},
+})
+
+
+def _by_learner(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    out: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for row in rows:
+        out[str(row.get("learner") or "?")].append(row)
+    return dict(out)
+
+
+def _most_common_wrong(wrong: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
+    choices = Counter(
+        str(a["prediction"]["choice"]) for a in wrong
+        if isinstance(a.get("prediction"), Mapping) and a["prediction"].get("choice") is not None
+    )
+    if choices:
+        answer, count = choices.most_common(1)[0]
+        return {"kind": "choice", "answer": answer, "count": count}
+    ratios = [float(a["truth"]["ratio"]) for a in wrong
+              if isinstance(a.get("truth"), Mapping) and isinstance(a["truth"].get("ratio"), int | float)
+              and a["truth"]["ratio"] > 0]
+    if not ratios:
+        return None
+    high = [r for r in ratios if r > 1]
+    low = [r for r in ratios if r < 1]
+    side, group = ("high", high) if len(high) >= len(low) else ("low", low)
+    if not group:
+        return None
+    return {"kind": "number", "direction": side, "count": len(group), "median_ratio": statistics.median(group)}
+
+
+def _exercise_rows(course: Any, attempts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    graded_by_ex: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for a in attempts:
+        if a.get("state") == "graded" and isinstance(a.get("score"), int | float):
+            graded_by_ex[str(a["exercise_id"])].append(a)
+    order = [ex_id for ex_id in course.exercises if ex_id in graded_by_ex]
+    order += sorted(set(graded_by_ex) - set(order))
+    out = []
+    for ex_id in order:
+        graded = graded_by_ex[ex_id]
+        correct = [a for a in graded if float(a["score"]) >= PASS_SCORE]
+        wrong = [a for a in graded if float(a["score"]) < PASS_SCORE]
+        exercise = course.exercises.get(ex_id)
+        title = {"es": exercise.title.get("es"), "en": exercise.title.get("en")} if exercise else {"es": ex_id,
+                                                                                                 "en": ex_id}
+        out.append({"exercise": ex_id, "title": title, "graded": len(graded), "correct": len(correct),
+                    "share_correct": len(correct) / len(graded), "learners": len({a.get("learner") for a in graded}),
+                    "most_common_wrong": _most_common_wrong(wrong)})
+    return out
+
+
+def _roof_of_bench(run: Mapping[str, Any]) -> dict[str, Any] | None:
+    report = run.get("report")
+    if not isinstance(report, Mapping):
+        return None
+    head = report.get("headline")
+    device = report.get("device")
+    if not isinstance(head, Mapping) or not isinstance(head.get("peak_bandwidth_gbs"), int | float):
+        return None
+    tflops = head.get("peak_flops_tflops")
+    gflops = float(tflops["float32"]) * 1000 if isinstance(tflops, Mapping) and isinstance(
+        tflops.get("float32"), int | float) else None
+    return {"fingerprint": run.get("fingerprint"), "device": device.get("name") if isinstance(device, Mapping)
+            else run.get("device_kind"), "kind": run.get("device_kind"), "bandwidth_gbs": float(
+                head["peak_bandwidth_gbs"]), "gflops": gflops, "source": "bench", "at": run.get("created_at")}
+
+
+def _roof_of_attempt(attempt: Mapping[str, Any]) -> dict[str, Any] | None:
+    m = attempt.get("measurement")
+    if not isinstance(m, Mapping):
+        return None
+    roof, device = m.get("roofline"), m.get("device")
+    if not isinstance(roof, Mapping) or not isinstance(device, Mapping):
+        return None
+    bw = roof.get("peak_bandwidth_gbs")
+    peak = roof.get("peak_gflops")
+    gflops = peak.get("float32") if isinstance(peak, Mapping) else peak
+    if not isinstance(bw, int | float):
+        return None
+    return {"fingerprint": device.get("fingerprint") or attempt.get("fingerprint"), "device": device.get("name"),
+            "kind": device.get("kind"), "bandwidth_gbs": float(bw),
+            "gflops": float(gflops) if isinstance(gflops, int | float) else None, "source": "exercise",
+            "at": attempt.get("graded_at") or attempt.get("created_at")}
+
+
+def _class_roofline(attempts: Sequence[Mapping[str, Any]],
+                    bench_runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per device fingerprint: each learner's latest measured roof (a bench run before an exercise's)."""
+    latest: dict[tuple[str, str], dict[str, Any]] = {}
+    candidates = [(r, _roof_of_bench(r)) for r in bench_runs] + [(a, _roof_of_attempt(a)) for a in attempts]
+    for row, roof in candidates:
+        if roof is None or not roof.get("fingerprint"):
+            continue
+        key = (str(roof["fingerprint"]), str(row.get("learner") or "?"))
+        held = latest.get(key)
+        rank = (roof["source"] == "bench", float(roof.get("at") or 0))
+        if held is None or rank > (held["source"] == "bench", float(held.get("at") or 0)):
+            latest[key] = {**roof, "learner": key[1]}
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for (fp, _learner), roof in sorted(latest.items()):
+        gflops, bw = roof.get("gflops"), roof["bandwidth_gbs"]
+        roof["ridge_flops_per_byte"] = gflops / bw if gflops and bw else None
+        groups[fp].append(roof)
+    return [{"fingerprint": fp, "device": rows[0].get("device"), "kind": rows[0].get("kind"), "learners": rows}
+            for fp, rows in groups.items()]
+
+
+def class_report(course: Any, store: Any) -> dict[str, Any]:
+    """The report from everything ``store`` reads (the instructor's connection reads every learner's rows)."""
+    attempts = store.attempts()
+    bench_runs = store.bench_runs()
+    doctor_runs = store.doctor_runs()
+    learners = sorted({str(r.get("learner") or "?") for r in (*attempts, *bench_runs, *doctor_runs)})
+    att_by, bench_by, doc_by = _by_learner(attempts), _by_learner(bench_runs), _by_learner(doctor_runs)
+    level = level_exercise_ids(course)
+    c0 = {name: evaluate_c0(attempts=att_by.get(name, []), bench_runs=bench_by.get(name, []),
+                            doctor_runs=doc_by.get(name, []), level_exercises=level).to_json()
+          for name in learners}
+    return {
+        "learners": learners,
+        "attempts": len(attempts),
+        "exercises": _exercise_rows(course, attempts),
+        "calibration": calibration_of(attempts).to_json(),
+        "c0": c0,
+        "roofline": _class_roofline(attempts, bench_runs),
+    }
+
+
+def _pct(x: float, lang: Lang) -> str:
+    return format_number(x, lang, ".0%")
+
+
+def _wrong_text(wrong: Mapping[str, Any] | None, lang: Lang) -> str:
+    if not wrong:
+        return "—"
+    if wrong["kind"] == "choice":
+        return t("creport.wrong_choice", lang, answer=wrong["answer"], count=wrong["count"])
+    return t(f"creport.wrong_{wrong['direction']}", lang, count=wrong["count"],
+             ratio=format_number(float(wrong["median_ratio"]), lang, ".2g"))
+
+
+def render_class_report(report: Mapping[str, Any], lang: Lang) -> str:
+    """The report as Markdown (what ``tutor class report --markdown`` prints and the instructor's screen shows)."""
+    from tutor.untrusted import clean_line
+
+    names = ", ".join(clean_line(n) for n in report["learners"]) or "—"
+    lines = [f"# {t('creport.title', lang)}", "",
+             t("creport.learners", lang, n=len(report["learners"]), names=names), "",
+             f"## {t('creport.exercises', lang)}", ""]
+    if report["exercises"]:
+        lines += [f"| {t('creport.col_exercise', lang)} | {t('creport.col_graded', lang)} | "
+                  f"{t('creport.col_correct', lang)} | {t('creport.col_wrong', lang)} |", "|---|---|---|---|"]
+        for ex in report["exercises"]:
+            lines.append(f"| {clean_line(ex['title'][lang] or ex['exercise'])} | {ex['graded']} | "
+                         f"{_pct(ex['share_correct'], lang)} ({ex['correct']}) | "
+                         f"{clean_line(_wrong_text(ex['most_common_wrong'], lang))} |")
+    else:
+        lines.append(t("creport.none", lang))
+    cal = report["calibration"]
+    lines += ["", f"## {t('creport.calibration', lang)}", ""]
+    if cal["n"]:
+        lines.append(t("creport.brier", lang, brier=format_number(float(cal["brier"]), lang, ".3f"), n=cal["n"]))
+        lines.append("")
+        for b in cal["buckets"]:
+            rate = _pct(b["hit_rate"], lang) if b["hit_rate"] is not None else "—"
+            text = t("creport.bucket", lang, pct=b["confidence_pct"], right=b["right"], total=b["total"], rate=rate)
+            lines.append(f"- {text}")
+    else:
+        lines.append(t("creport.none", lang))
+    lines += ["", f"## {t('creport.c0', lang)}", ""]
+    if report["c0"]:
+        first = next(iter(report["c0"].values()))
+        titles = [c["title"].get(lang, c["key"]) for c in first["conditions"]]
+        lines += [f"| {t('creport.col_learner', lang)} | C0 | " + " | ".join(titles) + " |",
+                  "|" + "---|" * (len(titles) + 2)]
+        for name, cp in report["c0"].items():
+            marks = " | ".join("✓" if c["passed"] else "·" for c in cp["conditions"])
+            lines.append(f"| {clean_line(name)} | {'✓' if cp['passed'] else '·'} {cp['name']} | {marks} |")
+    else:
+        lines.append(t("creport.none", lang))
+    lines += ["", f"## {t('creport.roofline', lang)}", ""]
+    if not report["roofline"]:
+        lines.append(t("creport.none", lang))
+    for group in report["roofline"]:
+        name = clean_line(str(group["device"] or group["kind"]))
+        heading = t("creport.device", lang, name=name, fp=clean_line(str(group["fingerprint"])))
+        lines += [f"### {heading}", "",
+                  f"| {t('creport.col_learner', lang)} | {t('creport.col_bw', lang)} | {t('creport.col_flops', lang)} "
+                  f"| {t('creport.col_ridge', lang)} | {t('creport.col_source', lang)} |", "|---|---|---|---|---|"]
+        for r in group["learners"]:
+            gflops = f"{format_number(r['gflops'], lang, '.4g')} GFLOP/s" if r.get("gflops") else "—"
+            ridge = f"{format_number(r['ridge_flops_per_byte'], lang, '.3g')} FLOP/B" if r.get(
+                "ridge_flops_per_byte") else "—"
+            lines.append(f"| {clean_line(r['learner'])} | {format_number(r['bandwidth_gbs'], lang, '.4g')} GB/s | "
+                         f"{gflops} | {ridge} | {r['source']} |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

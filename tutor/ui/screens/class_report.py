@@ -1,0 +1,111 @@
+"""The instructor's screen: the class report (per exercise, calibration, each learner's C0) and the class roofline,
+every learner's measured roofs on one log-log chart, one colour per device fingerprint.
+
+Shows what ``tutor class report`` prints (:mod:`tutor.progress.class_report`), from the rows the instructor's
+connection reads. Learner names come from the database: shown as plain text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult, RenderResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Markdown, Static
+from textual_plotext import PlotextPlot
+
+from tutor.content import Course
+from tutor.i18n import Lang, register, t
+from tutor.progress.class_report import class_report, render_class_report
+
+register({
+    "creport.chart": {
+        "es": "Roofline de la clase: intensidad aritmética (FLOP/B) frente a GFLOP/s; un color por dispositivo",
+        "en": "Class roofline: arithmetic intensity (FLOP/B) against GFLOP/s; one colour per device",
+    },
+    "creport.chart_empty": {"es": "Ningún alumno ha medido todavía su roofline.",
+                            "en": "No learner has measured their roofline yet."},
+})
+
+_COLORS = ("cyan", "orange", "green", "magenta", "yellow", "red", "blue", "white")
+
+
+class ClassRooflinePlot(PlotextPlot):
+    """Every learner's measured roofline (min(bandwidth × intensity, peak FLOP/s)), coloured by device."""
+
+    def __init__(self, groups: list[dict[str, Any]], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.groups = groups
+
+    def replot(self) -> None:
+        self.refresh()
+
+    def render(self) -> RenderResult:
+        # plotext applies its log scale to the stored data in place: the figure is rebuilt on every render.
+        self._draw()
+        return super().render()
+
+    def _draw(self) -> None:
+        plt = self.plt
+        plt.clear_figure()
+        plt.xlabel("FLOP/B")
+        plt.ylabel("GFLOP/s")
+        roofs = [(i, group, roof) for i, group in enumerate(self.groups) for roof in group["learners"]
+                 if roof.get("bandwidth_gbs") and roof.get("gflops")]
+        if not roofs:
+            return
+        ridges = [r["gflops"] / r["bandwidth_gbs"] for _, _, r in roofs]
+        lo, hi = max(min(ridges) / 30, 1e-4), max(ridges) * 30
+        plt.xscale("log")
+        plt.yscale("log")
+        grid = [lo * (hi / lo) ** (k / 60) for k in range(61)]
+        for i, group, roof in roofs:
+            label = f"{roof['learner']} · {str(group['device'] or group['kind'])[:18]}"
+            plt.plot(grid, [min(roof["bandwidth_gbs"] * x, roof["gflops"]) for x in grid],
+                     color=_COLORS[i % len(_COLORS)], label=label[:32], marker="braille")
+
+
+class ClassReportScreen(Screen[None]):
+    """The class report and the class roofline (Esc goes back; ``l`` switches es/en)."""
+
+    CSS_PATH = "../styles/class_report.tcss"
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back", show=True),
+        Binding("l", "app.toggle_lang", "es/en", show=True),
+    ]
+
+    def __init__(self, course: Course) -> None:
+        super().__init__(id="class-report")
+        self.course = course
+        self.report: dict[str, Any] = {}
+
+    @property
+    def lang(self) -> Lang:
+        return self.app.lang  # type: ignore[attr-defined, no-any-return]
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with VerticalScroll(id="class-report-body"):
+            yield Static(id="class-report-chart-title", classes="section-title")
+            yield ClassRooflinePlot([], id="class-report-chart")
+            yield Markdown(id="class-report-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.watch(self.app, "lang", lambda _lang: self.reload(), init=False)
+
+    def reload(self) -> None:
+        self.report = class_report(self.course, self.app.store)  # type: ignore[attr-defined]
+        groups = self.report["roofline"]
+        plotted = any(r.get("gflops") for g in groups for r in g["learners"])
+        title = t("creport.chart", self.lang) if plotted else t("creport.chart_empty", self.lang)
+        self.query_one("#class-report-chart-title", Static).update(Text(title))
+        chart = self.query_one("#class-report-chart", ClassRooflinePlot)
+        chart.display = plotted
+        chart.groups = groups
+        chart.replot()
+        self.query_one("#class-report-text", Markdown).update(render_class_report(self.report, self.lang))
