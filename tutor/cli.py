@@ -42,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="S",
         help="seconds between telemetry samples in the TUI (default 1.0, minimum 0.25)",
     )
+    # the browser's door to a class (``tutor serve`` runs each tab's app with it): name and token first
+    parser.add_argument("--class-login", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
     for name in COMMAND_MODULES:
         importlib.import_module(f"tutor.commands.{name}").register(sub)

@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "progress",
     "notebook",
     "classroom",
+    "serve",
 )
 
 

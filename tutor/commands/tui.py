@@ -22,19 +22,34 @@ def run_tui(args: argparse.Namespace) -> int:
     course = load_course(root, require_translations=False)
     if not course.lessons and not course.invalid:
         raise CliError(f"no course found in {root} (expected {root}/lessons and {root}/exercises)")
-    try:
-        store = open_store()
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
+    login = None
+    store = None
+    if getattr(args, "class_login", False):
+        import os
+
+        from tutor.commands.serve import CLASS_SERVER_ENV
+        from tutor.progress.classroom import class_login
+
+        server = os.environ.get(CLASS_SERVER_ENV)
+        if not server:
+            raise CliError(f"--class-login needs ${CLASS_SERVER_ENV} (tutor serve sets it)")
+        login = class_login(server)
+    else:
+        try:
+            store = open_store()
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
     app = make_app(
         course=course,
         store=store,
         lang=args.lang or saved_lang() or default_lang(),
         telemetry=args.telemetry,
         telemetry_interval=args.telemetry_interval,
+        login=login,
     )
     try:
         app.run()
     finally:
-        store.close()
+        if app.store is not None:
+            app.store.close()
     return 0

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from tutor.i18n import register
 from tutor.progress.postgres import PostgresStore, classify_pg, display_dsn
 from tutor.progress.store import TABLES, StoreError
+from tutor.progress.store_errors import StoreDenied
 
 __all__ = [
     "INSTRUCTOR_ROLE",
@@ -30,6 +32,7 @@ __all__ = [
     "NotAClassStore",
     "RoleExists",
     "add_learner",
+    "class_login",
     "init_class",
     "learner_dsn",
     "valid_learner_name",
@@ -180,3 +183,21 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
         raise classify_pg(exc, where) from exc
     dsn = learner_dsn(admin_dsn, name, token, host)
     return LearnerCredentials(name=name, token=token, dsn=dsn, server=display_dsn(dsn))
+
+
+def class_login(server: str) -> Callable[[str, str], PostgresStore]:
+    """``login(name, token)``: the learner's own store on the class's ``server`` (an address without
+    credentials). The database checks the token; a name that is not a learner's is refused the same way
+    (:class:`StoreDenied`), so a wrong try does not tell which of the two was wrong."""
+
+    def login(name: str, token: str) -> PostgresStore:
+        if not valid_learner_name(name) or not token:
+            raise StoreDenied(path=display_dsn(server), detail="wrong name or token")
+        store = PostgresStore(learner_dsn(server, name, token))
+        is_learner = store._query("SELECT pg_has_role(?, 'MEMBER')", (LEARNER_ROLE,))[0][0]
+        if store.learner != name or not is_learner:
+            store.close()
+            raise StoreDenied(path=display_dsn(server), detail="wrong name or token")
+        return store
+
+    return login

@@ -6,7 +6,7 @@ This module must stay light: importing it never imports torch (measurements run 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from textual import events, on
@@ -35,6 +35,7 @@ class TutorApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("f2", "toggle_lang", "es/en", show=False),
         Binding("N", "open_notebook", "Notebook", show=False),
+        Binding("I", "open_class_report", "Class", show=False),
     ]
 
     lang: reactive[Lang] = reactive[Lang]("es")
@@ -44,21 +45,43 @@ class TutorApp(App[None]):
         self,
         *,
         course: Course,
-        store: StoreBase,
+        store: StoreBase | None,
         lang: Lang = "es",
         telemetry: Any = "auto",
         telemetry_interval: float = 1.0,
+        login: Callable[[str, str], StoreBase] | None = None,
     ) -> None:
         super().__init__()
         self.course = course
-        self.store = store
+        # In a class served to the browser the store is the learner's, known only once they log in.
+        self.store: StoreBase = store  # type: ignore[assignment]
+        self.login = login
         self.telemetry_spec = telemetry
         self.telemetry_interval = max(0.25, float(telemetry_interval))
         self.set_reactive(TutorApp.lang, lang)
-        self.marks = CourseMarks.load(store)
+        self.marks = CourseMarks.load(store) if store is not None else CourseMarks(frozenset(), {}, frozenset())
+
+    @property
+    def logged_in(self) -> bool:
+        """False only while a class's learner has not yet given a name and token the database accepts."""
+        return self.store is not None
 
     def on_mount(self) -> None:
         self.sub_title = t("app.subtitle", self.lang)
+        if not self.logged_in:
+            from tutor.ui.screens.login import LoginScreen
+
+            self.push_screen(LoginScreen(self.login))
+            return
+        self._open_course()
+
+    def on_login_screen_logged_in(self, message: Any) -> None:
+        self.store = message.store
+        self.marks = CourseMarks.load(self.store)
+        self.pop_screen()
+        self._open_course()
+
+    def _open_course(self) -> None:
         self.push_screen(CourseMapScreen(self.course, self.marks))
         from tutor.progress.report import recovery_notices
 
@@ -103,11 +126,15 @@ class TutorApp(App[None]):
         self.notify(t("lang.switched", self.lang), timeout=2)
 
     def on_open_lesson(self, message: OpenLesson) -> None:
+        if not self.logged_in:
+            return
         lesson = self.course.lessons.get(message.lesson_id)
         if lesson is not None:
             self.push_screen(LessonScreen(self.course, lesson, self.marks, message.section_id))
 
     def on_open_exercise(self, message: OpenExercise) -> None:
+        if not self.logged_in:
+            return
         from tutor.ui.screens.exercise import ExerciseScreen
 
         exercise = self.course.exercises.get(message.exercise_id)
@@ -117,6 +144,8 @@ class TutorApp(App[None]):
         self.push_screen(ExerciseScreen(self.course, exercise, pass_number=message.pass_number))
 
     def on_open_lab(self, message: OpenLab) -> None:
+        if not self.logged_in:
+            return
         from tutor.ui.screens.lab import LabScreen
 
         lesson = self.course.lessons.get(message.lesson_id)
@@ -145,13 +174,28 @@ class TutorApp(App[None]):
             self._measure_worker.close()
 
     def action_open_notebook(self) -> None:
+        if not self.logged_in:
+            return
         from tutor.ui.screens.notebook import NotebookScreen
 
         self.push_screen(NotebookScreen())
 
     # labs and the Lab Notebook (end)
 
+    def action_open_class_report(self) -> None:
+        """The instructor's view of a class (a PostgreSQL store); alone there is no class to report on."""
+        if not self.logged_in:
+            return
+        if getattr(self.store, "engine", "sqlite") != "postgresql":
+            self.notify(t("app.no_class", self.lang), severity="warning")
+            return
+        from tutor.ui.screens.class_report import ClassReportScreen
+
+        self.push_screen(ClassReportScreen(self.course))
+
     def action_open_progress(self) -> None:
+        if not self.logged_in:
+            return
         from tutor.ui.screens.progress import ProgressScreen
 
         self.push_screen(ProgressScreen(self.course))
@@ -165,6 +209,8 @@ class TutorApp(App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        if not self.logged_in:  # nothing of the course before the login
+            return
         yield SystemCommand("Language: español / English", "Switch the course language", self.action_toggle_lang)
         yield SystemCommand("Lab Notebook", "Your lab entries: edit, export to Markdown", self.action_open_notebook)
         for lesson in self.course.ordered_lessons():
@@ -177,12 +223,19 @@ class TutorApp(App[None]):
 def make_app(
     *,
     course: Course,
-    store: StoreBase,
+    store: StoreBase | None,
     lang: Lang = "es",
     telemetry: Any = "auto",
     telemetry_interval: float = 1.0,
+    login: Callable[[str, str], StoreBase] | None = None,
 ) -> TutorApp:
-    """The one factory the CLI and the tests use; tests pass a replay telemetry backend and a temporary store."""
+    """The one factory the CLI and the tests use; tests pass a replay telemetry backend and a temporary store.
+
+    ``store=None`` with ``login(name, token) -> store`` opens a class's door first (``tutor serve``): nothing of
+    the course is shown until the database accepts the learner."""
+    if store is None and login is None:
+        raise ValueError("make_app needs a store, or a login that gives one")
     return TutorApp(
-        course=course, store=store, lang=lang, telemetry=telemetry, telemetry_interval=telemetry_interval
+        course=course, store=store, lang=lang, telemetry=telemetry, telemetry_interval=telemetry_interval,
+        login=login,
     )

@@ -1,0 +1,90 @@
+"""``tutor serve`` — the same app in a web browser, through textual-serve, for learners without a good terminal.
+
+Each browser tab gets its own app process. With a class's store (``--store postgresql://…``) every tab opens on
+the login screen: the learner's name and token are checked by the database (their role's password) before any
+of the course is shown, and the app then works with that learner's own connection. The instructor's
+credentials never reach the app processes: they get the server's address only (``TUTOR_CLASS_SERVER``).
+Without a class store it serves the one learner's progress on this machine: keep it on 127.0.0.1 then.
+Put it behind a TLS proxy (``--public-url https://…``) before learners reach it over a network.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+
+from tutor.commands import add_common_options
+from tutor.i18n import register as register_strings
+from tutor.i18n import t
+
+CLASS_SERVER_ENV = "TUTOR_CLASS_SERVER"
+
+register_strings({
+    "serve.class": {
+        "es": "Sirviendo la clase en http://{host}:{port} (cada alumno entra con su nombre y token). Ctrl-C para.",
+        "en": "Serving the class at http://{host}:{port} (each learner logs in with their name and token). "
+              "Ctrl-C stops.",
+    },
+    "serve.single": {
+        "es": "Sirviendo tu progreso en http://{host}:{port} (sin login: quien llegue a esta dirección lo ve). "
+              "Ctrl-C para.",
+        "en": "Serving your progress at http://{host}:{port} (no login: whoever reaches this address sees it). "
+              "Ctrl-C stops.",
+    },
+})
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "serve",
+        help="serve the tutor to web browsers (textual-serve); in a class learners log in with name and token",
+        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+    )
+    add_common_options(parser)
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--public-url", default=None, metavar="URL",
+                        help="the address browsers use, e.g. https://tutor.example.org behind a TLS proxy")
+    parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
+    parser.set_defaults(func=run_serve)
+
+
+def server_without_credentials(dsn: str) -> str:
+    """The class server's address (host, port, database, options) with no user and no password."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    parts = {k: v for k, v in conninfo_to_dict(dsn).items() if k not in ("user", "password", "passfile")}
+    return make_conninfo("", **parts)
+
+
+def app_command(args: argparse.Namespace, class_mode: bool) -> str:
+    """The command each browser tab runs (this Python, this tutor)."""
+    argv = [sys.executable, "-m", "tutor"]
+    if getattr(args, "lang", None):
+        argv += ["--lang", args.lang]
+    course = getattr(args, "course", None)
+    if course is not None:
+        argv += ["--course", str(course)]
+    if class_mode:
+        argv.append("--class-login")
+    return shlex.join(argv)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    from textual_serve.server import Server
+
+    from tutor.i18n import default_lang
+    from tutor.progress.engines import STORE_ENV, is_class_store, store_spec
+
+    lang = getattr(args, "lang", None) or default_lang()
+    class_mode = is_class_store()
+    if class_mode:
+        os.environ[CLASS_SERVER_ENV] = server_without_credentials(store_spec() or "")
+        os.environ.pop(STORE_ENV, None)
+    print(t("serve.class" if class_mode else "serve.single", lang, host=args.host, port=args.port), flush=True)
+    server = Server(app_command(args, class_mode), host=args.host, port=args.port, title="GPU Tutor",
+                    public_url=args.public_url)
+    server.serve()
+    return 0

@@ -1,0 +1,137 @@
+"""The class's door in the browser: a learner's name and token before anything of the course is shown.
+
+``tutor serve`` in class mode opens the app with no store: this screen asks for the name and token and hands
+them to the app's ``login`` (which connects to the class's PostgreSQL as that learner's role — the database
+checks the token). A wrong name or token gets one line, the same for both, after a pause, and nothing else; after
+a few wrong tries the session ends.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Input, Label, Static
+
+from tutor.i18n import Lang, register, t
+
+register({
+    "login.title": {"es": "GPU Tutor — clase", "en": "GPU Tutor — class"},
+    "login.intro": {"es": "Escribe tu nombre de alumno y el token que te dio quien imparte la clase.",
+                    "en": "Type your learner name and the token your instructor gave you."},
+    "login.name": {"es": "Nombre", "en": "Name"},
+    "login.token": {"es": "Token", "en": "Token"},
+    "login.enter": {"es": "Entrar", "en": "Enter"},
+    "login.checking": {"es": "Comprobando…", "en": "Checking…"},
+    "login.refused": {"es": "Nombre o token incorrectos.", "en": "Wrong name or token."},
+    "login.unreachable": {"es": "El servidor de la clase no responde; inténtalo de nuevo.",
+                          "en": "The class's server does not answer; try again."},
+    "login.too_many": {"es": "Demasiados intentos fallidos.", "en": "Too many failed attempts."},
+})
+
+#: Seconds a refused try waits before it is answered (slows down guessing), and tries before the session ends.
+REFUSED_PAUSE_S = 1.0
+MAX_TRIES = 5
+
+
+class LoginScreen(Screen[None]):
+    """Name and token; Enter submits."""
+
+    CSS_PATH = "../styles/login.tcss"
+    BINDINGS = [Binding("f2", "app.toggle_lang", "es/en", show=True)]
+
+    class LoggedIn(Message):
+        """The database accepted the learner: ``store`` is theirs."""
+
+        def __init__(self, store: Any) -> None:
+            super().__init__()
+            self.store = store
+
+    class Refused(Message):
+        def __init__(self, code: str) -> None:
+            super().__init__()
+            self.code = code
+
+    def __init__(self, login: Any) -> None:
+        super().__init__(id="login")
+        self._login = login
+        self.tries = 0
+
+    @property
+    def lang(self) -> Lang:
+        return self.app.lang  # type: ignore[attr-defined, no-any-return]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="login-box"):
+            yield Static(id="login-title")
+            yield Static(id="login-intro")
+            yield Label(id="login-name-label")
+            yield Input(id="login-name", max_length=31)
+            yield Label(id="login-token-label")
+            yield Input(id="login-token", password=True, max_length=200)
+            yield Button(id="login-enter", variant="primary")
+            yield Static(id="login-status")
+
+    def on_mount(self) -> None:
+        self._texts()
+        self.watch(self.app, "lang", lambda _lang: self._texts(), init=False)
+        self.query_one("#login-name", Input).focus()
+
+    def _texts(self) -> None:
+        self.query_one("#login-title", Static).update(Text(t("login.title", self.lang)))
+        self.query_one("#login-intro", Static).update(Text(t("login.intro", self.lang)))
+        self.query_one("#login-name-label", Label).update(t("login.name", self.lang))
+        self.query_one("#login-token-label", Label).update(t("login.token", self.lang))
+        self.query_one("#login-enter", Button).label = t("login.enter", self.lang)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "login-name":
+            self.query_one("#login-token", Input).focus()
+        else:
+            self._submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "login-enter":
+            self._submit()
+
+    def _submit(self) -> None:
+        name = self.query_one("#login-name", Input).value.strip()
+        token = self.query_one("#login-token", Input).value.strip()
+        self.query_one("#login-enter", Button).disabled = True
+        self.query_one("#login-status", Static).update(Text(t("login.checking", self.lang)))
+        self._check(name, token)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="login")
+    def _check(self, name: str, token: str) -> None:
+        from tutor.progress.store_errors import StoreDenied, StoreError, StoreUnreachable
+
+        started = time.monotonic()
+        try:
+            store = self._login(name, token)
+        except StoreUnreachable:
+            self.post_message(self.Refused("login.unreachable"))
+            return
+        except (StoreDenied, StoreError, ValueError):
+            time.sleep(max(0.0, REFUSED_PAUSE_S - (time.monotonic() - started)))
+            self.post_message(self.Refused("login.refused"))
+            return
+        self.post_message(self.LoggedIn(store))
+
+    def on_login_screen_refused(self, message: Refused) -> None:
+        self.tries += 1
+        token = self.query_one("#login-token", Input)
+        token.value = ""
+        if self.tries >= MAX_TRIES:
+            self.query_one("#login-status", Static).update(Text(t("login.too_many", self.lang)))
+            self.set_timer(1.0, self.app.exit)
+            return
+        self.query_one("#login-status", Static).update(Text(t(message.code, self.lang)))
+        self.query_one("#login-enter", Button).disabled = False
+        token.focus()
