@@ -86,6 +86,17 @@ class Source:
     root: Node
 
 
+def _resolve_plain(value: str) -> str:
+    """The tag YAML 1.1 gives a plain (unquoted) scalar: what ``Resolver.resolve`` does, without its overhead."""
+    for tag, regexp in _IMPLICIT.get(value[:1], ()):
+        if regexp.match(value):
+            return tag  # type: ignore[no-any-return]
+    return _STR_TAG
+
+
+_IMPLICIT: dict[str, Any] = yaml.resolver.Resolver.yaml_implicit_resolvers
+
+
 def _where(loc: list[str | int]) -> str:
     out = ""
     for part in loc:
@@ -103,6 +114,10 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         self._nodes = 0
         self._loc: list[str | int] = []
         self.problems: list[Problem] = []
+        self.data: Any = None
+        """The plain data, built while composing (unless ``exotic``)."""
+        self.exotic = False
+        """A node has a tag other than str/int/float/bool/null/seq/map: ``data`` must be built by :meth:`construct`."""
 
     # -- composing (replaces both yaml.composer.Composer and CParser's C composer) -----------------------------
 
@@ -111,7 +126,7 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         node = None
         if not self.check_event(StreamEndEvent):
             self.get_event()  # document start
-            node = self._compose(None)
+            node, self.data = self._compose()
             self.get_event()  # document end
         if not self.check_event(StreamEndEvent):
             event = self.get_event()
@@ -126,37 +141,38 @@ class _CourseLoader(_Base):  # type: ignore[misc]
             where = f"{_where(self._loc)}: " if self._loc else ""
             self.problems.append(Problem(self._path, mark.line + 1, mark.column + 1, f"{where}{message}"))
 
-    def _compose(self, parent: Node | None, *, is_key: bool = False) -> Node:
-        if self.check_event(AliasEvent):
-            event = self.peek_event()
+    def _compose(self, is_key: bool = False) -> tuple[Node, Any]:
+        """The next node and its plain data, built together (one pass; the common tags only, see ``exotic``)."""
+        event = self.peek_event()
+        cls = event.__class__
+        if cls is AliasEvent:  # an anchor alone is harmless: every alias to it is refused
             raise yaml.composer.ComposerError(
                 None, None, "anchors and aliases (*name) are not allowed in course files", event.start_mark
             )
-        event = self.peek_event()  # an anchor alone is harmless: every alias to it is refused
         self._nodes += 1
         if self._nodes > MAX_NODES:
             raise yaml.composer.ComposerError(
                 None, None, f"more than {MAX_NODES:,} values in one file", event.start_mark
             )
+        if cls is ScalarEvent:
+            self.get_event()
+            return self._scalar(event, is_key)
         if self._depth >= MAX_DEPTH:
             raise yaml.composer.ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)
         self._depth += 1
         try:
-            if isinstance(event, ScalarEvent):
-                return self._scalar(is_key)
-            if isinstance(event, SequenceStartEvent):
+            if cls is SequenceStartEvent:
                 return self._sequence()
             return self._mapping()
         finally:
             self._depth -= 1
 
-    def _scalar(self, is_key: bool) -> ScalarNode:
-        event = self.get_event()
+    def _scalar(self, event: Any, is_key: bool) -> tuple[Node, Any]:
+        value: str = event.value
         tag = event.tag
         if tag is None or tag == "!":
-            tag = self.resolve(ScalarNode, event.value, event.implicit)
-        node = ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
-        value: str = event.value
+            tag = _resolve_plain(value) if event.implicit[0] else _STR_TAG
+        node = ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
         bad = _CONTROL.search(value)
         if bad is not None:
             what = "a key" if is_key else "the text"
@@ -165,46 +181,90 @@ class _CourseLoader(_Base):  # type: ignore[misc]
                 f"control character {control_name(bad.group()[0])} in {what}; course text must be plain "
                 "(no escape sequences)",
             )
-        elif tag == _FLOAT_TAG:
-            number = self.construct_yaml_float(node)
-            if not math.isfinite(number):
-                self._problem(event.start_mark, f"{value[:40]} is not a finite number")
-        elif tag == _INT_TAG:
-            digits = sum(c.isdigit() for c in value)
-            if digits > 19 or abs(self.construct_yaml_int(node)) > MAX_INT:
+            return node, value
+        if tag == _STR_TAG:
+            return node, value
+        if tag == _INT_TAG:
+            too_long = sum(c.isdigit() for c in value) > 19  # (int() of 5,000 digits raises)
+            number = MAX_INT + 1 if too_long else self.construct_yaml_int(node)
+            if abs(number) > MAX_INT:
                 self._problem(event.start_mark, f"{value[:40]}{'…' if len(value) > 40 else ''} is out of range "
                               "(integers must fit in 64 bits)")
-        return node
+            return node, number
+        if tag == _FLOAT_TAG:
+            real = self.construct_yaml_float(node)
+            if not math.isfinite(real):
+                self._problem(event.start_mark, f"{value[:40]} is not a finite number")
+            return node, real
+        if tag == _NULL_TAG:
+            return node, None
+        if tag == _BOOL_TAG:
+            return node, self.bool_values[value.lower()]
+        self.exotic = True  # a timestamp, !!binary, or a tag that the safe constructor refuses
+        return node, None
 
-    def _sequence(self) -> SequenceNode:
+    def _sequence(self) -> tuple[Node, Any]:
         start = self.get_event()
         tag = start.tag
         if tag is None or tag == "!":
-            tag = self.resolve(SequenceNode, None, start.implicit)
-        node = SequenceNode(tag, [], start.start_mark, None, flow_style=start.flow_style)
+            tag = _SEQ_TAG
+        elif tag != _SEQ_TAG:
+            self.exotic = True
+        items: list[Node] = []
+        data: list[Any] = []
+        node = SequenceNode(tag, items, start.start_mark, None, flow_style=start.flow_style)
+        loc = self._loc
+        loc.append(0)
         index = 0
         while not self.check_event(SequenceEndEvent):
-            self._loc.append(index)
-            node.value.append(self._compose(node))
-            self._loc.pop()
+            loc[-1] = index
+            item, value = self._compose()
+            items.append(item)
+            data.append(value)
             index += 1
+        loc.pop()
         node.end_mark = self.get_event().end_mark
-        return node
+        return node, data
 
-    def _mapping(self) -> MappingNode:
+    def _mapping(self) -> tuple[Node, Any]:
         start = self.get_event()
         tag = start.tag
         if tag is None or tag == "!":
-            tag = self.resolve(MappingNode, None, start.implicit)
-        node = MappingNode(tag, [], start.start_mark, None, flow_style=start.flow_style)
+            tag = _MAP_TAG
+        elif tag != _MAP_TAG:
+            self.exotic = True
+        pairs: list[tuple[Node, Node]] = []
+        data: dict[Any, Any] = {}
+        first: dict[Any, Node] = {}
+        node = MappingNode(tag, pairs, start.start_mark, None, flow_style=start.flow_style)
+        loc = self._loc
         while not self.check_event(MappingEndEvent):
-            key = self._compose(node, is_key=True)
-            self._loc.append(key.value if isinstance(key, ScalarNode) else "?")
-            value = self._compose(node)
-            self._loc.pop()
-            node.value.append((key, value))
+            key_node, key = self._compose(is_key=True)
+            if key_node.tag == _MERGE_TAG:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "merge keys (<<) are not allowed in course files", key_node.start_mark
+                )
+            try:
+                seen = first.get(key)
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a mapping key must be a plain value", key_node.start_mark
+                ) from None
+            if seen is not None and not self.exotic:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"duplicate key {key!r} (first defined at line {seen.start_mark.line + 1})",
+                    key_node.start_mark,
+                )
+            first[key] = key_node
+            loc.append(key_node.value if isinstance(key_node, ScalarNode) else "?")
+            value_node, value = self._compose()
+            loc.pop()
+            pairs.append((key_node, value_node))
+            data[key] = value
         node.end_mark = self.get_event().end_mark
-        return node
+        return node, data
 
     # -- constructing --------------------------------------------------------------------------------------------
 
@@ -357,7 +417,7 @@ def parse_text(path: Path, text: str) -> Source:
             raise ContentError([Problem(path, 1, 1, "empty file (only comments)")])
         if loader.problems:
             raise ContentError(sorted(loader.problems))
-        data = loader.construct(root)
+        data = loader.construct(root) if loader.exotic else loader.data
     except yaml.YAMLError as exc:
         raise ContentError([_problem_from_yaml_error(path, exc, text)]) from None
     except RecursionError:
