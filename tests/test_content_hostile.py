@@ -174,6 +174,7 @@ def test_a_file_with_a_control_character_in_its_name_is_not_read(tmp_path: Path)
     (root / "lessons" / "evil\x1b]0;pwned\x07.yaml").write_text(LESSON.replace("demo-l1", "evil"))
     out = assert_clean_failure(run_check(root))
     assert "evil]0;pwned.yaml:1:1: error: the name holds a control character; it was not read" in out
+    assert all("\x1b" not in str(bad.path) for bad in load_course(root).invalid)  # the map lists it cleaned too
 
 
 def test_a_flood_of_values_is_refused(tmp_path: Path) -> None:

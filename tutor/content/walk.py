@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from tutor.content.problems import Problem
 from tutor.content.yaml_source import has_control
+from tutor.untrusted import clean_line
 
 COURSE_FILE = "course.yaml"
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -96,8 +97,9 @@ def _scan(start: Path, hint: str | None, root: Path, walk: Walk) -> None:
                 continue
             if not (is_dir or _is_yaml(entry.name)):
                 continue
-            if has_control(entry.name):
-                walk.problems.append(Problem(path, 1, 1, "the name holds a control character; it was not read"))
+            if has_control(entry.name):  # reported under its cleaned name: the raw one would reach a terminal
+                shown = path.with_name(clean_line(entry.name) or "?")
+                walk.problems.append(Problem(shown, 1, 1, "the name holds a control character; it was not read"))
                 continue
             entry_real = os.path.realpath(entry.path) if is_link else os.path.join(real, entry.name)
             if is_link and not _inside(entry_real, root_real):
