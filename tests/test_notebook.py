@@ -75,7 +75,7 @@ def test_draft_entry_is_filled_from_the_run() -> None:
     entry = _entry()
     assert entry.lab_run_id == 7
     assert entry.prediction == "How many GFLOP/s at N = 128?\n\n→ 30.0 GFLOP/s"
-    assert "CPU · AMD EPYC 7B13" in entry.setup
+    assert "AMD EPYC 7B13 (cpu)" in entry.setup
     assert "`963f3e9669e8a66c`" in entry.setup
     assert "sweep gemm_sizes" in entry.setup and "max_n=128" in entry.setup
     assert "Best 41.2 GFLOP/s at N = 128." in entry.result
@@ -141,7 +141,7 @@ def test_bench_and_doctor_results_are_summarised() -> None:
     text = summarise_result(doctor, "en")
     assert "✓ **torch**: torch 2.13.0+cpu" in text and "Doctor passed." in text
     entry = draft_entry(lab_id="l2", lesson_id="n0-l2", title="doctor", result=doctor, lang="en")
-    assert "CPU · AMD EPYC" in entry.setup and entry.fingerprint == "abc"
+    assert "AMD EPYC (cpu)" in entry.setup and entry.fingerprint == "abc"
 
 
 def test_round_trip_through_the_store(stores: Stores) -> None:
@@ -195,7 +195,7 @@ def test_cli_list_and_export_to_a_file(tmp_path: Path, capsys: pytest.CaptureFix
     _file_two_entries()
     assert main(["notebook", "list"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 2 and "lab-gemm" in out[0] and "[CPU · AMD EPYC 7B13]" in out[0]
+    assert len(out) == 2 and "lab-gemm" in out[0] and "[AMD EPYC 7B13 (cpu)]" in out[0]
 
     target = tmp_path / "out" / "notebook.md"
     assert main(["notebook", "export", str(target), "--lang", "en"]) == 0

@@ -15,6 +15,7 @@ from typing import Any
 from tutor.content.models import Exercise
 from tutor.grading.units import UnitError, convert, unit_of_formula_result, unit_of_metric
 from tutor.grading.verdict import ResolvedTruth
+from tutor.results import device_label
 
 MEASURED_PREFIX = "measured:"
 
@@ -40,18 +41,6 @@ def _number(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise TruthError(f"{what} is not a finite number ({value!r})")
     return float(value)
-
-
-def device_label(measurement: Mapping[str, Any] | None) -> str:
-    """``NVIDIA GeForce RTX 5090 (cuda)`` or ``AMD EPYC … (cpu)`` from a measurement's ``device``."""
-    device = (measurement or {}).get("device")
-    if isinstance(device, Mapping):
-        name = device.get("name") or device.get("kind") or "this machine"
-        kind = device.get("kind")
-        return f"{name} ({kind})" if kind and kind != name else str(name)
-    if isinstance(device, str):
-        return device
-    return "this machine"
 
 
 def _target_unit(exercise: Exercise) -> str | None:

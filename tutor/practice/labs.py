@@ -23,6 +23,7 @@ from tutor.content import Lab, Lesson
 from tutor.grading.predict import PredictionError, parse_number
 from tutor.i18n import Lang, format_number, register, t
 from tutor.progress.notebook import draft_entry, save_entry
+from tutor.results import Device
 
 register(
     {
@@ -130,15 +131,9 @@ def lab_request(lab: Lab) -> dict[str, Any]:
 
 
 def fingerprint_of(result: Mapping[str, Any]) -> str | None:
-    """The device fingerprint a lab result was measured on (a sweep names it in ``device``, a bench report in
-    ``fingerprint``)."""
-    device = result.get("device")
-    if isinstance(device, Mapping) and device.get("fingerprint"):
-        return str(device["fingerprint"])
-    fp = result.get("fingerprint")
-    if isinstance(fp, Mapping):
-        return str(fp.get("id")) if fp.get("id") else None
-    return str(fp) if fp else None
+    """The device fingerprint a lab result was measured on."""
+    device = Device.of(result)
+    return device.fingerprint if device is not None else None
 
 
 @dataclass(frozen=True)

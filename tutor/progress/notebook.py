@@ -19,6 +19,7 @@ from importlib import metadata
 from typing import Any
 
 from tutor.i18n import Lang
+from tutor.results import Device
 from tutor.telemetry.format import describe_window
 
 ENTRY_SCHEMA = "gpu-tutor/notebook/v1"
@@ -190,7 +191,7 @@ def draft_entry(
     hypothesis: str = "",
     procedure: str = "",
     next_question: str = "",
-    device: Mapping[str, Any] | None = None,
+    device: Device | None = None,
 ) -> NotebookEntry:
     """A new entry for a finished lab run, pre-filled from the lab's template texts and the run's result."""
     device = device if device is not None else _device_of(result)
@@ -206,7 +207,7 @@ def draft_entry(
         result=summarise_result(result, lang),
         next_question=next_question.strip(),
         device=_device_label(device),
-        fingerprint=(device or {}).get("fingerprint") if device else None,
+        fingerprint=device.fingerprint if device else None,
     )
 
 
@@ -254,27 +255,12 @@ def format_bytes(n: float) -> str:
     return f"{n:.0f} B"
 
 
-def _device_of(result: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-    if not result:
-        return None
-    device = result.get("device")
-    if isinstance(device, Mapping):
-        return device
-    if isinstance(device, str):
-        return {"kind": device, "name": device}
-    fp = result.get("fingerprint")
-    if isinstance(fp, Mapping) and fp.get("device_kind"):  # a doctor report
-        return {"kind": fp["device_kind"], "name": fp.get("device", ""), "fingerprint": fp.get("id"),
-                "fingerprint_fields": dict(fp)}
-    return None
+def _device_of(result: Mapping[str, Any] | None) -> Device | None:
+    return Device.of(result)
 
 
-def _device_label(device: Mapping[str, Any] | None) -> str:
-    if not device:
-        return ""
-    kind = str(device.get("kind", "")).upper()
-    name = str(device.get("name", "") or "")
-    return f"{kind} · {name}".strip(" ·") if kind else name
+def _device_label(device: Device | None) -> str:
+    return device.label() if device is not None else ""
 
 
 _SETUP_FIELDS: tuple[tuple[str, dict[Lang, str]], ...] = (
@@ -294,7 +280,7 @@ _SETUP_FIELDS: tuple[tuple[str, dict[Lang, str]], ...] = (
 )
 
 
-def describe_setup(device: Mapping[str, Any] | None, lang: Lang, *, result: Mapping[str, Any] | None = None) -> str:
+def describe_setup(device: Device | None, lang: Lang, *, result: Mapping[str, Any] | None = None) -> str:
     """The set-up as Markdown bullets: the run's device and its fingerprint fields, what was run with which
     parameters, the cache sizes a working-set sweep saw, and the software versions."""
     if not device:
@@ -303,24 +289,23 @@ def describe_setup(device: Mapping[str, Any] | None, lang: Lang, *, result: Mapp
     run = _run_line(result)
     if run:
         lines.append(f"- {word('run_what', lang)}: {run}")
-    fp_fields = device.get("fingerprint_fields")
-    fp_fields = fp_fields if isinstance(fp_fields, Mapping) else {}
+    fp_fields = device.fields
     for key, label in _SETUP_FIELDS:
         value = fp_fields.get(key)
-        if value is None or value == "" or (key == "cpu_model" and value == device.get("name")):
+        if value is None or value == "" or (key == "cpu_model" and value == device.name):
             continue
         shown = format_bytes(value) if key == "total_memory_bytes" and isinstance(value, int | float) else value
         lines.append(f"- {label[lang]}: {shown}")
-    caches = device.get("caches") or ((result or {}).get("caches") or {}).get("levels")
-    if isinstance(caches, Mapping) and caches:
+    caches = device.caches
+    if caches:
         sizes = ", ".join(f"{k} {format_bytes(v)}" for k, v in caches.items() if isinstance(v, int | float))
         if sizes:
             lines.append(f"- caches: {sizes}")
     software = _software(fp_fields)
     if software:
         lines.append(f"- software: {software}")
-    if device.get("fingerprint"):
-        lines.append(f"- {word('fingerprint', lang)}: `{device['fingerprint']}`")
+    if device.fingerprint:
+        lines.append(f"- {word('fingerprint', lang)}: `{device.fingerprint}`")
     return "\n".join(lines)
 
 

@@ -33,6 +33,7 @@ from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_que
 from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import summarise_result, sweep_point, sweep_points
 from tutor.progress.store_errors import StoreError
+from tutor.results import Device, device_label
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
@@ -380,7 +381,7 @@ class LabScreen(Screen[None]):
         self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
         self._show_result(message.result)
         self._file(message.result)
-        device = _device_label(message.result) or "?"
+        device = device_label(message.result, "?")
         self._set_status(t("lab.status.done", self.lang, device=device, seconds=message.seconds))
 
     def on_lab_screen_failed(self, message: Failed) -> None:
@@ -405,7 +406,8 @@ class LabScreen(Screen[None]):
         final = plot_series_of(result, self.lang)
         if final:
             plot.set_series(final)
-        caches = _caches_of(result)
+        device = Device.of(result)
+        caches = dict(device.caches) if device is not None else {}
         if caches:
             plot.set_caches(caches)
         roof = result if result.get("kind") == "roofline" else result.get("roofline")
@@ -520,27 +522,6 @@ def plot_series_of(result: Mapping[str, Any], lang: Lang = "en") -> list[PlotSer
         s.points.append((p.x, p.y))
         s.names.append(p.name)
     return list(series.values())
-
-
-def _caches_of(result: Mapping[str, Any]) -> dict[str, int]:
-    for holder in (result, result.get("device") if isinstance(result.get("device"), Mapping) else {}):
-        caches = holder.get("caches") if isinstance(holder, Mapping) else None
-        if isinstance(caches, Mapping):
-            levels = caches.get("levels", caches)
-            if isinstance(levels, Mapping):
-                return {str(k): int(v) for k, v in levels.items() if isinstance(v, int | float)}
-    return {}
-
-
-def _device_label(result: Mapping[str, Any]) -> str:
-    device = result.get("device")
-    if isinstance(device, Mapping):
-        kind = str(device.get("kind", "")).upper()
-        return f"{kind} {device.get('name', '')}".strip()
-    fp = result.get("fingerprint")
-    if isinstance(fp, Mapping):
-        return f"{str(fp.get('device_kind', '')).upper()} {fp.get('device', '')}".strip()
-    return str(device or "")
 
 
 def _doctor_screen_class() -> Any:
