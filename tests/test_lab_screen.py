@@ -117,7 +117,9 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         assert stored.entry.lab_run_id == run["id"]
         assert stored.entry.hypothesis == "Big matrices reuse the cache."
         assert "→ 20.0 GFLOP/s" in stored.entry.prediction
-        assert "GFLOP/s at N = 96" in stored.entry.result and "CPU" in stored.entry.setup
+        # which N is fastest is the machine's answer (on a loaded 2-core VM, N = 32 sometimes wins): only the shape
+        best = max(screen.result["points"], key=lambda p: p["gflops"])  # type: ignore[index]
+        assert f"GFLOP/s at N = {best['n']}." in stored.entry.result and "CPU" in stored.entry.setup
 
         # The learner explains the gap and saves.
         notebook = app.screen
