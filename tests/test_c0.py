@@ -21,10 +21,16 @@ def doctor(i: int, passed: bool = True, lock: bool | None = True) -> dict[str, A
             "created_at": 2000.0 + i}
 
 
-def attempt(i: int, ex: str, score: float, kind: str = "cpu") -> dict[str, Any]:
-    return {"id": i, "exercise_id": ex, "lesson_id": "n0-l1", "pass": 1, "state": "graded", "score": score,
-            "verdict": "correct" if score >= 1 else "wrong", "confidence": 0.8, "created_at": 3000.0 + i,
-            "graded_at": 3000.5 + i, "measurement": {"device": {"kind": kind, "name": "X"}}}
+def attempt(i: int, ex: str, score: float, kind: str = "cpu", pass_number: int = 1,
+            hints: int = 0) -> dict[str, Any]:
+    return {"id": i, "exercise_id": ex, "lesson_id": "n0-l1", "pass": pass_number, "state": "graded",
+            "score": score, "verdict": "correct" if score >= 1 else "wrong", "confidence": 0.8,
+            "hints_used": hints, "created_at": 3000.0 + i, "graded_at": 3000.5 + i,
+            "measurement": {"device": {"kind": kind, "name": "X"}}}
+
+
+def both_passes(i: int, ex: str, score: float, kind: str = "cpu") -> list[dict[str, Any]]:
+    return [attempt(i, ex, score, kind), attempt(i + 100, ex, score, kind, pass_number=2)]
 
 
 N0 = ["n0-l1-a", "n0-l1-b", "n0-l4-gap"]
@@ -32,8 +38,8 @@ N0 = ["n0-l1-a", "n0-l1-b", "n0-l4-gap"]
 
 def everything(kind: str = "cpu") -> dict[str, Any]:
     return {
-        "attempts": [attempt(1, "n0-l1-a", 1.0, kind), attempt(2, "n0-l1-b", 0.75, kind),
-                     attempt(3, "n0-l4-gap", 1.0, kind)],
+        "attempts": [*both_passes(1, "n0-l1-a", 1.0, kind), *both_passes(2, "n0-l1-b", 0.75, kind),
+                     *both_passes(3, "n0-l4-gap", 1.0, kind)],
         "bench_runs": [bench(1, kind=kind), bench(2, kind=kind, scale=1.03)],
         "doctor_runs": [doctor(1)],
         "level_exercises": N0,
@@ -97,7 +103,7 @@ def test_gap_and_level_conditions() -> None:
     c0 = evaluate_c0(**ev)
     gap, level = c0.conditions[2], c0.conditions[3]
     assert not gap.passed and "not attempted" in gap.evidence["en"]
-    assert not level.passed and "1 of 3" in level.evidence["en"] and "n0-l1-b" in level.evidence["en"]
+    assert not level.passed and "0 of 3" in level.evidence["en"] and "n0-l1-b" in level.evidence["en"]
     ev["level_exercises"] = []
     assert not evaluate_c0(**ev).conditions[3].passed
 
@@ -108,3 +114,63 @@ def test_failed_attempts_are_not_evidence() -> None:
     failed["state"] = "failed"
     ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != "n0-l4-gap"] + [failed]
     assert not evaluate_c0(**ev).conditions[2].passed
+
+
+def _level(attempts: list[dict[str, Any]]) -> Any:
+    ev = everything()
+    ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != "n0-l1-a"] + attempts
+    return evaluate_c0(**ev).conditions[3]
+
+
+def test_pass_1_only_is_not_c0() -> None:
+    level = _level([attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-a", 1.0)])
+    assert not level.passed
+    assert "n0-l1-a ✓○" in level.evidence["en"] and "pass 2 not done" in level.evidence["en"]
+    assert "falta la pasada 2" in level.evidence["es"]
+    assert level.refs["exercises"]["n0-l1-a"] == {"marks": "✓○", "pass1_attempt": 1, "pass2_attempt": None,
+                                                  "reproduced": False}
+
+
+def test_pass_2_only_is_not_c0() -> None:
+    # a pass-2 row with no pass 1 before it (the store refuses to open one; an import could still hold it)
+    level = _level([attempt(5, "n0-l1-a", 1.0, pass_number=2)])
+    assert not level.passed and "n0-l1-a ○✓" in level.evidence["en"]
+    assert "does not reproduce pass 1" in level.evidence["en"]
+
+
+def test_pass_2_before_pass_1_or_with_hints_does_not_count() -> None:
+    assert not _level([attempt(5, "n0-l1-a", 1.0, pass_number=2), attempt(6, "n0-l1-a", 1.0)]).passed
+    assert not _level([attempt(5, "n0-l1-a", 1.0), attempt(6, "n0-l1-a", 1.0, pass_number=2, hints=1)]).passed
+
+
+def test_a_disagreeing_pass_2_does_not_count() -> None:
+    # pass 1 failed, pass 2 passed: it does not reproduce pass 1
+    level = _level([attempt(1, "n0-l1-a", 0.2), attempt(2, "n0-l1-a", 1.0, pass_number=2)])
+    assert not level.passed and "n0-l1-a ✗✓" in level.evidence["en"]
+    # pass 1 passed, pass 2 failed
+    level = _level([attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-a", 0.2, pass_number=2)])
+    assert not level.passed and "n0-l1-a ✓✗: pass 2 #2 0.20 not passed" in level.evidence["en"]
+    # the latest pass 2 counts: a later failed pass 2 withdraws an earlier passed one
+    level = _level([attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-a", 1.0, pass_number=2),
+                    attempt(3, "n0-l1-a", 0.1, pass_number=2)])
+    assert not level.passed
+
+
+def test_both_passes_reproduced_is_c0() -> None:
+    level = _level([attempt(1, "n0-l1-a", 0.2), attempt(2, "n0-l1-a", 0.9), attempt(3, "n0-l1-a", 1.0, pass_number=2)])
+    assert level.passed and level.evidence["en"] == "3 of 3 reproduced in pass 2"
+    assert level.refs["exercises"]["n0-l1-a"]["pass1_attempt"] == 2
+
+
+def test_pass_2_opens_only_after_a_graded_pass_1() -> None:
+    import pytest
+
+    from tutor.progress.passes import PassClosed, require_pass2_open
+
+    with pytest.raises(PassClosed):
+        require_pass2_open("x", [])
+    failed = attempt(1, "x", 1.0)
+    failed["state"] = "failed"
+    with pytest.raises(PassClosed):
+        require_pass2_open("x", [failed])
+    require_pass2_open("x", [attempt(1, "x", 0.0)])  # attempted (even wrong) opens pass 2

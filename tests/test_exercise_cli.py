@@ -171,7 +171,7 @@ def test_progress_report_and_export_import(capsys: pytest.CaptureFixture[str], t
     report = json.loads(out)
     assert report["c0"]["name"] == "C0 (CPU)" and not report["c0"]["passed"]
     n0 = report["c0"]["conditions"][3]
-    assert "2 of 6 passed" in n0["evidence"]["en"]
+    assert "0 of 6 reproduced in pass 2" in n0["evidence"]["en"] and "t-fit ✓○" in n0["evidence"]["en"]
     assert report["calibration"]["n"] == 2
     assert [h["exercise"] for h in report["history"]] == ["t-diag", "t-fit"]
     code, out, _ = tutor(capsys, "progress", "--lang", "en")
@@ -191,3 +191,21 @@ def test_reset_needs_confirmation(capsys: pytest.CaptureFixture[str], monkeypatc
     assert code == 2 and "--yes" in err and len(attempts()) == 1
     code, out, _ = tutor(capsys, "progress", "reset", "--exercise", "t-fit", "--yes")
     assert code == 0 and "1 attempts" in out and attempts() == []
+
+
+def test_pass_2_headless_opens_after_pass_1_and_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = run_json(capsys, "t-fit", "fits", "--pass", "2")
+    assert code == 2 and "pass 2 opens once pass 1 was attempted" in out["stderr"]
+    assert attempts() == []  # nothing stored
+    assert run_json(capsys, "t-fit", "fits")[0] == 0
+    code, second = run_json(capsys, "t-fit", "fits", "--pass", "2")
+    assert code == 0 and second["pass"] == 2
+    code, out, _ = tutor(capsys, "exercise", "list", "--lang", "en")
+    line = next(x for x in out.splitlines() if "t-fit" in x)
+    assert line.startswith("✓✓ t-fit") and line.endswith("· reproduced")
+    assert next(x for x in out.splitlines() if "t-diag" in x).startswith("○○ t-diag")
+    items = {i["id"]: i for i in json.loads(tutor(capsys, "exercise", "list", "--json")[1])}
+    assert items["t-fit"]["passes"]["reproduced"] and items["t-fit"]["passes"]["pass2"]["attempt"] == 2
+    code, out, _ = tutor(capsys, "progress", "--lang", "en")
+    assert "✓✓ t-fit · reproduced" in out and "pass 1 1/" in out
+    assert "1 of 6 reproduced in pass 2" in out

@@ -170,7 +170,7 @@ async def test_no_measurement_exercise_reveals_at_once_and_progress_screen(tmp_p
         await wait_for(pilot, lambda: isinstance(app.screen, ProgressScreen) and bool(app.screen.query("#progress-c0")))
         await pilot.pause(0.2)
         c0 = str(app.screen.query_one("#progress-c0", Static).render())
-        assert "C0 (CPU)" in c0 and "1 of 6 passed" in c0
+        assert "C0 (CPU)" in c0 and "0 of 6 reproduced in pass 2" in c0 and "t-diag ✓○" in c0
         app.screen.query_one("#progress-history").focus()
         await pilot.press("x")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmReset))

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.widgets import Markdown, Tree
+from textual.widgets import DataTable, Markdown, OptionList, Tree
 
 from tutor.content import load_course
 from tutor.progress import ProgressStore
 from tutor.ui.app import TutorApp, make_app
+from tutor.ui.messages import ProgressChanged
 
 FIXTURE = Path(__file__).parent / "fixtures" / "course"
 SIZE = (150, 44)
@@ -33,7 +34,7 @@ async def test_the_app_opens_on_the_course_map(tmp_path: Path) -> None:
         assert "Nivel demo" in names
         assert "○ L1 — El roofline" in names
         assert "○ L2 — La memoria" in names
-        assert "○ ¿Copia: memoria o cómputo?" in names
+        assert "○○ ¿Copia: memoria o cómputo?" in names
         assert "⚠ broken.yaml" in names  # the invalid file is flagged, the rest works
 
 
@@ -108,7 +109,14 @@ def _nodes(tree: Tree) -> list:
     return out
 
 
-async def test_second_pass_opens_the_exercise_without_hints(tmp_path: Path) -> None:
+def _graded(store: ProgressStore, pass_number: int, score: float, verdict: str) -> int:
+    attempt = store.lock_prediction(exercise_id="demo-l1-copy", lesson_id="demo-l1", prediction={"choice": "memory"},
+                                    confidence=0.8, pass_number=pass_number)
+    store.record_grade(attempt, measurement={"device": {"kind": "cpu"}}, truth={}, verdict=verdict, score=score)
+    return attempt
+
+
+async def test_second_pass_opens_only_after_the_first(tmp_path: Path) -> None:
     app = build_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -116,10 +124,44 @@ async def test_second_pass_opens_the_exercise_without_hints(tmp_path: Path) -> N
         lesson = next(n for n in _nodes(tree) if str(n.label.plain) == "○ L1 — El roofline")
         lesson.expand()
         await pilot.pause()
-        exercise = next(n for n in _nodes(tree) if str(n.label.plain) == "○ ¿Copia: memoria o cómputo?")
+        exercise = next(n for n in _nodes(tree) if str(n.label.plain) == "○○ ¿Copia: memoria o cómputo?")
         tree.move_cursor(exercise)
+        await pilot.press("2")
+        await pilot.pause()
+        assert app.screen.id == "course-map"  # pass 1 not attempted yet: pass 2 stays closed
+        assert any("pasada 2 se abre" in str(n.message) for n in app._notifications)
+        _graded(app.store, 1, 0.4, "wrong")
         await pilot.press("2")
         await pilot.pause()
         screen = app.screen
         assert type(screen).__name__ == "ExerciseScreen"
         assert screen.pass_number == 2  # type: ignore[attr-defined]
+        assert not screen.query_one("#ex-hint-button").display  # no hints in pass 2
+
+
+async def test_the_map_lesson_and_progress_show_both_passes(tmp_path: Path) -> None:
+    app = build_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        _graded(app.store, 1, 1.0, "correct")
+        app.post_message(ProgressChanged())
+        await pilot.pause()
+        tree = app.screen.query_one(Tree)
+        assert "✓○ ¿Copia: memoria o cómputo?" in labels(tree)  # pass 1 passed, pass 2 not done
+        _graded(app.store, 2, 1.0, "correct")
+        app.post_message(ProgressChanged())
+        await pilot.pause()
+        assert "✓✓ ¿Copia: memoria o cómputo? · reproducido" in labels(app.screen.query_one(Tree))
+        tree = app.screen.query_one(Tree)
+        tree.select_node(next(n for n in _nodes(tree) if str(n.label.plain) == "◐ L1 — El roofline"))
+        await pilot.pause()
+        nav = app.screen.query_one("#lesson-nav", OptionList)
+        prompts = [str(nav.get_option_at_index(i).prompt) for i in range(nav.option_count)]
+        assert "✓✓ ? ¿Copia: memoria o cómputo? · reproducido" in prompts
+        app.action_open_progress()
+        await pilot.pause()
+        table = app.screen.query_one("#progress-exercises", DataTable)
+        row = table.get_row("ex:demo-l1-copy")
+        assert row[:2] == ["demo-l1-copy", "✓✓"] and row[4] == "reproducido"
+        lessons = app.screen.query_one("#progress-lessons", DataTable)
+        assert lessons.get_row("demo-l1")[4:] == ["1/1", "1/1", "1/1"]

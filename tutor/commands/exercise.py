@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     listing = actions.add_parser("list", help="every exercise: id, kind, lesson, unit and choices")
     add_common_options(listing)
     listing.add_argument("--json", action="store_true", help="one JSON document (a list of exercises)")
+    listing.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
     listing.set_defaults(func=run_list)
 
     run = actions.add_parser(
@@ -70,9 +71,11 @@ def _course(args: argparse.Namespace) -> Any:
     return load_course(course_dir(args))
 
 
-def exercise_listing(course: Any) -> list[dict[str, Any]]:
-    """The JSON ``tutor exercise list --json`` prints (also used by tests)."""
+def exercise_listing(course: Any, attempts: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The JSON ``tutor exercise list --json`` prints (also used by tests); with the store's ``attempts``, each
+    exercise's two passes (marks, scores, the attempts they rest on, reproduced)."""
     from tutor.grading import choices_of
+    from tutor.progress.passes import exercise_status
 
     out = []
     lesson_order = {lesson.id: i for i, lesson in enumerate(course.ordered_lessons())}
@@ -91,13 +94,26 @@ def exercise_listing(course: Any) -> list[dict[str, Any]]:
             item["choices"] = [{"id": c.id, "label": {"es": c.label.es, "en": c.label.en}} for c in choices_of(ex)]
         if ex.kind == "fit":
             item["capacity_gb"] = ex.capacity_gb
+        if attempts is not None:
+            status = exercise_status(ex.id, attempts)
+            item["passes"] = {"marks": status.marks, "pass1": status.to_json()["pass1"],
+                              "pass2": status.to_json()["pass2"], "reproduced": status.reproduced}
         out.append(item)
     return out
 
 
 def run_list(args: argparse.Namespace) -> int:
+    from tutor.i18n import default_lang
+    from tutor.progress.engines import open_store
+
     course = _course(args)
-    listing = exercise_listing(course)
+    store = open_store()
+    try:
+        attempts = store.attempts()
+    finally:
+        store.close()
+    listing = exercise_listing(course, attempts)
+    lang = getattr(args, "lang", None) or default_lang()
     if args.json:
         print(json.dumps(listing, ensure_ascii=False, indent=1))
         return 0
@@ -107,10 +123,14 @@ def run_list(args: argparse.Namespace) -> int:
             extra = " | ".join(c["id"] for c in item["choices"])
         elif item["unit"]:
             extra = item["unit"]
-        title = item["title"].get("es") or item["title"].get("en") or ""
-        print(f"{item['id']:<28} {item['kind']:<8} {item['lesson']:<12} {extra:<26} {title}")
+        title = item["title"].get(lang) or item["title"].get("es") or item["title"].get("en") or ""
+        passes = item["passes"]
+        note = f" · {REPRODUCED[lang]}" if passes["reproduced"] else ""
+        print(f"{passes['marks']} {item['id']:<28} {item['kind']:<8} {item['lesson']:<12} {extra:<26} {title}{note}")
     if not listing:
         print("(no exercises in this course)")
+    else:
+        print("\n" + PASS_LEGEND[lang])
     return 0
 
 
@@ -124,6 +144,15 @@ def _queue_printer(lang: Any) -> Any:
             sys.stderr.flush()
 
     return show
+
+
+REPRODUCED = {"es": "reproducido", "en": "reproduced"}
+PASS_LEGEND = {
+    "es": "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ intentada sin aprobar, ○ sin intentar); la pasada 2 "
+          "(--pass 2, sin pistas ni teoría) se abre tras intentar la 1 y cuenta para C0 cuando la reproduce",
+    "en": "marks: pass 1, pass 2 (✓ passed, ✗ tried, not passed, ○ not tried); pass 2 (--pass 2, no hints, no "
+          "theory) opens once pass 1 was attempted and counts for C0 when it reproduces it",
+}
 
 
 def _progress_printer(enabled: bool) -> Any:
@@ -184,6 +213,7 @@ def run_exercise(args: argparse.Namespace) -> int:
     from tutor.i18n import default_lang
     from tutor.practice import AttemptFailed, ExerciseRunner
     from tutor.progress.engines import open_store
+    from tutor.progress.passes import PassClosed, exercise_status, require_pass2_open
 
     lang = getattr(args, "lang", None) or default_lang()
     course = _course(args)
@@ -221,6 +251,11 @@ def run_exercise(args: argparse.Namespace) -> int:
     store = open_store()
     runner = ExerciseRunner(store, measure, telemetry_window=window)
     try:
+        if args.pass_number > 1:
+            try:
+                require_pass2_open(exercise.id, store.attempts(exercise.id))
+            except PassClosed as exc:
+                raise CliError(str(exc), 2) from None
         outcome = runner.run(
             exercise,
             prediction,
@@ -233,6 +268,8 @@ def run_exercise(args: argparse.Namespace) -> int:
             budget_s=args.budget,
         )
         first_pass = _first_pass_verdict(store, exercise.id) if args.pass_number > 1 else None
+        reproduced = exercise_status(exercise.id, store.attempts(exercise.id)).reproduced \
+            if args.pass_number > 1 else None
     except AttemptFailed as exc:
         if not args.json and sys.stderr.isatty():
             sys.stderr.write("\n")
@@ -249,7 +286,7 @@ def run_exercise(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(outcome.to_json(), ensure_ascii=False, indent=1, default=str))
     else:
-        print(render_outcome(outcome, lang, first_pass))
+        print(render_outcome(outcome, lang, first_pass, reproduced))
     return 0
 
 
@@ -258,9 +295,10 @@ def _first_pass_verdict(store: Any, exercise_id: str) -> str | None:
     return str(graded[-1]["verdict"]) if graded else None
 
 
-def render_outcome(outcome: Any, lang: Any, first_pass_verdict: str | None = None) -> str:
+def render_outcome(outcome: Any, lang: Any, first_pass_verdict: str | None = None,
+                   reproduced: bool | None = None) -> str:
     """The reveal as plain text: the view the exercise screen shows (:func:`tutor.practice.reveal.build_reveal`)."""
     from tutor.practice.reveal import build_reveal, render_reveal_text
 
-    view = build_reveal(outcome, lang, first_pass_verdict=first_pass_verdict)
+    view = build_reveal(outcome, lang, first_pass_verdict=first_pass_verdict, reproduced=reproduced)
     return render_reveal_text(view, f"{outcome.exercise.id} — {outcome.exercise.title.get(lang)}")

@@ -126,11 +126,20 @@ def render_report(report: dict[str, Any], lang: str) -> str:
     for lesson in report["lessons"]:
         ex = lesson["exercises"]
         passed = sum(1 for e in ex if e["passed"])
-        second = " · 2ª pasada ✓" if es and lesson["second_pass"] else (" · 2nd pass ✓" if lesson["second_pass"]
-                                                                           else "")
-        lines.append(f"  {lesson['lesson']:<14} {'✓' if lesson['passed'] else '·'} {passed}/{len(ex)} "
+        n = len(ex)
+        passes = (f" · pasada 1 {lesson['pass1_passed']}/{n}, pasada 2 {lesson['pass2_passed']}/{n}, "
+                  f"reproducidos {lesson['reproduced']}/{n}" if es else
+                  f" · pass 1 {lesson['pass1_passed']}/{n}, pass 2 {lesson['pass2_passed']}/{n}, "
+                  f"reproduced {lesson['reproduced']}/{n}") if n else ""
+        lines.append(f"  {lesson['lesson']:<14} {'✓' if lesson['passed'] else '·'} {passed}/{n} "
                      f"{'ejercicios' if es else 'exercises'}, {lesson['sections_read']}/{lesson['sections_total']} "
-                     f"{'secciones' if es else 'sections'}{second}")
+                     f"{'secciones' if es else 'sections'}{passes}")
+        for e in ex:
+            note = (" · reproducido" if es else " · reproduced") if e["reproduced"] else ""
+            lines.append(f"      {e['marks']} {e['exercise']}{note}")
+    if any(lesson["exercises"] for lesson in report["lessons"]):
+        lines.append("  " + ("marcas: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)" if es else
+                             "marks: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)"))
     cal = report["calibration"]
     lines.append("")
     lines.append("Calibración" if es else "Calibration")

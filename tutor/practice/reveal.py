@@ -32,12 +32,12 @@ register(
         "ex.measured": {"es": "Medido", "en": "Measured"},
         "ex.confidence_short": {"es": "confianza", "en": "confidence"},
         "ex.reproduced": {
-            "es": "Reproduce el veredicto de la primera pasada: cuenta.",
-            "en": "Reproduces the first pass's verdict: it counts.",
+            "es": "Reproduce la primera pasada (aprobada en las dos, la 1 antes): cuenta para C0.",
+            "en": "Reproduces the first pass (passed in both, pass 1 first): it counts for C0.",
         },
         "ex.not_reproduced": {
-            "es": "No reproduce el veredicto de la primera pasada ({first}): no cuenta todavía.",
-            "en": "Does not reproduce the first pass's verdict ({first}): it does not count yet.",
+            "es": "No reproduce la primera pasada (pasada 1: {first}): no cuenta todavía.",
+            "en": "Does not reproduce the first pass (pass 1: {first}): it does not count yet.",
         },
         "ex.fig.time": {
             "es": "tiempo: mediana {median} ms · mín. {min} ms · CV {cv} % · {runs} ejecuciones",
@@ -108,8 +108,10 @@ class RevealView:
     explanation: str
 
 
-def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None = None) -> RevealView:
-    """The reveal of ``outcome`` in ``lang``; ``first_pass_verdict`` (pass 2 only) says whether it reproduced."""
+def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None = None,
+                 reproduced: bool | None = None) -> RevealView:
+    """The reveal of ``outcome`` in ``lang``; in pass 2, ``first_pass_verdict`` and ``reproduced`` (the store's
+    rule, :attr:`tutor.progress.passes.ExerciseStatus.reproduced`) say whether it reproduced pass 1."""
     v, ex = outcome.verdict, outcome.exercise
     truth = v.truth
     shown_truth = (format_value(truth.value, truth.unit, lang) if truth.value is not None
@@ -124,7 +126,8 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
     )
     reproduced = None
     if outcome.pass_number > 1 and first_pass_verdict is not None:
-        key = "ex.reproduced" if first_pass_verdict == v.verdict else "ex.not_reproduced"
+        same = first_pass_verdict == v.verdict if reproduced is None else reproduced
+        key = "ex.reproduced" if same else "ex.not_reproduced"
         reproduced = t(key, lang, first=verdict_word(first_pass_verdict, lang))
     measured_on, figures = _figures(outcome, lang)
     explanation = outcome.explanation.get(lang) or next(iter(outcome.explanation.values()), "")

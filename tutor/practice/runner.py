@@ -25,6 +25,7 @@ from tutor.grading import (
 )
 from tutor.grading.explain import condition_holds
 from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
+from tutor.progress.passes import require_pass2_open
 from tutor.progress.store import StoreBase
 
 OnProgress = Callable[[float, str], None]
@@ -232,7 +233,11 @@ class ExerciseRunner:
 
     def lock(self, exercise: Exercise, prediction: Prediction, *, pass_number: int = 1, hints_used: int = 0,
              fingerprint: str | None = None) -> int:
-        """Store the prediction before anything is measured; returns the attempt id."""
+        """Store the prediction before anything is measured; returns the attempt id.
+
+        Pass 2 opens only once pass 1 was attempted: :class:`~tutor.progress.passes.PassClosed` otherwise."""
+        if pass_number > 1:
+            require_pass2_open(exercise.id, self.store.attempts(exercise.id))
         return self.store.lock_prediction(
             exercise_id=exercise.id,
             lesson_id=exercise.lesson,

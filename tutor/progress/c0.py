@@ -2,22 +2,22 @@
 
 C0 is passed when: the stack is reproducible (the latest ``tutor doctor`` run passed and its lock matches the
 environment), two ``tutor bench`` runs on the same device fingerprint agree within tolerance, the L4 gap exercise is
-passed, and every Nivel 0 exercise is passed. When the evidence comes from a CPU-only machine the checkpoint is
-"C0 (CPU)". Every condition names the run it rests on and when it happened.
+passed, and every Nivel 0 exercise is passed in the second pass, reproducing the first (:mod:`.passes`). When the
+evidence comes from a CPU-only machine the checkpoint is "C0 (CPU)".
+Every condition names the run it rests on and when it happened.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
-
-PASS_SCORE = 0.7
-"""An exercise counts as passed once one graded attempt scores at least this."""
+from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
+from tutor.progress.passes import ExerciseStatus, exercise_status
 
 C0_LEVEL = "n0"
 L4_GAP_EXERCISE = "n0-l4-gap"
@@ -57,19 +57,6 @@ class Checkpoint:
 
 def when(at: float | None) -> str:
     return "—" if at is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
-
-
-def best_scores(attempts: Iterable[Mapping[str, Any]]) -> dict[str, tuple[float, Mapping[str, Any]]]:
-    """Per exercise, the best graded score and the attempt that earned it."""
-    best: dict[str, tuple[float, Mapping[str, Any]]] = {}
-    for a in attempts:
-        if a.get("state") != "graded" or a.get("score") is None:
-            continue
-        score = float(a["score"])
-        ex = str(a["exercise_id"])
-        if ex not in best or score > best[ex][0]:
-            best[ex] = (score, a)
-    return best
 
 
 def attempt_device_kind(attempt: Mapping[str, Any]) -> str | None:
@@ -164,46 +151,65 @@ def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = 
     return Condition("bench", title, agree, ev, float(last["created_at"]), refs)
 
 
-def _exercise_line(ex: str, best: Mapping[str, tuple[float, Mapping[str, Any]]]) -> tuple[bool, str, str]:
-    if ex not in best:
-        return False, f"{ex}: not attempted", f"{ex}: sin intentar"
-    score, attempt = best[ex]
-    at = when(attempt.get("graded_at") or attempt.get("created_at"))
-    mark = "passed" if score >= PASS_SCORE else "not passed"
-    mark_es = "aprobado" if score >= PASS_SCORE else "no aprobado"
-    return (score >= PASS_SCORE, f"{ex}: {mark}, best score {score:.2f} (attempt #{attempt['id']}, {at})",
-            f"{ex}: {mark_es}, mejor nota {score:.2f} (intento #{attempt['id']}, {at})")
+def _exercise_line(status: ExerciseStatus) -> tuple[str, str]:
+    """One exercise's two passes in words (en, es), naming the attempts they rest on."""
+    ex, m = status.exercise_id, status.marks
+    p1 = f"pass 1 #{status.pass1_attempt} {status.pass1_score:.2f}" if status.pass1_score is not None else ""
+    p1_es = f"pasada 1 #{status.pass1_attempt} {status.pass1_score:.2f}" if status.pass1_score is not None else ""
+    p2 = f"pass 2 #{status.pass2_attempt} {status.pass2_score:.2f}" if status.pass2_score is not None else ""
+    p2_es = f"pasada 2 #{status.pass2_attempt} {status.pass2_score:.2f}" if status.pass2_score is not None else ""
+    if status.pass1_score is None and status.pass2_score is None:
+        return f"{ex} {m}: not attempted", f"{ex} {m}: sin intentar"
+    if status.reproduced:
+        return f"{ex} {m}: reproduced ({p1}, {p2})", f"{ex} {m}: reproducido ({p1_es}, {p2_es})"
+    if status.pass2_score is None:
+        return (f"{ex} {m}: {p1}; pass 2 not done (no hints, no theory)",
+                f"{ex} {m}: {p1_es}; falta la pasada 2 (sin pistas ni teoría)")
+    if not status.pass2_passed:
+        return f"{ex} {m}: {p2} not passed", f"{ex} {m}: {p2_es} no aprobada"
+    return (f"{ex} {m}: {p2} passed but does not reproduce pass 1 (not passed before it)",
+            f"{ex} {m}: {p2_es} aprobada pero no reproduce la pasada 1 (no aprobada antes)")
 
 
 def gap_condition(attempts: Sequence[Mapping[str, Any]], exercise_id: str = L4_GAP_EXERCISE) -> Condition:
     title = {"en": "You explained the gap between your throughput and the limit (the L4 exercise)",
              "es": "Explicaste la brecha entre tu rendimiento y el límite (el ejercicio de L4)"}
-    best = best_scores(attempts)
-    ok, en, es = _exercise_line(exercise_id, best)
-    at = None
-    if exercise_id in best:
-        a = best[exercise_id][1]
-        at = float(a.get("graded_at") or a["created_at"])
-    return Condition("gap", title, ok, {"en": en, "es": es}, at, {"exercise": exercise_id})
+    status = exercise_status(exercise_id, attempts)
+    en, es = _exercise_line(status)
+    at = _attempt_time(attempts, status.pass2_attempt or status.pass1_attempt)
+    return Condition("gap", title, status.passed, {"en": en, "es": es}, at, {"exercise": exercise_id})
+
+
+def _attempt_time(attempts: Sequence[Mapping[str, Any]], attempt_id: int | None) -> float | None:
+    for a in attempts:
+        if attempt_id is not None and a.get("id") == attempt_id:
+            return float(a.get("graded_at") or a["created_at"])
+    return None
 
 
 def level_condition(attempts: Sequence[Mapping[str, Any]], exercise_ids: Sequence[str]) -> Condition:
-    title = {"en": "Every Nivel 0 exercise is passed", "es": "Todos los ejercicios del Nivel 0 aprobados"}
+    """Every Nivel 0 exercise passed in pass 2 (no hints), reproducing a pass 1 passed before it."""
+    title = {"en": "Every Nivel 0 exercise passed in the second pass (no hints, no theory), reproducing the first",
+             "es": "Todos los ejercicios del Nivel 0 aprobados en la segunda pasada (sin pistas ni teoría), "
+                   "reproduciendo la primera"}
     if not exercise_ids:
         return Condition("n0", title, False, {"en": "this course has no Nivel 0 exercises",
                                               "es": "este curso no tiene ejercicios del Nivel 0"})
-    best = best_scores(attempts)
-    lines = [_exercise_line(ex, best) for ex in exercise_ids]
-    passed = sum(1 for ok, _, _ in lines if ok)
-    missing = [ex for ex, (ok, _, _) in zip(exercise_ids, lines, strict=True) if not ok]
-    ev_en = f"{passed} of {len(exercise_ids)} passed"
-    ev_es = f"{passed} de {len(exercise_ids)} aprobados"
+    statuses = [exercise_status(ex, attempts) for ex in exercise_ids]
+    done = [s for s in statuses if s.counts_for_c0]
+    missing = [s for s in statuses if not s.counts_for_c0]
+    ev_en = f"{len(done)} of {len(statuses)} reproduced in pass 2"
+    ev_es = f"{len(done)} de {len(statuses)} reproducidos en la pasada 2"
     if missing:
-        ev_en += f"; still to pass: {', '.join(missing)}"
-        ev_es += f"; faltan: {', '.join(missing)}"
-    times = [float(best[ex][1].get("graded_at") or best[ex][1]["created_at"]) for ex in exercise_ids if ex in best]
+        lines = [_exercise_line(s) for s in missing[:6]]
+        more = len(missing) - len(lines)
+        ev_en += "; still to do: " + "; ".join(en for en, _ in lines) + (f"; and {more} more" if more > 0 else "")
+        ev_es += "; faltan: " + "; ".join(es for _, es in lines) + (f"; y {more} más" if more > 0 else "")
+    times = [t for s in done if (t := _attempt_time(attempts, s.pass2_attempt)) is not None]
     return Condition("n0", title, not missing, {"en": ev_en, "es": ev_es}, max(times) if times else None,
-                     {"exercises": {ex: (best[ex][0] if ex in best else None) for ex in exercise_ids}})
+                     {"exercises": {s.exercise_id: {"marks": s.marks, "pass1_attempt": s.pass1_attempt,
+                                                    "pass2_attempt": s.pass2_attempt, "reproduced": s.reproduced}
+                                    for s in statuses}})
 
 
 def evaluate_c0(

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from tutor.grading.calibration import Calibration, calibrate
-from tutor.progress.c0 import PASS_SCORE
+from tutor.progress.passes import PASS_SCORE
 
 
 def calibration_of(attempts: Iterable[Mapping[str, Any]]) -> Calibration:

@@ -1,7 +1,10 @@
-"""Per-lesson status and the course's two passes.
+"""The course's two passes, exercise by exercise, and per-lesson status.
 
-Pass 2 of a lesson's exercises is done without hints or theory ("rebuild without looking"); it counts only when,
-exercise by exercise, its verdict reproduces pass 1's.
+The course (Nivel 0 index): *"primero reproduce, luego reconstruye sin mirar … C0 se aprueba solo en el segundo
+pase reproducible"*. Pass 1 is done with the lesson at hand and hints on demand. Pass 2 — no hints, no theory, no
+earlier answer shown — opens only once pass 1 was attempted (graded). An exercise counts for C0 when its latest
+pass-2 attempt passed without hints and *reproduces* pass 1: pass 1 had already reached the same outcome (passed)
+before it. Every rule here reads the store's rows and nothing else.
 """
 
 from __future__ import annotations
@@ -10,27 +13,126 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from tutor.progress.c0 import PASS_SCORE
+PASS_SCORE = 0.7
+"""A graded attempt passes once it scores at least this."""
+
+
+class PassClosed(ValueError):
+    """Pass 2 was asked for before any pass-1 attempt of the exercise was graded."""
+
+    def __init__(self, exercise_id: str) -> None:
+        super().__init__(f"{exercise_id}: pass 2 opens once pass 1 was attempted — run pass 1 first")
+        self.exercise_id = exercise_id
+
+
+def _graded(a: Mapping[str, Any]) -> bool:
+    return a.get("state") == "graded" and a.get("score") is not None
+
+
+def _pass_of(a: Mapping[str, Any]) -> int:
+    return int(a.get("pass") or 1)
+
+
+def _at(a: Mapping[str, Any]) -> float:
+    return float(a.get("graded_at") or a.get("created_at") or 0.0)
+
+
+def _passed(a: Mapping[str, Any] | None) -> bool:
+    return a is not None and float(a["score"]) >= PASS_SCORE
 
 
 @dataclass(frozen=True)
 class ExerciseStatus:
+    """One exercise in both passes: the attempt each mark rests on (ids, so every claim names its evidence)."""
+
     exercise_id: str
     attempts: int
     best_score: float | None
-    passed: bool
-    pass1_verdict: str | None
-    pass2_verdict: str | None
+    pass1_score: float | None
+    """The best graded pass-1 score (pass 1 is practice: hints allowed, any try counts)."""
+    pass1_attempt: int | None
+    pass2_score: float | None
+    """The latest graded pass-2 score without hints (what the learner rebuilt last)."""
+    pass2_attempt: int | None
+    pass1_verdict: str | None = None
+    pass2_verdict: str | None = None
+    pass1_before_pass2: bool = False
+    """Pass 1 had passed before that pass-2 attempt was made."""
+
+    @property
+    def pass1_passed(self) -> bool:
+        return self.pass1_score is not None and self.pass1_score >= PASS_SCORE
+
+    @property
+    def pass2_passed(self) -> bool:
+        return self.pass2_score is not None and self.pass2_score >= PASS_SCORE
+
+    @property
+    def pass2_open(self) -> bool:
+        return self.pass1_attempt is not None
 
     @property
     def reproduced(self) -> bool:
-        """Pass 2 exists and gave the same verdict as pass 1."""
-        return self.pass2_verdict is not None and self.pass2_verdict == self.pass1_verdict
+        """Pass 2 reached pass 1's outcome: both passed, pass 1 first."""
+        return self.pass2_passed and self.pass1_before_pass2
+
+    @property
+    def passed(self) -> bool:
+        """Passed in either pass (the lesson's ✓); C0 asks for :attr:`counts_for_c0`."""
+        return self.pass1_passed or self.pass2_passed
+
+    @property
+    def counts_for_c0(self) -> bool:
+        return self.reproduced
+
+    @property
+    def marks(self) -> str:
+        """Two marks, pass 1 then pass 2: ✓ passed, ✗ tried and not passed, ○ not tried (e.g. ✓✓, ✓○, ✗○)."""
+        return _mark(self.pass1_score) + _mark(self.pass2_score)
 
     def to_json(self) -> dict[str, Any]:
         return {"exercise": self.exercise_id, "attempts": self.attempts, "best_score": self.best_score,
-                "passed": self.passed, "pass1_verdict": self.pass1_verdict, "pass2_verdict": self.pass2_verdict,
-                "reproduced": self.reproduced}
+                "passed": self.passed, "marks": self.marks,
+                "pass1": {"score": self.pass1_score, "attempt": self.pass1_attempt, "passed": self.pass1_passed,
+                          "verdict": self.pass1_verdict},
+                "pass2": {"open": self.pass2_open, "score": self.pass2_score, "attempt": self.pass2_attempt,
+                          "passed": self.pass2_passed, "verdict": self.pass2_verdict},
+                "pass1_verdict": self.pass1_verdict, "pass2_verdict": self.pass2_verdict,
+                "reproduced": self.reproduced, "counts_for_c0": self.counts_for_c0}
+
+
+def _mark(score: float | None) -> str:
+    if score is None:
+        return "○"
+    return "✓" if score >= PASS_SCORE else "✗"
+
+
+def exercise_status(exercise_id: str, attempts: Sequence[Mapping[str, Any]]) -> ExerciseStatus:
+    """Both passes of ``exercise_id`` from the store's attempt rows (in id order)."""
+    mine = [a for a in attempts if a.get("exercise_id") == exercise_id]
+    graded = [a for a in mine if _graded(a)]
+    best = max((float(a["score"]) for a in graded), default=None)
+    first = [a for a in graded if _pass_of(a) == 1]
+    # Pass 2 counts only without hints; an attempt that opened one is practice, whatever its pass number says.
+    second = [a for a in graded if _pass_of(a) >= 2 and int(a.get("hints_used") or 0) == 0]
+    best1 = max(first, key=lambda a: float(a["score"]), default=None)
+    last2 = second[-1] if second else None
+    before = False
+    if last2 is not None:
+        before = any(_passed(a) and int(a["id"]) < int(last2["id"]) and _at(a) <= _at(last2) for a in first)
+    return ExerciseStatus(
+        exercise_id, len(mine), best,
+        float(best1["score"]) if best1 else None, int(best1["id"]) if best1 else None,
+        float(last2["score"]) if last2 else None, int(last2["id"]) if last2 else None,
+        str(first[-1]["verdict"]) if first else None, str(last2["verdict"]) if last2 else None,
+        before,
+    )
+
+
+def require_pass2_open(exercise_id: str, attempts: Sequence[Mapping[str, Any]]) -> None:
+    """Raise :class:`PassClosed` unless a pass-1 attempt of ``exercise_id`` was graded."""
+    if not exercise_status(exercise_id, attempts).pass2_open:
+        raise PassClosed(exercise_id)
 
 
 @dataclass(frozen=True)
@@ -51,21 +153,11 @@ class LessonStatus:
 
     def to_json(self) -> dict[str, Any]:
         return {"lesson": self.lesson_id, "passed": self.passed, "second_pass": self.second_pass_counts,
+                "pass1_passed": sum(1 for e in self.exercises if e.pass1_passed),
+                "pass2_passed": sum(1 for e in self.exercises if e.pass2_passed),
+                "reproduced": sum(1 for e in self.exercises if e.reproduced),
                 "sections_read": self.sections_read, "sections_total": self.sections_total,
                 "exercises": [e.to_json() for e in self.exercises]}
-
-
-def _latest_verdict(attempts: Sequence[Mapping[str, Any]], pass_number: int) -> str | None:
-    graded = [a for a in attempts if a.get("state") == "graded" and int(a.get("pass") or 1) == pass_number]
-    return str(graded[-1]["verdict"]) if graded else None
-
-
-def exercise_status(exercise_id: str, attempts: Sequence[Mapping[str, Any]]) -> ExerciseStatus:
-    mine = [a for a in attempts if a.get("exercise_id") == exercise_id]
-    scores = [float(a["score"]) for a in mine if a.get("state") == "graded" and a.get("score") is not None]
-    best = max(scores) if scores else None
-    return ExerciseStatus(exercise_id, len(mine), best, best is not None and best >= PASS_SCORE,
-                          _latest_verdict(mine, 1), _latest_verdict(mine, 2))
 
 
 def lesson_statuses(course: Any, attempts: Sequence[Mapping[str, Any]],

@@ -18,6 +18,7 @@ from textual.screen import Screen
 from tutor.content import Course
 from tutor.i18n import Lang, t
 from tutor.progress import StoreBase
+from tutor.progress.passes import exercise_status
 from tutor.telemetry import TelemetrySnapshot
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged
@@ -140,6 +141,9 @@ class TutorApp(App[None]):
         exercise = self.course.exercises.get(message.exercise_id)
         if exercise is None:
             self.notify(f"exercise {message.exercise_id} is not in this course", severity="warning")
+            return
+        if message.pass_number > 1 and not exercise_status(exercise.id, self.store.attempts(exercise.id)).pass2_open:
+            self.notify(t("pass2.closed", self.lang), severity="warning")
             return
         self.push_screen(ExerciseScreen(self.course, exercise, pass_number=message.pass_number))
 

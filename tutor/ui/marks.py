@@ -1,40 +1,58 @@
-"""The progress marks drawn in the course map, from what the store holds."""
+"""The progress marks drawn in the course map and the lesson, from what the store holds.
+
+An exercise shows two marks, pass 1 then pass 2 (✓ passed, ✗ tried and not passed, ○ not tried), and the word
+"reproduced" once pass 2 reproduced pass 1 (:mod:`tutor.progress.passes`).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from tutor.content import Course, Lesson
+from tutor.i18n import Lang, register, t
 from tutor.progress import StoreBase
-from tutor.progress.c0 import PASS_SCORE
+from tutor.progress.passes import PASS_SCORE, ExerciseStatus, exercise_status
 
 __all__ = ["PASS_SCORE", "CourseMarks"]
+
+register({
+    "marks.reproduced": {"es": "reproducido", "en": "reproduced"},
+    "pass2.closed": {
+        "es": "La pasada 2 se abre cuando hayas intentado la pasada 1 de este ejercicio (Intro la abre).",
+        "en": "Pass 2 opens once you have attempted pass 1 of this exercise (Enter opens it).",
+    },
+})
 
 
 @dataclass(frozen=True)
 class CourseMarks:
-    """Which sections are read and how each exercise stands, read once from the store."""
+    """Which sections are read and how each exercise stands in both passes, read once from the store."""
 
     read: frozenset[tuple[str, str]]
-    best_scores: dict[str, float]
+    exercises: dict[str, ExerciseStatus]
     lab_runs: frozenset[str]
 
     @classmethod
     def load(cls, store: StoreBase) -> CourseMarks:
-        best: dict[str, float] = {}
-        for attempt in store.attempts():
-            if attempt["state"] == "graded" and attempt["score"] is not None:
-                best[attempt["exercise_id"]] = max(best.get(attempt["exercise_id"], 0.0), float(attempt["score"]))
+        attempts = store.attempts()
+        ids = {str(a["exercise_id"]) for a in attempts}
+        statuses = {ex: exercise_status(ex, attempts) for ex in ids}
         labs = frozenset(run["lab_id"] for run in store.lab_runs())
-        return cls(frozenset(store.sections_read()), best, labs)
+        return cls(frozenset(store.sections_read()), statuses, labs)
+
+    def status(self, exercise_id: str) -> ExerciseStatus:
+        return self.exercises.get(exercise_id) or exercise_status(exercise_id, ())
 
     def section(self, lesson_id: str, section_id: str) -> str:
         return "✓" if (lesson_id, section_id) in self.read else "·"
 
     def exercise(self, exercise_id: str) -> str:
-        if exercise_id not in self.best_scores:
-            return "○"
-        return "✓" if self.best_scores[exercise_id] >= PASS_SCORE else "✗"
+        """The two marks: pass 1, then pass 2 (e.g. ✓✓, ✓○)."""
+        return self.status(exercise_id).marks
+
+    def reproduced(self, exercise_id: str, lang: Lang) -> str:
+        """" · reproduced" after an exercise whose pass 2 reproduced pass 1, else nothing."""
+        return f" · {t('marks.reproduced', lang)}" if self.status(exercise_id).reproduced else ""
 
     def lab(self, lab_id: str) -> str:
         return "✓" if lab_id in self.lab_runs else "○"
@@ -43,8 +61,8 @@ class CourseMarks:
         """✓ all read, labs run and exercises passed; ◐ started; ○ not started."""
         parts = [(lesson.id, s.id) in self.read for s in lesson.sections]
         parts += [lab.id in self.lab_runs for lab in lesson.labs]
-        parts += [self.best_scores.get(e.id, 0.0) >= PASS_SCORE for e in course.exercises_of(lesson)]
+        parts += [self.status(e.id).passed for e in course.exercises_of(lesson)]
         if parts and all(parts):
             return "✓"
-        started = any(parts) or any(e.id in self.best_scores for e in course.exercises_of(lesson))
+        started = any(parts) or any(self.status(e.id).attempts for e in course.exercises_of(lesson))
         return "◐" if started else "○"

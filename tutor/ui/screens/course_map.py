@@ -112,7 +112,8 @@ class CourseMapScreen(Screen[None]):
         if exercises:
             group = node.add(t("map.exercises", lang), MapEntry("group", lesson.id))
             for ex in exercises:
-                group.add_leaf(f"{marks.exercise(ex.id)} {ex.title.get(lang)}", MapEntry("exercise", lesson.id, ex.id))
+                group.add_leaf(f"{marks.exercise(ex.id)} {ex.title.get(lang)}{marks.reproduced(ex.id, lang)}",
+                               MapEntry("exercise", lesson.id, ex.id))
             group.expand()
         theory.expand()
 

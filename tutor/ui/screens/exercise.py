@@ -501,8 +501,9 @@ class ExerciseScreen(Screen[None]):
         lang = self.lang
         reveal = self.query_one("#ex-reveal")
         reveal.display = True
-        view = build_reveal(outcome, lang, first_pass_verdict=self._first_pass_verdict() if self.pass_number > 1
-                            else None)
+        second = self.pass_number > 1
+        view = build_reveal(outcome, lang, first_pass_verdict=self._first_pass_verdict() if second else None,
+                            reproduced=self._reproduced() if second else None)
         style = {"correct": "green", "partly": "yellow", "wrong": "red"}.get(view.verdict, "")
         verdict = Text.assemble((f"{view.verdict_line.label}: ", "bold"), (view.verdict_line.text, style))
         for f in view.fields:
@@ -529,6 +530,12 @@ class ExerciseScreen(Screen[None]):
             chart.points = tuple(chart_points(outcome, lang))
         self.query_one("#ex-explanation", Markdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
         self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
+
+    def _reproduced(self) -> bool:
+        from tutor.progress.passes import exercise_status
+
+        store = self.app.store  # type: ignore[attr-defined]
+        return exercise_status(self.exercise.id, store.attempts(self.exercise.id)).reproduced
 
     def _first_pass_verdict(self) -> str | None:
         store = self.app.store  # type: ignore[attr-defined]

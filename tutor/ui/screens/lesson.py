@@ -78,7 +78,8 @@ class LessonScreen(Screen[None]):
         if exercises:
             options.append(None)
             for ex in exercises:
-                options.append(Option(f"{marks.exercise(ex.id)} ? {ex.title.get(lang)}", id=f"ex:{ex.id}"))
+                options.append(Option(f"{marks.exercise(ex.id)} ? {ex.title.get(lang)}{marks.reproduced(ex.id, lang)}",
+                                      id=f"ex:{ex.id}"))
         nav.add_options(options)
         nav.highlighted = self.section_index
 

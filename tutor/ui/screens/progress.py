@@ -38,9 +38,18 @@ register(
         "progress.yes": {"es": "Sí, borrar", "en": "Yes, delete"},
         "progress.no": {"es": "Cancelar", "en": "Cancel"},
         "progress.lesson_columns": {
-            "es": "lección|✓|ejercicios|secciones|2.ª pasada",
-            "en": "lesson|✓|exercises|sections|2nd pass",
+            "es": "lección|✓|ejercicios|secciones|pasada 1|pasada 2|reproducidos",
+            "en": "lesson|✓|exercises|sections|pass 1|pass 2|reproduced",
         },
+        "progress.exercises": {
+            "es": "Ejercicios: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
+            "en": "Exercises: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
+        },
+        "progress.exercise_columns": {
+            "es": "ejercicio|pasadas|pasada 1|pasada 2|reproducido",
+            "en": "exercise|passes|pass 1|pass 2|reproduced",
+        },
+        "progress.reproduced": {"es": "reproducido", "en": "reproduced"},
         "progress.history_columns": {
             "es": "#|cuándo|ejercicio|pasada|estado|veredicto|nota|conf.|pistas",
             "en": "#|when|exercise|pass|state|verdict|score|conf.|hints",
@@ -63,6 +72,11 @@ STATE_WORDS: dict[str, dict[str, str]] = {
     "failed": {"es": "fallido", "en": "failed"},
 }
 
+
+
+def _pass_cell(p: dict[str, Any]) -> str:
+    """One pass of one exercise: its score and the attempt it rests on, or nothing."""
+    return "" if p["score"] is None else f"{p['score']:.2f} (#{p['attempt']})"
 
 
 class ConfirmReset(ModalScreen[bool]):
@@ -122,6 +136,8 @@ class ProgressScreen(Screen[None]):
             yield Static(id="progress-c0")
             yield Static(id="progress-lessons-title", classes="section-title")
             yield DataTable(id="progress-lessons", cursor_type="row", zebra_stripes=True)
+            yield Static(id="progress-exercises-title", classes="section-title")
+            yield DataTable(id="progress-exercises", cursor_type="row", zebra_stripes=True)
             yield Static(id="progress-calibration")
             yield Static(id="progress-history-title", classes="section-title")
             yield DataTable(id="progress-history", cursor_type="row", zebra_stripes=True)
@@ -154,12 +170,21 @@ class ProgressScreen(Screen[None]):
         lessons = self.query_one("#progress-lessons", DataTable)
         lessons.clear(columns=True)
         lessons.add_columns(*t("progress.lesson_columns", lang).split("|"))
+        exercises = self.query_one("#progress-exercises", DataTable)
+        exercises.clear(columns=True)
+        exercises.add_columns(*t("progress.exercise_columns", lang).split("|"))
+        self.query_one("#progress-exercises-title", Static).update(f"[b]{t('progress.exercises', lang)}[/b]")
         for item in rep["lessons"]:
             ex = item["exercises"]
             passed = sum(1 for e in ex if e["passed"])
-            lessons.add_row(item["lesson"], "✓" if item["passed"] else "·", f"{passed}/{len(ex)}",
-                            f"{item['sections_read']}/{item['sections_total']}",
-                            "✓" if item["second_pass"] else "·", key=item["lesson"])
+            n = len(ex)
+            lessons.add_row(item["lesson"], "✓" if item["passed"] else "·", f"{passed}/{n}",
+                            f"{item['sections_read']}/{item['sections_total']}", f"{item['pass1_passed']}/{n}",
+                            f"{item['pass2_passed']}/{n}", f"{item['reproduced']}/{n}", key=item["lesson"])
+            for e in ex:
+                exercises.add_row(e["exercise"], e["marks"], _pass_cell(e["pass1"]), _pass_cell(e["pass2"]),
+                                  t("progress.reproduced", lang) if e["reproduced"] else "",
+                                  key=f"ex:{e['exercise']}")
         cal = rep["calibration"]
         cal_lines = [f"[b]{t('progress.calibration', lang)}[/b]"]
         if cal["n"]:
