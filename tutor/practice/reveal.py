@@ -16,6 +16,7 @@ from tutor.grading.truth import source_in
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, format_number, register, t
 from tutor.practice.runner import Outcome
+from tutor.results import device_label
 from tutor.telemetry.format import describe_window
 
 register(
@@ -155,8 +156,7 @@ def _figures(outcome: Outcome, lang: Lang) -> tuple[RevealField | None, list[str
     m = outcome.measurement or {}
     if not m:
         return None, []
-    device = m.get("device") if isinstance(m.get("device"), Mapping) else {}
-    measured_on = RevealField(t("ex.measured", lang), f"{device.get('name', '?')} ({device.get('kind', '?')})")
+    measured_on = RevealField(t("ex.measured", lang), device_label(m, "?"))
     lines = []
     ts = m.get("time_s")
     if isinstance(ts, Mapping) and _num(ts.get("median")) is not None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from rich.text import Text
 from textual.app import RenderResult
@@ -279,5 +279,5 @@ def _finite(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
 
 
-def _finite_positive(v: Any) -> bool:
+def _finite_positive(v: Any) -> TypeGuard[float]:
     return _finite(v) and v > 0
