@@ -99,7 +99,8 @@ def render_store_notices(notices: dict[str, Any], lang: str) -> list[str]:
     lines = []
     for r in notices.get("recoveries", []):
         at = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["at"]))
-        lines.append("! " + t("store.recovered", "es" if lang == "es" else "en", backup=clean_line(r["backup"]), at=at).removeprefix("tutor: "))
+        said = t("store.recovered", "es" if lang == "es" else "en", backup=clean_line(r["backup"]), at=at)
+        lines.append("! " + said.removeprefix("tutor: "))
     if notices.get("quarantined_rows"):
         n = notices["quarantined_rows"]
         lines.append(f"! {n} fila(s) fuera de rango apartadas al actualizar el almacén (tabla quarantined_rows)"
