@@ -125,11 +125,11 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
         RevealField(t("ex.prediction", lang), f"{describe_prediction(ex, p, truth.unit, lang)} ({confidence} %)"),
         RevealField(t("ex.truth", lang), f"{shown_truth} — {t('ex.source', lang)}: {source_in(truth.source, lang)}"),
     )
-    reproduced = None
+    reproduced_line = None
     if outcome.pass_number > 1 and first_pass_verdict is not None:
         same = first_pass_verdict == v.verdict if reproduced is None else reproduced
         key = "ex.reproduced" if same else "ex.not_reproduced"
-        reproduced = t(key, lang, first=verdict_word(first_pass_verdict, lang))
+        reproduced_line = t(key, lang, first=verdict_word(first_pass_verdict, lang))
     measured_on, figures = _figures(outcome, lang)
     explanation = outcome.explanation.get(lang) or next(iter(outcome.explanation.values()), "")
     return RevealView(
@@ -139,7 +139,7 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
                                  f"{format_number(v.score, lang, '.2f')}"),
         fields=fields,
         feedback=v.feedback_in(lang),
-        reproduced=reproduced,
+        reproduced=reproduced_line,
         measured_on=measured_on,
         figures=tuple(figures),
         explanation_title=t("ex.explanation", lang),
