@@ -353,3 +353,10 @@ def test_libyaml_does_the_scanning_when_pyyaml_has_it() -> None:
     import yaml
 
     assert bool(getattr(yaml, "__with_libyaml__", False)) == FAST_PARSER
+
+
+def test_a_long_unknown_key_is_cut_short_in_its_message(tmp_path: Path) -> None:
+    root = make_course(tmp_path, lesson=LESSON.replace("order: 1\n", "order: 1\n? " + "k" * 5000 + "\n: 1\n"))
+    [error] = lines_of(load_course(root).errors)
+    expected = f"l1.yaml:5:3: error: {'k' * 60}…: unknown field (not part of the format; check the spelling)"
+    assert error.endswith(expected), error

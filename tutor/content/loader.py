@@ -83,13 +83,8 @@ class Course:
 
 
 def _format_loc(parts: Iterable[str | int]) -> str:
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(document)"
+    """``sections[0].title``: where a field is, for a message (a pack's own long key names cut short)."""
+    return yaml_source.field_path(list(parts))
 
 
 def _walk(root: Node, loc: tuple[str | int, ...]) -> tuple[Node, list[str | int], list[str | int]]:

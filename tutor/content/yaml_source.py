@@ -97,11 +97,25 @@ def _resolve_plain(value: str) -> str:
 _IMPLICIT: dict[str, Any] = yaml.resolver.Resolver.yaml_implicit_resolvers
 
 
-def _where(loc: list[str | int]) -> str:
+MAX_KEY_SHOWN = 60
+
+
+def field_path(loc: list[str | int]) -> str:
+    """``sections[0].title``: where a value is, for a message. A key is the pack's own text: one that is not a
+    short name is cut, so that a message stays one readable line."""
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if isinstance(part, int):
+            out += f"[{part}]"
+            continue
+        name = str(part)
+        if len(name) > MAX_KEY_SHOWN:
+            name = name[:MAX_KEY_SHOWN] + "…"
+        out += f".{name}" if out else name
     return out or "(document)"
+
+
+_where = field_path
 
 
 class _CourseLoader(_Base):  # type: ignore[misc]
