@@ -2,12 +2,13 @@
 
 On top of the safe loader: the file is read through :mod:`tutor.untrusted` (a regular file only, at most
 :data:`MAX_FILE_BYTES`, never through a link out of the course folder); duplicate keys are errors; anchors/aliases
-are refused (no alias bombs); nesting is bounded; every text must be plain (a control character, raw or escaped,
-is a located error); every number must be finite (``.inf``, ``.nan``, ``1.0e+400``) and integers fit in 64 bits.
+are refused (no alias bombs), and so are merge keys; nesting and the number of values are bounded; every text must
+be plain (a control character, raw or escaped, is a located error); every number must be finite (``.inf``,
+``.nan``, ``1.0e+400``) and integers fit in 64 bits.
 Every value keeps its YAML node so a validation error can point at the line.
 
 libyaml (``CSafeLoader``) scans and parses when PyYAML was built with it; the nodes are composed here, in Python,
-so the alias, depth and text checks hold with either parser.
+so the alias, depth and text checks hold with either parser, and the plain data is built in the same pass.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ MAX_NODES = 100_000
 MAX_INT = 2**63 - 1
 MAX_PROBLEMS_PER_FILE = 20
 
-try:  # libyaml: about ten times faster than the pure-Python scanner
+try:  # libyaml: a 5,000-lesson check takes a fifth of the CPU time of the pure-Python scanner
     _Base: Any = yaml.CSafeLoader
     FAST_PARSER = True
 except AttributeError:  # pragma: no cover - PyYAML without libyaml
