@@ -156,7 +156,7 @@ def test_failed_measurement_keeps_the_prediction(capsys: pytest.CaptureFixture[s
         raise MeasureFailed("the measurement process was killed (SIGKILL) — most likely out of memory")
 
     monkeypatch.setattr(api, "run_request", boom)
-    code, _out, err = tutor(capsys, "exercise", "run", "t-copy-bound", "--predict", "memory")
+    code, _out, err = tutor(capsys, "exercise", "run", "t-copy-bound", "--predict", "memory", "--lang", "en")
     assert code == 1 and "out of memory" in err and "prediction is kept" in err
     [attempt] = attempts()
     assert attempt["state"] == "failed" and attempt["prediction"]["choice"] == "memory"

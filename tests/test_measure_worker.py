@@ -100,3 +100,76 @@ def test_exit_descriptions() -> None:
     assert "out of memory" in describe_exit(-9)
     assert "crashed (SIGSEGV)" in describe_exit(-11)
     assert "exit code 3" in describe_exit(3)
+
+
+def test_an_allocation_failure_is_an_oom_with_its_reason(worker: MeasureWorker) -> None:
+    text = ("DefaultCPUAllocator: can't allocate memory: you tried to allocate 1099511627776 bytes. "
+            "Error code 12 (Cannot allocate memory)")
+    with pytest.raises(MeasureFailed) as info:
+        worker.run({"op": "_test_raise", "message": text})
+    assert info.value.code == "oom" and "1099511627776 bytes" in info.value.reason
+
+
+@pytest.fixture()
+def quick_stall(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> Iterator[MeasureWorker]:
+    monkeypatch.setenv("TUTOR_MEASURE_TEST_OPS", "1")
+    monkeypatch.setenv("TUTOR_DATA_DIR", str(tmp_path))
+    w = MeasureWorker(stall_after_s=0.4)
+    yield w
+    w.close()
+
+
+def test_a_hung_call_is_reported_as_stalled_and_cancel_stops_it_at_once(quick_stall: MeasureWorker) -> None:
+    stalls: list[float | None] = []
+    cancel = threading.Event()
+    stalled_at: list[float] = []
+
+    def on_stall(seconds: float | None) -> None:
+        stalls.append(seconds)
+        stalled_at.append(time.monotonic())
+        cancel.set()  # the learner presses Esc on seeing "seems stalled"
+
+    t0 = time.monotonic()
+    with pytest.raises(MeasureCancelled):
+        quick_stall.run({"op": "_test_hang", "seconds": 60}, cancel_event=cancel, on_stall=on_stall)
+    assert stalls and stalls[0] is not None and stalls[0] >= 0.4
+    assert time.monotonic() - stalled_at[0] < 0.5  # stalled: no grace, the process is stopped at once
+    assert time.monotonic() - t0 < 8
+    assert quick_stall.run({"op": "_test_echo"}, timeout_s=60)["kind"] == "echo"
+
+
+def test_a_busy_measurement_is_not_stalled(quick_stall: MeasureWorker) -> None:
+    stalls: list[float | None] = []
+    quick_stall.run({"op": "_test_sleep", "seconds": 1.2}, on_stall=stalls.append, timeout_s=60)
+    assert stalls == []  # it checks for cancellation every 10 ms: alive, however long it takes
+
+
+def test_close_during_a_run_of_a_stopped_process_returns_within_a_second(quick_stall: MeasureWorker) -> None:
+    import os
+    import signal
+
+    quick_stall.run({"op": "_test_echo"}, timeout_s=60)  # warm: the child has said it is ready
+    outcome: list[BaseException] = []
+    stalled = threading.Event()
+
+    def measure() -> None:
+        try:
+            quick_stall.run({"op": "_test_sleep", "seconds": 60}, on_stall=lambda s: stalled.set())
+        except BaseException as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=measure)
+    thread.start()
+    time.sleep(0.5)
+    pid = quick_stall.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    assert stalled.wait(5)  # no heartbeat from a stopped process
+    t0 = time.monotonic()
+    quick_stall.close()
+    thread.join(2)
+    elapsed = time.monotonic() - t0
+    assert not thread.is_alive() and elapsed < 1.0, elapsed
+    assert isinstance(outcome[0], MeasureCancelled)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

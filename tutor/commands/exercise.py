@@ -275,8 +275,8 @@ def run_exercise(args: argparse.Namespace) -> int:
             sys.stderr.write("\n")
         if args.json:
             print(json.dumps({"exercise": exercise.id, "state": exc.state, "error": exc.reason}))
-        raise CliError(f"{exercise.id}: the measurement {exc.state}: {exc.message(lang)} (your prediction is kept)",
-                       1) from None
+        kept = "tu predicción queda guardada" if lang == "es" else "your prediction is kept"
+        raise CliError(f"{exercise.id}: {exc.message(lang)} ({kept})", 1) from None
     finally:
         if sampler is not None:
             sampler.close()

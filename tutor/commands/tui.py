@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import sys
 
 from tutor.commands import CliError
 from tutor.i18n import default_lang
@@ -25,8 +28,6 @@ def run_tui(args: argparse.Namespace) -> int:
     login = None
     store = None
     if getattr(args, "class_login", False):
-        import os
-
         from tutor.commands.serve import CLASS_SERVER_ENV
         from tutor.progress.classroom import class_login
 
@@ -52,4 +53,16 @@ def run_tui(args: argparse.Namespace) -> int:
     finally:
         if app.store is not None:
             app.store.close()
-    return 0
+    exit_now(0)
+    return 0  # not reached
+
+
+def exit_now(code: int) -> None:
+    """End the process at once once the app has returned: the terminal is restored, the store closed (every write
+    was committed when it was made) and the measurement worker killed by the app's ``stop_everything``. What is
+    left — joining threads stuck in a driver call, finalizers, the interpreter's teardown (a second or more on a
+    loaded machine) — must not keep the learner waiting after ctrl+q."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(code)

@@ -24,13 +24,16 @@ class MeasureCancelled(MeasureError):
 class MeasureFailed(MeasureError):
     """The measurement could not finish: the worker crashed, hung, was killed (OOM) or raised.
 
-    ``reason`` is a readable sentence for the learner.
+    ``reason`` is a readable sentence (English; :mod:`tutor.practice.failures` words it for the learner);
+    ``code`` says what happened: ``"failed"`` (an error inside), ``"oom"`` (an allocation failed), ``"killed"``
+    (SIGKILL: most likely the out-of-memory killer), ``"crashed"`` (SIGSEGV), ``"exited"``, ``"timeout"``.
     """
 
-    def __init__(self, reason: str, detail: str | None = None) -> None:
+    def __init__(self, reason: str, detail: str | None = None, *, code: str = "failed") -> None:
         super().__init__(reason)
         self.reason = reason
         self.detail = detail
+        self.code = code
 
 
 _TIME_LIMIT_KEY = "measure.time_limit"
@@ -44,7 +47,7 @@ class MeasureTimedOut(MeasureFailed):
 
     def __init__(self, limit_s: float) -> None:
         self.limit_s = float(limit_s)
-        super().__init__(self.message("en"))
+        super().__init__(self.message("en"), code="timeout")
 
     def message(self, lang: str) -> str:
         code: Lang = "es" if lang == "es" else "en"

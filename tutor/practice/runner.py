@@ -40,15 +40,19 @@ class AttemptFailed(Exception):
     """The locked attempt could not be graded: the measurement failed or was cancelled, or the truth could not be
     resolved. The prediction stays stored, marked with ``state`` and the reason."""
 
-    def __init__(self, reason: str, state: str = "failed", messages: Mapping[str, str] | None = None) -> None:
+    def __init__(self, reason: str, state: str = "failed", code: str | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
         self.state = state
-        self.messages = dict(messages or {})
+        self.code = code or ("cancelled" if state == "cancelled" else "failed")
 
     def message(self, lang: str) -> str:
-        """The reason in ``lang`` when the failure has one (a time limit), else the engine's sentence."""
-        return self.messages.get(lang) or self.reason
+        """The reason worded for the learner in ``lang`` (:func:`tutor.practice.failures.failure_text`)."""
+        from tutor.practice.failures import failure_text
+
+        return failure_text(self.code, self.reason, "es" if lang == "es" else "en")
+
+    text = message
 
 
 def measure_request(
@@ -264,7 +268,8 @@ class ExerciseRunner:
         keeps the lease (held or not, acquired and released at). In a class, ``on_queue(n)`` hears how many
         learners are ahead while this one waits; ``cancel`` also ends the wait. A failure or cancellation marks
         the attempt and raises :class:`AttemptFailed`."""
-        from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureTimedOut, WorkloadError
+        from tutor.measure.errors import WorkloadError
+        from tutor.practice.failures import classify
         from tutor.progress.lease import LeaseCancelled, lease_device
         from tutor.progress.store_errors import StoreError
 
@@ -288,16 +293,9 @@ class ExerciseRunner:
             self._fail(attempt_id, "cancelled while waiting for the device", "cancelled")
         except StoreError as exc:
             self._fail(attempt_id, f"the device's lease could not be taken: {exc}", "failed")
-        except MeasureTimedOut as exc:
-            self._fail(attempt_id, exc.reason, "failed", exc.messages())
-        except MeasureCancelled:
-            self._fail(attempt_id, "the measurement was cancelled", "cancelled")
-        except KeyboardInterrupt:
-            self._fail(attempt_id, "the measurement was interrupted", "cancelled")
-        except MeasureError as exc:
-            self._fail(attempt_id, str(getattr(exc, "reason", None) or exc).splitlines()[0], "failed")
-        except Exception as exc:  # an engine bug must still leave the attempt marked
-            self._fail(attempt_id, f"{type(exc).__name__}: {exc}".splitlines()[0], "failed")
+        except (Exception, KeyboardInterrupt) as exc:  # an engine bug, Ctrl-C: the attempt is still marked
+            failure = classify(exc)
+            self._fail(attempt_id, failure.detail, failure.state, failure.code)
         t1 = time.time()
         telemetry = None
         if self._telemetry_window is not None:
@@ -366,6 +364,6 @@ class ExerciseRunner:
                                          on_queue=on_queue)
         return self.grade(exercise, attempt_id, prediction, result, telemetry, pass_number=pass_number)
 
-    def _fail(self, attempt_id: int, reason: str, state: str, messages: Mapping[str, str] | None = None) -> Any:
+    def _fail(self, attempt_id: int, reason: str, state: str, code: str | None = None) -> Any:
         self.store.record_failure(attempt_id, state=state, reason=reason)
-        raise AttemptFailed(reason, state, messages)
+        raise AttemptFailed(reason, state, code)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -111,8 +110,7 @@ class TutorApp(App[None]):
             self.telemetry.panel_visibility(message.panel, message.visible)
 
     def on_unmount(self) -> None:
-        if self.telemetry is not None:
-            self.telemetry.close()
+        self.stop_everything()
 
     # telemetry: wired by the telemetry issue (end)
 
@@ -172,10 +170,27 @@ class TutorApp(App[None]):
             self._measure_worker = MeasureWorker()
         return self._measure_worker
 
-    @on(events.Unmount)
-    def _close_measure_worker(self) -> None:
+    async def action_quit(self) -> None:
+        """Quit at once, whatever is in flight: a measurement (its process is stopped, even a hung or stopped
+        one), a lab, a telemetry call that does not return."""
+        self.stop_everything()
+        self.exit()
+
+    def stop_everything(self) -> None:
+        """Cancel every measurement in flight and stop the worker process and the sampler, each within a bounded
+        time (never joining a hung thread or process). Safe to call more than once."""
+        try:
+            screens = list(self.screen_stack)
+        except Exception:  # no stack any more (shutting down)
+            screens = []
+        for screen in screens:
+            cancel = getattr(screen, "cancel_in_flight", None)
+            if callable(cancel):
+                cancel()
         if self._measure_worker is not None:
             self._measure_worker.close()
+        if self.telemetry is not None:
+            self.telemetry.close()
 
     def action_open_notebook(self) -> None:
         if not self.logged_in:

@@ -30,6 +30,7 @@ from tutor.grading import Prediction, PredictionError, choices_of, parse_predict
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, register, t
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
+from tutor.practice.failures import failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
 from tutor.practice.runner import MeasureFn
 from tutor.practice.sizing import setup_line
@@ -58,9 +59,10 @@ register(
         "ex.lock_first": {"es": "Primero bloquea tu predicción.", "en": "Lock your prediction first."},
         "ex.running": {"es": "Midiendo en {device}… (Esc cancela)", "en": "Measuring on {device}… (Esc cancels)"},
         "ex.cancelling": {"es": "Cancelando…", "en": "Cancelling…"},
+        "ex.cancel": {"es": "Cancelar la medición (Esc)", "en": "Cancel the measurement (Esc)"},
         "ex.failed": {
-            "es": "La medición {state}: {reason}. Tu predicción queda guardada; bloquea otra vez para reintentar.",
-            "en": "The measurement {state}: {reason}. Your prediction stays stored; lock again to retry.",
+            "es": "No se pudo medir: {reason}. Tu predicción queda guardada; bloquea otra vez para reintentar.",
+            "en": "No measurement: {reason}. Your prediction stays stored; lock again to retry.",
         },
         "ex.workload": {"es": "Carga", "en": "Workload"},
         "ex.device": {"es": "Dispositivo", "en": "Device"},
@@ -129,10 +131,18 @@ class ExerciseScreen(Screen[None]):
             self.telemetry = telemetry
 
     class Failed(Message):
-        def __init__(self, reason: str, state: str) -> None:
+        def __init__(self, reason: str, state: str, code: str | None = None) -> None:
             super().__init__()
             self.reason = reason
             self.state = state
+            self.code = code or ("cancelled" if state == "cancelled" else "failed")
+
+    class Stalled(Message):
+        """No sign of life from the measurement for ``seconds`` (None: it came back)."""
+
+        def __init__(self, seconds: float | None) -> None:
+            super().__init__()
+            self.seconds = seconds
 
     def __init__(
         self,
@@ -157,6 +167,8 @@ class ExerciseScreen(Screen[None]):
         self.hints_shown = 0
         self.outcome: Outcome | None = None
         self._cancel = threading.Event()
+        self.stalled_for: float | None = None
+        """Seconds without a sign of life from the running measurement when it was found stalled, else None."""
 
     @property
     def lang(self) -> Lang:
@@ -199,6 +211,7 @@ class ExerciseScreen(Screen[None]):
                         yield Button(id="ex-hint-button")
                 yield Static(id="ex-status")
                 yield ProgressBar(id="ex-progress", total=1.0, show_eta=False)
+                yield Button(id="ex-cancel", variant="error")
                 with Vertical(id="ex-reveal"):
                     yield Static(id="ex-verdict")
                     yield Static(id="ex-figures")
@@ -211,6 +224,7 @@ class ExerciseScreen(Screen[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "lang", self._lang_changed, init=False)
         self.query_one("#ex-progress").display = False
+        self.query_one("#ex-cancel").display = False
         self.query_one("#ex-reveal").display = False
         self.query_one("#ex-hints").display = False
         self._render_texts()
@@ -235,6 +249,7 @@ class ExerciseScreen(Screen[None]):
             self.query_one("#ex-size-label", Label).update(t("ex.size_gb", lang))
         self.query_one("#ex-lock", Button).label = t("ex.lock", lang)
         self.query_one("#ex-measure", Button).label = t("ex.measure" if ex.measure else "ex.reveal", lang)
+        self.query_one("#ex-cancel", Button).label = t("ex.cancel", lang)
         hint = self.query_one("#ex-hint-button", Button)
         hint.label = t("ex.hint", lang)
         hint.display = self.pass_number == 1 and bool(ex.hints)
@@ -356,15 +371,24 @@ class ExerciseScreen(Screen[None]):
         bar = self.query_one("#ex-progress", ProgressBar)
         bar.display = True
         bar.update(total=1.0, progress=0.0)
+        self.stalled_for = None
+        self.query_one("#ex-cancel").display = True
         self._status(t("ex.running", self.lang, device=self._device_text()))
         self._run_measurement()
 
     def action_back_or_cancel(self) -> None:
         if self.state == "running":
-            self._cancel.set()
+            self.cancel_in_flight()
             self._status(t("ex.cancelling", self.lang))
             return
         self.app.pop_screen()
+
+    def cancel_in_flight(self) -> None:
+        """Ask the running measurement to stop (Esc, leaving, quitting); it returns within a second."""
+        self._cancel.set()
+
+    def on_unmount(self) -> None:
+        self.cancel_in_flight()
 
     def action_toggle_telemetry(self) -> None:
         column = self.query_one("#telemetry-column")
@@ -377,6 +401,8 @@ class ExerciseScreen(Screen[None]):
             self.action_measure()
         elif event.button.id == "ex-hint-button":
             self.action_hint()
+        elif event.button.id == "ex-cancel":
+            self.action_back_or_cancel()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.state == "predicting":
@@ -404,7 +430,11 @@ class ExerciseScreen(Screen[None]):
             from tutor.measure.worker import MeasureWorker
 
             worker = self._own_worker = MeasureWorker()
-        return worker.run(request, on_progress=on_progress, cancel_event=cancel)
+
+        def on_stall(seconds: float | None) -> None:
+            self.post_message(self.Stalled(seconds))
+
+        return worker.run(request, on_progress=on_progress, cancel_event=cancel, on_stall=on_stall)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="exercise")
     def _run_measurement(self) -> None:
@@ -429,19 +459,20 @@ class ExerciseScreen(Screen[None]):
                                                    on_progress=progress, cancel=self._cancel, budget_s=self.budget_s,
                                                    on_queue=queue)
         except AttemptFailed as exc:
-            self.post_message(self.Failed(exc.message(self.lang), exc.state))
+            self.post_message(self.Failed(exc.reason, exc.state, exc.code))
             return
         self.post_message(self.Measured(result, telemetry))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group == "exercise" and event.state == WorkerState.ERROR and self.state == "running":
-            self.post_message(self.Failed(f"{type(event.worker.error).__name__}: {event.worker.error}", "failed"))
+            self.post_message(self.Failed(f"{type(event.worker.error).__name__}: {event.worker.error}", "failed",
+                                          "engine"))
 
     def on_exercise_screen_progress(self, message: Progress) -> None:
         if self.state != "running":
             return
         self.query_one("#ex-progress", ProgressBar).update(progress=max(0.0, min(1.0, message.fraction)))
-        if message.text and not self._cancel.is_set():
+        if message.text and not self._cancel.is_set() and self.stalled_for is None:
             self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {message.text}")
 
     def on_exercise_screen_queue(self, message: Queue) -> None:
@@ -451,6 +482,14 @@ class ExerciseScreen(Screen[None]):
 
         if message.ahead > 0:
             self._status(queue_text(message.ahead, self.lang))
+
+    def on_exercise_screen_stalled(self, message: Stalled) -> None:
+        if self.state != "running" or self._cancel.is_set():
+            return
+        self.stalled_for = message.seconds
+        if message.seconds is not None:
+            self._status(stalled_text(message.seconds, self.lang), error=True)
+            self.query_one("#ex-cancel", Button).focus()
         else:
             self._status(t("ex.running", self.lang, device=self._device_text()))
 
@@ -465,15 +504,16 @@ class ExerciseScreen(Screen[None]):
             return
         self.state = "predicting"
         self.attempt_id = None
+        self.stalled_for = None
         self.query_one("#ex-progress").display = False
+        self.query_one("#ex-cancel").display = False
         for widget in self.query("#ex-predict Input, #ex-predict RadioSet"):
             widget.disabled = False
         self.query_one("#ex-lock", Button).disabled = False
-        state = {"cancelled": {"es": "se canceló", "en": "was cancelled"}}.get(
-            message.state, {"es": "falló", "en": "failed"})[self.lang]
-        self._status(t("ex.failed", self.lang, state=state, reason=message.reason), error=True)
-        self.notify(message.reason, title=t("ex.measure", self.lang), severity="warning" if
-                    message.state == "cancelled" else "error")
+        reason = failure_text(message.code, message.reason, self.lang)
+        self._status(t("ex.failed", self.lang, reason=reason), error=True)
+        self.notify(reason, title=t("ex.measure", self.lang), severity="warning" if
+                    message.state == "cancelled" else "error", markup=False)
         self.post_message(ProgressChanged())
 
     def _grade(self, result: dict[str, Any] | None, telemetry: dict[str, Any] | None) -> None:
@@ -483,11 +523,12 @@ class ExerciseScreen(Screen[None]):
                                            pass_number=self.pass_number)
         except AttemptFailed as exc:
             self.state = "running"
-            self.on_exercise_screen_failed(self.Failed(exc.message(self.lang), exc.state))
+            self.on_exercise_screen_failed(self.Failed(exc.reason, exc.state, exc.code))
             return
         self.state = "revealed"
         self.outcome = outcome
         self.query_one("#ex-progress").display = False
+        self.query_one("#ex-cancel").display = False
         self._status("")
         self._show_reveal(outcome)
         # the reveal is below the prediction form: bring it into view once it has been laid out

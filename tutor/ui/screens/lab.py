@@ -27,8 +27,9 @@ from textual.worker import Worker, WorkerState
 
 from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, register, t
-from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed, MeasureTimedOut
+from tutor.measure.errors import MeasureCancelled, MeasureError
 from tutor.measure.registry import SWEEPS
+from tutor.practice.failures import classify, stalled_text
 from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
 from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import summarise_result, sweep_point, sweep_points
@@ -62,7 +63,7 @@ register(
             "es": "Cancelado. Nada se guardó; tu predicción sigue aquí (Intro para volver a medir).",
             "en": "Cancelled. Nothing was stored; your prediction is kept (Enter to measure again).",
         },
-        "lab.status.failed": {"es": "La medida falló: {reason}", "en": "The measurement failed: {reason}"},
+        "lab.status.failed": {"es": "No se pudo medir: {reason}", "en": "No measurement: {reason}"},
         "lab.notice.failed": {
             "es": "La medida del laboratorio falló: {reason}. El tutor sigue funcionando.",
             "en": "The lab's measurement failed: {reason}. The tutor carries on.",
@@ -115,6 +116,10 @@ class LabScreen(Screen[None]):
     class Failed(Message):
         reason: str
         cancelled: bool = False
+
+    @dataclass
+    class Stalled(Message):
+        seconds: float | None
 
     def __init__(self, lesson: Lesson, lab: Lab) -> None:
         super().__init__(id=f"lab-{lab.id}")
@@ -195,6 +200,10 @@ class LabScreen(Screen[None]):
             )
         if self.result is not None:
             self._show_result(self.result)
+
+    def cancel_in_flight(self) -> None:
+        """Ask the running measurement to stop (Esc, leaving, quitting)."""
+        self._cancel.set()
 
     def on_unmount(self) -> None:
         self._cancel.set()
@@ -294,7 +303,7 @@ class LabScreen(Screen[None]):
         window = sampler.recording() if sampler is not None else contextlib.nullcontext(None)
         try:
             with window as recorded:
-                runner = LabRunner(self.app.store, self._measure_worker().run)  # type: ignore[attr-defined]
+                runner = LabRunner(self.app.store, self._run_in_worker)  # type: ignore[attr-defined]
                 result = runner.measure(self.lab, on_progress=self._on_worker_progress,
                                         on_point=self._on_worker_point, cancel_event=cancel, on_queue=self._on_queue)
             if recorded is not None and result is not None:
@@ -303,17 +312,11 @@ class LabScreen(Screen[None]):
         except (MeasureCancelled, LeaseCancelled):
             self.post_message(self.Failed("cancelled", cancelled=True))
             return
-        except MeasureTimedOut as exc:
-            self.post_message(self.Failed(exc.message(self.lang)))
-            return
         except StoreError as exc:  # the class's server could not give the lease
             self.post_message(self.Failed(exc.describe(self.lang)))
             return
-        except MeasureFailed as exc:
-            self.post_message(self.Failed(exc.reason))
-            return
         except MeasureError as exc:
-            self.post_message(self.Failed(str(exc)))
+            self.post_message(self.Failed(classify(exc).text(self.lang)))
             return
         if cancel.is_set():
             self.post_message(self.Failed("cancelled", cancelled=True))
@@ -328,6 +331,21 @@ class LabScreen(Screen[None]):
         """In a class, while another learner holds the device (called in the thread worker)."""
         if ahead > 0 and not self._cancel.is_set():
             self.post_message(self.Progress(None, queue_text(ahead, self.lang)))
+
+    def _run_in_worker(self, request: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        """The worker's ``run`` with this screen's stall report."""
+        result: dict[str, Any] = self._measure_worker().run(request, on_stall=self._on_worker_stall, **kw)
+        return result
+
+    def _on_worker_stall(self, seconds: float | None) -> None:
+        """Called in the thread worker when no sign of life came for a while (None: it came back)."""
+        self.post_message(self.Stalled(seconds))
+
+    def on_lab_screen_stalled(self, message: Stalled) -> None:
+        if self.state != "running" or self._cancel.is_set():
+            return
+        self._set_status(stalled_text(message.seconds, self.lang) if message.seconds is not None
+                         else t("lab.status.running", self.lang))
 
     def _on_worker_point(self, point: dict[str, Any]) -> None:
         """Called in the thread worker as soon as a sweep point is measured."""

@@ -363,6 +363,8 @@ class TelemetryPanel(Vertical):
 
     # -- rendering ----------------------------------------------------------------------------------------
     def _render_snapshot(self, snap: TelemetrySnapshot) -> None:
+        if not self.query("#telemetry-banner"):
+            return  # not composed yet (a screen being pushed) or going away: on_mount shows the newest snapshot
         status = snap.status
         self.set_class(snap.is_replay, "-replay")
         self.set_class(not status.ok and status.code != "replay", "-problem")
