@@ -16,17 +16,12 @@ from tutor.practice.labs import LabInputError, LabRunner, lab_request, parse_lab
 from tutor.progress import ProgressStore
 from tutor.progress.notebook import load_entries
 
-from .test_lab_screen import COURSE, LESSON
+from .test_lab_screen import write_lab_course
 
 
 @pytest.fixture
 def course_dir(tmp_path: Path) -> Path:
-    root = tmp_path / "course"
-    (root / "lessons").mkdir(parents=True)
-    (root / "exercises").mkdir()
-    (root / "course.yaml").write_text(COURSE, encoding="utf-8")
-    (root / "lessons" / "lab-l1.yaml").write_text(LESSON, encoding="utf-8")
-    return root
+    return write_lab_course(tmp_path / "course")
 
 
 def test_a_prediction_is_parsed_like_an_exercise_s() -> None:

@@ -54,14 +54,18 @@ labs:
 """
 
 
-@pytest.fixture
-def course_dir(tmp_path: Path) -> Path:
-    root = tmp_path / "course"
+def write_lab_course(root: Path) -> Path:
+    """The two-lab course these tests (and the headless lab runner's) use, written under ``root``."""
     (root / "lessons").mkdir(parents=True)
     (root / "exercises").mkdir()
     (root / "course.yaml").write_text(COURSE, encoding="utf-8")
     (root / "lessons" / "lab-l1.yaml").write_text(LESSON, encoding="utf-8")
     return root
+
+
+@pytest.fixture
+def course_dir(tmp_path: Path) -> Path:
+    return write_lab_course(tmp_path / "course")
 
 
 @pytest.fixture
