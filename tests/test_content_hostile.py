@@ -360,3 +360,24 @@ def test_a_long_unknown_key_is_cut_short_in_its_message(tmp_path: Path) -> None:
     [error] = lines_of(load_course(root).errors)
     expected = f"l1.yaml:5:3: error: {'k' * 60}…: unknown field (not part of the format; check the spelling)"
     assert error.endswith(expected), error
+
+
+def test_the_outline_keeps_the_walks_bounds(tmp_path: Path) -> None:
+    root = make_course(tmp_path / "c")
+    os.mkfifo(root / "lessons" / "pipe.yaml")
+    (root / "lessons" / "all").symlink_to("/")
+    with open(root / "lessons" / "big.yaml", "wb") as f:
+        f.truncate(3 * 10**9)
+    code = (
+        "import sys; from pathlib import Path; from tutor.content import outline_course; "
+        "o = outline_course(Path(sys.argv[1])); print(sorted(o.lessons)); "
+        "[print(p.format()) for p in sorted(o.problems)]"
+    )
+    result = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=30,
+                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT)))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "['demo-l1']"
+    assert [line.split(": error: ")[0].rsplit("/", 1)[1] for line in lines[1:]] == [
+        "all:1:1", "big.yaml:1:1", "pipe.yaml:1:1",
+    ]
