@@ -13,16 +13,25 @@ Typical use (the TUI does this in ``start_telemetry``)::
     sampler.close()
 
 Times are seconds since the epoch (``time.time()``), the same clock as a trace's ``t``.
+
+A driver call that does not return (NVML can block for a minute and more on a wedged GPU) never holds anyone up:
+every backend call runs on its own daemon thread, the sampler waits for it at most ``call_timeout`` seconds, and
+meanwhile delivers snapshots that keep the last readings with ``sampled_at`` (when they were taken) — a reading
+older than two intervals is *stale* (``snapshot.stale``) and the panel says so. ``close()`` returns at once even
+while a call blocks.
 """
 
 from __future__ import annotations
 
 import contextlib
 import math
+import queue
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,6 +83,24 @@ class TelemetrySnapshot:
     devices: tuple[DeviceInfo, ...]
     samples: tuple[DeviceSample, ...]
     history: tuple[Series, ...] = ()
+    sampled_at: float | None = None
+    """When ``samples`` were read (``t`` when they are fresh; older while a driver call does not return)."""
+
+    def age(self, now: float | None = None) -> float:
+        """Seconds since the readings on show were taken (0 when there are none)."""
+        if not self.samples:
+            return 0.0
+        when = self.sampled_at if self.sampled_at is not None else self.t
+        return max(0.0, (time.time() if now is None else now) - when)
+
+    def is_stale(self, now: float | None = None) -> bool:
+        """The readings are older than two sampling intervals (the driver has not answered since)."""
+        return self.age(now) > 2 * self.interval
+
+    @property
+    def stale(self) -> bool:
+        """:meth:`is_stale` at the snapshot's own time ``t``."""
+        return self.is_stale(self.t)
 
     @property
     def backend(self) -> str:
@@ -153,6 +180,7 @@ class Sampler:
         history_seconds: float = HISTORY_SECONDS,
         clock: Callable[[], float] = time.time,
         chart_metrics: tuple[str, ...] = CHART_METRICS,
+        call_timeout: float | None = None,
     ) -> None:
         self.backend = backend
         self.interval = max(float(interval), MIN_INTERVAL) if math.isfinite(interval) else DEFAULT_INTERVAL
@@ -174,6 +202,13 @@ class Sampler:
         self._devices: tuple[DeviceInfo, ...] = ()
         self.latest: TelemetrySnapshot | None = None
         self.last_error: BaseException | None = None
+        self.call_timeout = float(call_timeout) if call_timeout is not None else max(1.0, 1.5 * self.interval)
+        """How long one backend call may take before the sampler stops waiting and shows stale readings."""
+        self._calls: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self._caller: threading.Thread | None = None
+        self._pending: Future[Any] | None = None
+        self._last_samples: tuple[DeviceSample, ...] = ()
+        self._last_sampled_at: float | None = None
 
     # -- control ------------------------------------------------------------------------------------------
     @property
@@ -199,19 +234,67 @@ class Sampler:
             self._paused = False
             self._wake.set()
 
-    def stop(self, timeout: float = 2.0) -> None:
-        """Stop the thread (waits up to ``timeout``); the backend stays open."""
+    def stop(self, timeout: float = 0.5) -> None:
+        """Stop the thread (waits up to ``timeout``, never on a driver call); the backend stays open."""
         self._stopping = True
         self._wake.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout)
         self._thread = None
 
-    def close(self) -> None:
-        """Stop the thread and close the backend."""
-        self.stop()
-        with self._backend_lock:
-            self.backend.close()
+    def close(self, timeout: float = 0.5) -> None:
+        """Stop the thread and close the backend — within about ``timeout``: when a driver call still blocks,
+        the backend is left to the process's exit (its thread is a daemon) rather than waited for."""
+        self.stop(timeout)
+        pending = self._pending
+        if pending is not None and not pending.done():
+            self._calls.put(None)
+            return
+        try:
+            self._call(self.backend.close).result(timeout=timeout)
+        except FutureTimeout:
+            pass
+        except Exception as exc:
+            self.last_error = exc
+        self._calls.put(None)
+
+    # -- backend calls, each on the caller thread ---------------------------------------------------------
+    def _call(self, fn: Callable[[], Any]) -> Future[Any]:
+        """Run ``fn`` on the caller thread (one call at a time, in order); returns its future."""
+        future: Future[Any] = Future()
+        if self._caller is None or not self._caller.is_alive():
+            self._caller = threading.Thread(target=self._serve_calls, name="telemetry-call", daemon=True)
+            self._caller.start()
+        self._calls.put((fn, future))
+        return future
+
+    def _serve_calls(self) -> None:
+        while True:
+            job = self._calls.get()
+            if job is None:
+                return
+            fn, future = job
+            if not future.set_running_or_notify_cancel():
+                continue
+            try:
+                with self._backend_lock:
+                    result = fn()
+            except BaseException as exc:
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+    def _await(self, future: Future[Any]) -> Any:
+        """The call's result, waiting at most ``call_timeout`` (less when stopping); raises ``FutureTimeout``."""
+        deadline = time.monotonic() + self.call_timeout
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or (self._stopping and threading.current_thread() is self._thread):
+                raise FutureTimeout()
+            try:
+                return future.result(timeout=min(0.05, remaining))
+            except FutureTimeout:
+                continue
 
     @contextlib.contextmanager
     def recording(self) -> Iterator[Recording]:
@@ -263,30 +346,42 @@ class Sampler:
             self.last_error = exc
 
     def _probe_snapshot(self) -> TelemetrySnapshot:
-        with self._backend_lock:
-            try:
-                self._status = self.backend.probe()
-                self._devices = self.backend.devices()
-            except Exception as exc:
-                self.last_error = exc
-                self._status = BackendStatus(backend=self.backend.name, code="error", message=str(exc))
-                self._devices = ()
+        try:
+            self._status, self._devices = self._await(self._call(lambda: (self.backend.probe(),
+                                                                           self.backend.devices())))
+        except FutureTimeout:
+            self._status = BackendStatus(backend=self.backend.name, code="error",
+                                         message=f"the telemetry driver did not answer within {self.call_timeout:g} s")
+            self._devices = ()
+        except Exception as exc:
+            self.last_error = exc
+            self._status = BackendStatus(backend=self.backend.name, code="error", message=str(exc))
+            self._devices = ()
         return self._snapshot(self._clock(), ())
 
+    def _read(self) -> tuple[tuple[DeviceSample, ...], BackendStatus, tuple[DeviceInfo, ...]]:
+        return self.backend.sample(), self.backend.probe(), self.backend.devices()
+
     def sample_once(self) -> TelemetrySnapshot:
-        """Read the backend now, record the readings, and return (and keep as ``latest``) the snapshot."""
-        with self._backend_lock:
-            try:
-                samples = self.backend.sample()
-                self._status = self.backend.probe()
-                self._devices = self.backend.devices()
-            except Exception as exc:  # a backend bug must not kill telemetry: say so in the banner
-                self.last_error = exc
-                samples = ()
-                self._status = BackendStatus(
-                    backend=self.backend.name, code="error", message=f"telemetry failed: {exc}"
-                )
+        """Read the backend now (waiting at most ``call_timeout``), record the readings, and return (and keep as
+        ``latest``) the snapshot. While a call has not returned, the snapshot keeps the last readings, stale."""
+        if self._pending is None:
+            self._pending = self._call(self._read)
+        pending = self._pending
+        try:
+            samples, self._status, self._devices = self._await(pending)
+            self._pending = None
+        except FutureTimeout:  # the driver has not answered: show what was last read, marked stale
+            return self._snapshot(self._clock(), self._last_samples, sampled_at=self._last_sampled_at)
+        except Exception as exc:  # a backend bug must not kill telemetry: say so in the banner
+            self._pending = None
+            self.last_error = exc
+            samples = ()
+            self._status = BackendStatus(
+                backend=self.backend.name, code="error", message=f"telemetry failed: {exc}"
+            )
         t = self._clock()
+        self._last_samples, self._last_sampled_at = samples, t
         with self._lock:
             for s in samples:
                 for key in NUMERIC_METRICS:
@@ -300,7 +395,8 @@ class Sampler:
                     buf.append((t, number))
         return self._snapshot(t, samples)
 
-    def _snapshot(self, t: float, samples: tuple[DeviceSample, ...]) -> TelemetrySnapshot:
+    def _snapshot(self, t: float, samples: tuple[DeviceSample, ...],
+                  sampled_at: float | None = None) -> TelemetrySnapshot:
         status = self._status or BackendStatus(backend=self.backend.name, code="error", message="not probed")
         with self._lock:
             self._seq += 1
@@ -317,6 +413,7 @@ class Sampler:
                 devices=self._devices,
                 samples=samples,
                 history=history,
+                sampled_at=sampled_at if sampled_at is not None else t,
             )
             self.latest = snapshot
         return snapshot

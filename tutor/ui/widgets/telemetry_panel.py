@@ -31,7 +31,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, format_number, register, t
 from tutor.telemetry import (
     BackendSpecError,
     BackendStatus,
@@ -82,6 +82,10 @@ register(
         "tel.chart_title": {"es": "% en los últimos minutos", "en": "% over the last minutes"},
         "tel.chart_replay": {"es": " (replay)", "en": " (replay)"},
         "tel.chart_empty": {"es": "historial: aún no hay muestras", "en": "history: no samples yet"},
+        "tel.stale": {
+            "es": "⚠ SIN DATOS RECIENTES — última lectura hace {age} s (el driver no responde)",
+            "en": "⚠ STALE — last reading {age} s ago (the driver is not answering)",
+        },
     }
 )
 
@@ -263,6 +267,18 @@ class TelemetryPanel(Vertical):
     TelemetryPanel #telemetry-readings {
         height: auto;
     }
+    TelemetryPanel #telemetry-stale {
+        height: auto;
+        display: none;
+        color: $text-error;
+        text-style: bold;
+    }
+    TelemetryPanel.-stale #telemetry-stale {
+        display: block;
+    }
+    TelemetryPanel.-stale #telemetry-readings {
+        opacity: 60%;
+    }
     TelemetryPanel #telemetry-chart {
         height: 1fr;
         min-height: 8;
@@ -298,6 +314,7 @@ class TelemetryPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(t("tel.waiting_banner", self.lang), id="telemetry-banner")
+        yield Static("", id="telemetry-stale")
         yield Static("", id="telemetry-readings")
         yield PlotextPlot(id="telemetry-chart")
 
@@ -307,6 +324,23 @@ class TelemetryPanel(Vertical):
         latest = getattr(self.app, "telemetry_snapshot", None)
         if isinstance(latest, TelemetrySnapshot):
             self.update_snapshot(latest)
+        # no new snapshot is news too: while a driver call blocks, the readings on show age into stale ones
+        self.set_interval(0.5, self._show_staleness)
+
+    def _show_staleness(self) -> None:
+        """Mark the readings stale (older than two sampling intervals) and say how old, in the learner's
+        language; clear the mark once fresh readings come."""
+        snap = self.snapshot
+        stale = snap is not None and snap.is_stale()
+        self.set_class(stale, "-stale")
+        if stale and snap is not None:
+            self.query_one("#telemetry-stale", Static).update(
+                t("tel.stale", self.lang, age=format_number(snap.age(), self.lang, ".0f")))
+
+    @property
+    def stale(self) -> bool:
+        """Whether the panel shows its readings as stale now."""
+        return self.has_class("-stale")
 
     def _lang_changed(self) -> None:
         if self.snapshot is not None:
@@ -370,6 +404,7 @@ class TelemetryPanel(Vertical):
         self.set_class(not status.ok and status.code != "replay", "-problem")
         self.query_one("#telemetry-banner", Static).update(self.banner_text(status))
         self.query_one("#telemetry-readings", Static).update(self.readings_text(snap))
+        self._show_staleness()
         self._plot(snap)
 
     def banner_text(self, status: BackendStatus) -> Content:
