@@ -148,16 +148,22 @@ def init_class(admin_dsn: str) -> ClassSetup:
 
 
 def learner_dsn(admin_dsn: str, name: str, token: str, host: str | None = None) -> str:
-    """The connection string a learner uses: the class's server and database with their own role and token,
-    over TCP (a unix socket may be trusted without a password; a learner's token must be checked)."""
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    """The connection URL a learner uses: the class's server and database with their own role and token, over
+    TCP (a unix socket may be trusted without a password; a learner's token must be checked)."""
+    from urllib.parse import quote, urlencode
+
+    from psycopg.conninfo import conninfo_to_dict
 
     parts = conninfo_to_dict(admin_dsn)
     admin_host = str(parts.get("host") or "")
     if host is None:
         host = admin_host if admin_host and not admin_host.startswith("/") else "127.0.0.1"
-    keep = {k: v for k, v in parts.items() if k in ("port", "dbname", "options", "sslmode")}
-    return make_conninfo("", host=host, user=name, password=token, **keep)
+    netloc_host = f"[{host}]" if ":" in host else host
+    port = f":{parts['port']}" if parts.get("port") else ""
+    query = urlencode({k: v for k, v in parts.items() if k in ("options", "sslmode") and v}, quote_via=quote)
+    user = f"{quote(name, safe='')}:{quote(token, safe='')}@" if name else ""
+    return (f"postgresql://{user}{netloc_host}{port}/{quote(str(parts.get('dbname') or ''), safe='')}"
+            + (f"?{query}" if query else ""))
 
 
 def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> LearnerCredentials:
