@@ -12,7 +12,7 @@ import time
 import pytest
 from textual.widgets import Input, Static
 
-from tests.conftest import Stores
+from tests.conftest import Classroom, Stores
 from tests.test_exercise_screen import COURSE, fake_measure, wait_for
 from tutor.content import load_course
 from tutor.practice import ExerciseRunner
@@ -167,3 +167,36 @@ async def test_the_exercise_screen_shows_the_queue_and_esc_cancels_the_wait(stor
         holder.close()  # the queued connection gets the lock, then lets it go
         queued.join(5)
         waiter.close()
+
+
+@PG
+async def test_the_telemetry_panel_shows_another_learner_holding_the_device(classroom: Classroom) -> None:
+    from tutor.ui.widgets.telemetry_panel import TelemetryPanel
+
+    ben = classroom.learners["ben"]
+    release = threading.Event()
+    holding = threading.Event()
+
+    def hold() -> None:
+        with postgres_lease(ben.dsn, lease_device("auto")):
+            holding.set()
+            release.wait(20)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert holding.wait(10)
+    try:
+        app = make_app(course=load_course(COURSE), store=classroom.store("ana"), lang="es", telemetry="host")
+        app.lease_poll_s = 0.2
+        async with app.run_test(size=(160, 60)) as pilot:
+            screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
+            app.push_screen(screen)
+            await pilot.pause()
+            lease = screen.query_one(TelemetryPanel).query_one("#telemetry-lease", Static)
+            await wait_for(pilot, lambda: f"{ben.name} está midiendo en este dispositivo" in str(lease.render()))
+            release.set()
+            holder.join(10)
+            await wait_for(pilot, lambda: not lease.display)
+    finally:
+        release.set()
+        holder.join(10)

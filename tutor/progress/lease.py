@@ -24,8 +24,18 @@ from typing import Any
 
 from tutor.i18n import Lang, register, t
 
-__all__ = ["LEASE_NAMESPACE", "LeaseCancelled", "MeasurementLease", "device_holder", "device_key", "lease_device",
-           "local_lease", "postgres_lease", "queue_text"]
+__all__ = [
+    "LEASE_NAMESPACE",
+    "LeaseCancelled",
+    "MeasurementLease",
+    "device_holder",
+    "device_key",
+    "holder_text",
+    "lease_device",
+    "local_lease",
+    "postgres_lease",
+    "queue_text",
+]
 
 register({
     "lease.ahead_one": {"es": "1 alumno por delante", "en": "1 learner ahead"},
@@ -47,6 +57,13 @@ register({
         "en": "cancelled while waiting for the device",
     },
 })
+
+
+def holder_text(who: str, lang: Lang) -> str:
+    """"ana is measuring on this device" in ``lang`` (``who`` comes from the database: control characters go)."""
+    from tutor.untrusted import clean_line
+
+    return t("lease.held_by", lang, who=clean_line(who))
 
 
 def queue_text(ahead: int, lang: Lang, *, where: str = "tui") -> str:

@@ -359,6 +359,16 @@ class PostgresStore(StoreBase):
                     self._conn.close()
                 self._conn = None
 
+    def device_holder(self, device: str) -> str | None:
+        """The role measuring on ``device`` now (from ``pg_locks``), or None."""
+        from tutor.progress.lease import device_key
+
+        a, b = device_key(device)
+        rows = self._query(
+            "SELECT a.usename FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory'"
+            " AND l.classid = ?::oid AND l.objid = ?::oid AND l.objsubid = 2 AND l.granted LIMIT 1", (a, b))
+        return str(rows[0][0]) if rows else None
+
     def lease(self, device: str, *, on_queue: Callable[[int], None] | None = None,
               cancelled: Callable[[], bool] | None = None) -> AbstractContextManager[MeasurementLease]:
         """Hold ``device`` through the class's advisory lock (see :mod:`tutor.progress.lease`)."""

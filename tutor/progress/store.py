@@ -365,6 +365,10 @@ class StoreBase:
         if int(cur.rowcount) < 1:
             raise StoreNoSuchRow(path=self.path, what=what, id=row_id)
 
+    def device_holder(self, device: str) -> str | None:
+        """Who holds ``device``'s lease now (another learner measuring), or None. Alone nobody ever does."""
+        return None
+
     @staticmethod
     def _insert_id(conn: Any, sql: str, params: tuple[Any, ...]) -> int:
         row = conn.execute(sql + " RETURNING id", params).fetchone()

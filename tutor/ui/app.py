@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
@@ -83,6 +84,36 @@ class TutorApp(App[None]):
 
     def _open_course(self) -> None:
         self.push_screen(CourseMapScreen(self.course, self.marks))
+        if self.store.shared:
+            self.set_interval(self.lease_poll_s, self._poll_lease)
+
+    # -- a class's shared device: who is measuring on it now (shown by every telemetry panel) ---------------
+    lease_poll_s: float = 2.0
+    lease_holder: str | None = None
+    """Another learner holding this machine's default device's lease, or None."""
+
+    def _poll_lease(self) -> None:
+        self._read_lease_holder()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="lease-holder")
+    def _read_lease_holder(self) -> None:
+        from tutor.progress.lease import lease_device
+        from tutor.progress.store_errors import StoreError
+
+        try:
+            holder = self.store.device_holder(lease_device("auto"))
+        except StoreError:
+            return
+        if holder == self.store.learner:
+            holder = None  # one's own measurement: the screen already says so
+        self.call_from_thread(self._set_lease_holder, holder)
+
+    def _set_lease_holder(self, holder: str | None) -> None:
+        if holder == self.lease_holder:
+            return
+        self.lease_holder = holder
+        for panel in self.screen.query(TelemetryPanel):
+            panel.lease_holder = holder
         from tutor.progress.report import recovery_notices
 
         # Every corrupt file moved aside and not yet acknowledged (this start's or an earlier headless command's).

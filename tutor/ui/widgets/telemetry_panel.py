@@ -279,6 +279,11 @@ class TelemetryPanel(Vertical):
     TelemetryPanel.-stale #telemetry-readings {
         opacity: 60%;
     }
+    TelemetryPanel #telemetry-lease {
+        height: auto;
+        color: $text-warning;
+        text-style: bold;
+    }
     TelemetryPanel #telemetry-chart {
         height: 1fr;
         min-height: 8;
@@ -290,6 +295,9 @@ class TelemetryPanel(Vertical):
 
     snapshot: reactive[TelemetrySnapshot | None] = reactive(None, init=False, always_update=True)
     """The figures on show; set by the app (``update_snapshot``), never by the panel itself."""
+
+    lease_holder: reactive[str | None] = reactive(None, init=False)
+    """In a class: the learner measuring on this device now (another learner's lease), else None."""
 
     wide: reactive[bool] = reactive(False, init=False)
     """True when the panel has room (or was enlarged) for per-core CPU, processes, notes and a longer chart."""
@@ -315,6 +323,7 @@ class TelemetryPanel(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(t("tel.waiting_banner", self.lang), id="telemetry-banner")
         yield Static("", id="telemetry-stale")
+        yield Static("", id="telemetry-lease")
         yield Static("", id="telemetry-readings")
         yield PlotextPlot(id="telemetry-chart")
 
@@ -324,6 +333,8 @@ class TelemetryPanel(Vertical):
         latest = getattr(self.app, "telemetry_snapshot", None)
         if isinstance(latest, TelemetrySnapshot):
             self.update_snapshot(latest)
+        self.lease_holder = getattr(self.app, "lease_holder", None)
+        self._show_lease()
         # no new snapshot is news too: while a driver call blocks, the readings on show age into stale ones
         self.set_interval(0.5, self._show_staleness)
 
@@ -342,7 +353,19 @@ class TelemetryPanel(Vertical):
         """Whether the panel shows its readings as stale now."""
         return self.has_class("-stale")
 
+    def watch_lease_holder(self) -> None:
+        self._show_lease()
+
+    def _show_lease(self) -> None:
+        from tutor.progress.lease import holder_text
+
+        lease = self.query_one("#telemetry-lease", Static)
+        holder = self.lease_holder
+        lease.display = holder is not None
+        lease.update(Content(holder_text(holder, self.lang)) if holder else "")
+
     def _lang_changed(self) -> None:
+        self._show_lease()
         if self.snapshot is not None:
             self._render_snapshot(self.snapshot)
         else:
