@@ -86,6 +86,12 @@ class TutorApp(App[None]):
         self.push_screen(CourseMapScreen(self.course, self.marks))
         if self.store.shared:
             self.set_interval(self.lease_poll_s, self._poll_lease)
+        from tutor.progress.report import recovery_notices
+
+        # Every corrupt file moved aside and not yet acknowledged (this start's or an earlier headless command's).
+        for line in recovery_notices(self.store, self.lang):
+            self.notify(line, severity="warning", timeout=30, markup=False)
+        self.start_telemetry()
 
     # -- a class's shared device: who is measuring on it now (shown by every telemetry panel) ---------------
     lease_poll_s: float = 2.0
@@ -114,12 +120,6 @@ class TutorApp(App[None]):
         self.lease_holder = holder
         for panel in self.screen.query(TelemetryPanel):
             panel.lease_holder = holder
-        from tutor.progress.report import recovery_notices
-
-        # Every corrupt file moved aside and not yet acknowledged (this start's or an earlier headless command's).
-        for line in recovery_notices(self.store, self.lang):
-            self.notify(line, severity="warning", timeout=30, markup=False)
-        self.start_telemetry()
 
     # telemetry: wired by the telemetry issue (begin) — see tutor/ui/widgets/telemetry_panel.py
     telemetry_snapshot: TelemetrySnapshot | None = None
