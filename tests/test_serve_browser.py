@@ -127,6 +127,7 @@ def wait_for_text(driver: Any, words: str, timeout: float = 30) -> str:
         if words in text:
             return text
         time.sleep(0.2)
+    Path(os.environ.get("TUTOR_ARTIFACTS_DIR") or "/tmp").joinpath("serve-last-screen.txt").write_text(text)
     raise AssertionError(f"{words!r} never reached the browser; it got {text[-600:]!r}")
 
 
@@ -151,6 +152,7 @@ def test_a_learner_logs_in_from_chromium_and_sees_the_course_map(
     assert course_map not in screen_text(chromium)
 
     type_in(chromium, ana.name + Keys.ENTER)
+    time.sleep(1.0)  # Enter moves the focus to the token field: let the app do it before typing on
     type_in(chromium, "not-the-token" + Keys.ENTER)
     wait_for_text(chromium, t("login.refused", "en"))
     assert course_map not in screen_text(chromium)  # a wrong token gets nothing of the course
