@@ -32,10 +32,15 @@ async def wait_for(pilot: Any, cond: Any, timeout: float = 10.0) -> None:
 
 
 async def log_in(pilot: Any, app: Any, name: str, token: str) -> None:
+    from textual.widgets import Button
+
     screen = app.screen
+    await wait_for(pilot, lambda: not screen.query_one("#login-enter", Button).disabled)  # the last try answered
     screen.query_one("#login-name", Input).value = name
-    screen.query_one("#login-token", Input).value = token
-    await pilot.click("#login-enter")
+    box = screen.query_one("#login-token", Input)
+    box.value = token
+    box.focus()
+    await pilot.press("enter")
 
 
 async def test_a_wrong_token_gets_nothing_and_the_right_one_opens_the_course(
@@ -54,10 +59,11 @@ async def test_a_wrong_token_gets_nothing_and_the_right_one_opens_the_course(
         assert not any(str(title).startswith("Open:") for title in titles)
         await pilot.press("N", "I")
         assert isinstance(app.screen, LoginScreen)
-        for name, token in ((ana.name, "not-the-token"), ("nobody_here", ana.token), (ana.name, "")):
+        wrong = ((ana.name, "not-the-token"), ("nobody_here", ana.token), (ana.name, ""))
+        for tries, (name, token) in enumerate(wrong):
             await log_in(pilot, app, name, token)
-            status = app.screen.query_one("#login-status", Static)
-            await wait_for(pilot, lambda s=status: "Wrong name or token." in str(s.render()))
+            await wait_for(pilot, lambda n=tries: app.screen.tries == n + 1)
+            assert "Wrong name or token." in str(app.screen.query_one("#login-status", Static).render())
             assert isinstance(app.screen, LoginScreen) and app.store is None
         await log_in(pilot, app, ana.name, ana.token)
         await wait_for(pilot, lambda: isinstance(app.screen, CourseMapScreen))
@@ -76,9 +82,9 @@ async def test_the_login_speaks_spanish_and_ends_after_five_wrong_tries(
     async with app.run_test(size=(150, 44)) as pilot:
         await pilot.pause()
         assert "token que te dio" in str(app.screen.query_one("#login-intro", Static).render())
-        for _ in range(5):
+        for n in range(5):
             await log_in(pilot, app, classroom.learners["ben"].name, "wrong")
-            await pilot.pause(0.3)
+            await wait_for(pilot, lambda n=n: app.screen.tries == n + 1)
         assert "Demasiados intentos" in str(app.screen.query_one("#login-status", Static).render())
         await wait_for(pilot, lambda: app.return_code is not None, timeout=3)  # the session ended
 
