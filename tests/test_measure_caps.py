@@ -147,6 +147,10 @@ def test_bfloat16_temporaries_are_counted() -> None:
     ("attention_naive", {"batch": 1, "heads": 2, "seq_len": 96, "head_dim": 16, "dtype": "bfloat16"}),
     ("softmax", {"rows": 64, "cols": 256, "dtype": "float16"}),
     ("triad", {"n": 4096, "dtype": "bfloat16"}),
+    ("attention_naive", {"batch": 2, "heads": 2, "seq_len": 128, "head_dim": 32, "dtype": "float32"}),
+    ("attention_sdpa", {"batch": 1, "heads": 2, "seq_len": 128, "head_dim": 32, "dtype": "float16"}),
+    ("layernorm", {"rows": 32, "cols": 512, "dtype": "bfloat16"}),
+    ("bmm", {"batch": 3, "m": 32, "n": 48, "k": 64, "dtype": "float16"}),
 ])
 def test_the_peak_estimate_bounds_the_live_bytes_torch_really_holds(name: str, params: dict[str, Any]) -> None:
     """Every storage torch allocates while the inputs are drawn and the kernel runs, tracked live."""
@@ -293,3 +297,55 @@ def test_an_exercise_past_its_time_limit_fails_with_the_message_in_each_language
         assert attempt["state"] == "failed" and "time limit" in attempt["measurement"]["error"]
     finally:
         store.close()
+
+
+async def test_the_exercise_screen_says_so_in_spanish_when_the_worker_is_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The learner's view: lock a prediction, the measurement hangs past its limit, the worker process is ended and
+    the screen says why in the learner's language; the prediction stays stored, marked failed."""
+    from textual.widgets import Input, Static
+
+    from tutor.measure.worker import MeasureWorker
+    from tutor.progress import ProgressStore
+    from tutor.ui.app import make_app
+    from tutor.ui.screens.exercise import ExerciseScreen
+
+    monkeypatch.setenv("TUTOR_MEASURE_TEST_OPS", "1")
+    worker = MeasureWorker(cancel_grace_s=0.2)
+
+    def hanging(request: dict[str, Any], on_progress: Any, cancel: threading.Event | None) -> dict[str, Any]:
+        assert request["op"] == "workload"  # the exercise's real request was built; the child is told to hang
+        return worker.run({"op": "_test_hang", "seconds": 60}, on_progress=on_progress, cancel_event=cancel,
+                          timeout_s=0.5)
+
+    course = load_course(Path(__file__).parent / "fixtures" / "exercise_course")
+    app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="es", telemetry="host")
+    try:
+        async with app.run_test(size=(160, 60)) as pilot:
+            screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=hanging)
+            app.push_screen(screen)
+            await pilot.pause()
+            screen.query_one("#ex-number", Input).value = "20"
+            await pilot.press("ctrl+l", "ctrl+r")
+            for _ in range(400):
+                if screen.state == "predicting":
+                    break
+                await pilot.pause(0.05)
+            status = str(screen.query_one("#ex-status", Static).render())
+            assert "superó su tiempo límite (0,5 s" in status, status
+            [attempt] = app.store.attempts()
+            assert attempt["state"] == "failed"
+            assert not worker.alive
+    finally:
+        worker.close()
+
+
+def test_lab_run_refuses_a_lab_over_the_caps_before_anything_runs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = write_course(tmp_path / "pack", LESSON + LAB, EXERCISE.replace("16384", "256"))
+    code = main(["lab", "run", "cap-lab", "--course", str(root), "--predict", "50", "--data-dir",
+                 str(tmp_path / "data")])
+    out, err = capsys.readouterr()
+    assert code == 2 and "Traceback" not in out + err
+    assert "cap-lab: gemm_sizes: these parameters need about 6.0 GiB" in err
+    assert out == ""  # refused before the question and the prediction are even printed

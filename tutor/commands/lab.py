@@ -109,7 +109,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_lab(args: argparse.Namespace) -> int:
     from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed
-    from tutor.practice.labs import LabInputError, LabRunner, lab_question, parse_lab_prediction
+    from tutor.practice.labs import LabInputError, LabRunner, lab_question, lab_request, parse_lab_prediction
     from tutor.progress.engines import open_store
     from tutor.progress.notebook import summarise_result
 
@@ -121,6 +121,10 @@ def run_lab(args: argparse.Namespace) -> int:
     try:
         prediction = parse_lab_prediction(args.predict, lab.prediction_unit, lang)
     except LabInputError as exc:
+        raise CliError(f"{lab.id}: {exc}", 2) from None
+    try:
+        lab_request(lab)  # the lab's parameters and the caps: refused before anything starts
+    except MeasureError as exc:
         raise CliError(f"{lab.id}: {exc}", 2) from None
 
     if not args.json:
@@ -143,7 +147,7 @@ def run_lab(args: argparse.Namespace) -> int:
     except MeasureCancelled:
         raise CliError(f"{lab.id}: {t('labcli.cancelled', lang)}", 1) from None
     except MeasureFailed as exc:
-        raise CliError(f"{lab.id}: {t('labcli.failed', lang, reason=exc.reason)}", 1) from None
+        raise CliError(f"{lab.id}: {t('labcli.failed', lang, reason=exc.message(lang))}", 1) from None
     except MeasureError as exc:
         raise CliError(f"{lab.id}: {t('labcli.failed', lang, reason=exc)}", 1) from None
     finally:

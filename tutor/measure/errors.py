@@ -35,6 +35,10 @@ class MeasureFailed(MeasureError):
         self.detail = detail
         self.code = code
 
+    def message(self, lang: str) -> str:
+        """The reason for a reader of ``lang`` (the engine's sentences are English; a time limit says it in both)."""
+        return self.reason
+
 
 _TIME_LIMIT_KEY = "measure.time_limit"
 

@@ -42,7 +42,13 @@ MAX_SECONDS = 240.0
 # 50-100 GFLOP/s in float32 GEMM and ~10 GB/s of copy bandwidth; measured here (2-core Xeon, AMX) 350 GFLOP/s in
 # float32, 1300 in bfloat16 and ~25 GB/s. A CPU without native 16-bit math converts, hence the low 16-bit rates.
 RATES: dict[str, float] = {"float32": 10e9, "float64": 5e9, "bfloat16": 2e9, "float16": 1e9}
+# Element-wise kernels (STREAM, reductions, softmax, layer norm): 16-bit ones convert each element on a CPU
+# (measured here: a float16 softmax of 8192×4096 at 0.5 GFLOP/s).
+ELEMENTWISE_RATES: dict[str, float] = {"float32": 2e9, "float64": 1e9, "bfloat16": 0.25e9, "float16": 0.25e9}
 BANDWIDTH_BYTES_PER_S = 2e9
+# Drawing the random inputs: torch.rand on a CPU fills ~25 M float32 values/s here under load (0.1 GB/s), and a
+# 16-bit input is drawn in float32 and converted; 10 M values/s bounds it.
+RANDOM_VALUES_PER_S = 10e6
 PYTHON_FLOPS_PER_S = 5e6  # the pure-Python triple loop (measured here: 25e6)
 GPU_FLOPS_PER_S = 5e12  # the vram op's full-scale run on a GPU (the CPU runs it narrowed, see vram.py)
 CALL_OVERHEAD_S = 1e-4
@@ -169,7 +175,9 @@ def _rate(name: str, dtype: str) -> float:
     w = WORKLOADS[name]
     if w.kind == "python":
         return PYTHON_FLOPS_PER_S
-    return RATES.get(dtype, RATES["float32"])
+    if "compute" in w.tags or "attention" in w.tags:
+        return RATES.get(dtype, RATES["float32"])
+    return ELEMENTWISE_RATES.get(dtype, ELEMENTWISE_RATES["float32"])
 
 
 def call_seconds(name: str, p: Mapping[str, Any]) -> float:
@@ -179,9 +187,16 @@ def call_seconds(name: str, p: Mapping[str, Any]) -> float:
     return w.flops_fn(dict(p)) / _rate(name, dtype) + w.bytes_fn(dict(p)) / BANDWIDTH_BYTES_PER_S + CALL_OVERHEAD_S
 
 
-def _setup_seconds(peak_bytes: int) -> float:
-    # drawing random inputs: a few passes over the data
-    return 3 * peak_bytes / BANDWIDTH_BYTES_PER_S
+def _setup_seconds(peak_bytes: int, drawn_values: int = 0) -> float:
+    """Allocating (a pass over the data) and drawing ``drawn_values`` random input values."""
+    return peak_bytes / BANDWIDTH_BYTES_PER_S + drawn_values / RANDOM_VALUES_PER_S
+
+
+def drawn_values(name: str, p: Mapping[str, Any]) -> int:
+    """Random values workload ``name`` draws for its inputs (``n²`` each for the N×N matmuls)."""
+    if name in ("matmul_python", "matmul_numpy"):
+        return 2 * p["n"] ** 2
+    return sum(_inputs(name, p))
 
 
 def _timed_seconds(per_call: float, *, probe: int, warmup: int, min_repeats: int, budget_s: float) -> float:
@@ -193,12 +208,12 @@ def _workload_estimate(name: str, p: Mapping[str, Any], budget_s: float, rooflin
     peak = workload_peak_bytes(name, p)
     per_call = call_seconds(name, p)
     python = WORKLOADS[name].kind == "python"
-    seconds = _setup_seconds(peak) + _timed_seconds(
+    seconds = _setup_seconds(peak, drawn_values(name, p)) + _timed_seconds(
         per_call, probe=0 if python else 4, warmup=1 if python else 2, min_repeats=3, budget_s=budget_s)
     return Estimate(peak, seconds, setup_seconds=roofline_seconds(roofline_mode))
 
 
-def _sweep_estimate(name: str, p: Mapping[str, Any]) -> Estimate:
+def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Estimate:
     from tutor.measure.outputs import naive_sizes
 
     peak, seconds, setup = 0, 0.0, 0.0
@@ -208,7 +223,9 @@ def _sweep_estimate(name: str, p: Mapping[str, Any]) -> Estimate:
         for i in range(count):
             size = int(lo * (hi / lo) ** (i / (count - 1)))
             per_call = size / BANDWIDTH_BYTES_PER_S + CALL_OVERHEAD_S
-            seconds += _setup_seconds(size) + _timed_seconds(per_call, probe=4, warmup=1, min_repeats=5,
+            elem = 4 if p["dtype"] == "float32" else 8
+            seconds += _setup_seconds(size, size // (2 * elem)) + _timed_seconds(per_call, probe=4, warmup=1,
+                                                                                min_repeats=5,
                                                              budget_s=0.15)
             peak = max(peak, size)
     elif name == "gemm_sizes":
@@ -216,8 +233,8 @@ def _sweep_estimate(name: str, p: Mapping[str, Any]) -> Estimate:
         for n in sorted({round(lo * (hi / lo) ** (i / max(1, count - 1))) for i in range(count)}):
             q = {"m": n, "n": n, "k": n, "dtype": p["dtype"]}
             point_peak = workload_peak_bytes("gemm", q)
-            seconds += _setup_seconds(point_peak) + _timed_seconds(call_seconds("gemm", q), probe=4, warmup=1,
-                                                                   min_repeats=3, budget_s=0.3)
+            seconds += _setup_seconds(point_peak, drawn_values("gemm", q)) + _timed_seconds(
+                call_seconds("gemm", q), probe=4, warmup=1, min_repeats=3, budget_s=0.3)
             peak = max(peak, point_peak)
     elif name == "naive_vs_numpy":
         for n in naive_sizes(p["max_n"]):
@@ -229,7 +246,7 @@ def _sweep_estimate(name: str, p: Mapping[str, Any]) -> Estimate:
                                       budget_s=0.3)
             peak = max(peak, workload_peak_bytes("matmul_numpy", q))
     elif name == "gemm_share":
-        cfg = MODEL_CONFIGS["quick"]
+        cfg = MODEL_CONFIGS[mode if mode in MODEL_CONFIGS else "quick"]
         for batch in [b for b in (1, 2, 4, 8, 16) if b <= p["max_batch"]] or [1]:
             tokens = batch * cfg["train_seq"]
             # one warm-up step and the profiled steps, each forward + backward + AdamW; the profiler doubles it
@@ -244,8 +261,8 @@ def _sweep_estimate(name: str, p: Mapping[str, Any]) -> Estimate:
         ] + [("gemm", {"m": n, "n": n, "k": n, "dtype": dtype}) for n in (32, 128, 512, 1024, 2048)]
         for case, q in cases:
             case_peak = workload_peak_bytes(case, q)
-            seconds += _setup_seconds(case_peak) + _timed_seconds(call_seconds(case, q), probe=4, warmup=1,
-                                                                  min_repeats=3, budget_s=0.3)
+            seconds += _setup_seconds(case_peak, drawn_values(case, q)) + _timed_seconds(
+                call_seconds(case, q), probe=4, warmup=1, min_repeats=3, budget_s=0.3)
             peak = max(peak, case_peak)
         setup = roofline_seconds("quick")
     return Estimate(peak, seconds, setup_seconds=setup)
@@ -321,7 +338,7 @@ def roofline_seconds(mode: str) -> float:
     """Measuring the roofline in ``mode`` at the slow rates (STREAM rounds, then GEMMs per dtype)."""
     cfg = ROOFLINE_CONFIGS[mode]
     array = _stream_array_bytes(mode)
-    seconds = cfg["kernels"] * (_setup_seconds(3 * array) + 5 * 6 * 3 * array / BANDWIDTH_BYTES_PER_S
+    seconds = cfg["kernels"] * (_setup_seconds(3 * array, 2 * array // 4) + 5 * 6 * 3 * array / BANDWIDTH_BYTES_PER_S
                                 + cfg["budget_s"])
     for dtype in cfg["dtypes"]:
         for n in cfg["gemm_n"]:
@@ -388,7 +405,7 @@ def _estimate(op: str, name: str | None, params: Mapping[str, Any], options: Map
                                   str(options.get("roofline_mode", "quick")))
     if op == "sweep":
         assert name is not None
-        return _sweep_estimate(name, params)
+        return _sweep_estimate(name, params, str(options.get("mode", "quick")))
     if op == "vram":
         return _vram_estimate(params)
     mode = str(options.get("mode", "quick"))
