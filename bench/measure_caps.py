@@ -71,7 +71,8 @@ def main() -> None:
         start = time.perf_counter()
         run_request(full)
         ran = time.perf_counter() - start
-        live = live_peak(request["name"], request["params"]) if request["op"] == "workload" else None
+        torch_kernel = request["op"] == "workload" and not request["name"].startswith("matmul_")
+        live = live_peak(request["name"], request["params"]) if torch_kernel else None  # torch storages only
         label = f"{request['op']} {request.get('name', '')} {request.get('params', '')}"[:58]
         live_text = f"{live / 2**20:8.1f}" if live is not None else f"{'—':>8}"
         print(f"{label:58} {est.seconds:7.1f} {plan.time_limit_s:8.0f} {ran:7.2f} {est.seconds / ran:7.1f} "

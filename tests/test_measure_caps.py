@@ -349,3 +349,25 @@ def test_lab_run_refuses_a_lab_over_the_caps_before_anything_runs(
     assert code == 2 and "Traceback" not in out + err
     assert "cap-lab: gemm_sizes: these parameters need about 6.0 GiB" in err
     assert out == ""  # refused before the question and the prediction are even printed
+
+
+def test_measuring_the_roofline_does_not_count_against_the_run_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first run on a machine measures the roofline before the workload; that time is the tutor's, not the
+    pack's: a slow roofline (1.5 s here, watching the clock as the real one does) does not use up a 1 s limit."""
+    import time as _time
+
+    from tutor.measure import roofline
+
+    real = roofline.get_roofline
+
+    def slow_roofline(*args: Any, should_cancel: Any = None, **kwargs: Any) -> dict[str, Any]:
+        end = _time.monotonic() + 1.5
+        while _time.monotonic() < end:
+            assert not (should_cancel and should_cancel()), "the roofline's time was counted"
+            _time.sleep(0.01)
+        return real(*args, should_cancel=should_cancel, **kwargs)
+
+    monkeypatch.setattr(roofline, "get_roofline", slow_roofline)
+    result = run_request({"op": "workload", "name": "copy", "params": {"n": 4096}, "device": "cpu",
+                          "roofline_mode": "tiny", "budget_s": 0.05, "time_limit_s": 1.0})
+    assert result["kind"] == "workload"

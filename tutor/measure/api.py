@@ -30,8 +30,9 @@ reported through ``progress(fraction, message)`` with a human message; the final
 ``MeasureWorker.run``).
 
 Every request is validated and bounded by :func:`tutor.measure.plan.parse_request` first (unknown keys refused,
-peak memory and estimated time within the caps) and runs under its wall-clock limit (``time_limit_s`` of the plan;
-a request may ask for a shorter one with ``"time_limit_s"``).
+peak memory and estimated time within the caps) and runs under its wall-clock limit (``run_limit_s`` of the plan,
+the time spent measuring a roofline not counted; a request may ask for a shorter one with ``"time_limit_s"``).
+The worker process is ended past the plan's ``time_limit_s``, which counts the roofline too.
 
 Errors: :class:`WorkloadError` / :class:`DeviceError` (bad input, one-line message), :class:`MeasureCancelled`
 (``should_cancel()`` returned True), :class:`MeasureTimedOut` (past the time limit), anything else is a failure.
@@ -79,12 +80,27 @@ def _short(info: dict[str, Any]) -> dict[str, Any]:
     return {k: info[k] for k in ("kind", "name", "fingerprint")}
 
 
+# Time this process has spent measuring a roofline for the current request (not counted against its run limit):
+# seconds done, and when the current measurement began.
+_ROOF_CLOCK: dict[str, float | None] = {"spent": 0.0, "since": None}
+
+
+def _roof_seconds() -> float:
+    since = _ROOF_CLOCK["since"]
+    return float(_ROOF_CLOCK["spent"] or 0.0) + (time.monotonic() - since if since is not None else 0.0)
+
+
 def _roofline(device: str, info: dict[str, Any], request: dict[str, Any], progress: Progress,
               should_cancel: CancelCheck | None, refresh: bool = False) -> dict[str, Any]:
     from tutor.measure.roofline import get_roofline
 
-    return get_roofline(device, info, refresh=refresh, mode=_mode(request, "roofline_mode", "quick"),
-                        should_cancel=should_cancel, progress=progress)
+    _ROOF_CLOCK["since"] = time.monotonic()
+    try:
+        return get_roofline(device, info, refresh=refresh, mode=_mode(request, "roofline_mode", "quick"),
+                            should_cancel=should_cancel, progress=progress)
+    finally:
+        _ROOF_CLOCK["spent"] = _roof_seconds()
+        _ROOF_CLOCK["since"] = None
 
 
 def op_workload(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
@@ -326,15 +342,19 @@ def run_request(
     from tutor.measure.plan import parse_request
 
     plan = parse_request(request)  # validated parameters and options, within the caps
-    limit = plan.time_limit_s
-    deadline = time.monotonic() + limit
+    limit = plan.run_limit_s  # measuring the roofline, when it is not cached, is not counted
+    started = time.monotonic()
+    _ROOF_CLOCK.update(spent=0.0, since=None)
+
+    def late() -> bool:
+        return time.monotonic() - started - _roof_seconds() > limit
 
     def cancel_or_late() -> bool:
-        return (should_cancel is not None and should_cancel()) or time.monotonic() > deadline
+        return (should_cancel is not None and should_cancel()) or late()
 
     try:
         return handler(plan.to_wire(), progress or _noop_progress, cancel_or_late, on_point)
     except MeasureCancelled:
-        if time.monotonic() > deadline and not (should_cancel is not None and should_cancel()):
+        if late() and not (should_cancel is not None and should_cancel()):
             raise MeasureTimedOut(limit) from None
         raise

@@ -108,8 +108,15 @@ class Request:
 
     @property
     def time_limit_s(self) -> float:
-        """The wall-clock limit of the run: the estimate with a margin (see :func:`time_limit_s`)."""
+        """The wall-clock limit of the run, prerequisites included (measuring the roofline when it is not cached):
+        the estimate with a margin (see :func:`time_limit_s`). The worker process is ended past it."""
         return time_limit_s(self.estimate, self.options.get("time_limit_s"))
+
+    @property
+    def run_limit_s(self) -> float:
+        """The limit of the measurement itself, the roofline's measuring time not counted: the engine stops the
+        run past it (at its next look at the clock, between repeats)."""
+        return time_limit_s(self.estimate, self.options.get("time_limit_s"), with_setup=False)
 
     def to_wire(self) -> dict[str, Any]:
         """The plain dict :func:`tutor.measure.api.run_request` takes. ``op`` and ``name`` are written last."""
@@ -122,9 +129,10 @@ class Request:
         return out
 
 
-def time_limit_s(estimate: Estimate, requested: float | None = None) -> float:
+def time_limit_s(estimate: Estimate, requested: float | None = None, *, with_setup: bool = True) -> float:
     """``LIMIT_BASE_S + LIMIT_MARGIN × (estimate + prerequisites)``, or a shorter limit the caller asked for."""
-    limit = LIMIT_BASE_S + LIMIT_MARGIN * (estimate.seconds + estimate.setup_seconds)
+    setup = estimate.setup_seconds if with_setup else 0.0
+    limit = LIMIT_BASE_S + LIMIT_MARGIN * (estimate.seconds + setup)
     if requested is not None:
         limit = min(limit, float(requested))
     return float(limit)
@@ -249,8 +257,8 @@ def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Est
         cfg = MODEL_CONFIGS[mode if mode in MODEL_CONFIGS else "quick"]
         for batch in [b for b in (1, 2, 4, 8, 16) if b <= p["max_batch"]] or [1]:
             tokens = batch * cfg["train_seq"]
-            # one warm-up step and the profiled steps, each forward + backward + AdamW; the profiler doubles it
-            seconds += 2 * (p["steps"] + 1) * train_flops(cfg, tokens) / RATES["float32"]
+            # the model built, one warm-up step and the profiled steps; the profiler doubles a step
+            seconds += model_init_seconds(cfg) + 2 * (p["steps"] + 1) * train_step_seconds(cfg, tokens)
             peak = max(peak, train_peak_bytes(cfg, tokens))
     elif name == "roofline_points":
         dtype = p["dtype"]
@@ -297,10 +305,24 @@ def train_peak_bytes(cfg: Mapping[str, Any], tokens: int) -> int:
     return int(16 * model_params(cfg) + tokens * (cfg["layers"] * 34 * cfg["hidden"] + 8 * cfg["vocab"]))
 
 
+def model_init_seconds(cfg: Mapping[str, Any]) -> float:
+    """Building the model: every weight drawn at random."""
+    return model_params(cfg) / RANDOM_VALUES_PER_S
+
+
+def train_step_seconds(cfg: Mapping[str, Any], tokens: int) -> float:
+    """One training step at the slow rates: the matmul FLOPs, plus the element-wise traffic the FLOP count leaves
+    out — AdamW reading and writing 16 B per parameter, ~34·h bytes per token per layer of activations written
+    and read back, the float32 logits and their gradient."""
+    traffic = (2 * 16 * model_params(cfg) + 2 * tokens * cfg["layers"] * 34 * cfg["hidden"]
+               + 3 * 4 * tokens * cfg["vocab"])
+    return train_flops(cfg, tokens) / RATES["float32"] + traffic / BANDWIDTH_BYTES_PER_S
+
+
 def _decode_seconds(cfg: Mapping[str, Any]) -> float:
     n = model_params(cfg)
     steps = 2 * (cfg["decode_repeats"] + 1) * (cfg["prompt"] + cfg["decode_steps"])  # two thread counts
-    seconds = 0.0
+    seconds = model_init_seconds(cfg)
     for batch in (1, cfg["big_batch"]):
         per_step = 4 * n / BANDWIDTH_BYTES_PER_S + 2 * n * batch / RATES["float32"] + 20 * CALL_OVERHEAD_S
         seconds += steps * per_step
@@ -308,8 +330,9 @@ def _decode_seconds(cfg: Mapping[str, Any]) -> float:
 
 
 def _train_seconds(cfg: Mapping[str, Any]) -> float:
+    """The model built, a FLOP-counting pass, a warm-up step and the timed steps."""
     tokens = cfg["train_batch"] * cfg["train_seq"]
-    return (cfg["train_steps"] + 2) * train_flops(cfg, tokens) / RATES["float32"]
+    return model_init_seconds(cfg) + (cfg["train_steps"] + 2) * train_step_seconds(cfg, tokens)
 
 
 ROOFLINE_CONFIGS: dict[str, dict[str, Any]] = {
@@ -353,18 +376,19 @@ def roofline_peak_bytes(mode: str) -> int:
     return 3 * _stream_array_bytes(mode)
 
 
-def _fixed_estimate(op: str, mode: str) -> Estimate:
+def _fixed_estimate(op: str, mode: str, roofline_mode: str = "quick") -> Estimate:
     cfg = MODEL_CONFIGS[mode]
     if op == "roofline":
         return Estimate(roofline_peak_bytes(mode), roofline_seconds(mode), capped=False)
     if op == "decode":
         n = model_params(cfg)
         kv = 2 * cfg["layers"] * cfg["hidden"] * (cfg["prompt"] + cfg["decode_steps"] + 8) * cfg["big_batch"] * 4
-        return Estimate(4 * n + kv, _decode_seconds(cfg), setup_seconds=roofline_seconds("quick"), capped=False)
+        return Estimate(4 * n + kv, _decode_seconds(cfg), setup_seconds=roofline_seconds(roofline_mode),
+                        capped=False)
     if op == "train_step":
         tokens = cfg["train_batch"] * cfg["train_seq"]
-        return Estimate(train_peak_bytes(cfg, tokens), _train_seconds(cfg), setup_seconds=roofline_seconds("quick"),
-                        capped=False)
+        return Estimate(train_peak_bytes(cfg, tokens), _train_seconds(cfg),
+                        setup_seconds=roofline_seconds(roofline_mode), capped=False)
     # bench: the roofline, decode and a training step in the same mode
     parts = [_fixed_estimate(o, mode) for o in ("roofline", "decode", "train_step")]
     return Estimate(max(p.peak_bytes for p in parts), sum(p.seconds for p in parts), capped=False)
@@ -409,7 +433,7 @@ def _estimate(op: str, name: str | None, params: Mapping[str, Any], options: Map
     if op == "vram":
         return _vram_estimate(params)
     mode = str(options.get("mode", "quick"))
-    return _fixed_estimate(op, mode if mode in MODEL_CONFIGS else "quick")
+    return _fixed_estimate(op, mode if mode in MODEL_CONFIGS else "quick", str(options.get("roofline_mode", "quick")))
 
 
 # -- validation -------------------------------------------------------------------------------------------------
