@@ -16,9 +16,22 @@ def bench(i: int, fp: str = "fp1", kind: str = "cpu", scale: float = 1.0) -> dic
     return {"id": i, "fingerprint": fp, "device_kind": kind, "report": {"headline": head}, "created_at": 1000.0 + i}
 
 
-def doctor(i: int, passed: bool = True, lock: bool | None = True) -> dict[str, Any]:
-    return {"id": i, "passed": int(passed), "lock_matches": None if lock is None else int(lock), "report": {},
-            "created_at": 2000.0 + i}
+REBUILD = {"requirements": "/d/environment.lock.requirements.txt", "dockerfile": "/d/environment.lock.Dockerfile",
+           "torch": "2.13.0+cpu", "index_url": "https://download.pytorch.org/whl/cpu", "base_image": "python:3.12-slim",
+           "pins": {"numpy": "2.3.1", "torch": "2.13.0+cpu"}}
+
+
+def doctor(i: int, passed: bool = True, lock: bool | None = True, *, written: bool = False, pid: int = 2,
+           lock_id: str = "L1", rebuild: dict[str, Any] | None = None) -> dict[str, Any]:
+    part = {"written": written, "matches": lock, "lock_id": lock_id,
+            "rebuild": (REBUILD if rebuild is None else rebuild) if written else {},
+            "differences": [] if lock in (True, None) else [{"key": "packages.numpy"}]}
+    return {"id": i, "passed": int(passed), "lock_matches": None if lock is None else int(lock),
+            "report": {"lock": part, "process": {"pid": pid}}, "created_at": 2000.0 + i}
+
+
+def locked_then_checked(passed: bool = True, lock: bool | None = True) -> list[dict[str, Any]]:
+    return [doctor(1, written=True, pid=1), doctor(2, passed, lock)]
 
 
 def attempt(i: int, ex: str, score: float, kind: str = "cpu", pass_number: int = 1,
@@ -33,15 +46,26 @@ def both_passes(i: int, ex: str, score: float, kind: str = "cpu") -> list[dict[s
     return [attempt(i, ex, score, kind), attempt(i + 100, ex, score, kind, pass_number=2)]
 
 
-N0 = ["n0-l1-a", "n0-l1-b", "n0-l4-gap"]
+GAP = ["n0-l4-gap-fixed", "n0-l4-gap-bandwidth", "n0-l4-gap-extra"]
+N0 = ["n0-l1-a", "n0-l1-b", *GAP]
+EXPLANATION = ("My decode reaches 7 % of the bound because the weights stay in the 480 MiB L3 and the fixed cost "
+               "of about a hundred small operations per token dominates; the KV cache adds under one per cent.")
+
+
+def notebook(i: int = 1, gap: str = EXPLANATION, lesson: str = "n0-l4") -> dict[str, Any]:
+    return {"id": i, "lab_id": f"{lesson}-lab-bench", "entry": {"lab_id": f"{lesson}-lab-bench", "lesson_id": lesson,
+                                                               "gap": gap},
+            "created_at": 4000.0 + i, "updated_at": 4000.5 + i}
 
 
 def everything(kind: str = "cpu") -> dict[str, Any]:
     return {
         "attempts": [*both_passes(1, "n0-l1-a", 1.0, kind), *both_passes(2, "n0-l1-b", 0.75, kind),
-                     *both_passes(3, "n0-l4-gap", 1.0, kind)],
+                     *both_passes(3, GAP[0], 1.0, kind), *both_passes(4, GAP[1], 0.75, kind),
+                     *both_passes(5, GAP[2], 1.0, kind)],
+        "notebook": [notebook()],
         "bench_runs": [bench(1, kind=kind), bench(2, kind=kind, scale=1.03)],
-        "doctor_runs": [doctor(1)],
+        "doctor_runs": locked_then_checked(),
         "level_exercises": N0,
     }
 
@@ -53,7 +77,7 @@ def test_all_conditions_met_on_cpu_is_c0_cpu() -> None:
     bench_cond = c0.conditions[1]
     assert "#1" in bench_cond.evidence["en"] and "#2" in bench_cond.evidence["en"]
     assert bench_cond.refs["bench_runs"] == [1, 2]
-    assert "doctor run #1" in c0.conditions[0].evidence["en"]
+    assert "lock #1" in c0.conditions[0].evidence["en"] and "doctor #2" in c0.conditions[0].evidence["en"]
     assert all(c.at is not None for c in c0.conditions)
 
 
@@ -64,15 +88,41 @@ def test_on_a_gpu_it_is_plain_c0() -> None:
 
 def test_stack_condition() -> None:
     ev = everything()
-    ev["doctor_runs"] = [doctor(1), doctor(2, passed=False)]
-    assert not evaluate_c0(**ev).conditions[0].passed  # the latest run counts
-    ev["doctor_runs"] = [doctor(1, lock=None)]
-    assert "lock" in evaluate_c0(**ev).conditions[0].evidence["en"]
-    assert not evaluate_c0(**ev).passed
-    ev["doctor_runs"] = [doctor(1)]
+    cond = evaluate_c0(**ev).conditions[0]
+    assert cond.passed and cond.refs == {**cond.refs, "lock_run": 1, "check_run": 2, "lock_id": "L1"}
+    assert "lock #1 written" in cond.evidence["en"] and "torch 2.13.0+cpu (https://download.pytorch.org/whl/cpu)" \
+        in cond.evidence["en"] and "numpy 2.3.1" in cond.evidence["en"]
+    assert "doctor #2" in cond.evidence["en"] and "a later process" in cond.evidence["en"]
+    assert "/d/environment.lock.Dockerfile" in cond.evidence["es"]
+    ev["doctor_runs"] = [*locked_then_checked(), doctor(3, passed=False)]
+    assert not evaluate_c0(**ev).conditions[0].passed  # the latest check of the lock counts
     assert not evaluate_c0(**ev, env_matches=False).conditions[0].passed
     ev["doctor_runs"] = []
+    assert "tutor doctor --lock" in evaluate_c0(**ev).conditions[0].evidence["en"]
+
+
+def test_a_lock_alone_or_checked_in_the_same_process_is_not_reproducible() -> None:
+    ev = everything()
+    ev["doctor_runs"] = [doctor(1, written=True, pid=1)]
+    cond = evaluate_c0(**ev).conditions[0]
+    assert not cond.passed and "no later `tutor doctor`" in cond.evidence["en"]
+    ev["doctor_runs"] = [doctor(1, written=True, pid=1), doctor(2, pid=1)]
     assert not evaluate_c0(**ev).conditions[0].passed
+    ev["doctor_runs"] = [doctor(1, written=True, pid=1), doctor(2, lock_id="another")]
+    assert not evaluate_c0(**ev).conditions[0].passed  # checked against some other lock
+    ev["doctor_runs"] = [doctor(1, written=True, pid=1, rebuild={}), doctor(2)]
+    cond = evaluate_c0(**ev).conditions[0]
+    assert not cond.passed and "nothing that rebuilds it" in cond.evidence["en"]
+
+
+def test_a_stale_lock_withdraws_the_stack_condition() -> None:
+    ev = everything()
+    ev["doctor_runs"] = [*locked_then_checked(), doctor(3, lock=False)]
+    cond = evaluate_c0(**ev).conditions[0]
+    assert not cond.passed and "no longer matches" in cond.evidence["en"] and "1 difference" in cond.evidence["en"]
+    ev["doctor_runs"] = [*locked_then_checked(), doctor(3, lock=False), doctor(4, written=True, lock_id="L2", pid=4),
+                         doctor(5, lock_id="L2")]
+    assert evaluate_c0(**ev).conditions[0].passed  # a new lock, checked again
 
 
 def test_bench_needs_two_agreeing_runs_on_the_same_fingerprint() -> None:
@@ -103,16 +153,16 @@ def test_gap_and_level_conditions() -> None:
     c0 = evaluate_c0(**ev)
     gap, level = c0.conditions[2], c0.conditions[3]
     assert not gap.passed and "not attempted" in gap.evidence["en"]
-    assert not level.passed and "0 of 3" in level.evidence["en"] and "n0-l1-b" in level.evidence["en"]
+    assert not level.passed and "0 of 5" in level.evidence["en"] and "n0-l1-b" in level.evidence["en"]
     ev["level_exercises"] = []
     assert not evaluate_c0(**ev).conditions[3].passed
 
 
 def test_failed_attempts_are_not_evidence() -> None:
     ev = everything()
-    failed = attempt(9, "n0-l4-gap", 1.0)
+    failed = attempt(9, GAP[0], 1.0)
     failed["state"] = "failed"
-    ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != "n0-l4-gap"] + [failed]
+    ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != GAP[0]] + [failed]
     assert not evaluate_c0(**ev).conditions[2].passed
 
 
@@ -158,7 +208,7 @@ def test_a_disagreeing_pass_2_does_not_count() -> None:
 
 def test_both_passes_reproduced_is_c0() -> None:
     level = _level([attempt(1, "n0-l1-a", 0.2), attempt(2, "n0-l1-a", 0.9), attempt(3, "n0-l1-a", 1.0, pass_number=2)])
-    assert level.passed and level.evidence["en"] == "3 of 3 reproduced in pass 2"
+    assert level.passed and level.evidence["en"] == "5 of 5 reproduced in pass 2"
     assert level.refs["exercises"]["n0-l1-a"]["pass1_attempt"] == 2
 
 
@@ -174,3 +224,21 @@ def test_pass_2_opens_only_after_a_graded_pass_1() -> None:
     with pytest.raises(PassClosed):
         require_pass2_open("x", [failed])
     require_pass2_open("x", [attempt(1, "x", 0.0)])  # attempted (even wrong) opens pass 2
+
+
+def test_the_gap_needs_its_parts_and_the_learners_own_explanation() -> None:
+    ev = everything()
+    cond = evaluate_c0(**ev).conditions[2]
+    assert cond.passed and cond.refs == {"exercises": GAP, "notebook_entry": 1}
+    assert "n0-l4-gap-fixed ✓✓" in cond.evidence["en"] and "entry #1 explains the gap" in cond.evidence["en"]
+    ev["notebook"] = []  # the parts alone
+    cond = evaluate_c0(**ev).conditions[2]
+    assert not cond.passed and "no L4 Lab Notebook entry" in cond.evidence["en"]
+    ev["notebook"] = [notebook(gap="decode is slow")]  # not an explanation
+    assert not evaluate_c0(**ev).conditions[2].passed
+    ev["notebook"] = [notebook(lesson="f1-lab01")]  # another lesson's entry
+    assert not evaluate_c0(**ev).conditions[2].passed
+    ev["notebook"] = [notebook()]
+    ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != GAP[1]]  # the explanation alone
+    cond = evaluate_c0(**ev).conditions[2]
+    assert not cond.passed and "n0-l4-gap-bandwidth ○○: not attempted" in cond.evidence["en"]

@@ -29,6 +29,7 @@ RUNS: list[tuple[str, dict[str, Any]]] = [
     ("roofline_points", {"op": "sweep", "name": "roofline_points", "params": {}, **TINY}),
     ("vram", {"op": "vram", "params": {"preset": "gpt2-124m", "mode": "inference", "seq_len": 64}, "device": "cpu"}),
     ("decode", {"op": "decode", "mode": "tiny", **TINY}),
+    ("decode_gap", {"op": "decode_gap", "mode": "tiny", **TINY}),
     ("train_step", {"op": "train_step", "mode": "tiny", **TINY}),
     ("bench", {"op": "bench", "mode": "tiny", "device": "cpu"}),
 ]

@@ -90,14 +90,19 @@ def run(args: argparse.Namespace) -> int:
         lang = "es" if getattr(args, "lang", None) == "es" else "en"
         print(report.render_text(lang=lang))
         if report.lock is not None and report.lock.written:
+            rebuild = report.lock.rebuild
             if lang == "es":
                 print(
-                    f"Lock del entorno guardado en {report.lock.path}; compruébalo más tarde con "
+                    f"Lock del entorno guardado en {report.lock.path}; lo reconstruyen {rebuild.get('requirements')} "
+                    f"(pip install -r) y {rebuild.get('dockerfile')} (FROM {rebuild.get('base_image')}). "
+                    "Para C0, compruébalo en otro proceso (mejor en el entorno reconstruido) con "
                     "'tutor doctor --check-lock'."
                 )
             else:
                 print(
-                    f"Wrote the environment lock to {report.lock.path}; check it later with "
+                    f"Wrote the environment lock to {report.lock.path}; {rebuild.get('requirements')} "
+                    f"(pip install -r) and {rebuild.get('dockerfile')} (FROM {rebuild.get('base_image')}) rebuild it. "
+                    "For C0, check it from another process (best: the rebuilt environment) with "
                     "'tutor doctor --check-lock'."
                 )
     return report.exit_code

@@ -88,7 +88,7 @@ class Section(Model):
 class MeasureCall(Model):
     """What a lab or exercise asks the measurement engine to do: a registered name and bounded parameters."""
 
-    op: Literal["workload", "sweep", "roofline", "vram", "decode", "train_step", "bench", "doctor"]
+    op: Literal["workload", "sweep", "roofline", "vram", "decode", "decode_gap", "train_step", "bench", "doctor"]
     name: Identifier | None = None
     params: Params = Field(default_factory=dict, max_length=20)
     dram: float | None = Field(

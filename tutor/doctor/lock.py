@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import time
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ from tutor.doctor.view import EnvironmentView, gather
 LOCK_SCHEMA = "gpu-tutor/lock/v1"
 
 #: Top-level keys that describe the lock file itself, not the environment (never compared).
-_META_KEYS = frozenset({"schema", "created_at", "written_by"})
+_META_KEYS = frozenset({"schema", "created_at", "created_ts", "written_by", "lock_id", "rebuild"})
 
 
 # A lock lists a few hundred packages: a few tens of KiB. Anything near this limit is not a lock.
@@ -78,6 +79,8 @@ def current_lock(view: EnvironmentView | None = None) -> dict[str, Any]:
     return {
         "schema": LOCK_SCHEMA,
         "created_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "created_ts": round(time.time(), 3),
+        "lock_id": uuid.uuid4().hex[:16],
         "written_by": f"gpu-tutor {__version__}",
         "python": {"version": view.python_version, "implementation": view.python_implementation},
         "platform": {"system": view.system, "machine": view.machine, "wsl": view.is_wsl},

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import sys
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -13,7 +15,9 @@ from typing import Any, Literal
 
 from tutor.doctor.checks import Check, Status, run_checks
 from tutor.doctor.lock import Difference, LockError, compare, current_lock, read_lock, write_lock
+from tutor.doctor.rebuild import age_text, clean_rebuild, pins_text, rebuild_paths, rebuild_summary, write_rebuild
 from tutor.doctor.view import EnvironmentView, gather
+from tutor.untrusted import clean_line
 
 REPORT_SCHEMA = "gpu-tutor/doctor/v1"
 
@@ -32,6 +36,11 @@ class LockResult:
     differences: tuple[Difference, ...] = ()
     error: str | None = None
     written: bool = False
+    lock_id: str | None = None
+    """The lock's own id (a later run that compares names the lock it compared with)."""
+    locked_ts: float | None = None
+    rebuild: dict[str, Any] = field(default_factory=dict)
+    """What rebuilds the locked environment: requirements and Dockerfile paths, the torch build, its index, pins."""
 
     @property
     def matches(self) -> bool | None:
@@ -46,6 +55,9 @@ class LockResult:
             "matches": self.matches,
             "error": self.error,
             "differences": [d.to_json() for d in self.differences],
+            "lock_id": self.lock_id,
+            "locked_ts": self.locked_ts,
+            "rebuild": self.rebuild,
         }
 
 
@@ -106,6 +118,8 @@ class DoctorReport:
             "checks": [c.to_json() for c in self.checks],
             "fingerprint": self.fingerprint,
             "lock": self.lock.to_json() if self.lock else None,
+            # which process ran it: C0 asks for a check in a later process than the one that wrote the lock
+            "process": {"pid": os.getpid(), "python": sys.executable, "prefix": sys.prefix},
         }
 
     def render_text(self, width: int | None = None, lang: str = "en") -> str:
@@ -218,12 +232,19 @@ def run_doctor(
 
 def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[LockResult | None, Check]:
     if mode == "write":
+        requirements, dockerfile = rebuild_paths(path)
+        current = {**current, "rebuild": rebuild_summary(current, requirements, dockerfile)}
         write_lock(path, current)
-        return LockResult(path, mode, written=True), Check(
+        rebuild = write_rebuild(path, current)
+        pinned = pins_text(rebuild)
+        return LockResult(path, mode, written=True, lock_id=current.get("lock_id"),
+                          locked_ts=current.get("created_ts"), rebuild=rebuild), Check(
             "lock",
             "ok",
-            f"wrote the environment lock to {path}",
-            seen_es=f"lock del entorno guardado en {path}",
+            f"wrote the environment lock to {path}, pinning {pinned}; it rebuilds from {requirements} "
+            f"(pip) or {dockerfile} (FROM {rebuild['base_image']})",
+            seen_es=f"lock del entorno guardado en {path}, que fija {pinned}; se reconstruye con {requirements} "
+            f"(pip) o {dockerfile} (FROM {rebuild['base_image']})",
         )
     if mode == "auto" and not path.exists():
         return None, Check(
@@ -248,16 +269,29 @@ def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[Loc
             fix_es="Vuelve a escribirlo con 'tutor doctor --lock'.",
         )
     diffs = tuple(compare(locked, current))
-    result = LockResult(path, mode, differences=diffs)
-    created = locked.get("created_at")
-    written = locked.get("created_at", "an unknown date")
-    written_es = f"escrito el {created}" if created else "sin fecha de escritura"
+    locked_rebuild = clean_rebuild(locked.get("rebuild"))
+    lock_id = locked.get("lock_id") if isinstance(locked.get("lock_id"), str) else None
+    ts = locked.get("created_ts")
+    locked_ts = float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+    result = LockResult(path, mode, differences=diffs, lock_id=clean_line(lock_id)[:40] if lock_id else None,
+                        locked_ts=locked_ts, rebuild=locked_rebuild)
+    created = clean_line(str(locked.get("created_at")))[:40] if locked.get("created_at") else None
+    age_en, age_es = (f", {age_text(locked_ts, 'en')} ago", f", hace {age_text(locked_ts, 'es')}") if locked_ts \
+        else ("", "")
+    written = f"{created or 'an unknown date'}{age_en}"
+    written_es = f"escrito el {created}{age_es}" if created else "sin fecha de escritura"
+    if not locked_rebuild:
+        extra_en = "; it records nothing that rebuilds it — write it again with 'tutor doctor --lock'"
+        extra_es = "; no guarda nada con que reconstruirlo — vuelve a escribirlo con 'tutor doctor --lock'"
+    else:
+        extra_en = f"; pins {pins_text(locked_rebuild)}"
+        extra_es = f"; fija {pins_text(locked_rebuild)}"
     if not diffs:
         return result, Check(
             "lock",
             "ok",
-            f"the environment matches the lock {path} (written {written})",
-            seen_es=f"el entorno coincide con el lock {path} ({written_es})",
+            f"the environment matches the lock {path} (written {written}){extra_en}",
+            seen_es=f"el entorno coincide con el lock {path} ({written_es}){extra_es}",
         )
     status: Status = "fail" if mode == "check" else "warn"
     keys = ", ".join(d.key for d in diffs[:6]) + (", …" if len(diffs) > 6 else "")

@@ -22,6 +22,9 @@
     bytes, ``"label"``, ``"fits"``, ``"verdict"``.
 ``"decode"`` / ``"train_step"``  ``{"op", "device", "mode": "quick"|"full"}`` → the bundled transformer's
     decode tokens/s vs its bandwidth bound, or training tokens/s and MFU.
+``"decode_gap"``  ``{"op", "device", "mode"}`` → decode at batch 1 for 2–3 sizes of the bundled transformer, the
+    fit ``step = fixed + bytes ÷ effective bandwidth`` and the largest model's gap to its bound in parts
+    (:mod:`tutor.measure.decode_gap`).
 ``"bench"``  ``{"op": "bench", "mode": "quick"|"full", "device"}`` → the ``gpu-tutor/bench/v1`` report.
 
 How sweep points stream: every point is passed, as soon as it is measured, to ``on_point(point)`` (a dict) and
@@ -240,6 +243,20 @@ def op_decode(request: dict[str, Any], progress: Progress, should_cancel: Cancel
     return {"kind": "decode", "device": _short(info), **out}
 
 
+def op_decode_gap(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+                  on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.decode_gap import measure_decode_gap
+    from tutor.measure.device import cache_sizes
+
+    device, info = _device(request)
+    mode = _mode(request)
+    roof = _roofline(device, info, request, lambda f, m: progress(0.2 * f, f"roofline: {m}"), should_cancel)
+    llc = cache_sizes().get("last_level") if device == "cpu" else None
+    out = measure_decode_gap(device, mode, roof["peak_bandwidth_gbs"], llc, should_cancel,
+                             lambda f, m: progress(0.2 + 0.8 * f, m))
+    return {"kind": "decode_gap", "device": _short(info), **out}
+
+
 def op_train_step(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
                   on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.model import measure_train_step, theoretical_peak
@@ -309,6 +326,7 @@ OPS: dict[str, Handler] = {
     "sweep": op_sweep,
     "vram": op_vram,
     "decode": op_decode,
+    "decode_gap": op_decode_gap,
     "train_step": op_train_step,
     "bench": op_bench,
 }

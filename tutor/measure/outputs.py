@@ -68,6 +68,22 @@ _DECODE = (
     "tokens_per_s", "bound_tokens_per_s", "cv", "bandwidth_gbs", "n_params", "weights_bytes_per_step",
     "prompt_tokens", "decode_steps", *(f"batches.<batch>.{k}" for k in _DECODE_BATCH),
 )
+_GAP_PARTS = ("fixed", "bandwidth", "extra_bytes", "residual")
+_DECODE_GAP = (
+    "prompt_tokens", "decode_steps", "rounds", "peak_bandwidth_gbs", "fit.fixed_ms", "fit.intercept_ms",
+    "fit.effective_bandwidth_gbs", "fit.r2", "reference.n_params", "reference.weights_bytes", "reference.kv_bytes",
+    "reference.step_ms", "gap.measured_step_ms", "gap.bound_step_ms", "gap.gap_ms", "gap.measured_tokens_per_s",
+    "gap.bound_tokens_per_s", "gap.fraction_of_bound", "gap.achieved_bandwidth_pct", "gap.extra_bytes_pct",
+    *(f"gap.{p}_ms" for p in _GAP_PARTS), *(f"gap.{p}_share_pct" for p in _GAP_PARTS),
+    "cache.largest_bytes_per_step", "cache.last_level_cache_bytes", "cache.largest_to_llc_pct", "threads",
+    *(f"sizes.<i>.{k}" for k in ("n_params", "weights_bytes", "kv_bytes", "bytes_per_step", "step_ms",
+                                 "step_ms_median", "step_ms_min", "cv", "timed_steps", "tokens_per_s")),
+)
+_DECODE_GAP_DEVICE = {
+    "cache.last_level_cache_bytes": "CPU only",
+    "cache.largest_to_llc_pct": "CPU only",
+    "threads": "CPU only",
+}
 _TRAIN = (
     "n_params", "batch", "seq_len", "tokens_per_step", "flops_per_step", "flops_per_token", "six_n_flops_per_token",
     "tokens_per_s", "tokens_per_s_median", "cv", "repeats", "achieved_gflops", "peak_gflops",
@@ -122,6 +138,8 @@ def declared(op: str, name: str | None = None) -> tuple[str, ...]:
         return _VRAM
     if op == "decode":
         return _DECODE
+    if op == "decode_gap":
+        return _DECODE_GAP
     if op == "train_step":
         return _TRAIN
     if op == "bench":
@@ -135,6 +153,8 @@ def device_note(op: str, pattern: str) -> str | None:
         return _VRAM_DEVICE.get(pattern)
     if op == "train_step" and pattern in _TRAIN_DEVICE:
         return _TRAIN_DEVICE[pattern]
+    if op == "decode_gap" and pattern in _DECODE_GAP_DEVICE:
+        return _DECODE_GAP_DEVICE[pattern]
     for prefix in ("roofline.", ""):
         if pattern.startswith(prefix) and pattern[len(prefix):] in DEVICE_NOTES:
             return DEVICE_NOTES[pattern[len(prefix):]]
@@ -146,6 +166,8 @@ def optional(op: str, pattern: str) -> bool:
     if op == "vram":
         return pattern in _VRAM_DEVICE
     if op == "train_step" and pattern in _TRAIN_DEVICE:
+        return True
+    if op == "decode_gap" and pattern in _DECODE_GAP_DEVICE:
         return True
     return any(pattern == p or pattern == f"roofline.{p}" for p in _OPTIONAL)
 
@@ -192,6 +214,8 @@ def _slots(op: str, name: str | None, params: Mapping[str, Any], options: Mappin
     if op == "decode":
         big = _DECODE_MODE_BIG_BATCH.get(str(options.get("mode", "quick")), 8)
         slots["batch"] = lambda: ("1", str(big))
+    if op == "decode_gap":
+        slots["i"] = lambda: ("0", "1", "2")
     if op == "sweep" and name is not None:
         count = sweep_points(name, params)
         slots["i"] = lambda: None if count is None else tuple(str(i) for i in range(count))

@@ -33,7 +33,7 @@ from tutor.measure.registry import (
     validate_vram_params,
 )
 
-OPS = ("workload", "sweep", "roofline", "vram", "decode", "train_step", "bench")
+OPS = ("workload", "sweep", "roofline", "vram", "decode", "decode_gap", "train_step", "bench")
 PARAM_OPS = ("workload", "sweep", "vram")
 MAX_PEAK_BYTES = MAX_WORKING_SET_BYTES
 MAX_SECONDS = 240.0
@@ -61,6 +61,7 @@ LIMIT_BASE_S = 60.0
 PACK_OPTIONS: dict[str, tuple[Param, ...]] = {
     "roofline": (Param("mode", "quick", choices=("quick", "full")), Param("refresh", False, choices=None)),
     "decode": (Param("mode", "quick", choices=("quick", "full")),),
+    "decode_gap": (Param("mode", "quick", choices=("quick", "full")),),
     "train_step": (Param("mode", "quick", choices=("quick", "full")),),
     "bench": (Param("mode", "quick", choices=("quick", "full")),),
     "sweep": (),
@@ -329,6 +330,29 @@ def _decode_seconds(cfg: Mapping[str, Any]) -> float:
     return seconds
 
 
+# The decode-gap sizes per mode (tutor.measure.decode_gap.GAP_MODES without torch; a test checks they agree):
+# (vocab, hidden, layers, intermediate) per model, prompt, timed steps per round, rounds.
+GAP_CONFIGS: dict[str, dict[str, Any]] = {
+    "tiny": {"models": ((256, 32, 2, 128), (256, 64, 2, 256), (256, 128, 2, 512)), "prompt": 8, "steps": 8,
+             "rounds": 2},
+    "quick": {"models": ((8192, 256, 8, 1024), (8192, 512, 8, 2048), (8192, 768, 8, 3072)), "prompt": 32,
+              "steps": 24, "rounds": 3},
+    "full": {"models": ((8192, 256, 8, 1024), (8192, 512, 8, 2048), (8192, 1024, 8, 4096)), "prompt": 64,
+             "steps": 64, "rounds": 5},
+}
+
+
+def _gap_estimate(mode: str, roofline_mode: str = "quick") -> Estimate:
+    cfg = GAP_CONFIGS[mode]
+    peak, seconds = 0, 0.0
+    for vocab, hidden, layers, inter in cfg["models"]:
+        n = model_params({"vocab": vocab, "hidden": hidden, "layers": layers, "intermediate": inter})
+        peak += 4 * n + 2 * layers * hidden * 512 * 4  # every model stays built; a 512-token KV cache each
+        steps = cfg["rounds"] * (cfg["steps"] + 4 + cfg["prompt"])
+        seconds += steps * (4 * n / BANDWIDTH_BYTES_PER_S + 2 * n / RATES["float32"] + 20 * CALL_OVERHEAD_S)
+    return Estimate(peak, seconds, setup_seconds=roofline_seconds(roofline_mode), capped=False)
+
+
 def _train_seconds(cfg: Mapping[str, Any]) -> float:
     """The model built, a FLOP-counting pass, a warm-up step and the timed steps."""
     tokens = cfg["train_batch"] * cfg["train_seq"]
@@ -385,6 +409,8 @@ def _fixed_estimate(op: str, mode: str, roofline_mode: str = "quick") -> Estimat
         kv = 2 * cfg["layers"] * cfg["hidden"] * (cfg["prompt"] + cfg["decode_steps"] + 8) * cfg["big_batch"] * 4
         return Estimate(4 * n + kv, _decode_seconds(cfg), setup_seconds=roofline_seconds(roofline_mode),
                         capped=False)
+    if op == "decode_gap":
+        return _gap_estimate(mode, roofline_mode)
     if op == "train_step":
         tokens = cfg["train_batch"] * cfg["train_seq"]
         return Estimate(train_peak_bytes(cfg, tokens), _train_seconds(cfg),
@@ -520,7 +546,7 @@ def _caller_options(op: str, device: str | None, roofline_mode: str | None, budg
         if not isinstance(device, str):
             raise PlanError(f"unknown device {device!r} (choose auto, cpu or cuda)", ("device",))
         out["device"] = device  # resolve_device says which devices this machine has
-    if roofline_mode is not None and op in ("workload", "sweep", "decode", "train_step"):
+    if roofline_mode is not None and op in ("workload", "sweep", "decode", "decode_gap", "train_step"):
         if roofline_mode not in MODES:
             raise PlanError(f"unknown roofline mode {roofline_mode!r}", ("roofline_mode",))
         out["roofline_mode"] = roofline_mode
@@ -616,7 +642,7 @@ def parse_request(wire: Mapping[str, Any]) -> Request:
     options = dict(request.options)
     for key, value in options_in.items():
         if key == "mode":
-            if value not in MODES or (op not in ("roofline", "decode", "train_step", "bench", "sweep")):
+            if value not in MODES or (op not in ("roofline", "decode", "decode_gap", "train_step", "bench", "sweep")):
                 raise PlanError(f"{op}: unknown mode {value!r} (choose quick or full)", ("mode",))
             options["mode"] = value
         elif key == "refresh":

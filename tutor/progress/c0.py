@@ -20,7 +20,11 @@ from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the o
 from tutor.progress.passes import ExerciseStatus, exercise_status
 
 C0_LEVEL = "n0"
-L4_GAP_EXERCISE = "n0-l4-gap"
+L4_GAP_EXERCISES = ("n0-l4-gap-fixed", "n0-l4-gap-bandwidth", "n0-l4-gap-extra")
+"""The graded decomposition of the decode gap: fixed cost per step, achieved vs peak bandwidth, extra bytes."""
+L4_LESSON = "n0-l4"
+EXPLANATION_MIN_WORDS = 25
+"""The learner's own explanation of the gap in the L4 Lab Notebook entry: at least this many words."""
 BENCH_TOLERANCE = DEFAULT_TOLERANCE
 """Two bench runs agree when every headline figure is within this ratio: the same rule ``tutor bench`` prints."""
 
@@ -81,34 +85,75 @@ def _headline(run: Mapping[str, Any]) -> Mapping[str, Any]:
     return {}
 
 
-def stack_condition(doctor_runs: Sequence[Mapping[str, Any]], env_matches: bool | None = None) -> Condition:
-    title = {"en": "The stack is reproducible (tutor doctor passes, lock matches)",
-             "es": "El stack es reproducible (tutor doctor pasa y el lock coincide)"}
-    if not doctor_runs:
-        return Condition("stack", title, False, {"en": "no tutor doctor run yet — run `tutor doctor --lock`",
-                                                 "es": "aún no hay ninguna ejecución de tutor doctor — ejecuta "
-                                                       "`tutor doctor --lock`"})
-    run = doctor_runs[-1]
-    at = float(run["created_at"])
-    lock = run.get("lock_matches")
-    passed = bool(run.get("passed"))
-    matches = bool(lock) if env_matches is None else bool(lock) and env_matches
-    ok = passed and matches
-    if ok:
-        ev = {"en": f"doctor run #{run['id']} on {when(at)} passed; its lock matches",
-              "es": f"tutor doctor #{run['id']} del {when(at)} pasó; su lock coincide"}
-    elif not passed:
-        ev = {"en": f"the latest doctor run (#{run['id']}, {when(at)}) found problems",
-              "es": f"la última ejecución de doctor (#{run['id']}, {when(at)}) encontró problemas"}
-    elif lock is None:
-        ev = {"en": f"doctor run #{run['id']} ({when(at)}) passed but had no lock to compare — "
-                    "run `tutor doctor --lock`, then `tutor doctor` again",
-              "es": f"doctor #{run['id']} ({when(at)}) pasó pero no tenía lock con que comparar — "
-                    "ejecuta `tutor doctor --lock` y luego `tutor doctor`"}
+def _lock_part(run: Mapping[str, Any]) -> Mapping[str, Any]:
+    report = run.get("report")
+    lock = report.get("lock") if isinstance(report, Mapping) else None
+    return lock if isinstance(lock, Mapping) else {}
+
+
+def _pid(run: Mapping[str, Any]) -> Any:
+    report = run.get("report")
+    process = report.get("process") if isinstance(report, Mapping) else None
+    return process.get("pid") if isinstance(process, Mapping) else None
+
+
+def stack_condition(doctor_runs: Sequence[Mapping[str, Any]], env_matches: bool | None = None,
+                    now: float | None = None) -> Condition:
+    """The latest ``tutor doctor --lock`` wrote a lock and what rebuilds it; a doctor run in a later process
+    compared the environment with that lock (by its id) and passed. The latest such comparison counts."""
+    from tutor.doctor.rebuild import age_text, pins_text
+
+    title = {"en": "The stack is reproducible (a lock with what rebuilds it, checked by a later tutor doctor)",
+             "es": "El stack es reproducible (un lock con lo que lo reconstruye, comprobado por un tutor doctor "
+                   "posterior)"}
+    writes = [r for r in doctor_runs if _lock_part(r).get("written")]
+    if not writes:
+        return Condition("stack", title, False, {"en": "no lock written yet — run `tutor doctor --lock`",
+                                                 "es": "aún no hay lock — ejecuta `tutor doctor --lock`"})
+    w = writes[-1]
+    lock = _lock_part(w)
+    w_at = float(w["created_at"])
+    rebuild = lock.get("rebuild") if isinstance(lock.get("rebuild"), Mapping) else {}
+    refs: dict[str, Any] = {"lock_run": w["id"], "lock_id": lock.get("lock_id"), "lock_written_at": w_at}
+    if not rebuild or not lock.get("lock_id"):
+        return Condition("stack", title, False,
+                         {"en": f"the lock of doctor run #{w['id']} ({when(w_at)}) records nothing that rebuilds it "
+                                "— run `tutor doctor --lock` again",
+                          "es": f"el lock de doctor #{w['id']} ({when(w_at)}) no guarda nada con que "
+                                "reconstruirlo — vuelve a ejecutar `tutor doctor --lock`"}, w_at, refs)
+    refs.update(pins=dict(rebuild.get("pins") or {}), requirements=rebuild.get("requirements"),
+                dockerfile=rebuild.get("dockerfile"))
+    pinned = pins_text(dict(rebuild))
+    head_en = (f"lock #{w['id']} written {age_text(w_at, 'en', now)} ago ({when(w_at)}), pins {pinned}, "
+               f"rebuilds from {rebuild.get('requirements')} or {rebuild.get('dockerfile')}")
+    head_es = (f"lock #{w['id']} escrito hace {age_text(w_at, 'es', now)} ({when(w_at)}), fija {pinned}, se "
+               f"reconstruye con {rebuild.get('requirements')} o {rebuild.get('dockerfile')}")
+    checks = [r for r in doctor_runs if int(r["id"]) > int(w["id"]) and not _lock_part(r).get("written")
+              and _lock_part(r).get("lock_id") == lock.get("lock_id") and _lock_part(r).get("matches") is not None
+              and (_pid(r) is None or _pid(r) != _pid(w))]
+    if not checks:
+        return Condition("stack", title, False,
+                         {"en": f"{head_en}; no later `tutor doctor` has checked the environment against it yet",
+                          "es": f"{head_es}; ningún `tutor doctor` posterior lo ha comprobado todavía"}, w_at, refs)
+    c = checks[-1]
+    c_at = float(c["created_at"])
+    refs["check_run"] = c["id"]
+    matches = bool(_lock_part(c).get("matches")) and env_matches is not False
+    passed = bool(c.get("passed"))
+    if matches and passed:
+        tail_en = f"doctor #{c['id']} ({when(c_at)}, a later process) checked the environment: it matches"
+        tail_es = f"doctor #{c['id']} ({when(c_at)}, otro proceso posterior) comprobó el entorno: coincide"
+    elif not matches:
+        n = len(_lock_part(c).get("differences") or [])
+        tail_en = (f"doctor #{c['id']} ({when(c_at)}): the environment no longer matches the lock"
+                   + (f" ({n} difference(s))" if n else ""))
+        tail_es = (f"doctor #{c['id']} ({when(c_at)}): el entorno ya no coincide con el lock"
+                   + (f" ({n} diferencia(s))" if n else ""))
     else:
-        ev = {"en": f"doctor run #{run['id']} ({when(at)}): the environment no longer matches the lock",
-              "es": f"doctor #{run['id']} ({when(at)}): el entorno ya no coincide con el lock"}
-    return Condition("stack", title, ok, ev, at, {"doctor_run": run["id"]})
+        tail_en = f"doctor #{c['id']} ({when(c_at)}) matched the lock but found problems"
+        tail_es = f"doctor #{c['id']} ({when(c_at)}) coincide con el lock pero encontró problemas"
+    return Condition("stack", title, matches and passed, {"en": f"{head_en}; {tail_en}", "es": f"{head_es}; {tail_es}"},
+                     c_at, refs)
 
 
 def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = BENCH_TOLERANCE) -> Condition:
@@ -171,13 +216,50 @@ def _exercise_line(status: ExerciseStatus) -> tuple[str, str]:
             f"{ex} {m}: {p2_es} aprobada pero no reproduce la pasada 1 (no aprobada antes)")
 
 
-def gap_condition(attempts: Sequence[Mapping[str, Any]], exercise_id: str = L4_GAP_EXERCISE) -> Condition:
-    title = {"en": "You explained the gap between your throughput and the limit (the L4 exercise)",
-             "es": "Explicaste la brecha entre tu rendimiento y el límite (el ejercicio de L4)"}
-    status = exercise_status(exercise_id, attempts)
-    en, es = _exercise_line(status)
-    at = _attempt_time(attempts, status.pass2_attempt or status.pass1_attempt)
-    return Condition("gap", title, status.passed, {"en": en, "es": es}, at, {"exercise": exercise_id})
+def _own_explanation(entries: Sequence[Mapping[str, Any]], lesson: str = L4_LESSON) -> Mapping[str, Any] | None:
+    """The latest L4 Lab Notebook entry whose "gap" part holds the learner's explanation (enough words)."""
+    found = None
+    for row in entries:
+        entry = row.get("entry")
+        if not isinstance(entry, Mapping):
+            continue
+        lab = str(entry.get("lab_id") or row.get("lab_id") or "")
+        if str(entry.get("lesson_id") or "") != lesson and not lab.startswith(lesson + "-"):
+            continue
+        if len(str(entry.get("gap") or "").split()) >= EXPLANATION_MIN_WORDS:
+            found = row
+    return found
+
+
+def gap_condition(attempts: Sequence[Mapping[str, Any]], exercise_ids: Sequence[str] = L4_GAP_EXERCISES,
+                  notebook: Sequence[Mapping[str, Any]] = ()) -> Condition:
+    """The gap decomposed (each part's exercise passed, graded against this machine's measurement) and explained
+    in the learner's own words (the L4 Lab Notebook entry's gap part)."""
+    title = {"en": "You explained the gap to the theoretical limit: its parts predicted and measured (L4), and your "
+                   "own explanation in the L4 Lab Notebook entry",
+             "es": "Explicaste la distancia al límite teórico: sus partes predichas y medidas (L4) y tu propia "
+                   "explicación en la ficha del Lab Notebook de la L4"}
+    statuses = [exercise_status(ex, attempts) for ex in exercise_ids]
+    lines = [_exercise_line(s) for s in statuses]
+    decomposed = bool(statuses) and all(s.passed for s in statuses)
+    entry = _own_explanation(notebook)
+    if entry is not None:
+        words = len(str(entry["entry"].get("gap") or "").split())
+        nb_en = f"notebook entry #{entry['id']} explains the gap in your words ({words} words)"
+        nb_es = f"la ficha #{entry['id']} explica la distancia con tus palabras ({words} palabras)"
+    else:
+        nb_en = (f"no L4 Lab Notebook entry explains the gap yet (its \"gap\" part, at least {EXPLANATION_MIN_WORDS} "
+                 "words of your own, written in the Lab Notebook screen: N in the TUI)")
+        nb_es = (f"ninguna ficha del Lab Notebook de la L4 explica aún la distancia (su parte «diferencia», al menos "
+                 f"{EXPLANATION_MIN_WORDS} palabras tuyas, escritas en la pantalla del Lab Notebook: N en la TUI)")
+    times = [t for s in statuses if (t := _attempt_time(attempts, s.pass2_attempt or s.pass1_attempt)) is not None]
+    if entry is not None:
+        times.append(float(entry.get("updated_at") or entry.get("created_at") or 0.0))
+    refs = {"exercises": list(exercise_ids), "notebook_entry": entry["id"] if entry is not None else None}
+    return Condition("gap", title, decomposed and entry is not None,
+                     {"en": "; ".join([*(en for en, _ in lines), nb_en]),
+                      "es": "; ".join([*(es for _, es in lines), nb_es])},
+                     max(times) if times else None, refs)
 
 
 def _attempt_time(attempts: Sequence[Mapping[str, Any]], attempt_id: int | None) -> float | None:
@@ -219,7 +301,8 @@ def evaluate_c0(
     doctor_runs: Sequence[Mapping[str, Any]],
     level_exercises: Sequence[str],
     env_matches: bool | None = None,
-    gap_exercise: str = L4_GAP_EXERCISE,
+    gap_exercises: Sequence[str] = L4_GAP_EXERCISES,
+    notebook: Sequence[Mapping[str, Any]] = (),
     tolerance: float = BENCH_TOLERANCE,
 ) -> Checkpoint:
     """C0 from the store's rows (as :class:`~tutor.progress.store.ProgressStore` returns them).
@@ -230,7 +313,7 @@ def evaluate_c0(
     conditions = (
         stack_condition(doctor_runs, env_matches),
         bench_condition(bench_runs, tolerance),
-        gap_condition(attempts, gap_exercise),
+        gap_condition(attempts, gap_exercises, notebook),
         level_condition(attempts, level_exercises),
     )
     kinds = {str(r.get("device_kind")) for r in bench_runs[-2:]} if bench_runs else set()
@@ -256,4 +339,5 @@ def evaluate_store(course: Any, store: Any, env_matches: bool | None = None) -> 
         doctor_runs=store.doctor_runs(),
         level_exercises=level_exercise_ids(course),
         env_matches=env_matches,
+        notebook=store.notebook_entries(),
     )

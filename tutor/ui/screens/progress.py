@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -164,7 +165,7 @@ class ProgressScreen(Screen[None]):
         for cond in c0["conditions"]:
             mark = "[green]✓[/green]" if cond["passed"] else "[red]✗[/red]"
             lines.append(f"{mark} {cond['title'][lang]}")
-            lines.append(f"    [dim]{cond['evidence'][lang]}[/dim]")
+            lines.append(f"    [dim]{escape(cond['evidence'][lang])}[/dim]")
         self.query_one("#progress-c0", Static).update("\n".join(lines))
         self.query_one("#progress-lessons-title", Static).update(f"[b]{t('progress.lessons', lang)}[/b]")
         lessons = self.query_one("#progress-lessons", DataTable)

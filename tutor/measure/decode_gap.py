@@ -1,0 +1,212 @@
+"""The decode gap, measured and explained (imports torch).
+
+Decode time per token is a fixed cost per step plus the bytes a step reads over the bandwidth it achieves:
+``t = fixed + bytes / effective_bandwidth``. :func:`measure_decode_gap` times greedy decode at batch 1 for two or
+three sizes of the bundled transformer (interleaved rounds, threads pinned), fits that line by least squares and
+splits the largest model's gap to the classic bound (weights ÷ peak bandwidth) into its parts:
+
+- ``fixed``: the fitted per-step overhead (Python, the framework, ~100 small ops per token);
+- ``bandwidth``: moving all the step's bytes at the achieved rather than the peak bandwidth;
+- ``extra_bytes``: what the KV cache adds to the weights, at the peak bandwidth;
+- ``residual``: what the line does not explain at that size.
+
+The parts add up to the measured step exactly. When the models fit in the last-level cache (a CPU with a large L3)
+the achieved bandwidth can beat the DRAM peak; the result says so (``cache.resident``) rather than calling it DRAM.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from tutor.measure.model import TransformerConfig, build_model, n_params, weight_bytes_per_step
+from tutor.measure.timing import CancelCheck, check_cancel
+
+Progress = Callable[[float, str], None]
+
+#: Per mode: the model sizes (smallest first; the same layer count, so the same ops and the same fixed cost per
+#: step — only the bytes grow), prompt, timed steps per round and rounds.
+GAP_MODES: dict[str, dict[str, Any]] = {
+    "tiny": {"configs": (TransformerConfig(vocab=256, hidden=32, layers=2, heads=4, kv_heads=4, intermediate=128,
+                                           max_seq_len=64),
+                         TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
+                                           max_seq_len=64),
+                         TransformerConfig(vocab=256, hidden=128, layers=2, heads=4, kv_heads=4, intermediate=512,
+                                           max_seq_len=64)),
+             "prompt": 8, "steps": 8, "rounds": 2},
+    "quick": {"configs": (TransformerConfig(hidden=256, layers=8, heads=4, kv_heads=4, intermediate=1024),
+                          TransformerConfig(),
+                          TransformerConfig(hidden=768, layers=8, heads=12, kv_heads=12, intermediate=3072)),
+              "prompt": 32, "steps": 24, "rounds": 3},
+    "full": {"configs": (TransformerConfig(hidden=256, layers=8, heads=4, kv_heads=4, intermediate=1024),
+                         TransformerConfig(),
+                         TransformerConfig(hidden=1024, layers=8, heads=16, kv_heads=16, intermediate=4096)),
+             "prompt": 64, "steps": 64, "rounds": 5},
+}
+
+
+def kv_bytes_per_step(cfg: TransformerConfig, prompt: int, steps: int, elem: int = 4) -> float:
+    """KV cache read per decode step at the mean context of the timed steps (keys and values, every layer)."""
+    mean_ctx = prompt + (steps + 1) / 2
+    return 2 * cfg.layers * cfg.kv_heads * cfg.head_dim * mean_ctx * elem
+
+
+def fit_line(xs: list[float], ys: list[float]) -> tuple[float, float, float, float]:
+    """Least squares ``y = a + b·x``: ``(a, b, r², raw a)``. A negative intercept (noise on a nearly
+    proportional line) is clamped to 0 and the slope refitted through the origin; the raw one says so."""
+    n = len(xs)
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    b = sxy / sxx if sxx > 0 else 0.0
+    a = raw = my - b * mx
+    if a < 0 or b <= 0:
+        a = max(a, 0.0) if b > 0 else my
+        b = sum(x * (y - a) for x, y in zip(xs, ys, strict=True)) / sum(x * x for x in xs) if b > 0 else 0.0
+    ss_tot = sum((y - my) ** 2 for y in ys)
+    ss_res = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys, strict=True))
+    r2 = 1.0 - ss_res / ss_tot if ss_tot > 0 and n > 2 else 1.0
+    return a, b, r2, raw
+
+
+def decompose(step_s: float, weights_bytes: float, extra_bytes: float, fixed_s: float, eff_bw: float,
+              peak_bw: float) -> dict[str, float]:
+    """The gap between a measured step and the bound ``weights ÷ peak`` in its parts (seconds and % of the gap).
+
+    ``step = weights/peak + extra/peak + (total/eff − total/peak) + fixed + residual``, exactly."""
+    total = weights_bytes + extra_bytes
+    bound = weights_bytes / peak_bw
+    extra = extra_bytes / peak_bw
+    bandwidth = total / eff_bw - total / peak_bw if eff_bw > 0 else 0.0
+    residual = step_s - bound - extra - bandwidth - fixed_s
+    gap = step_s - bound
+    parts = {"fixed": fixed_s, "bandwidth": bandwidth, "extra_bytes": extra, "residual": residual}
+    out: dict[str, float] = {"measured_step_ms": step_s * 1e3, "bound_step_ms": bound * 1e3, "gap_ms": gap * 1e3,
+                             "measured_tokens_per_s": 1 / step_s, "bound_tokens_per_s": 1 / bound,
+                             "fraction_of_bound": bound / step_s}
+    for name, seconds in parts.items():
+        out[f"{name}_ms"] = seconds * 1e3
+        out[f"{name}_share_pct"] = 100 * seconds / gap if gap > 0 else 0.0
+    out["achieved_bandwidth_pct"] = 100 * eff_bw / peak_bw
+    out["extra_bytes_pct"] = 100 * extra_bytes / weights_bytes
+    return out
+
+
+def _timed_steps(model: Any, prompt: int, steps: int, device: str, should_cancel: CancelCheck | None,
+                 warmup: int) -> list[float]:
+    """Seconds of each of ``steps`` greedy decode steps at batch 1 after a prompt (and ``warmup`` untimed steps)."""
+    cfg = model.cfg
+    caches = model.new_cache(1, torch.float32, device)
+    gen = torch.Generator(device="cpu").manual_seed(1)
+    tokens = torch.randint(0, cfg.vocab, (1, prompt), generator=gen).to(device)
+    times: list[float] = []
+    with torch.inference_mode():
+        logits = model(tokens, caches, 0)
+        nxt = logits[:, -1:].argmax(-1)
+        for step in range(warmup + steps):
+            if step % 4 == 0:
+                check_cancel(should_cancel)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            t0 = time.perf_counter_ns()
+            logits = model(nxt, caches, prompt + step)
+            nxt = logits[:, -1:].argmax(-1)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            if step >= warmup:
+                times.append((time.perf_counter_ns() - t0) / 1e9)
+    return times
+
+
+STEP_QUANTILE = 0.2
+"""Which step time stands for a size: the 20th percentile of its timed steps. On a shared machine some steps are
+preempted (several times slower); the median would measure the neighbours, the minimum a lucky burst."""
+
+
+def typical_step(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(STEP_QUANTILE * len(ordered)))]
+
+
+def _pick_threads(model: Any, prompt: int, device: str, should_cancel: CancelCheck | None, default: int) -> int:
+    """torch's thread count or one thread, whichever decodes faster here (a decode step is ~100 small parallel
+    regions; on a shared CPU one preempted thread stalls each of them). The whole run then keeps that count."""
+    if device != "cpu" or default == 1:
+        return default
+    best, best_t = default, float("inf")
+    for threads in (default, 1):
+        torch.set_num_threads(threads)
+        t = typical_step(_timed_steps(model, prompt, 8, device, should_cancel, 2))
+        if t < best_t:
+            best, best_t = threads, t
+    return best
+
+
+def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_level_cache_bytes: int | None = None,
+                       should_cancel: CancelCheck | None = None, progress: Progress | None = None,
+                       threads: int | None = None) -> dict[str, Any]:
+    """Time decode at batch 1 for each size of ``GAP_MODES[mode]``, fit ``t = fixed + bytes/eff_bw`` and decompose
+    the largest model's gap to ``weights ÷ peak_bandwidth_gbs``. Sizes are interleaved round by round (so a busy
+    spell hits every size alike) and torch's CPU threads are pinned for the whole run."""
+    cfg_mode = GAP_MODES[mode]
+    prompt, steps, rounds = cfg_mode["prompt"], cfg_mode["steps"], cfg_mode["rounds"]
+    configs: tuple[TransformerConfig, ...] = cfg_mode["configs"]
+    previous_threads = torch.get_num_threads()
+    models = [build_model(cfg, device, torch.float32).eval() for cfg in configs]
+    samples: list[list[float]] = [[] for _ in configs]
+    try:
+        pinned = _pick_threads(models[len(models) // 2], prompt, device, should_cancel, previous_threads) \
+            if threads is None else max(1, int(threads))
+        torch.set_num_threads(pinned)
+        for r in range(rounds):
+            for i, model in enumerate(models):
+                if progress:
+                    progress((r * len(models) + i) / (rounds * len(models)),
+                             f"decode gap: round {r + 1}/{rounds}, model {i + 1}/{len(models)}")
+                samples[i].extend(_timed_steps(model, prompt, steps, device, should_cancel, 4 if r == 0 else 1))
+    finally:
+        torch.set_num_threads(previous_threads)
+    sizes: list[dict[str, Any]] = []
+    for cfg, model, times in zip(configs, models, samples, strict=True):
+        w = weight_bytes_per_step(model)
+        kv = kv_bytes_per_step(cfg, prompt, steps)
+        typical = typical_step(times)
+        sizes.append({"model": cfg.to_dict(), "n_params": n_params(model), "weights_bytes": w, "kv_bytes": kv,
+                      "bytes_per_step": w + kv, "step_s": typical, "step_ms": typical * 1e3,
+                      "step_ms_median": statistics.median(times) * 1e3, "step_ms_min": min(times) * 1e3,
+                      "cv": statistics.stdev(times) / statistics.fmean(times) if len(times) > 1 else 0.0,
+                      "timed_steps": len(times), "tokens_per_s": 1 / typical})
+    del models
+    fixed_s, slope, r2, raw_fixed_s = fit_line([s["bytes_per_step"] for s in sizes], [s["step_s"] for s in sizes])
+    eff_bw = 1 / slope if slope > 0 else float("inf")
+    peak = peak_bandwidth_gbs * 1e9
+    ref = sizes[-1]
+    gap = decompose(ref["step_s"], ref["weights_bytes"], ref["kv_bytes"], fixed_s, eff_bw, peak)
+    largest = max(s["bytes_per_step"] for s in sizes)
+    resident = device == "cpu" and last_level_cache_bytes is not None and largest <= last_level_cache_bytes
+    if progress:
+        progress(1.0, "decode gap: fitted")
+    return {
+        "sizes": sizes,
+        "prompt_tokens": prompt,
+        "decode_steps": steps,
+        "rounds": rounds,
+        "threads": pinned if device == "cpu" else None,
+        "step_statistic": f"{STEP_QUANTILE:.0%} percentile of the timed steps, {rounds} interleaved rounds",
+        "dtype": "float32",
+        "peak_bandwidth_gbs": peak_bandwidth_gbs,
+        "fit": {"fixed_ms": fixed_s * 1e3, "effective_bandwidth_gbs": eff_bw / 1e9, "r2": r2,
+                "intercept_ms": raw_fixed_s * 1e3, "clamped": fixed_s != raw_fixed_s,
+                "formula": "step time = fixed + bytes per step ÷ effective bandwidth (least squares)"},
+        "reference": {"n_params": ref["n_params"], "weights_bytes": ref["weights_bytes"],
+                      "kv_bytes": ref["kv_bytes"], "step_ms": ref["step_ms"]},
+        "gap": gap,
+        "cache": {"last_level_cache_bytes": last_level_cache_bytes, "largest_bytes_per_step": largest,
+                  "resident": resident,
+                  # above 100: even the largest model spills out of the cache; below, decode may never reach DRAM
+                  "largest_to_llc_pct": 100 * largest / last_level_cache_bytes if last_level_cache_bytes else None},
+    }
