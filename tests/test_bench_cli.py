@@ -53,11 +53,17 @@ def test_tiny_run_twice(tmp_path: Path) -> None:
     assert report["device"]["kind"] == "cpu" and report["env"]["torch"]
     assert set(report["cv"]) == set(HEADLINE_KEYS)
     assert md.read_text().startswith("# GPU Tutor bench")
+    train = report["tests"]["train_step"]
+    if train["theoretical_gflops"]:  # MFU is over the device's theoretical peak, not the measured matmul peak
+        assert report["headline"]["mfu"] == pytest.approx(train["achieved_gflops"] / train["theoretical_gflops"])
+    assert any(n.startswith("comparison: two runs agree when") for n in report["notes"])
 
     proc = run_cli("bench", "--tiny", "--device", "cpu", "--data-dir", str(data), "--json")  # bare --json: stdout
     assert proc.returncode == 0, proc.stderr
     second = json.loads(proc.stdout)  # stdout is only the JSON; the table went to stderr
     assert second["comparison"]["figures"] and "vs previous" in proc.stderr
+    assert all(0.05 <= f["allowed"] <= 0.15 for f in second["comparison"]["figures"])
+    assert "max(5 %, 2·√(CV₁² + CV₂²))" in proc.stderr
     assert "JSON report on stdout" in proc.stderr
     runs = ProgressStore(data / "progress.sqlite3").bench_runs(report["device"]["fingerprint"])
     assert len(runs) == 2 and runs[0]["report"]["headline"] == report["headline"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tutor.measure.bench_report import compare
 from tutor.progress.c0 import PASS_SCORE, evaluate_c0
 
@@ -11,9 +13,13 @@ HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "rid
         "decode_tokens_per_s": 40.0, "decode_bound_tokens_per_s": 60.0, "train_tokens_per_s": 900.0, "mfu": 0.3}
 
 
-def bench(i: int, fp: str = "fp1", kind: str = "cpu", scale: float = 1.0) -> dict[str, Any]:
+def bench(i: int, fp: str = "fp1", kind: str = "cpu", scale: float = 1.0, cv: float | None = None
+          ) -> dict[str, Any]:
     head = {k: ({d: x * scale for d, x in v.items()} if isinstance(v, dict) else v * scale) for k, v in HEAD.items()}
-    return {"id": i, "fingerprint": fp, "device_kind": kind, "report": {"headline": head}, "created_at": 1000.0 + i}
+    report: dict[str, Any] = {"headline": head}
+    if cv is not None:
+        report["cv"] = {k: ({d: cv for d in v} if isinstance(v, dict) else cv) for k, v in HEAD.items()}
+    return {"id": i, "fingerprint": fp, "device_kind": kind, "report": report, "created_at": 1000.0 + i}
 
 
 REBUILD = {"requirements": "/d/environment.lock.requirements.txt", "dockerfile": "/d/environment.lock.Dockerfile",
@@ -242,3 +248,30 @@ def test_the_gap_needs_its_parts_and_the_learners_own_explanation() -> None:
     ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != GAP[1]]  # the explanation alone
     cond = evaluate_c0(**ev).conditions[2]
     assert not cond.passed and "n0-l4-gap-bandwidth ○○: not attempted" in cond.evidence["en"]
+
+
+def test_a_noisy_pair_is_judged_by_its_measured_noise() -> None:
+    from tutor.measure.bench_report import allowed_difference
+
+    assert allowed_difference(0.0, 0.0) == 0.05  # the floor
+    assert allowed_difference(0.03, 0.04) == pytest.approx(0.10)  # 2·√(0.03² + 0.04²)
+    assert allowed_difference(0.3, 0.3) == 0.15  # the ceiling: noisier figures cannot be reproduced here
+    ev = everything()
+    ev["bench_runs"] = [bench(1), bench(2, scale=1.08)]  # 8 % apart, no noise measured: disagree
+    cond = evaluate_c0(**ev).conditions[1]
+    assert not cond.passed and "allowed ±5.0 %" in cond.evidence["en"]
+    ev["bench_runs"] = [bench(1, cv=0.03), bench(2, scale=1.08, cv=0.04)]  # the same 8 %, within ±10 %
+    cond = evaluate_c0(**ev).conditions[1]
+    assert cond.passed and "allowed ±10.0 %" in cond.evidence["en"] and "8.0 % apart" in cond.evidence["en"]
+    ev["bench_runs"] = [bench(1, cv=0.2), bench(2, scale=1.2, cv=0.2)]  # 20 % apart: over the ceiling
+    assert not evaluate_c0(**ev).conditions[1].passed
+
+
+def test_a_later_noisy_bench_does_not_withdraw_an_agreement() -> None:
+    ev = everything()
+    ev["bench_runs"] = [bench(1), bench(2, scale=1.02), bench(3, scale=1.4)]
+    cond = evaluate_c0(**ev).conditions[1]
+    assert cond.passed and cond.refs["bench_runs"] == [1, 2] and cond.refs["latest_pair"] == [2, 3]
+    assert "still holds" in cond.evidence["en"] and "sigue valiendo" in cond.evidence["es"]
+    ev["bench_runs"] = [bench(1), bench(2, scale=1.02), bench(3, fp="new", scale=1.4)]  # another device now
+    assert not evaluate_c0(**ev).conditions[1].passed

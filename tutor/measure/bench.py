@@ -13,13 +13,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tutor.measure.bench_report import SCHEMA
+from tutor.measure.bench_report import COMPARISON_RULE, SCHEMA
 from tutor.measure.device import device_info, environment, resolve_device
 from tutor.measure.errors import WorkloadError
 from tutor.measure.timing import CancelCheck
 
 Progress = Callable[[float, str], None]
 BENCH_MODES = ("tiny", "quick", "full")
+QUICK_ARRAY_CAP_BYTES = 256 * 2**20
+"""``--quick`` keeps each STREAM array at most this size, whatever the cache (three arrays stay under 1 GiB)."""
 
 
 def _load_average() -> float | None:
@@ -33,7 +35,9 @@ def _load_average() -> float | None:
 def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | None = None,
               should_cancel: CancelCheck | None = None) -> dict[str, Any]:
     """Run the reference benchmark; ``mode`` is "quick", "full" or "tiny" (tests only)."""
-    from tutor.measure.model import measure_decode, measure_train_step
+    import torch
+
+    from tutor.measure.model import measure_decode, measure_train_step, theoretical_peak
     from tutor.measure.roofline import measure_roofline
     from tutor.measure.roofline_model import store_roofline
 
@@ -45,14 +49,25 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     dev = resolve_device(device)
     info = device_info(dev)
     report_progress(0.0, f"bench on {info['name']} ({dev})")
-    roof = measure_roofline(dev, info, mode, should_cancel, lambda f, m: report_progress(0.55 * f, m))
-    if mode != "tiny":
-        store_roofline(info["fingerprint"], roof)
-    decode = measure_decode(dev, mode, roof["peak_bandwidth_gbs"], should_cancel,
-                            lambda f, m: report_progress(0.55 + 0.2 * f, m))
-    train_dtype = "bfloat16" if dev == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
-    train = measure_train_step(dev, mode, roof["peak_gflops"][train_dtype], train_dtype, should_cancel,
-                               lambda f, m: report_progress(0.75 + 0.25 * f, m))
+    threads = torch.get_num_threads()
+    try:
+        torch.set_num_threads(threads)  # pinned: every part of this run uses the same count (decode may try one)
+        roof = measure_roofline(dev, info, mode, should_cancel, lambda f, m: report_progress(0.55 * f, m),
+                                array_cap_bytes=QUICK_ARRAY_CAP_BYTES if mode == "quick" else None)
+        bw = roof["bandwidth"]
+        within_cache = dev == "cpu" and bw["array_bytes"] < 4 * bw["last_level_cache_bytes"]
+        if mode != "tiny" and not (mode == "quick" and within_cache):
+            # a roof from arrays the cache can hold is not cached as this machine's DRAM roof
+            store_roofline(info["fingerprint"], roof)
+        decode = measure_decode(dev, mode, roof["peak_bandwidth_gbs"], should_cancel,
+                                lambda f, m: report_progress(0.55 + 0.2 * f, m))
+        train_dtype = "bfloat16" if dev == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
+        theoretical, theoretical_source = theoretical_peak(roof.get("physical_limits"), train_dtype)
+        train = measure_train_step(dev, mode, roof["peak_gflops"][train_dtype], train_dtype, should_cancel,
+                                   lambda f, m: report_progress(0.75 + 0.25 * f, m),
+                                   theoretical_gflops=theoretical, theoretical_source=theoretical_source)
+    finally:
+        torch.set_num_threads(threads)
     report_progress(1.0, "bench done")
     load_after = _load_average()
     warnings = list(roof["warnings"])
@@ -61,6 +76,10 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     if dev == "cpu" and busiest > 0.5 * cpus + 1:
         warnings.append(f"the machine was busy (load average {busiest:.1f} on {cpus} CPUs): figures may be low "
                         "and noisy, and two passes may not agree")
+    if mode == "quick" and within_cache:
+        warnings.append(f"quick mode: STREAM arrays of {bw['array_bytes'] / 2**20:.0f} MiB are less than 4× the "
+                        f"{bw['last_level_cache_bytes'] / 2**20:.0f} MiB last-level cache, so the peak bandwidth may "
+                        "be partly the cache's, not DRAM's; `tutor bench --full` sizes the arrays for DRAM")
     gemm_cv = {d: g["cv"] for d, g in roof["gemm"].items() if "cv" in g}
     headline = {
         "peak_bandwidth_gbs": roof["peak_bandwidth_gbs"],
@@ -91,7 +110,11 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         f"{decode['decode_steps']} tokens after a {decode['prompt_tokens']}-token prompt; bound = "
         f"{decode['bound_formula']}",
         f"training: batch {train['batch']} × {train['seq_len']} tokens, AdamW, {train['precision']}; MFU = "
-        f"FlopCounterMode FLOPs per step ÷ step time ÷ the measured {train_dtype} matmul peak",
+        f"FlopCounterMode FLOPs per step ÷ step time ÷ the theoretical {train_dtype} peak "
+        f"({train['theoretical_gflops'] or 0:.0f} GFLOP/s, {train['theoretical_source'] or 'unknown'}); "
+        f"{train['fraction_of_measured_peak'] * 100:.0f} % of the measured matmul peak",
+        f"threads: torch pinned to {threads} for the whole run",
+        COMPARISON_RULE,
         "CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
     ]
     return {

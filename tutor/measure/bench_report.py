@@ -15,8 +15,14 @@ HEADLINE_KEYS: tuple[str, ...] = (
     "train_tokens_per_s",
     "mfu",
 )
-# Two passes agree when every headline figure is within this ratio of the other pass's.
+# Two passes agree when every headline figure is within its allowed difference of the other pass's: the floor
+# below, or the figures' measured noise when that is larger (see COMPARISON_RULE), never more than NOISE_CAP.
 DEFAULT_TOLERANCE = 0.05
+NOISE_K = 2.0
+NOISE_CAP = 0.15
+COMPARISON_RULE = (f"comparison: two runs agree when each headline figure differs by at most max(floor, "
+                   f"{NOISE_K:g}·√(CV₁² + CV₂²)) — the two runs' intervals overlap — with a floor of 5 % and a "
+                   f"ceiling of {NOISE_CAP * 100:.0f} %")
 
 _LABELS: dict[str, tuple[str, str]] = {
     "peak_bandwidth_gbs": ("peak bandwidth", "GB/s"),
@@ -39,12 +45,14 @@ _WORDS = {
     "en": {"mode": "mode", "device": "device", "fingerprint": "fingerprint", "threads": "torch threads",
            "took": "took", "figure": "figure", "value": "value", "vs": "vs previous", "agrees": "agrees",
            "differs": "differs", "agree": "agree", "disagree": "do not agree", "how": "How these were measured",
-           "compared": "Compared with the previous run on this fingerprint: the passes {verdict} within {tol:.0f} %."},
+           "compared": "Compared with the previous run on this fingerprint: the passes {verdict} (each figure within "
+                       "max({tol:.0f} %, 2·√(CV₁² + CV₂²)), at most 15 %: the two runs' intervals overlap)."},
     "es": {"mode": "modo", "device": "dispositivo", "fingerprint": "huella", "threads": "hilos de torch",
            "took": "duró", "figure": "cifra", "value": "valor", "vs": "frente a la anterior", "agrees": "coincide",
            "differs": "difiere", "agree": "coinciden", "disagree": "no coinciden", "how": "Cómo se midieron",
-           "compared": "Comparado con la ejecución anterior en esta huella: las pasadas {verdict} dentro del "
-                       "{tol:.0f} %."},
+           "compared": "Comparado con la ejecución anterior en esta huella: las pasadas {verdict} (cada cifra "
+                       "dentro de máx({tol:.0f} %, 2·√(CV₁² + CV₂²)), como mucho 15 %: los intervalos de las dos "
+                       "ejecuciones se solapan)."},
 }
 _NOTES_ES = (
     ("peak bandwidth: ", "ancho de banda pico: "),
@@ -52,6 +60,8 @@ _NOTES_ES = (
     ("ridge point: fp32 matmul peak ÷ peak bandwidth", "punto de cresta: pico de matmul fp32 ÷ ancho de banda pico"),
     ("decode: ", "decodificación: "),
     ("training: ", "entrenamiento: "),
+    ("comparison: two runs agree when", "comparación: dos ejecuciones coinciden cuando"),
+    ("threads: torch pinned to", "hilos: torch fijado a"),
     ("CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
      "CV = coeficiente de variación de las repeticiones cronometradas; el punto de cresta y el MFU combinan "
      "los CV de sus entradas"),
@@ -81,23 +91,50 @@ def flat_headline(headline: dict[str, Any]) -> dict[str, float]:
     return out
 
 
+def flat_cv(report: dict[str, Any]) -> dict[str, float]:
+    """The report's CV per flat headline key (missing where the report has none)."""
+    cv = report.get("cv") if isinstance(report.get("cv"), dict) else {}
+    out: dict[str, float] = {}
+    for key, value in (cv or {}).items():
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                if isinstance(v, int | float) and v >= 0:
+                    out[f"{key}.{sub}"] = float(v)
+        elif isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+            out[key] = float(value)
+    return out
+
+
+def allowed_difference(cv_now: float | None, cv_before: float | None, tolerance: float = DEFAULT_TOLERANCE
+                       ) -> float:
+    """How far apart two runs of one figure may be and still agree: the floor ``tolerance``, or the noise both
+    runs measured (``NOISE_K`` standard deviations of their difference) when that is larger, at most
+    ``NOISE_CAP`` (a figure noisier than that cannot be reproduced on this machine, and the rule says so)."""
+    noise = NOISE_K * ((cv_now or 0.0) ** 2 + (cv_before or 0.0) ** 2) ** 0.5
+    return min(max(tolerance, noise), max(tolerance, NOISE_CAP))
+
+
 def compare(current: dict[str, Any], previous: dict[str, Any] | None, tolerance: float = DEFAULT_TOLERANCE
             ) -> dict[str, Any] | None:
-    """Per headline figure: current ÷ previous and whether they agree within ``tolerance``."""
+    """Per headline figure: current ÷ previous, the difference allowed by both runs' measured noise (floor
+    ``tolerance``) and whether they agree (:data:`COMPARISON_RULE`)."""
     if previous is None:
         return None
     now, before = flat_headline(current["headline"]), flat_headline(previous["headline"])
+    cv_now, cv_before = flat_cv(current), flat_cv(previous)
     figures = []
     for key, value in now.items():
         if key not in before or before[key] == 0:
             continue
         ratio = value / before[key]
+        allowed = allowed_difference(cv_now.get(key), cv_before.get(key), tolerance)
         figures.append({"key": key, "current": value, "previous": before[key], "ratio": ratio,
-                        "agree": abs(ratio - 1) <= tolerance})
+                        "allowed": allowed, "agree": abs(ratio - 1) <= allowed + 1e-12})
     return {
         "previous_created_at": previous.get("created_at"),
         "previous_mode": previous.get("mode"),
         "tolerance": tolerance,
+        "rule": COMPARISON_RULE,
         "figures": figures,
         "agree": bool(figures) and all(f["agree"] for f in figures),
     }
@@ -149,13 +186,15 @@ def render_table(report: dict[str, Any], comparison: dict[str, Any] | None = Non
     for (label, value, cv), key in zip(rows, keys, strict=True):
         line = f"  {label:<{w0}}  {value:>{w1}}  {cv:>7}"
         fig = by_key.get(key)
-        if fig:
-            line += f"  ×{fig['ratio']:.3f} {'agrees' if fig['agree'] else 'DIFFERS'}"
+        if fig and comparison:
+            line += (f"  ×{fig['ratio']:.3f} {'agrees' if fig['agree'] else 'DIFFERS'}"
+                     f" (±{fig.get('allowed', comparison['tolerance']) * 100:.1f} %)")
         lines.append(line)
     if comparison:
         tol = comparison["tolerance"] * 100
         verdict = "agree" if comparison["agree"] else "do NOT agree"
-        lines.append(f"  the two passes {verdict} within {tol:.0f} % (previous run {comparison['previous_mode']})")
+        lines.append(f"  the two passes {verdict} (previous run {comparison['previous_mode']}): each figure within "
+                     f"max({tol:.0f} %, 2·√(CV₁² + CV₂²)), at most {NOISE_CAP * 100:.0f} %")
     else:
         lines.append("  no previous run on this fingerprint to compare with")
     for w in report.get("warnings", []):
@@ -194,7 +233,8 @@ def render_markdown(report: dict[str, Any], comparison: dict[str, Any] | None = 
         row = f"| {label_in(label, lang)} | {value} | {cv} |"
         if comparison:
             fig = by_key.get(key)
-            row += f" ×{fig['ratio']:.3f} {w['agrees'] if fig['agree'] else w['differs']} |" if fig else " — |"
+            row += (f" ×{fig['ratio']:.3f} {w['agrees'] if fig['agree'] else w['differs']} "
+                    f"(±{fig.get('allowed', comparison['tolerance']) * 100:.1f} %) |" if fig else " — |")
         out.append(row)
     out.append("")
     if comparison:

@@ -56,9 +56,11 @@ def _stat(stats: TimingStats, work: float) -> dict[str, Any]:
 
 def measure_bandwidth(
     device: str, mode: str = "quick", should_cancel: CancelCheck | None = None, progress: Progress = _noop,
-    dtype: str = "float32",
+    dtype: str = "float32", array_cap_bytes: int | None = None,
 ) -> dict[str, Any]:
-    """STREAM kernels on large arrays. The peak bandwidth is STREAM copy's *sustained* best.
+    """STREAM kernels on large arrays (at most ``array_cap_bytes`` each when given: ``tutor bench --quick`` keeps
+    its memory bounded whatever the cache size, and says when that leaves the arrays within reach of the cache).
+    The peak bandwidth is STREAM copy's *sustained* best.
 
     Each kernel is timed in several short rounds spread over about a second; the figure is the median of the
     rounds' best copies. On a shared machine (a VM, a laptop with a browser open) single copies now and then run
@@ -71,6 +73,8 @@ def measure_bandwidth(
     array_bytes = cfg["stream_bytes"] if mode == "tiny" else max(cfg["stream_bytes"], dram_working_set_bytes())
     if device == "cuda":
         array_bytes = max(array_bytes, 1 * 2**30)
+    elif array_cap_bytes is not None:
+        array_bytes = min(array_bytes, array_cap_bytes)
     n = array_bytes // elem
     rounds = cfg.get("stream_rounds", 1)
     out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rounds,
@@ -201,11 +205,12 @@ def physical_limits(device: str, device_name: str) -> dict[str, Any]:
 
 def measure_roofline(
     device: str, device_info: dict[str, Any], mode: str = "quick", should_cancel: CancelCheck | None = None,
-    progress: Progress = _noop,
+    progress: Progress = _noop, array_cap_bytes: int | None = None,
 ) -> dict[str, Any]:
     """Measure the roofline of ``device``: bandwidth, matmul peak per dtype, ridge points."""
     started = time.time()
-    bw = measure_bandwidth(device, mode, should_cancel, lambda f, m: progress(0.4 * f, m))
+    bw = measure_bandwidth(device, mode, should_cancel, lambda f, m: progress(0.4 * f, m),
+                           array_cap_bytes=array_cap_bytes)
     dtypes = measure_dtypes(device, mode)
     gemm: dict[str, Any] = {}
     for i, dtype in enumerate(dtypes):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from tutor.measure.bench_report import DEFAULT_TOLERANCE
@@ -156,44 +157,71 @@ def stack_condition(doctor_runs: Sequence[Mapping[str, Any]], env_matches: bool 
                      c_at, refs)
 
 
+def _report(run: Mapping[str, Any]) -> dict[str, Any]:
+    report = run.get("report")
+    if not isinstance(report, Mapping):
+        return {"headline": {}}
+    return {"headline": dict(_headline(run)), "cv": report.get("cv") if isinstance(report.get("cv"), Mapping) else {}}
+
+
+def _pair(prev: Mapping[str, Any], last: Mapping[str, Any], tolerance: float) -> dict[str, Any]:
+    """Two runs compared under the noise-aware rule: agreement, and the figure furthest from its allowance."""
+    comparison = compare_bench(_report(last), _report(prev), tolerance)
+    figures = comparison["figures"] if comparison else []
+    worst = max(figures, key=lambda f: abs(f["ratio"] - 1) / max(f["allowed"], 1e-12), default=None)
+    return {"ids": [prev["id"], last["id"]], "at": (float(prev["created_at"]), float(last["created_at"])),
+            "agree": bool(comparison and comparison["agree"]), "key": worst["key"] if worst else None,
+            "difference": abs(worst["ratio"] - 1) if worst else float("inf"),
+            "allowed": worst["allowed"] if worst else tolerance}
+
+
+def _pair_words(p: Mapping[str, Any]) -> tuple[str, str]:
+    (a, b), (ta, tb) = p["ids"], p["at"]
+    if p["key"] is None:
+        return (f"bench runs #{a} and #{b} have no headline figures to compare",
+                f"bench #{a} y #{b} no tienen cifras que comparar")
+    verb_en, verb_es = ("agree", "coinciden") if p["agree"] else ("disagree", "no coinciden")
+    return (f"bench runs #{a} ({when(ta)}) and #{b} ({when(tb)}) {verb_en}: the figure furthest from its allowance "
+            f"is {p['key']}, {p['difference'] * 100:.1f} % apart (allowed ±{p['allowed'] * 100:.1f} %)",
+            f"bench #{a} ({when(ta)}) y #{b} ({when(tb)}) {verb_es}: la cifra más lejos de su margen es {p['key']}, "
+            f"a {p['difference'] * 100:.1f} % (margen ±{p['allowed'] * 100:.1f} %)")
+
+
 def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = BENCH_TOLERANCE) -> Condition:
-    title = {"en": "Two tutor bench runs on this device agree (the second reproducible pass)",
-             "es": "Dos ejecuciones de tutor bench en este dispositivo coinciden (la segunda pasada reproducible)"}
+    """Two consecutive ``tutor bench`` runs (same fingerprint, same mode) agree under the noise-aware rule
+    (:data:`~tutor.measure.bench_report.COMPARISON_RULE`). Once a pair agreed, a later noisy pair does not withdraw
+    the condition: the evidence names the pair that holds and says how the latest pair compared."""
+    title = {"en": "Two tutor bench runs on this device agree (the second reproducible pass; each figure within "
+                   "max(5 %, 2·√(CV₁² + CV₂²)), at most 15 %)",
+             "es": "Dos ejecuciones de tutor bench en este dispositivo coinciden (la segunda pasada reproducible; "
+                   "cada cifra dentro de máx(5 %, 2·√(CV₁² + CV₂²)), como mucho 15 %)"}
     if not bench_runs:
         return Condition("bench", title, False, {"en": "no tutor bench run yet", "es": "aún no hay tutor bench"})
     latest = bench_runs[-1]
-    # the second pass repeats the first: same device fingerprint and same bench mode (quick or full)
-    same = [r for r in bench_runs if r["fingerprint"] == latest["fingerprint"]
-            and _mode(r) == _mode(latest)]
-    refs = {"fingerprint": latest["fingerprint"], "device_kind": latest.get("device_kind")}
-    if len(same) < 2:
+    refs: dict[str, Any] = {"fingerprint": latest["fingerprint"], "device_kind": latest.get("device_kind")}
+    pairs = []
+    for mode in dict.fromkeys(_mode(r) for r in bench_runs if r["fingerprint"] == latest["fingerprint"]):
+        same = [r for r in bench_runs if r["fingerprint"] == latest["fingerprint"] and _mode(r) == mode]
+        pairs += [_pair(a, b, tolerance) for a, b in pairwise(same)]
+    if not pairs:
         return Condition("bench", title, False,
                          {"en": f"one bench run (#{latest['id']}, {when(latest['created_at'])}) on this fingerprint; "
                                 "run `tutor bench` once more",
                           "es": f"una sola ejecución de bench (#{latest['id']}, {when(latest['created_at'])}) en "
                                 "este dispositivo; ejecuta `tutor bench` otra vez"},
                          float(latest["created_at"]), refs)
-    prev, last = same[-2], same[-1]
-    comparison = compare_bench({"headline": _headline(last)}, {"headline": _headline(prev)}, tolerance)
-    figures = comparison["figures"] if comparison else []
-    agree = bool(comparison and comparison["agree"])
-    worst_figure = max(figures, key=lambda f: abs(f["ratio"] - 1), default=None)
-    key = worst_figure["key"] if worst_figure else None
-    worst = abs(worst_figure["ratio"] - 1) if worst_figure else float("inf")
-    refs.update(bench_runs=[prev["id"], last["id"]], worst_key=key, worst_difference=worst)
-    if key is None:
-        ev = {"en": f"bench runs #{prev['id']} and #{last['id']} have no headline figures to compare",
-              "es": f"bench #{prev['id']} y #{last['id']} no tienen cifras que comparar"}
-    else:
-        verb_en = "agree" if agree else "disagree"
-        verb_es = "coinciden" if agree else "no coinciden"
-        ev = {"en": f"bench runs #{prev['id']} ({when(prev['created_at'])}) and #{last['id']} "
-                    f"({when(last['created_at'])}) {verb_en}: largest difference {worst * 100:.1f} % in {key} "
-                    f"(tolerance {tolerance * 100:.0f} %)",
-              "es": f"bench #{prev['id']} ({when(prev['created_at'])}) y #{last['id']} ({when(last['created_at'])}) "
-                    f"{verb_es}: la mayor diferencia es {worst * 100:.1f} % en {key} "
-                    f"(tolerancia {tolerance * 100:.0f} %)"}
-    return Condition("bench", title, agree, ev, float(last["created_at"]), refs)
+    pairs.sort(key=lambda p: p["ids"][1])
+    last = pairs[-1]
+    agreed = [p for p in pairs if p["agree"]]
+    holding = agreed[-1] if agreed else last
+    en, es = _pair_words(holding)
+    refs.update(bench_runs=holding["ids"], worst_key=holding["key"], worst_difference=holding["difference"],
+                allowed=holding["allowed"], latest_pair=last["ids"], latest_agree=last["agree"])
+    if agreed and not last["agree"]:
+        later_en, later_es = _pair_words(last)
+        en += f"; this still holds — the later pair is noisier: {later_en}"
+        es += f"; sigue valiendo — el par posterior es más ruidoso: {later_es}"
+    return Condition("bench", title, bool(agreed), {"en": en, "es": es}, holding["at"][1], refs)
 
 
 def _exercise_line(status: ExerciseStatus) -> tuple[str, str]:

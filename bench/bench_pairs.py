@@ -1,0 +1,83 @@
+"""Does ``tutor bench --quick`` reproduce? N pairs of consecutive runs, judged by the C0 rule.
+
+Each run is a fresh ``tutor bench --quick --no-store --json -`` process (as a learner runs it twice in a row). Every
+pair is compared with :func:`tutor.measure.bench_report.compare` — the rule C0 applies (each headline figure within
+max(5 %, 2·√(CV₁² + CV₂²)), at most 15 %) — and the script prints, per pair, whether it agreed and the figure furthest
+from its allowance; then the agreement rate, each headline figure's CV across all runs (run-to-run noise) and the mean
+of the runs' own CVs, and each run's wall time and peak memory (max RSS of the child). Run::
+
+    .venv/bin/python bench/bench_pairs.py [--pairs 10] [--mode quick]
+
+On a machine shared with other work, say so next to the figures: the load average is printed at the start and end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from tutor.measure.bench_report import COMPARISON_RULE, compare, flat_cv, flat_headline
+
+
+def one_run(mode: str, data_dir: str) -> tuple[dict[str, Any], float, float]:
+    """(report, wall seconds, peak RSS in MiB of this child)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "tutor", "bench", f"--{mode}", "--device", "cpu", "--no-store",
+                           "--json", "-"], capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "TUTOR_DATA_DIR": data_dir})
+    wall = time.perf_counter() - t0
+    if done.returncode != 0:
+        raise SystemExit(f"tutor bench failed ({done.returncode}): {done.stderr.strip().splitlines()[-1:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # ru_maxrss of children is the largest child so far (KiB on Linux): a new maximum is this run's peak
+    return json.loads(done.stdout), wall, max(after, before) / 1024
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=10)
+    parser.add_argument("--mode", choices=["quick", "full"], default="quick")
+    args = parser.parse_args()
+    print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    print(COMPARISON_RULE)
+    runs: list[dict[str, Any]] = []
+    agreed = 0
+    with tempfile.TemporaryDirectory(prefix="bench-pairs-") as data_dir:
+        for i in range(args.pairs):
+            a, wall_a, rss_a = one_run(args.mode, data_dir)
+            b, wall_b, rss_b = one_run(args.mode, data_dir)
+            runs += [a, b]
+            comparison = compare(b, a)
+            assert comparison is not None
+            worst = max(comparison["figures"], key=lambda f: abs(f["ratio"] - 1) / f["allowed"])
+            agreed += comparison["agree"]
+            print(f"pair {i + 1}: {'agree' if comparison['agree'] else 'DISAGREE'}; furthest: {worst['key']} "
+                  f"{abs(worst['ratio'] - 1) * 100:.1f} % (allowed ±{worst['allowed'] * 100:.1f} %); runs took "
+                  f"{wall_a:.1f} s and {wall_b:.1f} s; peak RSS so far {max(rss_a, rss_b):.0f} MiB", flush=True)
+    print(f"\nagreement: {agreed} of {args.pairs} pairs ({agreed / args.pairs * 100:.0f} %)")
+    heads = [flat_headline(r["headline"]) for r in runs]
+    own = [flat_cv(r) for r in runs]
+    print(f"{'figure':<34} {'median':>12} {'CV across runs':>15} {'mean own CV':>12}")
+    for key in heads[0]:
+        values = [h[key] for h in heads if key in h]
+        spread = statistics.stdev(values) / statistics.fmean(values) if len(values) > 1 else 0.0
+        cvs = [c[key] for c in own if key in c]
+        mean_own = statistics.fmean(cvs) * 100 if cvs else float("nan")
+        print(f"{key:<34} {statistics.median(values):>12.4g} {spread * 100:>14.1f}% {mean_own:>11.1f}%")
+    durations = [r["duration_s"] for r in runs]
+    print(f"bench duration: median {statistics.median(durations):.1f} s, max {max(durations):.1f} s")
+    print(f"load average at end: {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
