@@ -67,6 +67,7 @@ def requirements_text(lock: dict[str, Any]) -> str:
         f"# (Python {_python(lock) or '?'}, {system}).",
         "#   python -m venv .venv && .venv/bin/pip install -r THIS_FILE",
         "#   .venv/bin/pip install <your gpu-tutor checkout>  # then: tutor doctor --check-lock <the lock>",
+        "# Offline, point pip at a folder of wheels instead: pip install --no-index --find-links DIR -r THIS_FILE",
     ]
     if index:
         lines.append(f"--extra-index-url {index}")

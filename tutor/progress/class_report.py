@@ -162,8 +162,10 @@ def class_report(course: Any, store: Any) -> dict[str, Any]:
     learners = sorted({str(r.get("learner") or "?") for r in (*attempts, *bench_runs, *doctor_runs)})
     att_by, bench_by, doc_by = _by_learner(attempts), _by_learner(bench_runs), _by_learner(doctor_runs)
     level = level_exercise_ids(course)
+    nb_by = _by_learner(store.notebook_entries())
     c0 = {name: evaluate_c0(attempts=att_by.get(name, []), bench_runs=bench_by.get(name, []),
-                            doctor_runs=doc_by.get(name, []), level_exercises=level).to_json()
+                            doctor_runs=doc_by.get(name, []), level_exercises=level,
+                            notebook=nb_by.get(name, [])).to_json()
           for name in learners}
     return {
         "learners": learners,
