@@ -181,7 +181,7 @@ def test_every_op_has_a_bounded_estimate_and_the_bundled_course_fits() -> None:
         assert request.time_limit_s >= est.seconds + est.setup_seconds
         if est.capped:
             assert est.peak_bytes <= MAX_PEAK_BYTES and est.seconds <= MAX_SECONDS
-    assert ops == {"workload", "sweep", "roofline", "vram", "decode", "train_step", "bench"}
+    assert ops == {"workload", "sweep", "roofline", "vram", "decode", "decode_gap", "train_step", "bench"}
 
 
 def test_the_estimates_mirror_the_engine_sizes() -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 from textual.widgets import DataTable, Markdown, OptionList, Tree
 
@@ -145,23 +147,31 @@ async def test_the_map_lesson_and_progress_show_both_passes(tmp_path: Path) -> N
         await pilot.pause()
         _graded(app.store, 1, 1.0, "correct")
         app.post_message(ProgressChanged())
-        await pilot.pause()
-        tree = app.screen.query_one(Tree)
-        assert "✓○ ¿Copia: memoria o cómputo?" in labels(tree)  # pass 1 passed, pass 2 not done
+        # pass 1 passed, pass 2 not done
+        await wait_for(pilot, lambda: "✓○ ¿Copia: memoria o cómputo?" in labels(app.screen.query_one(Tree)))
         _graded(app.store, 2, 1.0, "correct")
         app.post_message(ProgressChanged())
-        await pilot.pause()
-        assert "✓✓ ¿Copia: memoria o cómputo? · reproducido" in labels(app.screen.query_one(Tree))
+        await wait_for(pilot, lambda: "✓✓ ¿Copia: memoria o cómputo? · reproducido"
+                       in labels(app.screen.query_one(Tree)))
         tree = app.screen.query_one(Tree)
         tree.select_node(next(n for n in _nodes(tree) if str(n.label.plain) == "◐ L1 — El roofline"))
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.screen.id == "lesson-demo-l1" and bool(app.screen.query("#lesson-nav")))
+        await pilot.pause(0.2)
         nav = app.screen.query_one("#lesson-nav", OptionList)
         prompts = [str(nav.get_option_at_index(i).prompt) for i in range(nav.option_count)]
         assert "✓✓ ? ¿Copia: memoria o cómputo? · reproducido" in prompts
         app.action_open_progress()
+        await wait_for(pilot, lambda: bool(app.screen.query("#progress-exercises")))
         await pilot.pause()
         table = app.screen.query_one("#progress-exercises", DataTable)
         row = table.get_row("ex:demo-l1-copy")
         assert row[:2] == ["demo-l1-copy", "✓✓"] and row[4] == "reproducido"
         lessons = app.screen.query_one("#progress-lessons", DataTable)
         assert lessons.get_row("demo-l1")[4:] == ["1/1", "1/1", "1/1"]
+
+
+async def wait_for(pilot: Any, cond: Any, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not cond() and time.monotonic() < end:
+        await pilot.pause(0.05)
+    assert cond()
