@@ -70,6 +70,8 @@ class CourseMapScreen(Screen[None]):
 
     def refresh_map(self) -> None:
         """Rebuild the tree in the current language, keeping the cursor where it was."""
+        if not self.query(Tree):  # marks that arrive before the map is composed: on_mount draws them
+            return
         tree: Tree[MapEntry] = self.query_one(Tree)
         cursor = tree.cursor_line
         lang = self.lang
