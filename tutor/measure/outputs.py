@@ -123,7 +123,6 @@ _SWEEPS: dict[str, tuple[str, ...]] = {
                         "points.<i>.time_s", *(f"roofline.{p}" for p in _ROOF)),
 }
 _DECODE_MODE_BIG_BATCH = {"tiny": 4, "quick": 8, "full": 16}
-NO_MEASUREMENT_OPS = ("doctor",)
 
 
 def declared(op: str, name: str | None = None) -> tuple[str, ...]:

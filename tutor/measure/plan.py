@@ -59,7 +59,8 @@ LIMIT_BASE_S = 60.0
 
 # Options a request may carry beside op/name/params: what a pack may set per op, and what callers add.
 PACK_OPTIONS: dict[str, tuple[Param, ...]] = {
-    "roofline": (Param("mode", "quick", choices=("quick", "full")), Param("refresh", False, choices=None)),
+    # refresh is a boolean (checked apart from the integer and choice parameters)
+    "roofline": (Param("mode", "quick", choices=("quick", "full")), Param("refresh", False)),
     "decode": (Param("mode", "quick", choices=("quick", "full")),),
     "decode_gap": (Param("mode", "quick", choices=("quick", "full")),),
     "train_step": (Param("mode", "quick", choices=("quick", "full")),),
@@ -69,7 +70,6 @@ PACK_OPTIONS: dict[str, tuple[Param, ...]] = {
     "vram": (),
 }
 CALLER_OPTIONS = ("device", "mode", "refresh", "budget_s", "roofline_mode", "time_limit_s")
-DEVICES = ("auto", "cpu", "cuda")
 MODES = ("tiny", "quick", "full")
 
 
