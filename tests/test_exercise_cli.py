@@ -149,13 +149,13 @@ def test_bad_input_exits_2_and_stores_nothing(capsys: pytest.CaptureFixture[str]
 
 def test_failed_measurement_keeps_the_prediction(capsys: pytest.CaptureFixture[str],
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from tutor.measure import api
+    from tutor.commands import exercise as exercise_cmd
     from tutor.measure.errors import MeasureFailed
 
     def boom(*_a: Any, **_k: Any) -> dict[str, Any]:
-        raise MeasureFailed("the measurement process was killed (SIGKILL) — most likely out of memory")
+        raise MeasureFailed("the measurement process was killed (SIGKILL) — most likely out of memory", code="killed")
 
-    monkeypatch.setattr(api, "run_request", boom)
+    monkeypatch.setattr(exercise_cmd, "make_measure", lambda *_a, **_k: (boom, lambda: None))
     code, _out, err = tutor(capsys, "exercise", "run", "t-copy-bound", "--predict", "memory", "--lang", "en")
     assert code == 1 and "out of memory" in err and "prediction is kept" in err
     [attempt] = attempts()

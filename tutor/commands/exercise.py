@@ -15,6 +15,7 @@ import threading
 from typing import Any
 
 from tutor.commands import CliError
+from tutor.i18n import t
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,13 +42,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Run one exercise. --predict takes a choice id for bound (memory|compute), fit (fits|does_not_fit, "
             "optionally with the GB: 'does_not_fit:40' or --gb 40) and diagnose (see 'tutor exercise list'); a "
-            "number in the exercise's unit for number exercises. Exit 0 once graded and stored whatever the "
-            "verdict, 2 on bad input (nothing stored), 1 if the measurement fails."
+            "number in the exercise's unit for number exercises. --resume N measures an unfinished attempt (locked, "
+            "never measured: see 'tutor progress') with the prediction it stored. The measurement runs in the same "
+            "worker process as in the TUI. Exit 0 once graded and stored whatever the verdict, 2 on bad input "
+            "(nothing stored), 1 if the measurement fails, 130 on Ctrl-C (the attempt is marked cancelled)."
         ),
     )
     add_common_options(run)
     run.add_argument("exercise_id", metavar="ID", help="the exercise id")
-    run.add_argument("--predict", required=True, metavar="VALUE", help="your prediction (choice id or number)")
+    run.add_argument("--predict", default=None, metavar="VALUE",
+                     help="your prediction (choice id or number); required unless --resume")
+    run.add_argument("--resume", type=int, default=None, metavar="N",
+                     help="measure the unfinished attempt #N with the prediction it stored")
     run.add_argument("--gb", default=None, metavar="GB", help="fit exercises: the size you predict, in GB")
     run.add_argument("--confidence", default="80", metavar="P",
                      help="how sure you are, 50–100 (%%) or 0.5–1 (default 80)")
@@ -62,6 +68,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
     run.add_argument("--json", action="store_true", help="print the graded attempt as JSON")
     run.set_defaults(func=run_exercise)
+
+    discard = actions.add_parser(
+        "discard", help="discard an unfinished attempt (locked, never measured)",
+        description="Mark the unfinished attempt #N cancelled: its prediction stays in the history, it is no longer "
+        "offered to resume. 'tutor progress' lists the unfinished attempts.")
+    add_common_options(discard)
+    discard.add_argument("attempt_id", type=int, metavar="N", help="the attempt's number")
+    discard.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
+    discard.set_defaults(func=run_discard)
 
 
 def _course(args: argparse.Namespace) -> Any:
@@ -221,10 +236,14 @@ def run_exercise(args: argparse.Namespace) -> int:
     if exercise is None:
         known = ", ".join(sorted(course.exercises)[:12]) or "none"
         raise CliError(f"unknown exercise {args.exercise_id!r} (known: {known})", 2)
-    try:
-        prediction = parse_prediction(exercise, args.predict, args.confidence, args.gb)
-    except PredictionError as exc:
-        raise CliError(f"{exercise.id}: {exc}", 2) from None
+    if (args.predict is None) == (args.resume is None):
+        raise CliError("give --predict VALUE, or --resume N for an unfinished attempt", 2)
+    prediction = None
+    if args.predict is not None:
+        try:
+            prediction = parse_prediction(exercise, args.predict, args.confidence, args.gb)
+        except PredictionError as exc:
+            raise CliError(f"{exercise.id}: {exc}", 2) from None
     if args.budget is not None and not 0.05 <= args.budget <= 10:
         raise CliError("--budget must be between 0.05 and 10 seconds", 2)
     _precheck(exercise, args.device)
@@ -232,10 +251,7 @@ def run_exercise(args: argparse.Namespace) -> int:
     sampler = _open_telemetry() if exercise.measure is not None else None
     cancel = threading.Event()
 
-    def measure(request: dict[str, Any], on_progress: Any, cancel_event: Any) -> dict[str, Any]:
-        from tutor.measure.api import run_request
-
-        return run_request(request, progress=on_progress, should_cancel=cancel_event.is_set if cancel_event else None)
+    measure, close_measure = make_measure(lang, quiet=args.json)
 
     def window(t0: float, t1: float) -> dict[str, Any] | None:
         if sampler is None:
@@ -251,33 +267,33 @@ def run_exercise(args: argparse.Namespace) -> int:
     store = open_store()
     runner = ExerciseRunner(store, measure, telemetry_window=window)
     try:
-        if args.pass_number > 1:
-            try:
-                require_pass2_open(exercise.id, store.attempts(exercise.id))
-            except PassClosed as exc:
-                raise CliError(str(exc), 2) from None
-        outcome = runner.run(
-            exercise,
-            prediction,
-            pass_number=args.pass_number,
-            device=args.device,
-            on_progress=_progress_printer(not args.json),
-            on_queue=_queue_printer(lang),
-            cancel=cancel,
-            roofline_mode=args.roofline_mode,
-            budget_s=args.budget,
-        )
-        first_pass = _first_pass_verdict(store, exercise.id) if args.pass_number > 1 else None
-        reproduced = exercise_status(exercise.id, store.attempts(exercise.id)).reproduced \
-            if args.pass_number > 1 else None
+        if args.resume is not None:
+            outcome = _resume(runner, store, exercise, args, cancel)
+        else:
+            assert prediction is not None
+            if args.pass_number > 1:
+                try:
+                    require_pass2_open(exercise.id, store.attempts(exercise.id))
+                except PassClosed as exc:
+                    raise CliError(str(exc), 2) from None
+            outcome = runner.run(exercise, prediction, pass_number=args.pass_number, device=args.device,
+                                 on_progress=_progress_printer(not args.json), on_queue=_queue_printer(lang),
+                                 cancel=cancel, roofline_mode=args.roofline_mode, budget_s=args.budget)
+        second = outcome.pass_number > 1
+        first_pass = _first_pass_verdict(store, exercise.id) if second else None
+        reproduced = exercise_status(exercise.id, store.attempts(exercise.id)).reproduced if second else None
     except AttemptFailed as exc:
         if not args.json and sys.stderr.isatty():
             sys.stderr.write("\n")
         if args.json:
-            print(json.dumps({"exercise": exercise.id, "state": exc.state, "error": exc.reason}))
+            print(json.dumps({"exercise": exercise.id, "state": exc.state, "code": exc.code, "error": exc.reason}))
         kept = "tu predicción queda guardada" if lang == "es" else "your prediction is kept"
+        if exc.code == "interrupted":  # Ctrl-C after the lock: marked cancelled, the shell's 130
+            print(f"tutor: {exercise.id}: {exc.message(lang)} ({kept})", file=sys.stderr)
+            return 130
         raise CliError(f"{exercise.id}: {exc.message(lang)} ({kept})", 1) from None
     finally:
+        close_measure()
         if sampler is not None:
             sampler.close()
         store.close()
@@ -287,6 +303,57 @@ def run_exercise(args: argparse.Namespace) -> int:
         print(json.dumps(outcome.to_json(), ensure_ascii=False, indent=1, default=str))
     else:
         print(render_outcome(outcome, lang, first_pass, reproduced))
+    return 0
+
+
+def make_measure(lang: str, *, quiet: bool = False) -> tuple[Any, Any]:
+    """``(measure, close)``: the measurement in the worker process the TUI uses (so a killed or out-of-memory
+    run is reported, not fatal), saying on stderr when it goes silent."""
+    from tutor.measure.worker import MeasureWorker
+    from tutor.practice.failures import stalled_text
+
+    worker = MeasureWorker()
+
+    def on_stall(seconds: float | None) -> None:
+        if seconds is not None and not quiet:
+            print(f"\n{stalled_text(seconds, 'es' if lang == 'es' else 'en')} (Ctrl-C)", file=sys.stderr, flush=True)
+
+    def measure(request: dict[str, Any], on_progress: Any, cancel_event: Any) -> dict[str, Any]:
+        return worker.run(request, on_progress=on_progress, cancel_event=cancel_event, on_stall=on_stall)
+
+    return measure, worker.close
+
+
+def _resume(runner: Any, store: Any, exercise: Any, args: argparse.Namespace, cancel: threading.Event) -> Any:
+    """Measure and grade the unfinished attempt ``args.resume`` with the prediction it stored."""
+    from tutor.grading import Prediction
+    from tutor.practice import unfinished
+
+    try:
+        attempt = unfinished.take(store, args.resume, exercise.id)
+    except unfinished.UnfinishedError as exc:
+        raise CliError(str(exc), 2) from None
+    prediction = Prediction.from_json(attempt["prediction"], attempt.get("confidence"))
+    result, telemetry = runner.measure(exercise, args.resume, device=args.device,
+                                       on_progress=_progress_printer(not args.json), cancel=cancel,
+                                       roofline_mode=args.roofline_mode, budget_s=args.budget)
+    return runner.grade(exercise, args.resume, prediction, result, telemetry, pass_number=int(attempt["pass"]))
+
+
+def run_discard(args: argparse.Namespace) -> int:
+    from tutor.i18n import default_lang
+    from tutor.practice import unfinished
+    from tutor.progress.engines import open_store
+
+    lang = getattr(args, "lang", None) or default_lang()
+    store = open_store()
+    try:
+        unfinished.discard(store, args.attempt_id)
+    except unfinished.UnfinishedError as exc:
+        raise CliError(str(exc), 2) from None
+    finally:
+        store.close()
+    print(t("unfinished.discarded", "es" if lang == "es" else "en", id=args.attempt_id))
     return 0
 
 

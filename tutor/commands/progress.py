@@ -173,13 +173,36 @@ def run_report(args: argparse.Namespace) -> int:
     store = _store()
     try:
         report = progress_report(course, store, env)
+        from tutor.practice import unfinished
+
+        left = unfinished.unfinished(store)
     finally:
         store.close()
+    report["unfinished"] = [{"id": a["id"], "exercise": a["exercise_id"], "pass": a["pass"],
+                             "prediction": a["prediction"], "created_at": a["created_at"]} for a in left]
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
     else:
         print(render_report(report, lang))
+        lines = render_unfinished(left, lang)
+        if lines:
+            print("\n" + "\n".join(lines))
     return 0
+
+
+def render_unfinished(attempts: list[dict[str, Any]], lang: str) -> list[str]:
+    """The unfinished attempts (locked, never measured) with the commands that resume or discard each."""
+    from tutor.i18n import Lang, t
+    from tutor.practice.unfinished import describe
+
+    code: Lang = "es" if lang == "es" else "en"
+    if not attempts:
+        return []
+    lines = [t("unfinished.title", code)]
+    for a in attempts:
+        lines.append("  " + describe(a, code))
+        lines.append("  " + t("unfinished.cli_hint", code, exercise=a["exercise_id"], id=a["id"]))
+    return lines
 
 
 def run_acknowledge(args: argparse.Namespace) -> int:

@@ -58,6 +58,9 @@ CancelCheck = Callable[[], bool]
 OnPoint = Callable[[dict[str, Any]], None]
 
 TEST_OPS_ENV = "TUTOR_MEASURE_TEST_OPS"
+TEST_SWAP_ENV = "TUTOR_MEASURE_TEST_SWAP"
+"""With ``TUTOR_MEASURE_TEST_OPS=1``: a JSON request the worker runs instead of any request (the tests use it to
+make a command's real request sleep, hang, die or raise)."""
 MODES = ("tiny", "quick", "full")
 
 
@@ -313,6 +316,14 @@ def _test_crash(request: dict[str, Any], progress: Progress, should_cancel: Canc
     os._exit(int(request.get("code", 3)))
 
 
+def _test_kill(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+               on_point: OnPoint | None) -> dict[str, Any]:
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
+    return {}
+
+
 def _test_raise(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
                 on_point: OnPoint | None) -> dict[str, Any]:
     raise RuntimeError(str(request.get("message", "boom")))
@@ -335,6 +346,7 @@ TEST_OPS: dict[str, Handler] = {
     "_test_sleep": _test_sleep,
     "_test_hang": _test_hang,
     "_test_crash": _test_crash,
+    "_test_kill": _test_kill,
     "_test_raise": _test_raise,
 }
 

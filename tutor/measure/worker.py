@@ -28,6 +28,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -93,6 +94,8 @@ def silence_stdio() -> None:
 def _child_main(conn: Connection, cancel: Any) -> None:
     """The worker process: serve requests until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    if sys.platform.startswith("linux"):
+        _die_with_parent()
     silence_stdio()
     send_lock = threading.Lock()
 
@@ -166,6 +169,29 @@ def _serve(request: Any, send: Callable[[tuple[Any, ...]], None], cancel: Any) -
     finally:
         done.set()
         beater.join(1.0)
+
+
+def _test_swap(request: dict[str, Any]) -> dict[str, Any]:
+    """The request, or the test's stand-in (``TUTOR_MEASURE_TEST_SWAP``, only with test ops enabled)."""
+    from tutor.measure.api import TEST_OPS_ENV, TEST_SWAP_ENV
+
+    swap = os.environ.get(TEST_SWAP_ENV) if os.environ.get(TEST_OPS_ENV) == "1" else None
+    if not swap:
+        return request
+    import json
+
+    return dict(json.loads(swap))
+
+
+def _die_with_parent() -> None:
+    """Linux: the kernel kills this child when the process that started it dies (even by SIGKILL), so a
+    killed tutor never leaves a measurement running for nobody."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGKILL, 0, 0, 0)
 
 
 def request_time_limit(request: Any) -> float | None:
@@ -310,6 +336,7 @@ class MeasureWorker:
         :class:`DeviceError` (bad input). ``on_stall(seconds)`` is called when no sign of life came for
         ``stall_after_s``, ``on_stall(None)`` when one comes again.
         """
+        request = _test_swap(request)
         limit = timeout_s if timeout_s is not None else request_time_limit(request)
         if limit is not None and timeout_s is not None and "time_limit_s" not in request:
             request = {**request, "time_limit_s": timeout_s}  # the child stops cooperatively at the same limit
@@ -351,7 +378,7 @@ class MeasureWorker:
                 # a stalled process will not notice the flag: stop it at once
                 cancel_deadline = now if stalled else now + self.cancel_grace_s
             if cancel_deadline is not None and now >= cancel_deadline:
-                self._discard()
+                self._discard(0.0 if stalled else 0.2)  # a stalled process gets SIGKILL straight away
                 raise MeasureCancelled("cancelled (the measurement process was stopped)")
             if limit is not None and now - started > limit + self.cancel_grace_s:
                 # past its limit and not stopped by itself (a long kernel does not look at the clock)

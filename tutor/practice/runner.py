@@ -242,7 +242,9 @@ class ExerciseRunner:
         Pass 2 opens only once pass 1 was attempted: :class:`~tutor.progress.passes.PassClosed` otherwise."""
         if pass_number > 1:
             require_pass2_open(exercise.id, self.store.attempts(exercise.id))
-        return self.store.lock_prediction(
+        from tutor.practice import unfinished
+
+        attempt_id = self.store.lock_prediction(
             exercise_id=exercise.id,
             lesson_id=exercise.lesson,
             prediction=prediction.to_json(),
@@ -251,6 +253,8 @@ class ExerciseRunner:
             pass_number=pass_number,
             fingerprint=fingerprint,
         )
+        unfinished.hold(self.store, attempt_id)  # until graded or failed; a killed process leaves it unfinished
+        return int(attempt_id)
 
     def measure(
         self,
@@ -340,6 +344,9 @@ class ExerciseRunner:
             score=verdict.score,
             fingerprint=fingerprint,
         )
+        from tutor.practice import unfinished
+
+        unfinished.release(self.store, attempt_id)
         return Outcome(attempt_id, exercise, prediction, verdict, summary, dict(telemetry) if telemetry else None,
                        explanation, pass_number)
 
@@ -365,5 +372,8 @@ class ExerciseRunner:
         return self.grade(exercise, attempt_id, prediction, result, telemetry, pass_number=pass_number)
 
     def _fail(self, attempt_id: int, reason: str, state: str, code: str | None = None) -> Any:
+        from tutor.practice import unfinished
+
         self.store.record_failure(attempt_id, state=state, reason=reason)
+        unfinished.release(self.store, attempt_id)
         raise AttemptFailed(reason, state, code)

@@ -160,7 +160,9 @@ class TutorApp(App[None]):
             return
         lesson = self.course.lessons.get(message.lesson_id)
         if lesson is not None:
-            self.push_screen(LessonScreen(self.course, lesson, self.marks, message.section_id))
+            screen = LessonScreen(self.course, lesson, self.marks, message.section_id)
+            if not self._already_open(screen.id):
+                self.push_screen(screen)
 
     def on_open_exercise(self, message: OpenExercise) -> None:
         if not self.logged_in:
@@ -174,7 +176,17 @@ class TutorApp(App[None]):
         if message.pass_number > 1 and not exercise_status(exercise.id, self.store.attempts(exercise.id)).pass2_open:
             self.notify(t("pass2.closed", self.lang), severity="warning")
             return
-        self.push_screen(ExerciseScreen(self.course, exercise, pass_number=message.pass_number))
+        screen = ExerciseScreen(self.course, exercise, pass_number=message.pass_number)
+        if self._already_open(screen.id):
+            return  # a second Enter in the same burst: the screen is open (or opening) already
+        self.push_screen(screen)
+
+    def _already_open(self, screen_id: str | None) -> bool:
+        """Whether a screen with this id is on the stack: pushing another would raise DuplicateIds."""
+        try:
+            return screen_id is not None and any(s.id == screen_id for s in self.screen_stack)
+        except Exception:  # no stack yet
+            return False
 
     def on_open_lab(self, message: OpenLab) -> None:
         if not self.logged_in:
@@ -186,7 +198,9 @@ class TutorApp(App[None]):
         if lesson is None or lab is None:
             self.notify(f"lab {message.lab_id} is not in this course", severity="warning")
             return
-        self.push_screen(LabScreen(lesson, lab))
+        screen = LabScreen(lesson, lab)
+        if not self._already_open(screen.id):
+            self.push_screen(screen)
 
     # labs and the Lab Notebook: wired by the lab issue (begin)
     _measure_worker: Any = None

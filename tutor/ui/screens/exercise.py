@@ -185,6 +185,11 @@ class ExerciseScreen(Screen[None]):
                 yield Markdown(id="ex-prompt")
                 yield Static(id="ex-setup")
                 yield Static(id="ex-hints")
+                with Vertical(id="ex-unfinished"):
+                    yield Static(id="ex-unfinished-text")
+                    with Horizontal(classes="ex-row"):
+                        yield Button(id="ex-resume", variant="warning")
+                        yield Button(id="ex-discard")
                 with Vertical(id="ex-predict"):
                     yield Label(id="ex-prediction-label")
                     choices = choices_of(ex)
@@ -226,6 +231,7 @@ class ExerciseScreen(Screen[None]):
         self.query_one("#ex-progress").display = False
         self.query_one("#ex-cancel").display = False
         self.query_one("#ex-reveal").display = False
+        self._show_unfinished()
         self.query_one("#ex-hints").display = False
         self._render_texts()
         first = self.query("#ex-choices") or self.query("#ex-number")
@@ -234,6 +240,7 @@ class ExerciseScreen(Screen[None]):
 
     def _lang_changed(self, _lang: Lang) -> None:
         self._render_texts()
+        self._show_unfinished()
         if self.outcome is not None:
             self._show_reveal(self.outcome)
 
@@ -383,12 +390,79 @@ class ExerciseScreen(Screen[None]):
             return
         self.app.pop_screen()
 
+    # -- an attempt locked and never measured (the tutor was killed, or the learner left after locking) --------
+
+    def _unfinished(self) -> dict[str, Any] | None:
+        from tutor.practice import unfinished
+
+        try:
+            found = unfinished.unfinished(self.app.store, self.exercise.id)  # type: ignore[attr-defined]
+        except Exception:  # the store is unreadable: the screen still works
+            return None
+        found = [a for a in found if a.get("pass", 1) == self.pass_number and a["id"] != self.attempt_id]
+        return found[-1] if found else None
+
+    def _show_unfinished(self) -> None:
+        from tutor.practice.unfinished import describe
+
+        box = self.query_one("#ex-unfinished")
+        attempt = self._unfinished() if self.state == "predicting" else None
+        box.display = attempt is not None
+        if attempt is None:
+            return
+        self.query_one("#ex-unfinished-text", Static).update(describe(attempt, self.lang, "unfinished.screen"))
+        self.query_one("#ex-resume", Button).label = t("unfinished.resume", self.lang)
+        self.query_one("#ex-discard", Button).label = t("unfinished.discard", self.lang)
+
+    def action_resume_unfinished(self) -> None:
+        """Measure the unfinished attempt now, graded against the prediction it stored."""
+        from tutor.practice import unfinished
+
+        attempt = self._unfinished()
+        if attempt is None or self.state != "predicting":
+            return
+        try:
+            unfinished.take(self.app.store, attempt["id"], self.exercise.id)  # type: ignore[attr-defined]
+        except unfinished.UnfinishedError as exc:
+            self._status(str(exc), error=True)
+            self._show_unfinished()
+            return
+        self.attempt_id = int(attempt["id"])
+        self.prediction = Prediction.from_json(attempt["prediction"], attempt.get("confidence"))
+        self.hints_shown = max(self.hints_shown, int(attempt.get("hints_used") or 0))
+        self.state = "locked"
+        for widget in self.query("#ex-predict Input, #ex-predict RadioSet"):
+            widget.disabled = True
+        self.query_one("#ex-lock", Button).disabled = True
+        self.query_one("#ex-unfinished").display = False
+        self.action_measure()
+
+    def action_discard_unfinished(self) -> None:
+        from tutor.practice import unfinished
+
+        attempt = self._unfinished()
+        if attempt is None:
+            return
+        try:
+            unfinished.discard(self.app.store, attempt["id"])  # type: ignore[attr-defined]
+        except unfinished.UnfinishedError as exc:
+            self._status(str(exc), error=True)
+        else:
+            self.notify(t("unfinished.discarded", self.lang, id=attempt["id"]), timeout=4)
+            self.post_message(ProgressChanged())
+        self._show_unfinished()
+
     def cancel_in_flight(self) -> None:
         """Ask the running measurement to stop (Esc, leaving, quitting); it returns within a second."""
         self._cancel.set()
 
     def on_unmount(self) -> None:
         self.cancel_in_flight()
+        if self.state == "locked" and self.attempt_id is not None:
+            # locked and never measured: shown as unfinished from now on (resume or discard it)
+            from tutor.practice import unfinished
+
+            unfinished.release(self.app.store, self.attempt_id)  # type: ignore[attr-defined]
 
     def action_toggle_telemetry(self) -> None:
         column = self.query_one("#telemetry-column")
@@ -403,6 +477,10 @@ class ExerciseScreen(Screen[None]):
             self.action_hint()
         elif event.button.id == "ex-cancel":
             self.action_back_or_cancel()
+        elif event.button.id == "ex-resume":
+            self.action_resume_unfinished()
+        elif event.button.id == "ex-discard":
+            self.action_discard_unfinished()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.state == "predicting":

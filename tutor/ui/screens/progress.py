@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.markup import escape
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -135,6 +136,7 @@ class ProgressScreen(Screen[None]):
         yield Header(show_clock=False)
         with VerticalScroll(id="progress-body"):
             yield Static(id="progress-c0")
+            yield Static(id="progress-unfinished")
             yield Static(id="progress-lessons-title", classes="section-title")
             yield DataTable(id="progress-lessons", cursor_type="row", zebra_stripes=True)
             yield Static(id="progress-exercises-title", classes="section-title")
@@ -148,6 +150,23 @@ class ProgressScreen(Screen[None]):
         self.watch(self.app, "lang", lambda _l: self.refresh_report(), init=False)
         self.refresh_report()
         self.query_one("#progress-lessons").focus()
+
+    def _show_unfinished(self) -> None:
+        """Attempts locked and never measured (the tutor was killed mid-way): open the exercise to measure or
+        discard one."""
+        from tutor.practice.unfinished import describe, unfinished
+
+        box = self.query_one("#progress-unfinished", Static)
+        try:
+            left = unfinished(self.app.store)  # type: ignore[attr-defined]
+        except Exception:
+            left = []
+        box.display = bool(left)
+        if left:
+            lines = [t("unfinished.title", self.lang)]
+            lines += ["  " + describe(a, self.lang) for a in left]
+            lines.append(t("unfinished.open_exercise", self.lang))
+            box.update(Text("\n".join(lines)))
 
     def update_marks(self, _marks: Any) -> None:
         self.refresh_report()
@@ -167,6 +186,7 @@ class ProgressScreen(Screen[None]):
             lines.append(f"{mark} {cond['title'][lang]}")
             lines.append(f"    [dim]{escape(cond['evidence'][lang])}[/dim]")
         self.query_one("#progress-c0", Static).update("\n".join(lines))
+        self._show_unfinished()
         self.query_one("#progress-lessons-title", Static).update(f"[b]{t('progress.lessons', lang)}[/b]")
         lessons = self.query_one("#progress-lessons", DataTable)
         lessons.clear(columns=True)
