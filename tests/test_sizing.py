@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tutor.content.loader import load_course
 from tutor.paths import bundled_course
 from tutor.practice.runner import measure_request
@@ -48,3 +50,15 @@ def test_no_dram_prompt_asserts_a_cache_fact_and_requests_are_sized() -> None:
         if ex.measure is not None and ex.measure.dram is not None:
             request = measure_request(ex, "cpu")
             assert request is not None and request["params"]["n"] >= ex.measure.params["n"]
+
+
+def test_the_roofline_s_stream_arrays_stay_within_the_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """4× a 480 MiB L3 would be 1.9 GB per array, 5.6 GB for triad's three: the budget holds them to 2 GiB."""
+    from tutor.measure import device
+
+    monkeypatch.setattr(device, "cache_sizes", lambda: {"last_level": 480 * 2**20, "levels": {}})
+    per_array = device.dram_working_set_bytes(available=24 * 2**30)
+    assert 3 * per_array <= device.DRAM_BUDGET_BYTES and per_array > 480 * 2**20
+    assert 3 * device.dram_working_set_bytes(available=1 * 2**30) <= 2**29  # half the free RAM at most
+    monkeypatch.setattr(device, "cache_sizes", lambda: {"last_level": 32 * 2**20, "levels": {}})
+    assert device.dram_working_set_bytes(available=24 * 2**30) == 128 * 2**20  # 4 × 32 MiB: no cap needed

@@ -157,9 +157,29 @@ def cache_sizes() -> dict[str, Any]:
             "last_level": max(FALLBACK_CACHES.values())}
 
 
-def dram_working_set_bytes(minimum: int = 128 * 2**20) -> int:
-    """Bytes per array for DRAM figures: at least 4× the last-level cache (and ``minimum``)."""
-    return max(minimum, 4 * int(cache_sizes()["last_level"]))
+#: Most memory a DRAM-sized measurement may hold over all its arrays, whatever the cache: a laptop keeps room for
+#: everything else, and a machine whose last-level cache reads 480 MiB does not get 6 GB of STREAM arrays.
+DRAM_BUDGET_BYTES = 2 * 2**30
+
+
+def available_bytes() -> int | None:
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil is a dependency
+        return None
+    return int(psutil.virtual_memory().available)
+
+
+def dram_working_set_bytes(minimum: int = 128 * 2**20, *, arrays: int = 3, available: int | None = None) -> int:
+    """Bytes per array for DRAM figures: 4× the last-level cache (and at least ``minimum``), with all ``arrays``
+    together within :data:`DRAM_BUDGET_BYTES` and half the free RAM. Where that budget is below 4× the cache, the
+    measurement records both sizes (``array_bytes``, ``last_level_cache_bytes``), so the reveal can say how much
+    of the working set the cache could hold."""
+    budget = DRAM_BUDGET_BYTES
+    free = available if available is not None else available_bytes()
+    if free is not None:
+        budget = min(budget, free // 2)
+    return max(minimum, min(4 * int(cache_sizes()["last_level"]), budget // max(1, arrays)))
 
 
 # -- the device and its fingerprint ---------------------------------------------------------------------------

@@ -15,9 +15,8 @@ from typing import Any
 
 from tutor.content.models import Exercise
 from tutor.i18n import Lang, format_bytes, format_number, register, t
+from tutor.measure.device import DRAM_BUDGET_BYTES, available_bytes
 
-#: Most memory a DRAM-sized workload may hold, whatever the cache (a laptop keeps room for everything else).
-DRAM_BUDGET_BYTES = 2 * 2**30
 #: Element sizes of the dtypes the registry allows.
 _ELEMENT_BYTES = {"float64": 8, "float32": 4, "tfloat32": 4, "bfloat16": 2, "float16": 2}
 
@@ -44,14 +43,6 @@ def _caches() -> dict[str, Any]:
     return cache_sizes()
 
 
-def _available_bytes() -> int | None:
-    try:
-        import psutil
-    except ImportError:  # pragma: no cover - psutil is a dependency
-        return None
-    return int(psutil.virtual_memory().available)
-
-
 def size_for_dram(
     name: str, params: Mapping[str, Any], multiple: float, *, caches: Mapping[str, Any] | None = None,
     available: int | None = None,
@@ -69,7 +60,7 @@ def size_for_dram(
     per_element = workload.memory_fn({**base, "n": 1 << 20}) / (1 << 20)
     wanted = math.ceil(multiple * llc / per_element)
     budget = DRAM_BUDGET_BYTES
-    free = available if available is not None else _available_bytes()
+    free = available if available is not None else available_bytes()
     if free is not None:
         budget = min(budget, free // 2)
     n_cap = int(budget // per_element)
