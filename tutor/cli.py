@@ -68,8 +68,24 @@ _announce_lang: Lang = "en"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run ``tutor``; every headless command's output goes through :mod:`tutor.commands.output` (control
+    characters removed; a closed pipe ends the command quietly with status 141)."""
+    from tutor.commands.output import cleaned_streams, quiet_broken_pipe
+
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if getattr(args, "func", None) is None:
+            return _run(args)
+        with cleaned_streams():
+            status = _run(args)
+            sys.stdout.flush()
+            return status
+    except BrokenPipeError:
+        return quiet_broken_pipe()
+
+
+def _run(args: argparse.Namespace) -> int:
     data_dir = getattr(args, "data_dir", None)
     if data_dir is not None:
         paths.set_data_dir(data_dir)

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from tutor.commands import CliError
+from tutor.commands.output import raw_stderr
+from tutor.untrusted import clean_line
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,15 +69,15 @@ class _Progress:
         self.last = message
         line = f"[{fraction * 100:3.0f}% {time.monotonic() - self.started:5.1f}s] {message}"
         if self.tty:
-            self.stream.write("\r\x1b[2K" + line)
+            raw_stderr().write("\r\x1b[2K" + clean_line(line))
         else:
             self.stream.write(line + "\n")
         self.stream.flush()
 
     def done(self) -> None:
         if self.tty:
-            self.stream.write("\r\x1b[2K")
-            self.stream.flush()
+            raw_stderr().write("\r\x1b[2K")
+            raw_stderr().flush()
 
 
 def _write_atomic(path: Path, text: str) -> None:

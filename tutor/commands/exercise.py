@@ -15,7 +15,9 @@ import threading
 from typing import Any
 
 from tutor.commands import CliError
+from tutor.commands.output import raw_stderr
 from tutor.i18n import t
+from tutor.untrusted import clean_line
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -178,7 +180,7 @@ def _progress_printer(enabled: bool) -> Any:
     def show(fraction: float, message: str) -> None:
         line = f"[{fraction * 100:5.1f} %] {message}"
         if tty:
-            sys.stderr.write("\r\033[K" + line[:150])
+            raw_stderr().write("\r\033[K" + clean_line(line)[:150])
         else:
             sys.stderr.write(line + "\n")
         sys.stderr.flush()
@@ -298,7 +300,7 @@ def run_exercise(args: argparse.Namespace) -> int:
             sampler.close()
         store.close()
     if not args.json and sys.stderr.isatty():
-        sys.stderr.write("\r\033[K")
+        raw_stderr().write("\r\033[K")
     if args.json:
         print(json.dumps(outcome.to_json(), ensure_ascii=False, indent=1, default=str))
     else:

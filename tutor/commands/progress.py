@@ -244,20 +244,42 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_reset_target(args: argparse.Namespace, counts: dict[str, int]) -> None:
+    """An id that is neither in the course nor in the store is a typo: say so instead of deleting nothing."""
+    if not (args.exercise or args.lesson) or any(counts.values()):
+        return
+    from tutor.commands import course_dir
+    from tutor.content import load_course
+    from tutor.untrusted import clean_line
+
+    course = load_course(course_dir(args), require_translations=False, check_registry=False)
+    if args.exercise and args.exercise not in course.exercises:
+        raise CliError(f"unknown exercise {clean_line(args.exercise)!r}: it is not in the course and has no progress "
+                       "(see 'tutor exercise list')", 2)
+    if args.lesson and args.lesson not in course.lessons:
+        raise CliError(f"unknown lesson {clean_line(args.lesson)!r}: it is not in the course and has no progress "
+                       "(see 'tutor lessons list')", 2)
+
+
 def run_reset(args: argparse.Namespace) -> int:
     store = _store()
     try:
         kwargs = {"exercise_id": args.exercise, "lesson_id": args.lesson}
         counts = store.reset_counts(**kwargs)
+        _check_reset_target(args, counts)
         what = (f"exercise {args.exercise}" if args.exercise else f"lesson {args.lesson}" if args.lesson
                 else "ALL progress")
         summary = ", ".join(f"{n} {t}" for t, n in counts.items())
         if not args.yes:
             if not sys.stdin or not sys.stdin.isatty():
                 raise CliError(f"reset of {what} needs confirmation: run it in a terminal, or pass --yes", 2)
-            answer = input(f"Delete {what} ({summary})? This cannot be undone. Type 'yes' to confirm: ")
-            if answer.strip().lower() not in ("yes", "y", "si", "sí"):
-                print("nothing was deleted")
+            try:
+                answer = input(f"Delete {what} ({summary})? This cannot be undone. Type 'yes' to confirm: ")
+            except EOFError:
+                answer = ""
+            # Only the word asked for: 'y', 'Yes' or 'sí' leave everything as it was.
+            if answer.strip() != "yes":
+                print("nothing was deleted (type yes, in full, to confirm)")
                 return 1
         deleted = store.reset(**kwargs)
     finally:

@@ -14,17 +14,20 @@ from tutor.settings import saved_lang
 
 def run_tui(args: argparse.Namespace) -> int:
     from tutor.commands import course_dir
-    from tutor.content import load_course
     from tutor.progress.engines import open_store
     from tutor.progress.store import StoreError
     from tutor.ui.app import make_app
+    from tutor.ui.course_source import CourseSource
+    from tutor.untrusted import clean_line
 
     if args.telemetry_interval < 0.25:
         raise CliError("--telemetry-interval must be at least 0.25 s")
     root = course_dir(args)
-    course = load_course(root, require_translations=False)
-    if not course.lessons and not course.invalid:
-        raise CliError(f"no course found in {root} (expected {root}/lessons and {root}/exercises)")
+    # Only the file list is read here; the app loads the files after the map has drawn.
+    course = CourseSource.scan(root)
+    if not course.files and not course.problems:
+        shown = clean_line(str(root))
+        raise CliError(f"no course found in {shown} (expected {shown}/lessons and {shown}/exercises)")
     login = None
     store = None
     if getattr(args, "class_login", False):

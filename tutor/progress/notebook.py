@@ -21,6 +21,7 @@ from typing import Any
 from tutor.i18n import Lang
 from tutor.results import Device
 from tutor.telemetry.format import describe_window
+from tutor.untrusted import clean
 
 ENTRY_SCHEMA = "gpu-tutor/notebook/v1"
 
@@ -707,14 +708,15 @@ def render_entry(entry: NotebookEntry, lang: Lang, *, level: int = 2) -> str:
 
 
 def render_notebook(entries: Iterable[NotebookEntry], lang: Lang, *, title: str | None = None) -> str:
-    """Every entry as one Markdown document, oldest first."""
+    """Every entry as one Markdown document, oldest first (control characters removed: lab titles and set-ups come
+    from a lesson pack, and the file is meant to be read in a terminal too)."""
     entries = list(entries)
     when = datetime.now().strftime("%Y-%m-%d %H:%M")
     head = [f"# {title or word('notebook', lang)}", "", f"_{word('exported', lang)}: {when}_", ""]
     if not entries:
-        return "\n".join([*head, word("no_entries", lang), ""])
+        return clean("\n".join([*head, word("no_entries", lang), ""]))
     body = "\n---\n\n".join(render_entry(e, lang) for e in entries)
-    return "\n".join(head) + "\n" + body
+    return clean("\n".join(head) + "\n" + body)
 
 
 # -- the store -------------------------------------------------------------------------------------------------

@@ -12,19 +12,24 @@ from typing import Any
 from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from tutor.content import Course
 from tutor.i18n import Lang, t
 from tutor.progress import StoreBase
 from tutor.progress.passes import exercise_status
 from tutor.telemetry import TelemetrySnapshot
+from tutor.ui.course_source import CourseSource, merge
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged
+from tutor.ui.palette import LessonCommands
 from tutor.ui.screens.course_map import CourseMapScreen
 from tutor.ui.screens.lesson import LessonScreen
 from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
+from tutor.untrusted import clean_line
 
 
 class TutorApp(App[None]):
@@ -32,6 +37,7 @@ class TutorApp(App[None]):
 
     TITLE = "GPU Tutor"
     CSS_PATH = "styles/app.tcss"
+    COMMANDS = App.COMMANDS | {LessonCommands}
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("f2", "toggle_lang", "es/en", show=False),
@@ -45,7 +51,7 @@ class TutorApp(App[None]):
     def __init__(
         self,
         *,
-        course: Course,
+        course: Course | CourseSource,
         store: StoreBase | None,
         lang: Lang = "es",
         telemetry: Any = "auto",
@@ -53,7 +59,10 @@ class TutorApp(App[None]):
         login: Callable[[str, str], StoreBase] | None = None,
     ) -> None:
         super().__init__()
-        self.course = course
+        # A CourseSource is loaded by a worker after the map has drawn; until then the map shows what has loaded.
+        self.course_source = course if isinstance(course, CourseSource) else None
+        self.course = Course(root=course.root) if isinstance(course, CourseSource) else course
+        self.course_loaded = self.course_source is None
         # In a class served to the browser the store is the learner's, known only once they log in.
         self.store: StoreBase = store  # type: ignore[assignment]
         self.login = login
@@ -83,7 +92,11 @@ class TutorApp(App[None]):
         self._open_course()
 
     def _open_course(self) -> None:
-        self.push_screen(CourseMapScreen(self.course, self.marks))
+        course_map = CourseMapScreen(self.course, self.marks)
+        self.push_screen(course_map)
+        if self.course_source is not None:
+            course_map.show_loading((0, len(self.course_source.files)))
+            self.call_after_refresh(self._load_course, self.course_source)
         if self.store.shared:
             self.set_interval(self.lease_poll_s, self._poll_lease)
         from tutor.progress.report import recovery_notices
@@ -121,6 +134,48 @@ class TutorApp(App[None]):
         for panel in self.screen.query(TelemetryPanel):
             panel.lease_holder = holder
 
+    # -- loading a course folder without blocking the map ----------------------------------------------------
+
+    class CourseLoaded(Message):
+        """A batch of the course has been loaded (posted from the loading worker)."""
+
+        def __init__(self, part: Course, done: int, total: int) -> None:
+            super().__init__()
+            self.part = part
+            self.done = done
+            self.total = total
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="course")
+    def _load_course(self, source: CourseSource) -> None:
+        worker = get_current_worker()
+        done = 0
+        for part, size in source.load_in_parts(should_stop=lambda: worker.is_cancelled):
+            done += size
+            self.post_message(self.CourseLoaded(part, done, len(source.files)))
+
+    def on_tutor_app_course_loaded(self, message: CourseLoaded) -> None:
+        before = set(self.course.lessons)
+        had_info = self.course.info is not None
+        invalid_before = len(self.course.invalid)
+        merge(self.course, message.part)
+        new_lessons = [i for i in self.course.lessons if i not in before]
+        new_invalid = self.course.invalid[invalid_before:]
+        finished = message.done >= message.total
+        self.course_loaded = finished
+        for screen in self.screen_stack:
+            if isinstance(screen, CourseMapScreen):
+                if not had_info and self.course.info is not None:
+                    screen.course_changed()  # the course's title and levels: draw the map again
+                else:
+                    screen.course_grew(new_lessons, new_invalid)
+                screen.show_loading(None if finished else (message.done, message.total))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "course" and event.state == WorkerState.ERROR:
+            self.course_loaded = True
+            self.notify(clean_line(f"{type(event.worker.error).__name__}: {event.worker.error}"),
+                        title=t("map.load_failed", self.lang), severity="error", markup=False, timeout=30)
+
     # telemetry: wired by the telemetry issue (begin) — see tutor/ui/widgets/telemetry_panel.py
     telemetry_snapshot: TelemetrySnapshot | None = None
     """The newest telemetry snapshot; panels mounted later show it at once."""
@@ -153,7 +208,7 @@ class TutorApp(App[None]):
         from tutor.settings import save_lang
 
         save_lang(self.lang)  # the next run opens in the language chosen last
-        self.notify(t("lang.switched", self.lang), timeout=2)
+        self.notify(t("lang.switched", self.lang), timeout=2, markup=False)
 
     def on_open_lesson(self, message: OpenLesson) -> None:
         if not self.logged_in:
@@ -171,7 +226,8 @@ class TutorApp(App[None]):
 
         exercise = self.course.exercises.get(message.exercise_id)
         if exercise is None:
-            self.notify(f"exercise {message.exercise_id} is not in this course", severity="warning")
+            self.notify(clean_line(f"exercise {message.exercise_id} is not in this course"), severity="warning",
+                        markup=False)
             return
         if message.pass_number > 1 and not exercise_status(exercise.id, self.store.attempts(exercise.id)).pass2_open:
             self.notify(t("pass2.closed", self.lang), severity="warning")
@@ -196,7 +252,7 @@ class TutorApp(App[None]):
         lesson = self.course.lessons.get(message.lesson_id)
         lab = next((lab for lab in lesson.labs if lab.id == message.lab_id), None) if lesson else None
         if lesson is None or lab is None:
-            self.notify(f"lab {message.lab_id} is not in this course", severity="warning")
+            self.notify(clean_line(f"lab {message.lab_id} is not in this course"), severity="warning", markup=False)
             return
         screen = LabScreen(lesson, lab)
         if not self._already_open(screen.id):
@@ -277,16 +333,12 @@ class TutorApp(App[None]):
             return
         yield SystemCommand("Language: español / English", "Switch the course language", self.action_toggle_lang)
         yield SystemCommand("Lab Notebook", "Your lab entries: edit, export to Markdown", self.action_open_notebook)
-        for lesson in self.course.ordered_lessons():
-            title = lesson.title.get(self.lang)
-            yield SystemCommand(
-                f"Open: {title}", f"Lesson {lesson.id}", lambda lid=lesson.id: self.post_message(OpenLesson(lid))
-            )
+        # The lessons are offered by LessonCommands, which shows their titles as plain text.
 
 
 def make_app(
     *,
-    course: Course,
+    course: Course | CourseSource,
     store: StoreBase | None,
     lang: Lang = "es",
     telemetry: Any = "auto",
@@ -296,7 +348,8 @@ def make_app(
     """The one factory the CLI and the tests use; tests pass a replay telemetry backend and a temporary store.
 
     ``store=None`` with ``login(name, token) -> store`` opens a class's door first (``tutor serve``): nothing of
-    the course is shown until the database accepts the learner."""
+    the course is shown until the database accepts the learner. ``course`` is a loaded course, or a
+    :class:`CourseSource` that the app loads after the map has drawn."""
     if store is None and login is None:
         raise ValueError("make_app needs a store, or a login that gives one")
     return TutorApp(

@@ -25,6 +25,8 @@ from tutor.doctor.isolated import run_doctor_isolated
 from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode
 from tutor.i18n import Lang
 from tutor.ui.messages import ProgressChanged
+from tutor.ui.plain import plain
+from tutor.untrusted import clean, clean_line
 
 i18n.register(
     {
@@ -164,13 +166,15 @@ class DoctorScreen(Screen[None]):
         for button in self.query(Button):
             button.disabled = False
         if event.state == WorkerState.ERROR:
-            self.notify(i18n.t("doctor.error", self.lang, error=event.worker.error), severity="error", timeout=8)
+            self.notify(clean(i18n.t("doctor.error", self.lang, error=event.worker.error)), severity="error",
+                        timeout=8, markup=False)
             return
         report = event.worker.result
         if isinstance(report, DoctorReport):
             await self._show(report)
             if report.lock is not None and report.lock.written:
-                self.notify(i18n.t("doctor.lock_written", self.lang, path=report.lock.path), timeout=5)
+                self.notify(clean(i18n.t("doctor.lock_written", self.lang, path=report.lock.path)), timeout=5,
+                            markup=False)
             self.post_message(ProgressChanged())
 
     # -- showing ---------------------------------------------------------------------------------------------
@@ -178,25 +182,25 @@ class DoctorScreen(Screen[None]):
     async def _show(self, report: DoctorReport) -> None:
         self.report = report
         lang = self.lang
-        self.query_one("#doctor-headline", Static).update(report.headline(lang))
+        self.query_one("#doctor-headline", Static).update(plain(report.headline(lang)))
         checks = self.query_one("#doctor-checks", VerticalScroll)
         await checks.remove_children()
         rows = []
         for c in report.checks:
             text = Text()
             text.append(f"{STATUS_MARKS[c.status]} {i18n.t(f'doctor.status.{c.status}', lang)} ", style="bold")
-            text.append(f"{c.id}\n", style="bold")
-            text.append(c.seen_in(lang))
+            text.append(f"{clean_line(c.id)}\n", style="bold")
+            text.append(clean(c.seen_in(lang)))
             fix = c.fix_in(lang)
             if fix:
-                text.append(f"\n→ {fix}", style="italic")
+                text.append(f"\n→ {clean(fix)}", style="italic")
             if c.id == "lock" and report.lock is not None:
                 for d in report.lock.differences:
-                    text.append(f"\n  · {d.describe_in(lang)}")
+                    text.append(f"\n  · {clean_line(d.describe_in(lang))}")
             rows.append(Static(text, classes=f"doctor-check -{c.status}", id=f"check-{c.id}"))
         await checks.mount_all(rows)
         counts = report.counts()
         key = "doctor.passed" if report.passed else "doctor.failed"
         summary = self.query_one("#doctor-summary", Static)
-        summary.update(i18n.t(key, self.lang, seconds=report.seconds, **counts))
+        summary.update(plain(i18n.t(key, self.lang, seconds=report.seconds, **counts)))
         summary.set_class(not report.passed, "-failed")

@@ -19,10 +19,10 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.markup import escape
+from textual.content import Content
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Markdown, ProgressBar, RadioButton, RadioSet, Static
+from textual.widgets import Button, Footer, Header, Input, Label, ProgressBar, RadioButton, RadioSet, Static
 from textual.worker import Worker, WorkerState
 
 from tutor.content import Course, Exercise
@@ -35,8 +35,10 @@ from tutor.practice.reveal import build_reveal, describe_prediction
 from tutor.practice.runner import MeasureFn
 from tutor.practice.sizing import setup_line
 from tutor.ui.messages import ProgressChanged
+from tutor.ui.plain import PackMarkdown, plain, plain_line, styled
 from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
+from tutor.untrusted import clean, clean_line
 
 register(
     {
@@ -182,7 +184,7 @@ class ExerciseScreen(Screen[None]):
         with Horizontal(id="exercise-body"):
             with VerticalScroll(id="exercise-main"):
                 yield Static(id="ex-title")
-                yield Markdown(id="ex-prompt")
+                yield PackMarkdown(id="ex-prompt")
                 yield Static(id="ex-setup")
                 yield Static(id="ex-hints")
                 with Vertical(id="ex-unfinished"):
@@ -196,11 +198,11 @@ class ExerciseScreen(Screen[None]):
                     if choices:
                         with RadioSet(id="ex-choices"):
                             for c in choices:
-                                yield RadioButton(c.label.get(self.lang), id=f"choice-{c.id}")
+                                yield RadioButton(plain_line(c.label.get(self.lang)), id=f"choice-{c.id}")
                     if ex.kind == "number":
                         with Horizontal(classes="ex-row"):
                             yield Input(placeholder="0.0", id="ex-number", type="text")
-                            yield Label(ex.unit or "", id="ex-unit")
+                            yield Label(plain_line(ex.unit or ""), id="ex-unit")
                     if ex.kind == "fit":
                         yield Label(id="ex-size-label")
                         with Horizontal(classes="ex-row"):
@@ -221,7 +223,7 @@ class ExerciseScreen(Screen[None]):
                     yield Static(id="ex-verdict")
                     yield Static(id="ex-figures")
                     yield RooflineChart(id="ex-chart")
-                    yield Markdown(id="ex-explanation")
+                    yield PackMarkdown(id="ex-explanation")
             with Vertical(id="telemetry-column"):
                 yield TelemetryPanel(id="telemetry-panel")
         yield Footer()
@@ -247,8 +249,9 @@ class ExerciseScreen(Screen[None]):
     def _render_texts(self) -> None:
         ex, lang = self.exercise, self.lang
         pass_text = f" · {t('ex.pass', lang, n=self.pass_number)}" if self.pass_number > 1 else ""
-        self.query_one("#ex-title", Static).update(f"[b]{ex.title.get(lang)}[/b]{pass_text}")
-        self.query_one("#ex-prompt", Markdown).update(ex.prompt.get(lang))
+        self.query_one("#ex-title", Static).update(styled("[b]$title[/b]$suffix", title=ex.title.get(lang),
+                                                          suffix=pass_text))
+        self.query_one("#ex-prompt", PackMarkdown).update(ex.prompt.get(lang))
         self.query_one("#ex-setup", Static).update(self._setup_text())
         self.query_one("#ex-prediction-label", Label).update(t("ex.prediction", lang))
         self.query_one("#ex-confidence-label", Label).update(t("ex.confidence", lang))
@@ -262,30 +265,31 @@ class ExerciseScreen(Screen[None]):
         hint.display = self.pass_number == 1 and bool(ex.hints)
         for c in choices_of(ex):
             for button in self.query(f"#choice-{c.id}"):
-                button.label = c.label.get(lang)  # type: ignore[attr-defined]
+                button.label = plain_line(c.label.get(lang))  # type: ignore[attr-defined]
         self._render_hints()
 
-    def _setup_text(self) -> str:
+    def _setup_text(self) -> Content:
         ex, lang = self.exercise, self.lang
-        lines = []
+        lines: list[Content] = []
+        field = "[b]$label:[/b] $value"
         call = ex.measure
         if call is not None:
             what = call.name or call.op
             params = ", ".join(f"{k}={v}" for k, v in call.params.items())
-            lines.append(f"[b]{t('ex.workload', lang)}:[/b] {what}({params})")
-            lines.append(f"[b]{t('ex.device', lang)}:[/b] {self._device_text()}")
+            lines.append(styled(field, label=t("ex.workload", lang), value=f"{what}({params})"))
+            lines.append(styled(field, label=t("ex.device", lang), value=self._device_text()))
             setup = setup_line(ex, lang)
             if setup:
-                lines.append(f"[i]{escape(setup)}[/i]")
+                lines.append(styled("[i]$setup[/i]", setup=setup))
         else:
-            lines.append(t("ex.nothing_measured", lang))
+            lines.append(plain(t("ex.nothing_measured", lang)))
         if ex.target is not None:
-            lines.append(f"[b]{t('ex.target', lang)}:[/b] {ex.target.get(lang)}")
+            lines.append(styled(field, label=t("ex.target", lang), value=ex.target.get(lang)))
         if ex.capacity_gb is not None:
-            lines.append(f"[b]{t('ex.capacity', lang)}:[/b] {format_value(ex.capacity_gb, 'GB')}")
+            lines.append(styled(field, label=t("ex.capacity", lang), value=format_value(ex.capacity_gb, "GB")))
         if self.pass_number > 1:
-            lines.append(f"[i]{t('ex.no_hints_pass2', lang)}[/i]")
-        return "\n".join(lines)
+            lines.append(styled("[i]$text[/i]", text=t("ex.no_hints_pass2", lang)))
+        return Content("\n").join(lines)
 
     def _device_text(self) -> str:
         if self.device == "cpu":
@@ -306,22 +310,23 @@ class ExerciseScreen(Screen[None]):
             return
         box.display = True
         total = len(self.exercise.hints)
-        box.update("\n".join(f"[b]{t('ex.hint_n', self.lang, n=i + 1, total=total)}:[/b] {h.get(self.lang)}"
-                             for i, h in enumerate(hints)))
+        box.update(Content("\n").join(
+            styled("[b]$label:[/b] $hint", label=t("ex.hint_n", self.lang, n=i + 1, total=total), hint=h.get(self.lang))
+            for i, h in enumerate(hints)))
 
     def _status(self, text: str, error: bool = False) -> None:
         status = self.query_one("#ex-status", Static)
-        status.update(text)
+        status.update(plain(text))
         status.set_class(error, "error")
 
     # -- actions ----------------------------------------------------------------------------------------------
 
     def action_hint(self) -> None:
         if self.pass_number > 1:
-            self.notify(t("ex.no_hints_pass2", self.lang))
+            self.notify(t("ex.no_hints_pass2", self.lang), markup=False)
             return
         if self.hints_shown >= len(self.exercise.hints):
-            self.notify(t("ex.no_more_hints", self.lang))
+            self.notify(t("ex.no_more_hints", self.lang), markup=False)
             return
         self.hints_shown += 1
         self._render_hints()
@@ -588,7 +593,7 @@ class ExerciseScreen(Screen[None]):
         for widget in self.query("#ex-predict Input, #ex-predict RadioSet"):
             widget.disabled = False
         self.query_one("#ex-lock", Button).disabled = False
-        reason = failure_text(message.code, message.reason, self.lang)
+        reason = clean(failure_text(message.code, message.reason, self.lang))
         self._status(t("ex.failed", self.lang, reason=reason), error=True)
         self.notify(reason, title=t("ex.measure", self.lang), severity="warning" if
                     message.state == "cancelled" else "error", markup=False)
@@ -624,19 +629,21 @@ class ExerciseScreen(Screen[None]):
         view = build_reveal(outcome, lang, first_pass_verdict=self._first_pass_verdict() if second else None,
                             reproduced=self._reproduced() if second else None)
         style = {"correct": "green", "partly": "yellow", "wrong": "red"}.get(view.verdict, "")
-        verdict = Text.assemble((f"{view.verdict_line.label}: ", "bold"), (view.verdict_line.text, style))
+        # Text.assemble takes the parts as text (no markup); clean() takes out the control characters.
+        verdict = Text.assemble((f"{clean_line(view.verdict_line.label)}: ", "bold"),
+                                (clean_line(view.verdict_line.text), style))
         for f in view.fields:
             verdict.append("\n")
-            verdict.append_text(Text.assemble((f"{f.label}: ", "bold"), f.text))
+            verdict.append_text(Text.assemble((f"{clean_line(f.label)}: ", "bold"), clean(f.text)))
         for line in (view.feedback, view.reproduced):
             if line:
-                verdict.append(f"\n{line}")
+                verdict.append(f"\n{clean(line)}")
         self.query_one("#ex-verdict", Static).update(verdict)
         figures = Text()
         if view.measured_on is not None:
-            figures = Text.assemble((f"{view.measured_on.label}: ", "bold"), view.measured_on.text)
+            figures = Text.assemble((f"{clean_line(view.measured_on.label)}: ", "bold"), clean(view.measured_on.text))
             for line in view.figures:
-                figures.append(f"\n  {line}")
+                figures.append(f"\n  {clean(line)}")
         self.query_one("#ex-figures", Static).update(figures)
         chart = self.query_one("#ex-chart", RooflineChart)
         m = outcome.measurement or {}
@@ -647,7 +654,7 @@ class ExerciseScreen(Screen[None]):
             chart.dtype = dtype
             chart.roofline = dict(roof)
             chart.points = tuple(chart_points(outcome, lang))
-        self.query_one("#ex-explanation", Markdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
+        self.query_one("#ex-explanation", PackMarkdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
         self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
 
     def _reproduced(self) -> bool:

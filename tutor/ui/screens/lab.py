@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Input, Label, Markdown, ProgressBar, Static
+from textual.widgets import Button, Footer, Header, Input, Label, ProgressBar, Static
 from textual.worker import Worker, WorkerState
 
 from tutor.content import Lab, Lesson
@@ -36,8 +36,10 @@ from tutor.progress.notebook import summarise_result, sweep_point, sweep_points
 from tutor.progress.store_errors import StoreError
 from tutor.results import Device, device_label
 from tutor.ui.messages import ProgressChanged
+from tutor.ui.plain import PackMarkdown, plain, plain_line
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
+from tutor.untrusted import clean, clean_line
 
 register(
     {
@@ -148,16 +150,16 @@ class LabScreen(Screen[None]):
         yield Header(show_clock=False)
         with Horizontal(id="lab-body"):
             with Vertical(id="lab-main"):
-                yield Markdown(self._goal_markdown(), id="lab-goal")
+                yield PackMarkdown(self._goal_markdown(), id="lab-goal")
                 with Vertical(id="lab-predict"):
-                    yield Label(self._question(), id="lab-question")
+                    yield Label(plain(self._question()), id="lab-question")
                     with Horizontal(id="lab-predict-row"):
                         yield Input(
                             placeholder=self._placeholder(),
                             id="lab-prediction",
                         )
                         if lab.prediction_unit:
-                            yield Label(lab.prediction_unit, id="lab-unit")
+                            yield Label(plain_line(lab.prediction_unit), id="lab-unit")
                         yield Button(t("lab.predict.start", lang), id="lab-start", variant="primary")
                 yield Static("", id="lab-locked", classes="muted")
                 with Horizontal(id="lab-progress-row"):
@@ -171,13 +173,13 @@ class LabScreen(Screen[None]):
                     id="lab-plot",
                 )
                 with VerticalScroll(id="lab-result-box"):
-                    yield Markdown("", id="lab-result")
+                    yield PackMarkdown("", id="lab-result")
             with Vertical(id="telemetry-column"):
                 yield TelemetryPanel(id="telemetry-panel")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = self.lab.title.get(self.lang)
+        self.sub_title = clean_line(self.lab.title.get(self.lang))
         # Only sweeps and the roofline have something to plot; the others show their figures.
         plotted = self.lab.run.op in ("sweep", "roofline")
         self.query_one("#lab-plot").display = plotted
@@ -189,14 +191,14 @@ class LabScreen(Screen[None]):
 
     def _lang_changed(self, _lang: Lang) -> None:
         lang = self.lang
-        self.sub_title = self.lab.title.get(lang)
-        self.query_one("#lab-goal", Markdown).update(self._goal_markdown())
-        self.query_one("#lab-question", Label).update(self._question())
+        self.sub_title = clean_line(self.lab.title.get(lang))
+        self.query_one("#lab-goal", PackMarkdown).update(self._goal_markdown())
+        self.query_one("#lab-question", Label).update(plain(self._question()))
         self.query_one("#lab-prediction", Input).placeholder = self._placeholder()
         self.query_one("#lab-start", Button).label = t("lab.predict.start", lang)
         if self.prediction is not None:
             self.query_one("#lab-locked", Static).update(
-                t("lab.predict.locked", lang, prediction=self.prediction.describe(self.lang))
+                plain(t("lab.predict.locked", lang, prediction=self.prediction.describe(self.lang)))
             )
         if self.result is not None:
             self._show_result(self.result)
@@ -245,14 +247,14 @@ class LabScreen(Screen[None]):
             try:
                 self.prediction = parse_lab_prediction(raw, self.lab.prediction_unit, self.lang)
             except LabInputError as exc:
-                self.notify(str(exc), severity="warning")
+                self.notify(clean(str(exc)), severity="warning", markup=False)
                 return
         self.query_one("#lab-predict").display = False
         self.query_one("#lab-plot", LabPlot).set_prediction(
             self.prediction.value, self.prediction.unit, t("lab.plot.prediction", self.lang)
         )
         self.query_one("#lab-locked", Static).update(
-            t("lab.predict.locked", self.lang, prediction=self.prediction.describe(self.lang))
+            plain(t("lab.predict.locked", self.lang, prediction=self.prediction.describe(self.lang)))
         )
         self.start_run()
 
@@ -280,7 +282,7 @@ class LabScreen(Screen[None]):
         self._measure()
 
     def _set_status(self, text: str) -> None:
-        self.query_one("#lab-status", Static).update(text)
+        self.query_one("#lab-status", Static).update(plain(text))
 
     # -- the measurement, in a thread worker --------------------------------------------------------------------
 
@@ -409,11 +411,12 @@ class LabScreen(Screen[None]):
         if message.cancelled:
             self.state = "cancelled"
             self._set_status(t("lab.status.cancelled", self.lang))
-            self.notify(t("lab.notice.cancelled", self.lang), timeout=3)
+            self.notify(t("lab.notice.cancelled", self.lang), timeout=3, markup=False)
         else:
             self.state = "failed"
             self._set_status(t("lab.status.failed", self.lang, reason=message.reason))
-            self.notify(t("lab.notice.failed", self.lang, reason=message.reason), severity="error", timeout=12)
+            self.notify(clean(t("lab.notice.failed", self.lang, reason=message.reason)), severity="error", timeout=12,
+                        markup=False)
         self.query_one("#lab-predict").display = True
         self.query_one("#lab-prediction", Input).focus()
 
@@ -435,7 +438,7 @@ class LabScreen(Screen[None]):
             body = bench_markdown(result, self.lang)
         else:
             body = summarise_result(result, self.lang)
-        self.query_one("#lab-result", Markdown).update(f"### {t('lab.result', self.lang)}\n\n{body}")
+        self.query_one("#lab-result", PackMarkdown).update(f"### {t('lab.result', self.lang)}\n\n{body}")
         self.query_one("#lab-result-box").display = True
         if not final and not plot.point_count and not plot.roofs:
             plot.display = False
@@ -448,7 +451,8 @@ class LabScreen(Screen[None]):
         )
         self.lab_run_id, self.entry_id = filed.lab_run_id, filed.entry_id
         self.post_message(ProgressChanged())
-        self.notify(t("lab.notice.filed", self.lang, lab=self.lab.title.get(self.lang)), timeout=4)
+        self.notify(clean_line(t("lab.notice.filed", self.lang, lab=self.lab.title.get(self.lang))), timeout=4,
+                    markup=False)
         self.action_open_entry()
 
     # -- actions ----------------------------------------------------------------------------------------------

@@ -6,14 +6,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, OptionList
+from textual.widgets import Footer, Header, OptionList
 from textual.widgets.option_list import Option
 
 from tutor.content import Course, Lesson
 from tutor.i18n import Lang, t
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, ProgressChanged
+from tutor.ui.plain import PackMarkdown, plain_line
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
+from tutor.untrusted import clean_line
 
 
 class LessonScreen(Screen[None]):
@@ -48,7 +50,7 @@ class LessonScreen(Screen[None]):
         with Horizontal(id="lesson-body"):
             yield OptionList(id="lesson-nav")
             with VerticalScroll(id="lesson-main"):
-                yield Markdown(id="lesson-text")
+                yield PackMarkdown(id="lesson-text")
             with Vertical(id="telemetry-column"):
                 yield TelemetryPanel(id="telemetry-panel")
         yield Footer()
@@ -69,17 +71,18 @@ class LessonScreen(Screen[None]):
         nav.clear_options()
         options: list[Option | None] = []
         for i, section in enumerate(lesson.sections):
-            options.append(Option(f"{marks.section(lesson.id, section.id)} {section.title.get(lang)}", id=f"s:{i}"))
+            label = plain_line(f"{marks.section(lesson.id, section.id)} {section.title.get(lang)}")
+            options.append(Option(label, id=f"s:{i}"))
         if lesson.labs:
             options.append(None)
             for lab in lesson.labs:
-                options.append(Option(f"{marks.lab(lab.id)} ▶ {lab.title.get(lang)}", id=f"lab:{lab.id}"))
+                options.append(Option(plain_line(f"{marks.lab(lab.id)} ▶ {lab.title.get(lang)}"), id=f"lab:{lab.id}"))
         exercises = self.course.exercises_of(lesson)
         if exercises:
             options.append(None)
             for ex in exercises:
-                options.append(Option(f"{marks.exercise(ex.id)} ? {ex.title.get(lang)}{marks.reproduced(ex.id, lang)}",
-                                      id=f"ex:{ex.id}"))
+                label = plain_line(f"{marks.exercise(ex.id)} ? {ex.title.get(lang)}{marks.reproduced(ex.id, lang)}")
+                options.append(Option(label, id=f"ex:{ex.id}"))
         nav.add_options(options)
         nav.highlighted = self.section_index
 
@@ -89,9 +92,9 @@ class LessonScreen(Screen[None]):
         self.section_index = max(0, min(index, len(lesson.sections) - 1))
         section = lesson.sections[self.section_index]
         header = f"*{lesson.title.get(lang)} · {self.section_index + 1}/{len(lesson.sections)}*\n\n"
-        self.query_one("#lesson-text", Markdown).update(header + section.body.get(lang))
+        self.query_one("#lesson-text", PackMarkdown).update(header + section.body.get(lang))
         self.query_one("#lesson-main", VerticalScroll).scroll_home(animate=False)
-        self.sub_title = section.title.get(lang)
+        self.sub_title = clean_line(section.title.get(lang))
         store = self.app.store  # type: ignore[attr-defined]
         if (lesson.id, section.id) not in self.marks.read:
             store.mark_section_read(lesson.id, section.id)
@@ -129,7 +132,7 @@ class LessonScreen(Screen[None]):
         elif exercises:
             self.post_message(OpenExercise(exercises[0].id, pass_number=2))
         else:
-            self.notify(t("lesson.no_exercises", self.lang), severity="warning")
+            self.notify(t("lesson.no_exercises", self.lang), severity="warning", markup=False)
 
     def action_toggle_telemetry(self) -> None:
         column = self.query_one("#telemetry-column")

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, Markdown, OptionList, Static, TextArea
+from textual.widgets import Footer, Header, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from tutor import paths
@@ -30,6 +30,8 @@ from tutor.progress.notebook import (
     save_entry,
     word,
 )
+from tutor.ui.plain import PackMarkdown, plain_line, styled
+from tutor.untrusted import clean
 
 register(
     {
@@ -91,7 +93,7 @@ class NotebookScreen(Screen[None]):
                     if name in LEARNER_FIELDS:
                         yield TextArea("", id=f"field-{name}", classes="notebook-field", soft_wrap=True)
                     else:
-                        yield Markdown("", id=f"field-{name}", classes="notebook-evidence")
+                        yield PackMarkdown("", id=f"field-{name}", classes="notebook-evidence")
                 yield Static("", id="notebook-empty")
         yield Footer()
 
@@ -109,7 +111,8 @@ class NotebookScreen(Screen[None]):
         options = []
         for item in self.entries:
             when = datetime.fromtimestamp(item.entry.created_at).strftime("%m-%d %H:%M")
-            options.append(Option(f"#{item.id} {when}  {item.entry.title or item.entry.lab_id}", id=str(item.id)))
+            label = plain_line(f"#{item.id} {when}  {item.entry.title or item.entry.lab_id}")
+            options.append(Option(label, id=str(item.id)))
         nav = self.query_one("#notebook-list", OptionList)
         nav.clear_options()
         nav.add_options(options)
@@ -132,20 +135,19 @@ class NotebookScreen(Screen[None]):
         self.current = item
         e = item.entry
         when = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d %H:%M")
-        meta = f"[b]{e.title or e.lab_id}[/b]  ·  {e.lab_id}  ·  {when}"
-        if e.device:
-            meta += f"  ·  {e.device}"
-        self.query_one("#notebook-meta", Static).update(meta)
+        rest = f"  ·  {e.lab_id}  ·  {when}" + (f"  ·  {e.device}" if e.device else "")
+        self.query_one("#notebook-meta", Static).update(styled("[b]$title[/b]$rest", title=e.title or e.lab_id,
+                                                               rest=rest))
         self._loading = True
         try:
             for name in SECTIONS:
                 text = getattr(e, name)
                 if name in LEARNER_FIELDS:
-                    self.query_one(f"#field-{name}", TextArea).load_text(text)
+                    self.query_one(f"#field-{name}", TextArea).load_text(clean(text))
                 else:
                     shown = text or word("empty", self.lang)
                     note = t("notebook.from_run", self.lang)
-                    self.query_one(f"#field-{name}", Markdown).update(f"{shown}\n\n*{note}*")
+                    self.query_one(f"#field-{name}", PackMarkdown).update(f"{shown}\n\n*{note}*")
         finally:
             self.call_after_refresh(self._done_loading)
         self._dirty = False
@@ -194,10 +196,11 @@ class NotebookScreen(Screen[None]):
         try:
             path = export_notebook([e.entry for e in self.entries], self.lang)
         except OSError as exc:
-            self.notify(t("notebook.export_failed", self.lang, reason=exc.strerror or exc), severity="error")
+            self.notify(clean(t("notebook.export_failed", self.lang, reason=exc.strerror or exc)), severity="error",
+                        markup=False)
             return
         self.last_export = path
-        self.notify(t("notebook.exported", self.lang, path=path), timeout=8)
+        self.notify(clean(t("notebook.exported", self.lang, path=path)), timeout=8, markup=False)
 
     def action_back(self) -> None:
         self.save_if_dirty()

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.markup import escape
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 
@@ -20,6 +19,8 @@ from tutor.content import Course
 from tutor.i18n import Lang, register, t
 from tutor.practice.reveal import verdict_word
 from tutor.ui.messages import ProgressChanged
+from tutor.ui.plain import plain, plain_text, styled
+from tutor.untrusted import clean
 
 register(
     {
@@ -99,7 +100,7 @@ class ConfirmReset(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.text, id="confirm-text")
+            yield Static(plain(self.text), id="confirm-text")
             with Horizontal():
                 yield Button(t("progress.yes", self.lang), id="confirm-yes", variant="error")
                 yield Button(t("progress.no", self.lang), id="confirm-no", variant="primary")
@@ -166,7 +167,7 @@ class ProgressScreen(Screen[None]):
             lines = [t("unfinished.title", self.lang)]
             lines += ["  " + describe(a, self.lang) for a in left]
             lines.append(t("unfinished.open_exercise", self.lang))
-            box.update(Text("\n".join(lines)))
+            box.update(plain("\n".join(lines)))
 
     def update_marks(self, _marks: Any) -> None:
         self.refresh_report()
@@ -178,16 +179,16 @@ class ProgressScreen(Screen[None]):
         lang, rep = self.lang, self.report
         c0 = rep["c0"]
         head = "✓" if c0["passed"] else "·"
-        lines = [f"[b]{head} {c0['name']}[/b]"]
+        lines = [styled("[b]$text[/b]", text=f"{head} {c0['name']}")]
         if c0["cpu_only"]:
-            lines.append(f"[i]{t('progress.cpu', lang)}[/i]")
+            lines.append(styled("[i]$text[/i]", text=t("progress.cpu", lang)))
         for cond in c0["conditions"]:
             mark = "[green]✓[/green]" if cond["passed"] else "[red]✗[/red]"
-            lines.append(f"{mark} {cond['title'][lang]}")
-            lines.append(f"    [dim]{escape(cond['evidence'][lang])}[/dim]")
-        self.query_one("#progress-c0", Static).update("\n".join(lines))
+            lines.append(styled(f"{mark} $title", title=cond["title"][lang]))
+            lines.append(styled("    [dim]$evidence[/dim]", evidence=cond["evidence"][lang]))
+        self.query_one("#progress-c0", Static).update(Content("\n").join(lines))
         self._show_unfinished()
-        self.query_one("#progress-lessons-title", Static).update(f"[b]{t('progress.lessons', lang)}[/b]")
+        self.query_one("#progress-lessons-title", Static).update(styled("[b]$t[/b]", t=t("progress.lessons", lang)))
         lessons = self.query_one("#progress-lessons", DataTable)
         lessons.clear(columns=True)
         lessons.add_columns(*t("progress.lesson_columns", lang).split("|"))
@@ -199,29 +200,30 @@ class ProgressScreen(Screen[None]):
             ex = item["exercises"]
             passed = sum(1 for e in ex if e["passed"])
             n = len(ex)
-            lessons.add_row(item["lesson"], "✓" if item["passed"] else "·", f"{passed}/{n}",
+            lessons.add_row(plain_text(item["lesson"]), "✓" if item["passed"] else "·", f"{passed}/{n}",
                             f"{item['sections_read']}/{item['sections_total']}", f"{item['pass1_passed']}/{n}",
                             f"{item['pass2_passed']}/{n}", f"{item['reproduced']}/{n}", key=item["lesson"])
             for e in ex:
-                exercises.add_row(e["exercise"], e["marks"], _pass_cell(e["pass1"]), _pass_cell(e["pass2"]),
-                                  t("progress.reproduced", lang) if e["reproduced"] else "",
+                exercises.add_row(plain_text(e["exercise"]), plain_text(e["marks"]), _pass_cell(e["pass1"]),
+                                  _pass_cell(e["pass2"]), t("progress.reproduced", lang) if e["reproduced"] else "",
                                   key=f"ex:{e['exercise']}")
         cal = rep["calibration"]
-        cal_lines = [f"[b]{t('progress.calibration', lang)}[/b]"]
+        cal_lines = [styled("[b]$text[/b]", text=t("progress.calibration", lang))]
         if cal["n"]:
-            cal_lines.append(t("progress.brier", lang, brier=f"{cal['brier']:.3f}", n=cal["n"]))
-            cal_lines.extend(b["sentence_es"] if lang == "es" else b["sentence_en"] for b in cal["buckets"])
+            cal_lines.append(plain(t("progress.brier", lang, brier=f"{cal['brier']:.3f}", n=cal["n"])))
+            cal_lines.extend(plain(b["sentence_es"] if lang == "es" else b["sentence_en"]) for b in cal["buckets"])
         else:
-            cal_lines.append(t("progress.no_graded", lang))
-        self.query_one("#progress-calibration", Static).update("\n".join(cal_lines))
-        self.query_one("#progress-history-title", Static).update(f"[b]{t('progress.history', lang)}[/b]")
+            cal_lines.append(plain(t("progress.no_graded", lang)))
+        self.query_one("#progress-calibration", Static).update(Content("\n").join(cal_lines))
+        self.query_one("#progress-history-title", Static).update(styled("[b]$t[/b]", t=t("progress.history", lang)))
         history = self.query_one("#progress-history", DataTable)
         history.clear(columns=True)
         history.add_columns(*t("progress.history_columns", lang).split("|"))
         for h in rep["history"]:
             state = STATE_WORDS.get(h["state"], {}).get(lang, h["state"])
             verdict = verdict_word(h["verdict"] or "", lang)
-            history.add_row(str(h["id"]), h["at_text"], h["exercise"], str(h["pass"]), state, verdict,
+            history.add_row(str(h["id"]), plain_text(h["at_text"]), plain_text(h["exercise"]), str(h["pass"]),
+                            plain_text(state), plain_text(verdict),
                             "" if h["score"] is None else f"{h['score']:.2f}", f"{h['confidence'] * 100:.0f} %",
                             str(h["hints_used"]), key=f"{h['id']}:{h['exercise']}")
 
@@ -240,7 +242,7 @@ class ProgressScreen(Screen[None]):
         def done(yes: bool | None) -> None:
             if yes:
                 store.reset(**kwargs)
-                self.notify(t("progress.deleted", self.lang, what=what))
+                self.notify(clean(t("progress.deleted", self.lang, what=what)), markup=False)
                 self.post_message(ProgressChanged())
                 self.refresh_report()
 

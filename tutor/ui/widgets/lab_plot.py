@@ -18,6 +18,8 @@ from rich.text import Text
 from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
+from tutor.untrusted import clean_line
+
 # Colours from plotext's palette, one per series in order.
 _COLOURS = ("cyan", "orange", "green", "magenta", "blue", "red", "yellow")
 
@@ -145,7 +147,7 @@ class LabPlot(PlotextPlot):
     def redraw(self) -> None:
         plt = self.plt
         plt.clear_figure()
-        plt.title(self.title)
+        plt.title(clean_line(self.title))
         plt.xlabel(self.x_label)
         plt.ylabel(self.y_label)
         draw = {
@@ -169,12 +171,12 @@ class LabPlot(PlotextPlot):
             line_x = [lo * (hi / lo) ** (i / 20) for i in range(21)]
             peak = self.roofs.get("flops")
             cap = peak if _finite_positive(peak) else math.inf
-            self.plt.plot(line_x, [min(cap, x * value) for x in line_x], label=f"{label} ({value:g} GB/s)",
+            self.plt.plot(line_x, [min(cap, x * value) for x in line_x], label=clean_line(f"{label} ({value:g} GB/s)"),
                           color="yellow", marker="dot")
         elif unit and unit == self.y_label:
             self.plt.hline(value, "yellow")
             if pts:
-                self.plt.text(f"{label}: {value:g} {unit}", min(p[0] for p in pts), value, color="yellow",
+                self.plt.text(clean_line(f"{label}: {value:g} {unit}"), min(p[0] for p in pts), value, color="yellow",
                               alignment="left")
 
     def _all_points(self) -> list[tuple[float, float]]:
@@ -189,9 +191,10 @@ class LabPlot(PlotextPlot):
             xs, ys = [p[0] for p in pts], [p[1] for p in pts]
             colour = _COLOURS[i % len(_COLOURS)]
             if s.kind == "scatter" or len(pts) == 1:
-                plt.scatter(xs, ys, label=s.label, color=colour, marker="●")
+                plt.scatter(xs, ys, label=clean_line(s.label), color=colour, marker="●")
             else:
-                plt.plot(xs, ys, label=s.label, color=colour, marker="braille" if not s.extrapolated else "dot")
+                plt.plot(xs, ys, label=clean_line(s.label), color=colour,
+                         marker="braille" if not s.extrapolated else "dot")
 
     def _draw_lines(self) -> None:
         xs = sorted({p[0] for p in self._all_points()})
@@ -250,7 +253,7 @@ class LabPlot(PlotextPlot):
             roof_x = sorted({*roof_x, ridge})
             roof_y = [min(peak, x * bw) for x in roof_x]
             label = self.roofs.get("label") or "roof"
-            plt.plot(roof_x, roof_y, label=label, color="red", marker="braille")
+            plt.plot(roof_x, roof_y, label=clean_line(label), color="red", marker="braille")
             plt.vline(ridge, "gray")
             floor = min([p[1] for p in pts] + [lo * bw])
             plt.text(f"ridge {ridge:.3g} FLOP/B", ridge * (hi / lo) ** 0.01, floor, color="gray", alignment="left")
@@ -258,13 +261,13 @@ class LabPlot(PlotextPlot):
             sp = [(x, y, n) for (x, y), n in zip(s.points, s.names or [""] * len(s.points), strict=False) if y > 0]
             if not sp:
                 continue
-            plt.scatter([p[0] for p in sp], [p[1] for p in sp], label=s.label,
+            plt.scatter([p[0] for p in sp], [p[1] for p in sp], label=clean_line(s.label),
                         color=_COLOURS[i % len(_COLOURS)], marker="●")
             # Labels sit just right of their point, so the point itself stays visible.
             nudge = (hi / lo) ** 0.015
             for x, y, name in sp:
                 if name:
-                    plt.text(name, x * nudge, y, color=_COLOURS[i % len(_COLOURS)], alignment="left")
+                    plt.text(clean_line(name), x * nudge, y, color=_COLOURS[i % len(_COLOURS)], alignment="left")
         ticks = _log_ticks(lo, hi, 10)
         if len(ticks) >= 2:
             plt.xticks(ticks, [_sci(t) for t in ticks])

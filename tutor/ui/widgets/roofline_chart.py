@@ -17,6 +17,8 @@ from textual.app import RenderResult
 from textual.reactive import reactive
 from textual_plotext import PlotextPlot
 
+from tutor.untrusted import clean_line
+
 # A kernel with no FLOPs (a copy) has intensity 0, which a log axis cannot show: it is drawn at this intensity
 # on its bandwidth line, and its label says so.
 ZERO_INTENSITY_AT = 0.01
@@ -122,7 +124,7 @@ class RooflineChart(PlotextPlot):
     def _draw(self) -> None:
         plt = self.plt
         plt.clear_figure()
-        plt.title(self.title)
+        plt.title(clean_line(self.title))
         plt.xlabel("FLOP/byte")
         plt.ylabel("GFLOP/s")
         roofs = roofs_of(self.roofline, self.dtype)
@@ -142,7 +144,7 @@ class RooflineChart(PlotextPlot):
             plt.plot(grid, [min(flops, x * bw) for x in grid], color=colours[name],
                      label=f"{name}: {bw:,.0f} GB/s, {flops:,.0f} GFLOP/s", marker="braille")
         for p in drawn:
-            plt.scatter([p.intensity], [p.gflops], color=p.color, marker=p.marker, label=p.label)
+            plt.scatter([p.intensity], [p.gflops], color=p.color, marker=p.marker, label=clean_line(p.label))
         ys = [y for p in drawn for y in (p.gflops,)] + [f for _, f in roofs.values()] + [lo * b for b, _ in
                                                                                           roofs.values()]
         ys = [y for y in ys if y > 0 and math.isfinite(y)]

@@ -43,6 +43,7 @@ from tutor.telemetry import (
     open_backend,
 )
 from tutor.telemetry import format as fmt
+from tutor.untrusted import clean, clean_line
 
 WIDE_COLUMNS = 70
 SPARK = "▁▂▃▄▅▆▇█"
@@ -433,9 +434,9 @@ class TelemetryPanel(Vertical):
     def banner_text(self, status: BackendStatus) -> Content:
         lang = self.lang
         label = t("tel.replay", lang) if status.backend == "replay" else status.backend
-        lines = [Content.assemble((label, "bold"), " · ", status_message(status, lang))]
+        lines = [Content.assemble((clean_line(label), "bold"), " · ", clean(status_message(status, lang)))]
         if self.wide or status.code != "ok":
-            lines += [Content(f"  {translate_status_text(note, lang)}")
+            lines += [Content(clean(f"  {translate_status_text(note, lang)}"))
                       for note in status.notes[: None if self.wide else 1]]
         return Content("\n").join(lines)
 
@@ -458,7 +459,7 @@ class TelemetryPanel(Vertical):
         if any(d.kind == "gpu" for d in snap.devices):
             lines.append(t("tel.busy_note", lang))
             lines.append(t("tel.mem_bus_note", lang))
-        return Content("\n".join(lines).rstrip("\n"))
+        return Content(clean("\n".join(lines).rstrip("\n")))
 
     def _value(self, info: DeviceInfo, sample: DeviceSample | None, key: str) -> Any:
         if sample is None or not info.supports(key):

@@ -1,0 +1,114 @@
+"""Loading the course for the TUI a part at a time, so the map draws at once whatever the course's size.
+
+The file list is found first (cheap); the files are then parsed and validated in growing batches by a worker
+thread, each batch with the loader's own :func:`~tutor.content.loader.load_files`, and merged into the app's
+:class:`~tutor.content.Course` on the UI thread. The first lessons are on the map well before the last file is read.
+Textual is not imported here: this is the plain part of the loading, tested on its own.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tutor.content import Course, load_course
+from tutor.content.loader import collect_files, load_files
+
+CourseFile = tuple[Path, str | None]
+
+
+@dataclass
+class CourseSource:
+    """A course folder and the files the loader will read from it."""
+
+    root: Path
+    files: list[CourseFile] = field(default_factory=list)
+
+    @classmethod
+    def scan(cls, root: Path) -> CourseSource:
+        """The course files under ``root`` (listed, not read)."""
+        return cls(root, collect_files([root]) if root.is_dir() else [])
+
+    def batches(self, first: int = 24, most: int = 400) -> Iterator[list[CourseFile]]:
+        """The files in the loader's order, in batches that start small (the first lessons show at once) and grow."""
+        size, i = first, 0
+        while i < len(self.files):
+            yield self.files[i : i + size]
+            i += size
+            size = min(most, size * 2)
+
+    def load_batch(self, batch: list[CourseFile]) -> Course:
+        """One batch loaded and validated as the loader does for a whole course (files in it checked together)."""
+        return load_files(batch, root=self.root, require_translations=False)
+
+    def load_in_parts(
+        self, should_stop: Callable[[], bool] = lambda: False, *, helper_process: bool = True
+    ) -> Iterator[tuple[Course, int]]:
+        """Each batch loaded, with its number of files. The first in this thread (the map's first lessons at once);
+        the rest in a helper process, so that parsing thousands of files never holds the UI thread's GIL."""
+        batches = list(self.batches())
+        if not batches:
+            return
+        yield self.load_batch(batches[0]), len(batches[0])
+        if len(batches) == 1:
+            return
+        pool: ProcessPoolExecutor | None = None
+        if helper_process and os.environ.get("TUTOR_LOAD_IN_THREAD") != "1":
+            try:
+                pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            except (OSError, ValueError, ImportError):  # no processes here: load in this thread
+                pool = None
+        if pool is None:
+            for batch in batches[1:]:
+                if should_stop():
+                    return
+                yield self.load_batch(batch), len(batch)
+            return
+        try:
+            # Two batches in flight: the process parses the next while this thread hands one to the UI.
+            pending = [(i, pool.submit(_load_batch, self.root, batches[i])) for i in range(1, min(3, len(batches)))]
+            following = len(pending) + 1
+            while pending:
+                if should_stop():
+                    return
+                index, future = pending.pop(0)
+                try:
+                    part = future.result()
+                except (BrokenProcessPool, OSError):  # the helper died: this batch is read here instead
+                    part = self.load_batch(batches[index])
+                if following < len(batches):
+                    pending.append((following, pool.submit(_load_batch, self.root, batches[following])))
+                    following += 1
+                yield part, len(batches[index])
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def load_all(self) -> Course:
+        """The whole course at once (what the headless commands use)."""
+        return load_course(self.root, require_translations=False)
+
+
+def _load_batch(root: Path, batch: list[CourseFile]) -> Course:
+    """What the helper process runs: one batch loaded (module-level so that it can be pickled)."""
+    return load_files(batch, root=root, require_translations=False)
+
+
+def merge(into: Course, part: Course) -> None:
+    """Add a loaded batch to the course: the first definition of an id wins, as in a whole-course load."""
+    if into.info is None and part.info is not None:
+        into.info = part.info
+    for lesson_id, lesson in part.lessons.items():
+        if lesson_id not in into.lessons and lesson_id not in into.exercises:
+            into.lessons[lesson_id] = lesson
+            into.sources[lesson_id] = part.sources[lesson_id]
+    for exercise_id, exercise in part.exercises.items():
+        if exercise_id not in into.exercises and exercise_id not in into.lessons:
+            into.exercises[exercise_id] = exercise
+            into.sources[exercise_id] = part.sources[exercise_id]
+    into.invalid.extend(part.invalid)
+    into.problems.extend(p for bad in part.invalid for p in bad.problems)
