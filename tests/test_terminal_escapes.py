@@ -19,7 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures.hostile_pack import FORBIDDEN, OSC_CLIPBOARD, OSC_TITLE, write_escape_pack
+from tests.fixtures.hostile_pack import (
+    FORBIDDEN,
+    OSC_CLIPBOARD,
+    OSC_TITLE,
+    course_without_checks,
+    write_escape_pack,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -45,15 +51,15 @@ def pack(tmp_path: Path) -> Path:
     return write_escape_pack(tmp_path / "pack")
 
 
-def test_lessons_and_exercise_commands_print_no_control_sequences(pack: Path, env: dict[str, str]) -> None:
+def test_commands_over_the_pack_files_print_no_control_sequences(pack: Path, env: dict[str, str]) -> None:
+    """The pack as files: the loader flags its texts; what is printed about them (paths too) is clean."""
     runs = {
         "lessons check": _tutor(["lessons", "check", "--allow-one-language", str(pack)], env),
         "lessons check file": _tutor(["lessons", "check", str(next((pack / "lessons").glob("evil*")))], env),
         "lessons list": _tutor(["lessons", "list", "--course", str(pack)], env),
         "exercise list": _tutor(["exercise", "list", "--course", str(pack)], env),
         "exercise list --json": _tutor(["exercise", "list", "--json", "--course", str(pack)], env),
-        "exercise run": _tutor(["exercise", "run", "evil-x1", "--predict", "a", "--lang", "en", "--course",
-                                str(pack)], env),
+        "exercise run": _tutor(["exercise", "run", "evil-x1", "--predict", "a", "--course", str(pack)], env),
         "exercise run unknown": _tutor(["exercise", "run", f"x{OSC_TITLE}", "--predict", "a", "--course",
                                         str(pack)], env),
     }
@@ -61,17 +67,48 @@ def test_lessons_and_exercise_commands_print_no_control_sequences(pack: Path, en
         _clean(run.stdout, f"{name} stdout")
         _clean(run.stderr, f"{name} stderr")
         assert b"Traceback" not in run.stderr, (name, run.stderr[-600:])
-    # the texts are still there, without their control characters
-    assert b"PWNED-TITLE" in runs["exercise list"].stdout
-    assert b"]0;PWNED-TITLE" in runs["exercise run"].stdout and runs["exercise run"].returncode == 0
+    check = runs["lessons check"]
+    assert check.returncode == 1 and b"]0;PWNED-TITLE]52;c;cHduZWQ=.yaml" in check.stdout  # the name, cleaned
     assert runs["exercise run unknown"].returncode == 2
-    assert b".yaml" in runs["lessons check"].stdout  # the file with the evil name is reported, its name cleaned
+
+
+@pytest.fixture
+def loaded_anyway(pack: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every command gets the pack's texts as they are, as if the loader had let the control characters through."""
+    import tutor.commands.lessons
+    import tutor.content
+
+    def load(_root: Path, **_kwargs: object) -> object:
+        return course_without_checks(pack)
+
+    monkeypatch.setattr(tutor.content, "load_course", load)
+    monkeypatch.setattr(tutor.commands.lessons, "load_course", load)
+    return pack
+
+
+def test_commands_print_pack_text_without_its_control_sequences(
+    loaded_anyway: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    from tutor.cli import main
+
+    course = ["--course", str(loaded_anyway)]
+    for args in (["lessons", "list", *course], ["exercise", "list", *course], ["exercise", "list", "--json", *course],
+                 ["exercise", "run", "evil-x1", "--predict", "a", "--lang", "en", *course],
+                 ["exercise", "run", "evil-x1", "--predict", "b", "--json", *course],
+                 ["lab", "list", *course], ["progress", "--lang", "en", *course]):
+        status = main(args)
+        out, err = capsysbinary.readouterr()
+        _clean(out, " ".join(args[:2]) + " stdout")
+        _clean(err, " ".join(args[:2]) + " stderr")
+        assert status == 0, (args, err)
+        if args[0] != "progress":
+            assert b"PWNED-TITLE" in out, (args, out[:300])  # the text is shown, without its sequences
 
 
 def test_progress_after_an_import_and_the_notebook_export_are_clean(
     pack: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
-    assert _tutor(["exercise", "run", "evil-x1", "--predict", "a", "--course", str(pack)], env).returncode == 0
+    assert _tutor(["exercise", "run", "n0-l2-cpu-wheel", "--predict", "cpu-wheel"], env).returncode == 0
     export = tmp_path / "export.json"
     assert _tutor(["progress", "export", str(export)], env).returncode == 0
     doc = json.loads(export.read_text(encoding="utf-8"))
@@ -166,3 +203,48 @@ def test_the_tui_writes_no_control_sequence_from_the_pack(pack: Path, env: dict[
     assert b"PWNED" in out or b"Heading" in out, out[-2000:]  # the pack's text was drawn
     for bad in (b"\x1b]0;PWNED", b"\x1b]52;c;cHdu", b"\xc2\x9b31m", b"\xc2\x9d0;C1", b"\x1b[2J \x9b"):
         assert bad not in out, f"{bad!r} reached the terminal"
+
+
+async def test_tui_widgets_hold_pack_text_without_control_characters(pack: Path, tmp_path: Path) -> None:
+    """What each widget was given (not only what Textual draws) is free of control characters."""
+    from textual.widgets import Markdown, OptionList, RadioButton, Static, Tree
+
+    from tutor.progress import ProgressStore
+    from tutor.ui.app import make_app
+    from tutor.ui.messages import OpenExercise, OpenLesson
+
+    app = make_app(course=course_without_checks(pack), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
+                   telemetry="host")
+    seen: list[str] = []
+
+    def collect() -> None:
+        screen = app.screen
+        seen.append(str(screen.sub_title))
+        for tree in screen.query(Tree):
+            stack = [tree.root]
+            while stack:
+                node = stack.pop()
+                seen.append(node.label.plain)
+                stack.extend(node.children)
+        seen.extend(str(w.render()) for w in screen.query(Static))
+        seen.extend(w.source for w in screen.query(Markdown))
+        seen.extend(str(o.prompt) for w in screen.query(OptionList) for o in w.options)
+        seen.extend(str(b.label) for b in screen.query(RadioButton))
+
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.pause()
+        app.screen.query_one(Tree).root.children[0].children[0].expand()
+        await pilot.pause()
+        collect()
+        app.post_message(OpenLesson("evil-l1"))
+        await pilot.pause()
+        collect()
+        app.post_message(OpenExercise("evil-x1"))
+        await pilot.pause()
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        collect()
+    text = "\n".join(seen)
+    assert "PWNED-TITLE" in text
+    assert not any(ord(c) < 32 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F for c in text), repr(
+        [line for line in seen if "\x1b" in line][:3])

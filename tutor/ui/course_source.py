@@ -16,10 +16,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tutor.content import Course, load_course
-from tutor.content.loader import collect_files, load_files
-
-CourseFile = tuple[Path, str | None]
+from tutor.content import Course, InvalidFile, load_course
+from tutor.content.loader import MAX_COURSE_BYTES, load_files
+from tutor.content.problems import Problem
+from tutor.content.walk import CourseFile, walk_targets
 
 
 @dataclass
@@ -28,11 +28,40 @@ class CourseSource:
 
     root: Path
     files: list[CourseFile] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    """What the walk did not read (links out of the folder, too many files…) and files past the text budget."""
 
     @classmethod
     def scan(cls, root: Path) -> CourseSource:
-        """The course files under ``root`` (listed, not read)."""
-        return cls(root, collect_files([root]) if root.is_dir() else [])
+        """The course files under ``root`` (listed with the loader's bounded walk, not read).
+
+        The loader caps the text one load reads (:data:`MAX_COURSE_BYTES`); loaded in batches, the cap is kept for
+        the course as a whole here: files past it (by their size on disk) are not read, and each says so."""
+        if not root.is_dir():
+            return cls(root)
+        walk = walk_targets([root])
+        files: list[CourseFile] = []
+        problems = list(walk.problems)
+        budget = MAX_COURSE_BYTES
+        for item in walk.files:
+            try:
+                size = os.stat(item.path).st_size
+            except OSError:
+                size = 0  # the loader says what is wrong with it
+            if budget <= 0:
+                problems.append(Problem(item.path, 1, 1, f"the course holds more than {MAX_COURSE_BYTES // 2**20} "
+                                        "MiB of text; this file was not read"))
+                continue
+            budget -= size
+            files.append(item)
+        return cls(root, files, problems)
+
+    def unread(self) -> Course:
+        """The files the walk did not read, as a part of the course (shown in the map like a file that failed)."""
+        course = Course(root=self.root)
+        course.invalid.extend(InvalidFile(p.path, (p,)) for p in self.problems)
+        course.problems.extend(self.problems)
+        return course
 
     def batches(self, first: int = 24, most: int = 400) -> Iterator[list[CourseFile]]:
         """The files in the loader's order, in batches that start small (the first lessons show at once) and grow."""
@@ -52,6 +81,8 @@ class CourseSource:
         """Each batch loaded, with its number of files. The first in this thread (the map's first lessons at once);
         the rest in a helper process, so that parsing thousands of files never holds the UI thread's GIL."""
         batches = list(self.batches())
+        if self.problems:
+            yield self.unread(), 0
         if not batches:
             return
         yield self.load_batch(batches[0]), len(batches[0])
