@@ -246,5 +246,5 @@ async def test_tui_widgets_hold_pack_text_without_control_characters(pack: Path,
         collect()
     text = "\n".join(seen)
     assert "PWNED-TITLE" in text
-    assert not any(ord(c) < 32 and c not in "\n\t" or 0x7F <= ord(c) <= 0x9F for c in text), repr(
+    assert not any((ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) <= 0x9F for c in text), repr(
         [line for line in seen if "\x1b" in line][:3])
