@@ -14,12 +14,13 @@ from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, Static
+from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from tutor.content import Course
 from tutor.i18n import Lang, register, t
 from tutor.progress.class_report import class_report, render_class_report
+from tutor.ui.plain import PackMarkdown
 
 register({
     "creport.chart": {
@@ -91,7 +92,7 @@ class ClassReportScreen(Screen[None]):
         with VerticalScroll(id="class-report-body"):
             yield Static(id="class-report-chart-title", classes="section-title")
             yield ClassRooflinePlot([], id="class-report-chart")
-            yield Markdown(id="class-report-text")
+            yield PackMarkdown(id="class-report-text")  # learners' names and answers: plain
         yield Footer()
 
     def on_mount(self) -> None:
@@ -108,4 +109,4 @@ class ClassReportScreen(Screen[None]):
         chart.display = plotted
         chart.groups = groups
         chart.replot()
-        self.query_one("#class-report-text", Markdown).update(render_class_report(self.report, self.lang))
+        self.query_one("#class-report-text", PackMarkdown).update(render_class_report(self.report, self.lang))
