@@ -87,7 +87,7 @@ async def test_map_and_lesson_show_markup_as_text_and_clicks_run_nothing(
         labels = _tree_labels(tree)
         assert f"{evil} level" in labels
         assert f"○ {evil} lesson" in labels
-        assert f"· {evil} section" in labels and f"○ {evil} exercise" in labels and f"○ {evil} lab" in labels
+        assert f"· {evil} section" in labels and f"○○ {evil} exercise" in labels and f"○ {evil} lab" in labels
         walk = [tree.root]
         while walk:  # no label carries an action (clicking a tree entry opens it, so it is checked, not clicked)
             node = walk.pop()
