@@ -171,13 +171,22 @@ def postgres_lease(
     params = {"a": key[0], "b": key[1]}
     lock_conn = psycopg.connect(conninfo, autocommit=True, application_name="gpu-tutor lease")
     lease: MeasurementLease | None = None
+    abandoned = False
     try:
         pid = lock_conn.info.backend_pid
         started = time.time()
         ahead_at_start = 0
         row = lock_conn.execute("SELECT pg_try_advisory_lock(%(a)s, %(b)s)", params).fetchone()
         if not (row and row[0]):
-            ahead_at_start = _wait(lock_conn, params, key, pid, on_queue, cancelled, poll_s, conninfo)
+            try:
+                ahead_at_start = _wait(lock_conn, params, key, pid, on_queue, cancelled, poll_s, conninfo)
+            except _Abandoned as gone:
+                # The learner is not kept waiting for the server to confirm: the wait is cancelled, and the
+                # connection (with any lock it still gets) closed, on a thread of its own.
+                abandoned = True
+                threading.Thread(target=_let_go, args=(lock_conn, gone.waiter), name="lease-cancel",
+                                 daemon=True).start()
+                raise LeaseCancelled from None
         now = time.time()
         lease = MeasurementLease(device=device, held=True, acquired_at=now, waited_s=now - started,
                                  ahead_at_start=ahead_at_start)
@@ -189,8 +198,28 @@ def postgres_lease(
             lease.released_at = time.time()
             with suppress(psycopg.Error):
                 lock_conn.execute("SELECT pg_advisory_unlock(%(a)s, %(b)s)", params)
-        with suppress(psycopg.Error):
-            lock_conn.close()
+        if not abandoned:
+            with suppress(psycopg.Error):
+                lock_conn.close()
+
+
+class _Abandoned(Exception):
+    """The wait was cancelled; ``waiter`` is the thread still blocked in ``pg_advisory_lock``."""
+
+    def __init__(self, waiter: threading.Thread) -> None:
+        super().__init__()
+        self.waiter = waiter
+
+
+def _let_go(lock_conn: Any, waiter: threading.Thread) -> None:
+    """Cancel the blocked wait, then close its connection (the server drops any lock it still got)."""
+    import psycopg
+
+    with suppress(psycopg.Error):
+        lock_conn.cancel()
+    waiter.join(10)
+    with suppress(psycopg.Error):
+        lock_conn.close()
 
 
 def _wait(lock_conn: Any, params: dict[str, int], key: tuple[int, int], pid: int,
@@ -216,9 +245,7 @@ def _wait(lock_conn: Any, params: dict[str, int], key: tuple[int, int], pid: int
         next_look = 0.0
         while waiter.is_alive():
             if cancelled is not None and cancelled():
-                lock_conn.cancel()
-                waiter.join(5)
-                raise LeaseCancelled
+                raise _Abandoned(waiter)
             if time.monotonic() >= next_look:  # the queue every poll_s; a cancel is seen within 50 ms
                 next_look = time.monotonic() + poll_s
                 with suppress(psycopg.Error):
