@@ -142,7 +142,7 @@ class CourseMapScreen(Screen[None]):
     def show_loading(self, progress: tuple[int, int] | None) -> None:
         """Say how much of the course has loaded (``None`` once it all has)."""
         if progress is None:
-            self.sub_title = ""
+            self.sub_title = None  # the app's own subtitle again
             return
         done, total = progress
         lang = self.lang
