@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from textual.widgets import Markdown, Tree
 
 from tests.fixtures.big_course import write_course
@@ -37,8 +38,17 @@ def test_batches_cover_every_file_once_and_start_small(tmp_path: Path) -> None:
     assert course.info == whole.info
 
 
-async def test_the_map_draws_at_once_and_fills_in(tmp_path: Path) -> None:
+async def test_the_map_draws_at_once_and_fills_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = write_course(tmp_path / "course", N)
+    # Batches read in this thread, each a little slower than a loaded machine's, so "before the last file" shows.
+    monkeypatch.setenv("TUTOR_LOAD_IN_THREAD", "1")
+    read = CourseSource.load_batch
+
+    def slow(self: CourseSource, batch: list) -> object:  # type: ignore[type-arg]
+        time.sleep(0.1)
+        return read(self, batch)
+
+    monkeypatch.setattr(CourseSource, "load_batch", slow)
     source = CourseSource.scan(root)
     assert len(source.files) == 2 * N + 1
     app = make_app(course=source, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")

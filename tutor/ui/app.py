@@ -6,6 +6,7 @@ This module must stay light: importing it never imports torch (measurements run 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -150,8 +151,18 @@ class TutorApp(App[None]):
         worker = get_current_worker()
         done = 0
         for part, size in source.load_in_parts(should_stop=lambda: worker.is_cancelled):
+            # A screen being opened gets the machine first: the next batch waits until it has drawn.
+            while time.monotonic() < self._loading_held_until and not worker.is_cancelled:
+                time.sleep(0.05)
             done += size
             self.post_message(self.CourseLoaded(part, done, len(source.files)))
+
+    _loading_held_until = 0.0
+
+    def hold_loading(self, seconds: float = 1.5) -> None:
+        """Let a screen that is opening draw before the next batch of the course is read."""
+        if not self.course_loaded:
+            self._loading_held_until = time.monotonic() + seconds
 
     def on_tutor_app_course_loaded(self, message: CourseLoaded) -> None:
         before = set(self.course.lessons)
@@ -211,6 +222,7 @@ class TutorApp(App[None]):
         self.notify(t("lang.switched", self.lang), timeout=2, markup=False)
 
     def on_open_lesson(self, message: OpenLesson) -> None:
+        self.hold_loading()
         if not self.logged_in:
             return
         lesson = self.course.lessons.get(message.lesson_id)
@@ -220,6 +232,7 @@ class TutorApp(App[None]):
                 self.push_screen(screen)
 
     def on_open_exercise(self, message: OpenExercise) -> None:
+        self.hold_loading()
         if not self.logged_in:
             return
         from tutor.ui.screens.exercise import ExerciseScreen
@@ -245,6 +258,7 @@ class TutorApp(App[None]):
             return False
 
     def on_open_lab(self, message: OpenLab) -> None:
+        self.hold_loading()
         if not self.logged_in:
             return
         from tutor.ui.screens.lab import LabScreen

@@ -101,8 +101,9 @@ class CourseSource:
                 yield self.load_batch(batch), len(batch)
             return
         try:
-            # Two batches in flight: the process parses the next while this thread hands one to the UI.
-            pending = [(i, pool.submit(_load_batch, self.root, batches[i])) for i in range(1, min(3, len(batches)))]
+            # One batch ahead: the process parses the next while this thread hands one to the UI (and no more, so
+            # that a consumer that pauses pauses the parsing too).
+            pending = [(1, pool.submit(_load_batch, self.root, batches[1]))]
             following = len(pending) + 1
             while pending:
                 if should_stop():
