@@ -62,8 +62,8 @@ async def test_the_map_draws_at_once_and_fills_in(tmp_path: Path, monkeypatch: p
             await pilot.pause(0.05)
             assert time.monotonic() - started < 10
         first_seen = len(_lesson_labels(tree))
-        # on a quiet machine the background load may finish before the first look; when it has not, it says so
-        assert first_seen == N or "loading the course" in (app.screen.sub_title or "")
+        # the batches are slowed above, so the first look always comes before the last file, and the map says so
+        assert first_seen < N and "loading the course" in (app.screen.sub_title or "")
         while not app.course_loaded:
             await pilot.pause(0.1)
             assert time.monotonic() - started < 60
