@@ -33,7 +33,10 @@ def test_workload_result_has_the_documented_shape() -> None:
     assert {"median", "min", "max", "cv", "repeats"} <= set(r["time_s"])
     assert r["achieved_gbs"] > 0 and r["achieved_gflops"] > 0
     c = r["classification"]
-    assert c["bound"] == "memory"  # AI 1/6 is far below any CPU ridge
+    # The side is the machine's answer: a tiny roofline measured on a loaded VM (cache-resident arrays, starved
+    # GEMMs) can put the ridge below triad's 1/6 FLOP/B. What holds everywhere is the rule that decides it.
+    assert c["bound"] == ("memory" if c["arithmetic_intensity"] < c["ridge_flops_per_byte"] else "compute")
+    assert c["arithmetic_intensity"] == pytest.approx(2 / 12)
     assert {"too_close_to_call", "fraction_of_bandwidth_roof", "fraction_of_compute_roof"} <= set(c)
 
 
