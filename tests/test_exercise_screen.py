@@ -102,7 +102,7 @@ async def test_bound_choice_and_hints(tmp_path: Path) -> None:
     app = app_for(tmp_path)
     async with app.run_test(size=(160, 60)) as pilot:
         screen = await open_exercise(app, pilot, "t-copy-bound", fake_measure)
-        await pilot.press("ctrl+t")
+        await pilot.press("ctrl+g")
         assert screen.hints_shown == 1 and "0 FLOPs" in str(screen.query_one("#ex-hints", Static).render())
         screen.query_one("#choice-memory").value = True  # type: ignore[attr-defined]
         await pilot.pause()

@@ -30,5 +30,14 @@ def test_lesson_view_snapshot(snap_compare, tmp_path: Path) -> None:  # type: ig
 
         app.post_message(OpenLesson("demo-l1"))
         await pilot.pause(0.5)
+        # under load the first replayed sample can come late: wait for it (at most 10 s) before the snapshot
+        from tutor.ui.widgets.telemetry_panel import TelemetryPanel
+
+        for _ in range(200):
+            panels = list(app.screen.query(TelemetryPanel))
+            if app.screen.id == "lesson-demo-l1" and panels and panels[0].snapshot is not None:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=(140, 40), run_before=open_lesson)

@@ -73,6 +73,12 @@ def t(key: str, lang: Lang, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
+def tn(key: str, n: int, lang: Lang, **fields: object) -> str:
+    """``key`` counted: ``key.one`` when ``n`` is 1, else ``key.other`` (Spanish and English agree: 0 and 2+ are
+    plural), with ``{n}`` filled in. ``tn("count.warning", 1, "en")`` → "1 warning"."""
+    return t(f"{key}.one" if n == 1 else f"{key}.other", lang, n=n, **fields)
+
+
 def register(strings: dict[str, dict[Lang, str]]) -> None:
     """Add UI strings from a feature's own module (each key once; both languages required)."""
     for key, entry in strings.items():
@@ -130,3 +136,25 @@ def default_lang() -> Lang:
     except ValueError:
         loc = ""
     return "en" if loc.lower().startswith("en") else "es"
+
+
+register(
+    {
+        "count.attempt.one": {"es": "{n} intento", "en": "{n} attempt"},
+        "count.attempt.other": {"es": "{n} intentos", "en": "{n} attempts"},
+        "count.warning.one": {"es": "{n} aviso", "en": "{n} warning"},
+        "count.warning.other": {"es": "{n} avisos", "en": "{n} warnings"},
+        "count.failure.one": {"es": "{n} fallo", "en": "{n} failed"},
+        "count.failure.other": {"es": "{n} fallos", "en": "{n} failed"},
+        "count.ok.one": {"es": "{n} bien", "en": "{n} ok"},
+        "count.ok.other": {"es": "{n} bien", "en": "{n} ok"},
+        "count.skip.one": {"es": "{n} no aplica", "en": "{n} not applicable"},
+        "count.skip.other": {"es": "{n} no aplican", "en": "{n} not applicable"},
+        "count.sample.one": {"es": "{n} muestra", "en": "{n} sample"},
+        "count.sample.other": {"es": "{n} muestras", "en": "{n} samples"},
+        "count.prediction.one": {"es": "{n} predicción", "en": "{n} prediction"},
+        "count.prediction.other": {"es": "{n} predicciones", "en": "{n} predictions"},
+        "count.row.one": {"es": "{n} fila de {table}", "en": "{n} {table} row"},
+        "count.row.other": {"es": "{n} filas de {table}", "en": "{n} {table} rows"},
+    }
+)

@@ -9,6 +9,7 @@ prediction stays stored, marked failed/cancelled).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import threading
@@ -367,7 +368,13 @@ def _first_pass_verdict(store: Any, exercise_id: str) -> str | None:
 def render_outcome(outcome: Any, lang: Any, first_pass_verdict: str | None = None,
                    reproduced: bool | None = None) -> str:
     """The reveal as plain text: the view the exercise screen shows (:func:`tutor.practice.reveal.build_reveal`)."""
+    from tutor.commands.terminal import render_markdown
     from tutor.practice.reveal import build_reveal, render_reveal_text
 
     view = build_reveal(outcome, lang, first_pass_verdict=first_pass_verdict, reproduced=reproduced)
-    return render_reveal_text(view, f"{outcome.exercise.id} — {outcome.exercise.title.get(lang)}")
+    text = render_reveal_text(dataclasses.replace(view, explanation=""),
+                              f"{outcome.exercise.id} — {outcome.exercise.title.get(lang)}")
+    if view.explanation:
+        # the explanation is Markdown: rendered for the terminal (bold, lists), never printed as raw **stars**
+        text += f"\n\n  {view.explanation_title}:\n" + render_markdown(view.explanation, indent=2)
+    return text

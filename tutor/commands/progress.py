@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     export = actions.add_parser("export", help="write all progress to a JSON file")
     add_common_options(export)
-    export.add_argument("file", type=Path, metavar="FILE")
+    export.add_argument("file", type=Path, metavar="FILE", help="where to write the export (a JSON file)")
     export.set_defaults(func=run_export)
 
     imp = actions.add_parser(
@@ -44,7 +44,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--merge (add rows that are not there yet) or --replace (discard the current progress).",
     )
     add_common_options(imp)
-    imp.add_argument("file", type=Path, metavar="FILE")
+    imp.add_argument("file", type=Path, metavar="FILE", help="an export written by 'tutor progress export'")
     how = imp.add_mutually_exclusive_group()
     how.add_argument("--merge", action="store_true", help="add what is missing; rows already there are skipped")
     how.add_argument("--replace", action="store_true", help="discard the current progress, then load the file")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tutor.i18n import tn
 from tutor.telemetry.model import MetricValue
 
 NA = "N/A"
@@ -101,4 +102,5 @@ def describe_window(device: str, summary: Mapping[str, Any], lang: str = "en") -
     if power is not None:
         parts.append(f"{w['power']} {power:.0f} W")
     name = summary.get("name") or device
-    return f"{name}: " + " · ".join(parts) + f" ({summary['samples']} {w['samples']})"
+    samples = tn("count.sample", int(summary["samples"]), "es" if lang == "es" else "en")
+    return f"{name}: " + " · ".join(parts) + f" ({samples})"

@@ -19,11 +19,13 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from tutor.content import Course
-from tutor.i18n import Lang, t
+from tutor.i18n import Lang, register, t
 from tutor.progress import StoreBase
 from tutor.progress.passes import exercise_status
 from tutor.telemetry import TelemetrySnapshot
 from tutor.ui.course_source import CourseSource, merge
+from tutor.ui.keys import bindings, translate_bindings
+from tutor.ui.layout import BREAKPOINTS
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged
 from tutor.ui.palette import LessonCommands
@@ -32,6 +34,35 @@ from tutor.ui.screens.lesson import LessonScreen
 from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
 from tutor.untrusted import clean_line
 
+register(
+    {
+        "palette.help": {"es": "Ayuda: teclas de esta pantalla", "en": "Help: keys of this screen"},
+        "palette.lang": {"es": "Idioma: español / English", "en": "Language: español / English"},
+        "palette.map": {"es": "Mapa del curso", "en": "Course map"},
+        "palette.map_help": {"es": "Volver al mapa", "en": "Back to the map"},
+        "palette.progress": {"es": "Progreso", "en": "Progress"},
+        "palette.progress_help": {
+            "es": "Checklist C0, lecciones, calibración e historial",
+            "en": "C0 checklist, lessons, calibration and history",
+        },
+        "palette.notebook": {"es": "Cuaderno de laboratorio", "en": "Lab Notebook"},
+        "palette.notebook_help": {
+            "es": "Tus entradas de laboratorio: editar, exportar a Markdown",
+            "en": "Your lab entries: edit, export to Markdown",
+        },
+        "palette.doctor": {"es": "Doctor: diagnóstico del entorno", "en": "Doctor: environment diagnosis"},
+        "palette.doctor_help": {
+            "es": "Driver, torch, CUDA y el lock del entorno",
+            "en": "Driver, torch, CUDA and the environment lock",
+        },
+        "palette.bench": {"es": "Bench: medir esta máquina", "en": "Bench: measure this machine"},
+        "palette.bench_help": {"es": "El laboratorio del bench", "en": "The bench lab"},
+        "palette.lesson": {"es": "Lección: {title}", "en": "Lesson: {title}"},
+        "palette.lab": {"es": "Laboratorio: {title}", "en": "Lab: {title}"},
+        "palette.exercise": {"es": "Ejercicio: {title}", "en": "Exercise: {title}"},
+    }
+)
+
 
 class TutorApp(App[None]):
     """The tutor: the course map first, lessons, exercises and labs pushed on top of it."""
@@ -39,11 +70,11 @@ class TutorApp(App[None]):
     TITLE = "GPU Tutor"
     CSS_PATH = "styles/app.tcss"
     COMMANDS = App.COMMANDS | {LessonCommands}
+    HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
-        Binding("f2", "toggle_lang", "es/en", show=False),
-        Binding("N", "open_notebook", "Notebook", show=False),
-        Binding("I", "open_class_report", "Class", show=False),
+        *bindings("help", "lang!", "notebook!", "class_report!", help="help", lang="toggle_lang",
+                  notebook="open_notebook", class_report="open_class_report"),
     ]
 
     lang: reactive[Lang] = reactive[Lang]("es")
@@ -79,6 +110,8 @@ class TutorApp(App[None]):
 
     def on_mount(self) -> None:
         self.sub_title = t("app.subtitle", self.lang)
+        self.screen_change_signal.subscribe(self, self._translate_keys)
+        translate_bindings(self, self.lang)
         if not self.logged_in:
             from tutor.ui.screens.login import LoginScreen
 
@@ -213,6 +246,23 @@ class TutorApp(App[None]):
 
     def watch_lang(self, lang: Lang) -> None:
         self.sub_title = t("app.subtitle", lang)
+        translate_bindings(self, lang)
+        for screen in self.screen_stack:
+            translate_bindings(screen, lang)
+
+    def _translate_keys(self, screen: Screen[Any]) -> None:
+        translate_bindings(screen, self.lang)
+
+    def action_help(self) -> None:
+        """``?`` / F1: the keys of the current screen, in the current language."""
+        from tutor.ui.screens.help import HelpScreen, screen_keys
+
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.dismiss(None)
+            return
+        title = screen.sub_title or self.sub_title or self.title
+        self.push_screen(HelpScreen(screen_keys(self, screen, self.lang), title, self.lang))
 
     def action_toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "es" else "es"
@@ -342,12 +392,58 @@ class TutorApp(App[None]):
                 update(self.marks)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The palette: the current screen's own actions (the keymap's words), every screen, every lesson, lab and
+        exercise — in the current language."""
+        from tutor.ui.keys import KEYMAP, label
+        from tutor.ui.screens.help import HelpScreen, screen_keys
+
         yield from super().get_system_commands(screen)
         if not self.logged_in:  # nothing of the course before the login
             return
-        yield SystemCommand("Language: español / English", "Switch the course language", self.action_toggle_lang)
-        yield SystemCommand("Lab Notebook", "Your lab entries: edit, export to Markdown", self.action_open_notebook)
+        lang = self.lang
+        here = screen.sub_title or screen.title or ""
+        seen: set[str] = set()
+        for items in list(screen._bindings.key_to_bindings.values()):
+            for b in items:
+                if b.id not in KEYMAP or b.id in seen or b.id in ("help", "back"):
+                    continue
+                if screen.check_action(b.action, ()) is False:
+                    continue
+                seen.add(b.id)
+                yield SystemCommand(label(screen, b.id, lang), KEYMAP[b.id].keys.split(",")[0],
+                                    lambda action=b.action, node=screen: self._run_on(node, action))
+        yield SystemCommand(t("palette.help", lang), "F1 / ?",
+                            lambda: self.push_screen(HelpScreen(screen_keys(self, screen, lang), here, lang)))
+        yield SystemCommand(t("palette.lang", lang), "F2", self.action_toggle_lang)
+        yield SystemCommand(t("palette.map", lang), t("palette.map_help", lang), self.action_open_map)
+        yield SystemCommand(t("palette.progress", lang), t("palette.progress_help", lang), self.action_open_progress)
+        yield SystemCommand(t("palette.notebook", lang), t("palette.notebook_help", lang), self.action_open_notebook)
+        yield SystemCommand(t("palette.doctor", lang), t("palette.doctor_help", lang), self.action_open_doctor)
+        bench = self._bench_lab()
+        if bench is not None:
+            yield SystemCommand(t("palette.bench", lang), t("palette.bench_help", lang),
+                                lambda: self.post_message(OpenLab(*bench)))
         # The lessons are offered by LessonCommands, which shows their titles as plain text.
+
+    def _run_on(self, node: Any, action: str) -> None:
+        self.call_later(self.run_action, action, node)
+
+    def _bench_lab(self) -> tuple[str, str] | None:
+        for lesson in self.course.ordered_lessons():
+            for lab in lesson.labs:
+                if lab.run.op == "bench":
+                    return lesson.id, lab.id
+        return None
+
+    def action_open_map(self) -> None:
+        """Back to the course map (the first screen), whatever is on top of it."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    def action_open_doctor(self) -> None:
+        from tutor.ui.screens.doctor import DoctorScreen
+
+        self.push_screen(DoctorScreen())
 
 
 def make_app(

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Tree
@@ -15,6 +14,7 @@ from textual.widgets.tree import TreeNode
 
 from tutor.content import Course, InvalidFile
 from tutor.i18n import Lang, format_number, register, t
+from tutor.ui.keys import bindings
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson
 from tutor.ui.plain import PackMarkdown, plain_text
@@ -56,13 +56,7 @@ class CourseMapScreen(Screen[None]):
     """The first screen: the whole course as a tree, details of the highlighted entry beside it."""
 
     CSS_PATH = "../styles/course_map.tcss"
-    BINDINGS = [
-        Binding("enter", "open", "Open", show=True),
-        Binding("2", "second_pass", "2nd pass", show=True),
-        Binding("p", "app.open_progress", "Progress", show=True),
-        Binding("l", "app.toggle_lang", "es/en", show=True),
-        Binding("q", "app.quit", "Quit", show=True),
-    ]
+    BINDINGS = bindings("open", "second_pass", "progress", "lang_letter", "quit")
 
     def __init__(self, course: Course, marks: CourseMarks) -> None:
         super().__init__(id="course-map")

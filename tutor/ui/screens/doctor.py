@@ -14,7 +14,6 @@ from pathlib import Path
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, LoadingIndicator, Static
@@ -24,6 +23,7 @@ from tutor import i18n
 from tutor.doctor.isolated import run_doctor_isolated
 from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode
 from tutor.i18n import Lang
+from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain
 from tutor.untrusted import clean, clean_line
@@ -38,12 +38,12 @@ i18n.register(
         "doctor.rerun": {"es": "Repetir", "en": "Run again"},
         "doctor.write_lock": {"es": "Guardar lock", "en": "Write lock"},
         "doctor.passed": {
-            "es": "Sin fallos: {fail} fallos, {warn} avisos, {ok} bien, {skip} no aplican ({seconds:.1f} s).",
-            "en": "Passed: {fail} failed, {warn} warnings, {ok} ok, {skip} not applicable ({seconds:.1f} s).",
+            "es": "Sin fallos: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
+            "en": "Passed: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
         },
         "doctor.failed": {
-            "es": "Hay fallos: {fail} fallos, {warn} avisos, {ok} bien, {skip} no aplican ({seconds:.1f} s).",
-            "en": "Failed: {fail} failed, {warn} warnings, {ok} ok, {skip} not applicable ({seconds:.1f} s).",
+            "es": "Hay fallos: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
+            "en": "Failed: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
         },
         "doctor.lock_written": {
             "es": "Lock del entorno guardado en {path}",
@@ -77,12 +77,7 @@ class DoctorScreen(Screen[None]):
     """
 
     CSS_PATH = "../styles/doctor.tcss"
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", show=True),
-        Binding("r", "rerun", "Run again", show=True),
-        Binding("w", "write_lock", "Write lock", show=True),
-        Binding("l", "app.toggle_lang", "es/en", show=True),
-    ]
+    BINDINGS = bindings("back", "run", "write_lock", "lang_letter", back="app.pop_screen", run="rerun")
 
     def __init__(self, *, runner: DoctorRunner | None = None, lock_path: Path | None = None) -> None:
         super().__init__(id="doctor")
@@ -130,6 +125,9 @@ class DoctorScreen(Screen[None]):
             self.query_one("#doctor-headline", Static).update(i18n.t("doctor.running", lang))
 
     # -- running ---------------------------------------------------------------------------------------------
+
+    def binding_label(self, key_id: str, lang: Lang) -> str | None:
+        return i18n.t("doctor.rerun", lang) if key_id == "run" else None
 
     def action_rerun(self) -> None:
         self._start("auto")
@@ -202,5 +200,7 @@ class DoctorScreen(Screen[None]):
         counts = report.counts()
         key = "doctor.passed" if report.passed else "doctor.failed"
         summary = self.query_one("#doctor-summary", Static)
-        summary.update(plain(i18n.t(key, self.lang, seconds=report.seconds, **counts)))
+        words = {"fail": "count.failure", "warn": "count.warning", "ok": "count.ok", "skip": "count.skip"}
+        counted = {k: i18n.tn(words[k], int(n), self.lang) if k in words else n for k, n in counts.items()}
+        summary.update(plain(i18n.t(key, self.lang, seconds=report.seconds, **counted)))
         summary.set_class(not report.passed, "-failed")

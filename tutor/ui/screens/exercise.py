@@ -17,7 +17,6 @@ from typing import Any
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -34,8 +33,11 @@ from tutor.practice.failures import failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
 from tutor.practice.runner import MeasureFn
 from tutor.practice.sizing import setup_line
-from tutor.ui.messages import ProgressChanged
+from tutor.ui.keys import bindings, translate_bindings
+from tutor.ui.layout import toggle_telemetry
+from tutor.ui.messages import OpenExercise, ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain, plain_line, styled
+from tutor.ui.screens.code import open_code
 from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean, clean_line
@@ -89,6 +91,19 @@ register(
         "ex.your_guess": {"es": "tu predicción", "en": "your guess"},
         "ex.your_workload": {"es": "tu carga (medida)", "en": "your workload (measured)"},
         "ex.capacity": {"es": "capacidad", "en": "capacity"},
+        "ex.next_pending": {"es": "Siguiente ejercicio pendiente", "en": "Next pending exercise"},
+        "ex.roofline_first": {
+            "es": "Primero se mide el roofline de esta máquina — el ancho de banda (copias de arrays grandes) y los "
+                  "FLOP/s máximos (una GEMM grande) — con los que se compara tu carga. Sólo la primera vez en este "
+                  "equipo: tarda alrededor de un minuto y luego queda guardado.",
+            "en": "First the roofline of this machine is measured — its bandwidth (copies of large arrays) and its "
+                  "peak FLOP/s (a large GEMM) — to compare your workload against. Only the first time on this "
+                  "machine: it takes about a minute, then it is kept.",
+        },
+        "ex.all_done": {
+            "es": "No quedan ejercicios pendientes en el curso: todos aprobados.",
+            "en": "No pending exercises left in the course: all passed.",
+        },
     }
 )
 
@@ -100,13 +115,8 @@ class ExerciseScreen(Screen[None]):
     """One predict-then-measure exercise."""
 
     CSS_PATH = "../styles/exercise.tcss"
-    BINDINGS = [
-        Binding("escape", "back_or_cancel", "Back / cancel", show=True),
-        Binding("ctrl+l", "lock", "Lock", show=True, priority=True),
-        Binding("ctrl+r", "measure", "Measure", show=True, priority=True),
-        Binding("ctrl+t", "hint", "Hint", show=True, priority=True),
-        Binding("ctrl+y", "toggle_telemetry", "Telemetry", show=True, priority=True),
-    ]
+    BINDINGS = bindings("back", "lock", "run", "hint", "telemetry", "next_pending", "view_code",
+                        back="back_or_cancel", run="measure")
 
     class Progress(Message):
         """Progress of the measurement (posted from the thread worker; newer replaces older)."""
@@ -224,6 +234,7 @@ class ExerciseScreen(Screen[None]):
                     yield Static(id="ex-figures")
                     yield RooflineChart(id="ex-chart")
                     yield PackMarkdown(id="ex-explanation")
+                    yield Button(id="ex-next", variant="primary")
             with Vertical(id="telemetry-column"):
                 yield TelemetryPanel(id="telemetry-panel")
         yield Footer()
@@ -234,6 +245,7 @@ class ExerciseScreen(Screen[None]):
         self.query_one("#ex-cancel").display = False
         self.query_one("#ex-reveal").display = False
         self._show_unfinished()
+        translate_bindings(self, self.lang)
         self.query_one("#ex-hints").display = False
         self._render_texts()
         first = self.query("#ex-choices") or self.query("#ex-number")
@@ -260,6 +272,7 @@ class ExerciseScreen(Screen[None]):
         self.query_one("#ex-lock", Button).label = t("ex.lock", lang)
         self.query_one("#ex-measure", Button).label = t("ex.measure" if ex.measure else "ex.reveal", lang)
         self.query_one("#ex-cancel", Button).label = t("ex.cancel", lang)
+        self.query_one("#ex-next", Button).label = f"{t('ex.next_pending', lang)} (ctrl+n)"
         hint = self.query_one("#ex-hint-button", Button)
         hint.label = t("ex.hint", lang)
         hint.display = self.pass_number == 1 and bool(ex.hints)
@@ -366,6 +379,7 @@ class ExerciseScreen(Screen[None]):
         measure.disabled = False
         measure.focus()
         self._status(t("ex.locked", self.lang, id=self.attempt_id))
+        self.refresh_bindings()
         self.post_message(ProgressChanged())
 
     def action_measure(self) -> None:
@@ -469,9 +483,44 @@ class ExerciseScreen(Screen[None]):
 
             unfinished.release(self.app.store, self.attempt_id)  # type: ignore[attr-defined]
 
+    def binding_label(self, key_id: str, lang: Lang) -> str | None:
+        """The footer's words for this exercise: a diagnose exercise (nothing measured) says Reveal."""
+        if key_id == "run":
+            return t("ex.measure" if self.exercise.measure else "ex.reveal", lang)
+        return None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "next_pending":
+            return self.state == "revealed"
+        if action == "view_code":
+            return self.exercise.measure is not None
+        if action == "hint":
+            return self.pass_number == 1 and bool(self.exercise.hints)
+        # after the reveal lock and run are shown disabled (dimmed), not silently ignored
+        if action == "lock":
+            return True if self.state == "predicting" else None
+        if action == "measure":
+            return True if self.state in ("predicting", "locked") else None
+        return True
+
+    def action_next_pending(self) -> None:
+        """From the reveal: open the next exercise in course order not passed yet (wrapping around)."""
+        if self.state != "revealed":
+            return
+        following = next_pending_exercise(self.course, self.app.marks, self.exercise.id)  # type: ignore[attr-defined]
+        if following is None:
+            self.notify(t("ex.all_done", self.lang))
+            return
+        self.app.pop_screen()
+        self.app.post_message(OpenExercise(following))
+
+    def action_view_code(self) -> None:
+        call = self.exercise.measure
+        if call is not None:
+            open_code(self, call.op, call.name, self.lang)
+
     def action_toggle_telemetry(self) -> None:
-        column = self.query_one("#telemetry-column")
-        column.display = not column.display
+        toggle_telemetry(self)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "ex-lock":
@@ -486,6 +535,8 @@ class ExerciseScreen(Screen[None]):
             self.action_resume_unfinished()
         elif event.button.id == "ex-discard":
             self.action_discard_unfinished()
+        elif event.button.id == "ex-next":
+            self.action_next_pending()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.state == "predicting":
@@ -556,7 +607,9 @@ class ExerciseScreen(Screen[None]):
             return
         self.query_one("#ex-progress", ProgressBar).update(progress=max(0.0, min(1.0, message.fraction)))
         if message.text and not self._cancel.is_set() and self.stalled_for is None:
-            self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {message.text}")
+            note = roofline_note(message.text, self.lang)
+            self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {message.text}"
+                         + (f"\n{note}" if note else ""))
 
     def on_exercise_screen_queue(self, message: Queue) -> None:
         if self.state != "running" or self._cancel.is_set():
@@ -656,6 +709,7 @@ class ExerciseScreen(Screen[None]):
             chart.points = tuple(chart_points(outcome, lang))
         self.query_one("#ex-explanation", PackMarkdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
         self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
+        self.refresh_bindings()
 
     def _reproduced(self) -> bool:
         from tutor.progress.passes import exercise_status
@@ -667,6 +721,23 @@ class ExerciseScreen(Screen[None]):
         store = self.app.store  # type: ignore[attr-defined]
         graded = [a for a in store.attempts(self.exercise.id) if a["state"] == "graded" and a["pass"] == 1]
         return str(graded[-1]["verdict"]) if graded else None
+
+
+def roofline_note(progress_text: str, lang: Lang) -> str | None:
+    """What the first measurement on a machine is doing while it measures the roofline (the engine's progress says
+    ``roofline: …`` only then; a cached roofline is not measured again), else None."""
+    if progress_text.startswith("roofline: ") or progress_text.startswith("roofline again: "):
+        return t("ex.roofline_first", lang)
+    return None
+
+
+def next_pending_exercise(course: Course, marks: Any, current: str) -> str | None:
+    """The id of the first exercise after ``current`` in course order (wrapping round) that is not passed."""
+    order = [ex.id for lesson in course.ordered_lessons() for ex in course.exercises_of(lesson)]
+    if current in order:
+        i = order.index(current)
+        order = order[i + 1:] + order[:i]
+    return next((eid for eid in order if marks.exercise(eid) != "✓"), None)
 
 
 def chart_points(outcome: Outcome, lang: Lang) -> list[RooflinePoint]:

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
@@ -32,11 +32,15 @@ from tutor.measure.registry import SWEEPS
 from tutor.practice.failures import classify, stalled_text
 from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
 from tutor.progress.lease import LeaseCancelled, queue_text
-from tutor.progress.notebook import summarise_result, sweep_point, sweep_points
+from tutor.progress.notebook import load_entries, summarise_result, sweep_point, sweep_points
 from tutor.progress.store_errors import StoreError
 from tutor.results import Device, device_label
+from tutor.ui.keys import bindings, translate_bindings
+from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain, plain_line
+from tutor.ui.screens.code import open_code
+from tutor.ui.screens.exercise import roofline_note
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean, clean_line
@@ -62,8 +66,8 @@ register(
             "en": "Measured on {device} in {seconds:.1f} s. Notebook entry filed (N to open it).",
         },
         "lab.status.cancelled": {
-            "es": "Cancelado. Nada se guardó; tu predicción sigue aquí (Intro para volver a medir).",
-            "en": "Cancelled. Nothing was stored; your prediction is kept (Enter to measure again).",
+            "es": "Cancelado. Nada se guardó; tu predicción sigue fijada (ctrl+r para volver a medir).",
+            "en": "Cancelled. Nothing was stored; your prediction stays locked (ctrl+r to measure again).",
         },
         "lab.status.failed": {"es": "No se pudo medir: {reason}", "en": "No measurement: {reason}"},
         "lab.notice.failed": {
@@ -76,6 +80,11 @@ register(
             "en": "Lab Notebook entry filed for {lab}.",
         },
         "lab.result": {"es": "Resultado", "en": "Result"},
+        "lab.history": {
+            "es": "Última medida ({when}, medida n.º {n}; tu predicción entonces: {prediction}). Predice de nuevo "
+                  "para medir otra vez.",
+            "en": "Last run ({when}, run #{n}; your prediction then: {prediction}). Predict again to measure anew.",
+        },
         "lab.extrapolated": {"es": "extrapolado", "en": "extrapolated"},
         "lab.measured": {"es": "medido", "en": "measured"},
         "lab.plot.roofline": {"es": "roofline medido", "en": "measured roofline"},
@@ -92,12 +101,8 @@ class LabScreen(Screen[None]):
     """One lab: predict, measure live, read the plot, file the notebook entry."""
 
     CSS_PATH = "../styles/lab.tcss"
-    BINDINGS = [
-        Binding("escape", "cancel_or_back", "Cancel/Back", show=True),
-        Binding("N", "open_entry", "Notebook", show=True),
-        Binding("ctrl+r", "run_again", "Run again", show=True),
-        Binding("ctrl+t", "toggle_telemetry", "Telemetry", show=True),
-    ]
+    BINDINGS = bindings("back", "run", "notebook", "telemetry", "view_code", back="cancel_or_back", run="run_again",
+                        notebook="open_entry")
 
     # -- messages from the thread worker (attributes down, messages up) --------------------------------------
 
@@ -149,7 +154,7 @@ class LabScreen(Screen[None]):
         plot_kind = lab.run.name if sweep else ("roofline_points" if lab.run.op == "roofline" else lab.run.op)
         yield Header(show_clock=False)
         with Horizontal(id="lab-body"):
-            with Vertical(id="lab-main"):
+            with VerticalScroll(id="lab-main"):
                 yield PackMarkdown(self._goal_markdown(), id="lab-goal")
                 with Vertical(id="lab-predict"):
                     yield Label(plain(self._question()), id="lab-question")
@@ -188,6 +193,34 @@ class LabScreen(Screen[None]):
         self.query_one("#lab-result-box").display = False
         self.query_one("#lab-prediction", Input).focus()
         self.watch(self.app, "lang", self._lang_changed, init=False)
+        self._show_history()
+
+    def _show_history(self) -> None:
+        """Reopened: the last run of this lab (its points re-plotted from the stored result, its prediction, its
+        notebook entry on N) until the learner predicts and measures again."""
+        store = getattr(self.app, "store", None)
+        runs = store.lab_runs(self.lab.id) if store is not None else []
+        if not runs:
+            return
+        last = runs[-1]
+        result = last.get("result")
+        if not isinstance(result, Mapping):
+            return
+        self.result = dict(result)
+        prediction = last.get("prediction") if isinstance(last.get("prediction"), Mapping) else {}
+        value = prediction.get("value") if isinstance(prediction, Mapping) else None
+        if isinstance(value, int | float):
+            self.query_one("#lab-plot", LabPlot).set_prediction(value, prediction.get("unit"),
+                                                                t("lab.plot.prediction", self.lang))
+        self._show_result(result)
+        entry = next((e for e in load_entries(store) if e.entry.lab_run_id == last["id"]), None)
+        self.entry_id = entry.id if entry is not None else None
+        self.lab_run_id = int(last["id"])
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(last.get("created_at") or 0)))
+        shown = prediction.get("text") if isinstance(prediction, Mapping) else None
+        self.query_one("#lab-locked", Static).update(
+            Text(t("lab.history", self.lang, when=when, n=len(runs), prediction=str(shown or "—"))))
+        self.refresh_bindings()
 
     def _lang_changed(self, _lang: Lang) -> None:
         lang = self.lang
@@ -256,6 +289,7 @@ class LabScreen(Screen[None]):
         self.query_one("#lab-locked", Static).update(
             plain(t("lab.predict.locked", self.lang, prediction=self.prediction.describe(self.lang)))
         )
+        translate_bindings(self, self.lang)
         self.start_run()
 
     def start_run(self) -> None:
@@ -365,7 +399,8 @@ class LabScreen(Screen[None]):
         if message.fraction is not None:
             bar.update(progress=max(0.0, min(1.0, message.fraction)))
         if message.text:
-            self._set_status(message.text)
+            note = roofline_note(message.text, self.lang)
+            self._set_status(message.text + (f"\n{note}" if note else ""))
         if message.point:
             self._plot_point(message.point)
 
@@ -417,8 +452,13 @@ class LabScreen(Screen[None]):
             self._set_status(t("lab.status.failed", self.lang, reason=message.reason))
             self.notify(clean(t("lab.notice.failed", self.lang, reason=message.reason)), severity="error", timeout=12,
                         markup=False)
-        self.query_one("#lab-predict").display = True
-        self.query_one("#lab-prediction", Input).focus()
+        if self.prediction is None:
+            self.query_one("#lab-predict").display = True
+            self.query_one("#lab-prediction", Input).focus()
+        else:
+            # the prediction stays locked: the box is not offered for editing again; ctrl+r measures again
+            self.query_one("#lab-main").focus()
+        translate_bindings(self, self.lang)
 
     # -- the result ----------------------------------------------------------------------------------------------
 
@@ -461,8 +501,19 @@ class LabScreen(Screen[None]):
         if action == "open_entry":
             return self.entry_id is not None
         if action == "run_again":
-            return self.state in ("done", "failed", "cancelled") and self.prediction is not None
+            return self.state == "predict" or (self.state in ("done", "failed", "cancelled")
+                                               and self.prediction is not None)
+        if action == "view_code":
+            return self.lab.run.op in ("workload", "sweep")
         return True
+
+    def binding_label(self, key_id: str, lang: Lang) -> str | None:
+        if key_id == "run":
+            return t("lab.predict.start" if self.prediction is None else "key.rerun", lang)
+        return None
+
+    def action_view_code(self) -> None:
+        open_code(self, self.lab.run.op, self.lab.run.name, self.lang)
 
     def action_cancel_or_back(self) -> None:
         if self.state == "running":
@@ -472,7 +523,9 @@ class LabScreen(Screen[None]):
         self.app.pop_screen()
 
     def action_run_again(self) -> None:
-        if self.state in ("done", "failed", "cancelled") and self.prediction is not None:
+        if self.state == "predict":
+            self._lock_and_start()
+        elif self.state in ("done", "failed", "cancelled") and self.prediction is not None:
             self.start_run()
 
     def action_open_entry(self) -> None:
@@ -483,8 +536,7 @@ class LabScreen(Screen[None]):
         self.app.push_screen(NotebookScreen(entry_id=self.entry_id))
 
     def action_toggle_telemetry(self) -> None:
-        column = self.query_one("#telemetry-column")
-        column.display = not column.display
+        toggle_telemetry(self)
 
     # -- doctor (the L2 lab) ---------------------------------------------------------------------------------
 

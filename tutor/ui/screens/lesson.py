@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList
@@ -11,6 +10,8 @@ from textual.widgets.option_list import Option
 
 from tutor.content import Course, Lesson
 from tutor.i18n import Lang, t
+from tutor.ui.keys import bindings
+from tutor.ui.layout import toggle_telemetry
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain_line
@@ -22,16 +23,8 @@ class LessonScreen(Screen[None]):
     """One lesson: its sections, labs and exercises in a list, the selected section rendered beside it."""
 
     CSS_PATH = "../styles/lesson.tcss"
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Map", show=True),
-        Binding("n,right", "next_section", "Next", show=True),
-        Binding("b,left", "previous_section", "Previous", show=True),
-        Binding("t", "toggle_telemetry", "Telemetry", show=True),
-        Binding("T", "enlarge_telemetry", "Enlarge", show=False),
-        Binding("l", "app.toggle_lang", "es/en", show=True),
-        Binding("2", "second_pass", "2nd pass", show=True),
-        Binding("q", "app.quit", "Quit", show=False),
-    ]
+    BINDINGS = bindings("back", "next_section", "previous_section", "telemetry", "telemetry_enlarge", "lang_letter",
+                        "second_pass", "quit", back="app.pop_screen")
 
     def __init__(self, course: Course, lesson: Lesson, marks: CourseMarks, section_id: str | None = None) -> None:
         super().__init__(id=f"lesson-{lesson.id}")
@@ -68,6 +61,7 @@ class LessonScreen(Screen[None]):
     def _render_nav(self) -> None:
         lang, lesson, marks = self.lang, self.lesson, self.marks
         nav = self.query_one("#lesson-nav", OptionList)
+        keep = nav.highlighted_option.id if nav.highlighted_option is not None else None
         nav.clear_options()
         options: list[Option | None] = []
         for i, section in enumerate(lesson.sections):
@@ -84,7 +78,9 @@ class LessonScreen(Screen[None]):
                 label = plain_line(f"{marks.exercise(ex.id)} ? {ex.title.get(lang)}{marks.reproduced(ex.id, lang)}")
                 options.append(Option(label, id=f"ex:{ex.id}"))
         nav.add_options(options)
-        nav.highlighted = self.section_index
+        # a rebuild (new marks, another language) keeps the learner's place in the list
+        ids = [o.id for o in options if o is not None]
+        nav.highlighted = nav.get_option_index(keep) if keep is not None and keep in ids else self.section_index
 
     def show_section(self, index: int) -> None:
         """Render section ``index`` and record it as read."""
@@ -135,8 +131,7 @@ class LessonScreen(Screen[None]):
             self.notify(t("lesson.no_exercises", self.lang), severity="warning", markup=False)
 
     def action_toggle_telemetry(self) -> None:
-        column = self.query_one("#telemetry-column")
-        column.display = not column.display
+        toggle_telemetry(self)
 
     def action_enlarge_telemetry(self) -> None:
         column = self.query_one("#telemetry-column")

@@ -11,7 +11,6 @@ from datetime import datetime
 from pathlib import Path
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, OptionList, Static, TextArea
@@ -30,6 +29,7 @@ from tutor.progress.notebook import (
     save_entry,
     word,
 )
+from tutor.ui.keys import bindings
 from tutor.ui.plain import PackMarkdown, plain_line, styled
 from tutor.untrusted import clean
 
@@ -64,11 +64,7 @@ class NotebookScreen(Screen[None]):
     """The Lab Notebook: one entry per lab run, editable where the learner writes."""
 
     CSS_PATH = "../styles/notebook.tcss"
-    BINDINGS = [
-        Binding("escape", "back", "Back", show=True),
-        Binding("ctrl+s", "save", "Save", show=True),
-        Binding("ctrl+o", "export", "Export to Markdown", show=True),
-    ]
+    BINDINGS = bindings("back", "save", "export")
 
     def __init__(self, *, entry_id: int | None = None) -> None:
         super().__init__(id="notebook")

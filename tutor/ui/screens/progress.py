@@ -16,8 +16,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from tutor.content import Course
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, format_number, register, t, tn
 from tutor.practice.reveal import verdict_word
+from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain, plain_text, styled
 from tutor.untrusted import clean
@@ -25,8 +26,8 @@ from tutor.untrusted import clean
 register(
     {
         "progress.brier": {
-            "es": "Puntuación de Brier {brier} sobre {n} predicciones (0 es perfecto; 0.25, decir siempre 50 %)",
-            "en": "Brier score {brier} over {n} predictions (0 is perfect; 0.25 is always saying 50 %)",
+            "es": "Puntuación de Brier {brier} sobre {predictions} (0 es perfecto; 0,25, decir siempre 50 %)",
+            "en": "Brier score {brier} over {predictions} (0 is perfect; 0.25 is always saying 50 %)",
         },
         "progress.title": {"es": "Progreso", "en": "Progress"},
         "progress.lessons": {"es": "Lecciones", "en": "Lessons"},
@@ -116,13 +117,7 @@ class ProgressScreen(Screen[None]):
     """Where the learner stands: C0, lessons, calibration, history."""
 
     CSS_PATH = "../styles/progress.tcss"
-    BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", show=True),
-        Binding("r", "reset_lesson", "Reset lesson", show=True),
-        Binding("x", "reset_exercise", "Reset exercise", show=True),
-        Binding("R", "reset_all", "Reset all", show=True),
-        Binding("l", "app.toggle_lang", "es/en", show=True),
-    ]
+    BINDINGS = bindings("back", "reset_lesson", "reset_exercise", "reset_all", "lang_letter", back="app.pop_screen")
 
     def __init__(self, course: Course) -> None:
         super().__init__(id="progress")
@@ -150,7 +145,10 @@ class ProgressScreen(Screen[None]):
     def on_mount(self) -> None:
         self.watch(self.app, "lang", lambda _l: self.refresh_report(), init=False)
         self.refresh_report()
-        self.query_one("#progress-lessons").focus()
+        # Open at the top (the C0 checklist first), the page itself focused so Home/PageUp/PageDown scroll it.
+        body = self.query_one("#progress-body", VerticalScroll)
+        body.focus()
+        body.scroll_home(animate=False)
 
     def _show_unfinished(self) -> None:
         """Attempts locked and never measured (the tutor was killed mid-way): open the exercise to measure or
@@ -210,7 +208,8 @@ class ProgressScreen(Screen[None]):
         cal = rep["calibration"]
         cal_lines = [styled("[b]$text[/b]", text=t("progress.calibration", lang))]
         if cal["n"]:
-            cal_lines.append(plain(t("progress.brier", lang, brier=f"{cal['brier']:.3f}", n=cal["n"])))
+            cal_lines.append(plain(t("progress.brier", lang, brier=format_number(cal["brier"], lang, ".3f"),
+                                     predictions=tn("count.prediction", int(cal["n"]), lang))))
             cal_lines.extend(plain(b["sentence_es"] if lang == "es" else b["sentence_en"]) for b in cal["buckets"])
         else:
             cal_lines.append(plain(t("progress.no_graded", lang)))
@@ -237,7 +236,7 @@ class ProgressScreen(Screen[None]):
     def _confirm_reset(self, what: str, **kwargs: Any) -> None:
         store = self.app.store  # type: ignore[attr-defined]
         counts = store.reset_counts(**kwargs)
-        summary = ", ".join(f"{n} {table}" for table, n in counts.items())
+        summary = ", ".join(tn("count.row", int(n), self.lang, table=table) for table, n in counts.items())
 
         def done(yes: bool | None) -> None:
             if yes:

@@ -18,7 +18,19 @@ from rich.text import Text
 from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
+from tutor.i18n import Lang, register, t
+from tutor.ui.chart_geometry import axis_range, cell, label_rows, wants_log
 from tutor.untrusted import clean_line
+
+register(
+    {
+        "plot.no_points": {"es": "(aún no hay puntos que dibujar)", "en": "(no points to draw yet)"},
+        "plot.cannot_draw": {
+            "es": "(el gráfico no cabe a este tamaño; las cifras están en la tabla del resultado)",
+            "en": "(the plot does not fit at this size; the figures are in the result table)",
+        },
+    }
+)
 
 # Colours from plotext's palette, one per series in order.
 _COLOURS = ("cyan", "orange", "green", "magenta", "blue", "red", "yellow")
@@ -140,9 +152,10 @@ class LabPlot(PlotextPlot):
         # be drawn must never take the app down with it; the figures are in the result table anyway.
         try:
             return super().render()
-        except Exception as exc:
-            return Text(f"(the plot cannot be drawn at this size or with these points: {type(exc).__name__})",
-                        style="italic")
+        except Exception:
+            lang: Lang = "es" if getattr(self.app, "lang", "en") == "es" else "en"
+            key = "plot.no_points" if not self.point_count else "plot.cannot_draw"
+            return Text(t(key, lang), style="italic")
 
     def redraw(self) -> None:
         plt = self.plt
@@ -174,6 +187,10 @@ class LabPlot(PlotextPlot):
             self.plt.plot(line_x, [min(cap, x * value) for x in line_x], label=clean_line(f"{label} ({value:g} GB/s)"),
                           color="yellow", marker="dot")
         elif unit and unit == self.y_label:
+            if self.kind not in ("naive_vs_numpy",) and pts:
+                # the y axis holds the measured points and the prediction, each on its own row
+                lo, hi = axis_range([p[1] for p in pts] + [value], log=False)
+                self.plt.ylim(lo, hi)
             self.plt.hline(value, "yellow")
             if pts:
                 self.plt.text(clean_line(f"{label}: {value:g} {unit}"), min(p[0] for p in pts), value, color="yellow",
@@ -233,6 +250,8 @@ class LabPlot(PlotextPlot):
             if len(ticks) >= 2:
                 plt.yticks(ticks, [_sci(t) for t in ticks])
         xs = sorted({p[0] for p in self._all_points()})
+        if wants_log(xs, decades=1.0):
+            plt.xscale("log")  # N from a handful to a thousand: even spacing per doubling, not a crowded left edge
         if xs and len(xs) <= 10:
             plt.xticks(xs, [f"{x:g}" for x in xs])
 
@@ -263,11 +282,19 @@ class LabPlot(PlotextPlot):
                 continue
             plt.scatter([p[0] for p in sp], [p[1] for p in sp], label=clean_line(s.label),
                         color=_COLOURS[i % len(_COLOURS)], marker="●")
-            # Labels sit just right of their point, so the point itself stays visible.
-            nudge = (hi / lo) ** 0.015
-            for x, y, name in sp:
-                if name:
-                    plt.text(clean_line(name), x * nudge, y, color=_COLOURS[i % len(_COLOURS)], alignment="left")
+            # Labels sit just right of their point, moved along their row so that none overlaps another.
+            cols = max(20, (self.size.width or 80) - 10)
+            rows = max(5, (self.size.height or 20) - 6)
+            ys_all = [p[1] for p in pts]
+            ylo, yhi = min(ys_all), max(ys_all)
+            wanted = [(cell(x, lo, hi, cols, log=True) + 1, cell(y, ylo, yhi, rows, log=True), name, y)
+                      for x, y, name in sp if name]
+            placed = label_rows([(c, r, n) for c, r, n, _ in wanted], cols)
+            y_of = {r: y for _c, r, _n, y in wanted}  # a label stays on its point's row
+            for col, row, text in placed:
+                x_at = lo * (hi / lo) ** (col / max(1, cols - 1))
+                plt.text(clean_line(text), x_at, y_of.get(row, ylo), color=_COLOURS[i % len(_COLOURS)],
+                         alignment="left")
         ticks = _log_ticks(lo, hi, 10)
         if len(ticks) >= 2:
             plt.xticks(ticks, [_sci(t) for t in ticks])

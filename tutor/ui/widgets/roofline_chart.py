@@ -2,21 +2,34 @@
 
 Attributes in, nothing out: ``RooflineChart(roofline=..., points=[...])`` or set ``chart.roofline`` /
 ``chart.points`` later. ``roofline`` is the measurement engine's dict (``peak_bandwidth_gbs``, ``peak_gflops``
-by dtype, ``datasheet`` with ``bandwidth_gbs`` and ``tflops`` by dtype). One plot object per widget
-(``self.plt``), log-log axes: arithmetic intensity (FLOP/byte) against GFLOP/s.
+by dtype, ``datasheet`` with ``bandwidth_gbs`` and ``tflops`` by dtype). Log-log axes, arithmetic intensity
+(FLOP/byte) against GFLOP/s, drawn as text on a :class:`~tutor.ui.chart_geometry.Canvas` so that each point lands
+in the cell :mod:`tutor.ui.chart_geometry` computes (a test checks it), and the legend sits below the plot area.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from rich.console import Group
+from rich.text import Text
 from textual.app import RenderResult
 from textual.reactive import reactive
-from textual_plotext import PlotextPlot
+from textual.widget import Widget
 
+from tutor.ui.chart_geometry import (
+    Axis,
+    Canvas,
+    PlotArea,
+    draw_axes,
+    draw_ridge,
+    draw_roof,
+    legend_layout,
+    make_axis,
+    plot_area,
+)
 from tutor.untrusted import clean_line
 
 # A kernel with no FLOPs (a copy) has intensity 0, which a log axis cannot show: it is drawn at this intensity
@@ -69,8 +82,9 @@ def plottable(point: RooflinePoint, bandwidth_gbs: float | None) -> RooflinePoin
     return None
 
 
-class RooflineChart(PlotextPlot):
-    """The roofline with the workload's point and the learner's guess."""
+class RooflineChart(Widget):
+    """The roofline with the workload's point and the learner's guess, drawn as text: both axes log, ranges
+    that hold every point and both slopes of each roof, the ridge marked, the legend below the plot area."""
 
     DEFAULT_CSS = """
     RooflineChart {
@@ -102,68 +116,78 @@ class RooflineChart(PlotextPlot):
         self.set_reactive(RooflineChart.points, tuple(points))
         self.set_reactive(RooflineChart.dtype, dtype)
 
-    def on_mount(self) -> None:
-        self.redraw()
-
     def watch_roofline(self) -> None:
-        self.redraw()
+        self.refresh()
 
     def watch_points(self) -> None:
-        self.redraw()
+        self.refresh()
 
     def redraw(self) -> None:
         """Draw again on the next render."""
         self.refresh()
 
-    def render(self) -> RenderResult:
-        # plotext applies its log scale to the stored data in place, so a figure cannot be built twice: it is
-        # rebuilt from the attributes on every render.
-        self._draw()
-        return super().render()
-
-    def _draw(self) -> None:
-        plt = self.plt
-        plt.clear_figure()
-        plt.title(clean_line(self.title))
-        plt.xlabel("FLOP/byte")
-        plt.ylabel("GFLOP/s")
+    def _drawn_points(self) -> list[RooflinePoint]:
         roofs = roofs_of(self.roofline, self.dtype)
         measured_bw = roofs.get("measured", (None, None))[0]
-        drawn = [p for p in (plottable(p, measured_bw) for p in self.points) if p is not None]
-        xs = [p.intensity for p in drawn]
+        return [p for p in (plottable(p, measured_bw) for p in self.points) if p is not None]
+
+    def axes(self) -> tuple[Axis, Axis]:
+        """The x (FLOP/byte) and y (GFLOP/s) axes: both log, covering every point (measured and guessed), the
+        roofs, and a decade either side of each ridge so both slopes show."""
+        roofs = roofs_of(self.roofline, self.dtype)
+        drawn = self._drawn_points()
         ridges = [f / b for b, f in roofs.values()]
-        lo = min([*xs, *(r / 30 for r in ridges)], default=0.01)
-        hi = max([*xs, *(r * 30 for r in ridges)], default=100.0)
-        lo, hi = max(lo / 2, 1e-4), hi * 2
-        if roofs or drawn:
-            plt.xscale("log")
-            plt.yscale("log")
-        grid = [lo * (hi / lo) ** (i / 60) for i in range(61)]
-        colours = {"measured": "cyan", "datasheet": "gray"}
-        for name, (bw, flops) in roofs.items():
-            plt.plot(grid, [min(flops, x * bw) for x in grid], color=colours[name],
-                     label=f"{name}: {bw:,.0f} GB/s, {flops:,.0f} GFLOP/s", marker="braille")
-        for p in drawn:
-            plt.scatter([p.intensity], [p.gflops], color=p.color, marker=p.marker, label=clean_line(p.label))
-        ys = [y for p in drawn for y in (p.gflops,)] + [f for _, f in roofs.values()] + [lo * b for b, _ in
-                                                                                          roofs.values()]
-        ys = [y for y in ys if y > 0 and math.isfinite(y)]
-        if ys:
-            ticks = _decades(min(ys), max(ys))
-            if len(ticks) >= 2:
-                plt.yticks(ticks, [_short(t) for t in ticks])
-        xticks = _decades(lo, hi)
-        if len(xticks) >= 2:
-            plt.xticks(xticks, [_short(t) for t in xticks])
+        x_values = [p.intensity for p in drawn] + [r / 10 for r in ridges] + [r * 10 for r in ridges]
+        x = make_axis(x_values or [0.1, 100.0], log=True)
+        y_values = [p.gflops for p in drawn] + [f for _, f in roofs.values()] + [x.lo * b for b, _ in roofs.values()]
+        y = make_axis(y_values or [1.0, 1000.0], log=True)
+        return x, y
+
+    def legend_entries(self) -> list[tuple[str, str, str]]:
+        """(marker, label, style) of every roof and point, as the legend below the plot shows them."""
+        roofs = roofs_of(self.roofline, self.dtype)
+        entries = [(ROOF_CHARS[name], f"{name}: {bw:,.0f} GB/s, {flops:,.0f} GFLOP/s", ROOF_STYLES[name])
+                   for name, (bw, flops) in roofs.items()]
+        entries += [(p.marker, clean_line(p.label), _style(p.color)) for p in self._drawn_points()]
+        return entries
+
+    def canvas(self, width: int, height: int) -> tuple[Canvas, PlotArea]:
+        """The chart's plot area on a ``width``×``height`` canvas (the legend is not in it)."""
+        canvas = Canvas(width, height)
+        area = plot_area(*self.axes(), width, height)
+        draw_axes(canvas, area, "FLOP/byte", "GFLOP/s", "grey50")
+        roofs = roofs_of(self.roofline, self.dtype)
+        for name in ("datasheet", "measured"):
+            if name in roofs:
+                bw, flops = roofs[name]
+                draw_roof(canvas, area, bw, flops, ROOF_CHARS[name], ROOF_STYLES[name])
+        if "measured" in roofs:
+            bw, flops = roofs["measured"]
+            draw_ridge(canvas, area, flops / bw, flops, "grey50")
+        for p in self._drawn_points():
+            canvas.put(area.col(p.intensity), area.row(p.gflops), p.marker, f"bold {_style(p.color)}")
+        return canvas, area
+
+    def render(self) -> RenderResult:
+        width, height = max(20, self.size.width), max(8, self.size.height)
+        items = [Text.assemble((marker, style), f" {label}") for marker, label, style in self.legend_entries()]
+        for item in items:
+            item.truncate(width, overflow="ellipsis")
+        legend = [Text("   ").join(items[i] for i in row)
+                  for row in legend_layout([item.cell_len for item in items], width)]
+        canvas, _area = self.canvas(width, max(6, height - len(legend)))
+        lines = []
+        for text, spans in canvas.rows():
+            line = Text(text, no_wrap=True, overflow="crop")
+            for start, end, style in spans:
+                line.stylize(style, start, end)
+            lines.append(line)
+        return Group(*lines, *legend)
 
 
-def _decades(lo: float, hi: float) -> list[float]:
-    if lo <= 0 or hi <= 0:
-        return []
-    return [10.0**e for e in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)]
+ROOF_CHARS = {"measured": "━", "datasheet": "·"}
+ROOF_STYLES = {"measured": "cyan", "datasheet": "grey62"}
 
 
-def _short(v: float) -> str:
-    if 1e-2 <= v < 1e5:
-        return f"{v:g}"
-    return f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-")
+def _style(colour: str) -> str:
+    return {"orange": "dark_orange", "gray": "grey62"}.get(colour, colour)

@@ -46,6 +46,8 @@ from tutor.telemetry import format as fmt
 from tutor.untrusted import clean, clean_line
 
 WIDE_COLUMNS = 70
+COMPACT_ROWS = 5
+"""At this height or less (the narrow layout's strip) the panel shows one summary line and a sparkline."""
 SPARK = "▁▂▃▄▅▆▇█"
 
 register(
@@ -87,6 +89,7 @@ register(
             "es": "⚠ SIN DATOS RECIENTES — última lectura hace {age} s (el driver no responde)",
             "en": "⚠ STALE — last reading {age} s ago (the driver is not answering)",
         },
+        "tel.expand_hint": {"es": "ctrl+t amplía la telemetría", "en": "ctrl+t expands the telemetry"},
     }
 )
 
@@ -292,6 +295,13 @@ class TelemetryPanel(Vertical):
     TelemetryPanel.-enlarged #telemetry-chart {
         min-height: 16;
     }
+    TelemetryPanel.-compact {
+        padding: 0 1;
+    }
+    TelemetryPanel.-compact #telemetry-banner, TelemetryPanel.-compact #telemetry-chart,
+    TelemetryPanel.-compact #telemetry-lease {
+        display: none;
+    }
     """
 
     snapshot: reactive[TelemetrySnapshot | None] = reactive(None, init=False, always_update=True)
@@ -302,6 +312,10 @@ class TelemetryPanel(Vertical):
 
     wide: reactive[bool] = reactive(False, init=False)
     """True when the panel has room (or was enlarged) for per-core CPU, processes, notes and a longer chart."""
+
+    compact: reactive[bool] = reactive(False, init=False)
+    """True when the panel is a strip (the narrow layout): one line per device with a sparkline, no chart."""
+
 
     class VisibilityChanged(Message):
         """The panel was shown or hidden (posted to the app, which pauses sampling while none is visible)."""
@@ -410,6 +424,12 @@ class TelemetryPanel(Vertical):
 
     def _update_wide(self) -> None:
         self.wide = self.enlarged or self.size.width >= WIDE_COLUMNS
+        self.compact = 0 < self.size.height <= COMPACT_ROWS
+
+    def watch_compact(self, compact: bool) -> None:
+        self.set_class(compact, "-compact")
+        if self.snapshot is not None:
+            self._render_snapshot(self.snapshot)
 
     def watch_wide(self) -> None:
         if self.snapshot is not None:
@@ -427,9 +447,46 @@ class TelemetryPanel(Vertical):
         self.set_class(snap.is_replay, "-replay")
         self.set_class(not status.ok and status.code != "replay", "-problem")
         self.query_one("#telemetry-banner", Static).update(self.banner_text(status))
+        if self.compact:
+            self.query_one("#telemetry-readings", Static).update(self.strip_text(snap))
+            self._show_staleness()
+            return
         self.query_one("#telemetry-readings", Static).update(self.readings_text(snap))
         self._show_staleness()
         self._plot(snap)
+
+    def strip_text(self, snap: TelemetrySnapshot) -> Content:
+        """The compact strip: per device its name, utilization (or CPU), memory and a sparkline of the last
+        minutes; the replay label stays visible, and the last line says how to expand."""
+        lang = self.lang
+        na = t("tel.na", lang)
+        width = max(20, self.size.width or 78)
+        lines: list[str] = []
+        replay = t("tel.replay", lang) + " · " if snap.is_replay else ""
+        for info in snap.devices:
+            sample = snap.sample(info.id)
+            if info.kind == "gpu":
+                util_key, mem_key, total_key = "gpu_util_pct", "mem_used_bytes", "mem_total_bytes"
+                name = f"GPU{info.static.get('index', '')} {info.name}"
+                util_word = t("tel.busy", lang)
+                mem_word = "VRAM"
+            else:
+                util_key, mem_key, total_key = "cpu_pct", "ram_used_bytes", "ram_total_bytes"
+                name, util_word, mem_word = "CPU", "CPU", "RAM"
+            util = self._value(info, sample, util_key)
+            used = self._value(info, sample, mem_key)
+            total = self._value(info, sample, total_key) or info.static.get(total_key)
+            head = f"{replay}{name} · {util_word} {fmt.pct(util, na=na)} · {mem_word} {fmt.used_of(used, total, na=na)}"
+            history = snap.series(info.id, util_key)
+            room = width - len(head) - 3
+            spark = _spark(tuple(history.values[-room:])) if history is not None and room > 4 else ""
+            lines.append(f"{head} · {spark}" if spark else head)
+        if not lines:
+            lines.append(status_message(snap.status, lang))
+        rows = max(1, self.size.height or 2)
+        if len(lines) < rows:
+            lines.append(t("tel.expand_hint", lang))
+        return Content("\n".join(lines[:rows]))
 
     def banner_text(self, status: BackendStatus) -> Content:
         lang = self.lang

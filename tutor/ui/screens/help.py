@@ -1,0 +1,80 @@
+"""The help screen (``?`` or F1): every key of the screen below it, in the current language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from tutor.i18n import Lang, register, t
+from tutor.ui.keys import KEYMAP, label
+
+register(
+    {
+        "help.title": {"es": "Teclas de esta pantalla", "en": "Keys on this screen"},
+        "help.close": {"es": "Esc o ? cierra esta ayuda.", "en": "Esc or ? closes this help."},
+        "help.palette": {
+            "es": "Paleta de comandos: abrir cualquier pantalla, lección o acción",
+            "en": "Command palette: open any screen, lesson or action",
+        },
+        "help.everywhere": {"es": "(en todas las pantallas)", "en": "(on every screen)"},
+    }
+)
+
+
+def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, str, bool]]:
+    """(keys, what it does, app-wide?) for every binding active on ``screen``, keymap entries first."""
+    rows: list[tuple[str, str, bool]] = []
+    seen: set[str] = set()
+    for node in (screen, app):
+        for items in node._bindings.key_to_bindings.values():
+            for b in items:
+                # the keymap's own keys, and quit; Textual's focus and copy keys are not the course's
+                if b.system or b.id in seen or (b.id not in KEYMAP and b.action != "quit"):
+                    continue
+                seen.add(b.id or b.key)
+                spec = KEYMAP.get(b.id or "")
+                keys = spec.keys if spec is not None else b.key
+                shown = " / ".join(app.get_key_display(Binding(k.strip(), "")) for k in keys.split(","))
+                what = label(screen, b.id or "", lang) if spec is not None else t("key.quit", lang)
+                rows.append((shown, what, node is app))
+    rows.append((app.get_key_display(Binding("ctrl+p", "")), t("help.palette", lang), True))
+    return rows
+
+
+class HelpScreen(ModalScreen[None]):
+    """A table of the keys of the screen it covers; Esc, ? or F1 closes it."""
+
+    BINDINGS = [Binding("escape,question_mark,f1,q", "dismiss", "Close", show=False)]
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll { width: 72; max-width: 100%; height: auto; max-height: 100%;
+                                  border: thick $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, rows: list[tuple[str, str, bool]], title: str, lang: Lang) -> None:
+        super().__init__(id="help")
+        self.rows = rows
+        self.title_text = title
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        table = Table(box=None, show_header=False, expand=True, pad_edge=False)
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(ratio=1)
+        everywhere = t("help.everywhere", self.lang)
+        for keys, what, app_wide in self.rows:
+            table.add_row(keys, f"{what} {everywhere}" if app_wide else what)
+        with VerticalScroll():
+            yield Static(Text(f"{t('help.title', self.lang)} — {self.title_text}", style="bold"), id="help-title")
+            yield Static(table, id="help-keys")
+            yield Static(f"[dim]{t('help.close', self.lang)}[/dim]", id="help-close")
+
+    def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]
+        self.dismiss(None)
