@@ -138,8 +138,7 @@ async def test_palette_commands_reach_every_screen(tmp_path: Path) -> None:
         titles = [c.title for c in app.get_system_commands(app.screen)]
         for title in ("Progreso", "Cuaderno de laboratorio", "Doctor: diagnóstico del entorno", "Mapa del curso"):
             assert title in titles
-        assert any(t.startswith("Lección: ") for t in titles) and any(t.startswith("Ejercicio: ") for t in titles)
-        assert any(t.startswith("Abrir · ") or t.startswith("2.ª pasada · ") for t in titles)
+        assert "Abrir" in titles and "2.ª pasada" in titles  # the map's own actions, in the keymap's words
         progress = next(c for c in app.get_system_commands(app.screen) if c.title == "Progreso")
         app.call_later(progress.callback)
         await until(pilot, lambda: isinstance(app.screen, ProgressScreen))

@@ -120,7 +120,7 @@ async def test_exercise_before_and_after_the_reveal(tmp_path: Path, size: tuple[
         await settle(pilot)
         screen = ExerciseScreen(app.course, app.course.exercises["t-copy-bound"], measure=fake_measure)
         app.push_screen(screen)
-        await settle(pilot, lambda: app.screen is screen)
+        await settle(pilot, lambda: app.screen is screen and app.focused is not None)
         check_telemetry(app, size)
         main = screen.query_one("#exercise-main")
         assert main.region.width >= (76 if size[0] < 120 else 100)
@@ -129,8 +129,7 @@ async def test_exercise_before_and_after_the_reveal(tmp_path: Path, size: tuple[
         assert focused is not None and on_screen(focused, size)
         lock = screen.query_one("#ex-lock")
         lock.scroll_visible(animate=False)
-        await pilot.pause(0.1)
-        assert on_screen(lock, size)
+        await settle(pilot, lambda: on_screen(lock, size))
         save(app, tmp_path, "exercise-predict", size)
 
         await pilot.press("down", "enter", "ctrl+l", "ctrl+r")
