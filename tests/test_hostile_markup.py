@@ -137,7 +137,7 @@ async def test_exercise_screen_shows_markup_as_text_and_clicks_run_nothing(
         await pilot.pause()
         screen = app.screen
         assert type(screen).__name__ == "ExerciseScreen"
-        await pilot.press("ctrl+t", "ctrl+t")  # both hints
+        await pilot.press("ctrl+g", "ctrl+g")  # both hints (the keymap's hint key)
         await pilot.pause()
         title = screen.query_one("#ex-title", Static)
         assert evil in str(title.render())

@@ -135,7 +135,7 @@ async def test_exercise_before_and_after_the_reveal(tmp_path: Path, size: tuple[
         await pilot.press("down", "enter", "ctrl+l", "ctrl+r")
         await settle(pilot, lambda: screen.state == "revealed")
         reveal = screen.query_one("#ex-reveal")
-        assert reveal.display and on_screen(screen.query_one("#ex-verdict"), size)
+        await settle(pilot, lambda: reveal.display and on_screen(screen.query_one("#ex-verdict"), size))
         assert screen.query_one("#ex-chart").region.width >= 60
         save(app, tmp_path, "exercise-reveal", size)
 

@@ -111,7 +111,6 @@ class TutorApp(App[None]):
     def on_mount(self) -> None:
         self.sub_title = t("app.subtitle", self.lang)
         self.screen_change_signal.subscribe(self, self._translate_keys)
-        translate_bindings(self, self.lang)
         if not self.logged_in:
             from tutor.ui.screens.login import LoginScreen
 
@@ -251,6 +250,7 @@ class TutorApp(App[None]):
             translate_bindings(screen, lang)
 
     def _translate_keys(self, screen: Screen[Any]) -> None:
+        translate_bindings(self, self.lang)
         translate_bindings(screen, self.lang)
 
     def action_help(self) -> None:
