@@ -119,14 +119,18 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
         [stored] = load_entries(app.store)
         assert stored.entry.lab_run_id == run["id"]
-        assert stored.entry.hypothesis == "Big matrices reuse the cache."
+        # the lab's hypothesis is the prompt of an empty editor, not text the learner would type after
+        assert stored.entry.hypothesis == "" and stored.entry.next_question == ""
+        notebook = app.screen
+        hypothesis = notebook.query_one("#field-hypothesis")
+        assert hypothesis.placeholder == "Big matrices reuse the cache." and hypothesis.text == ""
+        assert notebook.query_one("#field-next_question").placeholder == "And in float64?"
         assert "→ 20.0 GFLOP/s" in stored.entry.prediction
         # which N is fastest is the machine's answer (on a loaded 2-core VM, N = 32 sometimes wins): only the shape
         best = max(screen.result["points"], key=lambda p: p["gflops"])  # type: ignore[index]
         assert f"GFLOP/s at N = {best['n']}." in stored.entry.result and "(cpu)" in stored.entry.setup
 
         # The learner explains the gap and saves.
-        notebook = app.screen
         notebook.query_one("#field-gap").focus()
         await pilot.press(*"too small", "ctrl+s")
         await pilot.pause(0.1)

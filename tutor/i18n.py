@@ -61,6 +61,7 @@ _STRINGS: dict[str, dict[Lang, str]] = {
         "clock that rose above nominal; read it as a bound, not a record.",
     },
     "side.compute": {"es": "cómputo", "en": "compute"},
+    "progress.stored_at": {"es": "Tu progreso se guarda en: {where}", "en": "Your progress is stored in: {where}"},
 }
 
 

@@ -164,7 +164,7 @@ def render_report(report: dict[str, Any], lang: str) -> str:
 def run_report(args: argparse.Namespace) -> int:
     from tutor.commands import course_dir
     from tutor.content import load_course
-    from tutor.i18n import default_lang
+    from tutor.i18n import default_lang, t
     from tutor.progress.report import progress_report
 
     lang = getattr(args, "lang", None) or default_lang()
@@ -173,6 +173,7 @@ def run_report(args: argparse.Namespace) -> int:
     store = _store()
     try:
         report = progress_report(course, store, env)
+        report["store_location"] = str(store.path)
         from tutor.practice import unfinished
 
         left = unfinished.unfinished(store)
@@ -187,6 +188,7 @@ def run_report(args: argparse.Namespace) -> int:
         lines = render_unfinished(left, lang)
         if lines:
             print("\n" + "\n".join(lines))
+        print("\n" + t("progress.stored_at", "es" if lang == "es" else "en", where=report["store_location"]))
     return 0
 
 

@@ -200,10 +200,8 @@ class LabRunner:
             prediction=locked,
             prediction_unit=lab.prediction_unit,
             prediction_question=lab_question(lab, lang),
-            hypothesis=lab.hypothesis.get(lang) if lab.hypothesis else "",
             procedure=lab.procedure.get(lang) if lab.procedure else "",
-            next_question=lab.next_question.get(lang) if lab.next_question else "",
-        )
+        )  # hypothesis and next question are the learner's words: the lab's own texts are only their prompts
         entry_id = save_entry(self.store, entry)
         return LabFiled(result=result, lab_run_id=lab_run_id, entry_id=entry_id, bench_comparison=comparison)
 

@@ -35,6 +35,14 @@ from tutor.untrusted import clean
 
 register(
     {
+        "notebook.prompt.hypothesis": {
+            "es": "Tu hipótesis, antes de mirar el resultado: qué esperabas y por qué.",
+            "en": "Your hypothesis, before looking at the result: what you expected and why.",
+        },
+        "notebook.prompt.next_question": {
+            "es": "La siguiente pregunta que te deja esta medida.",
+            "en": "The next question this measurement leaves you with.",
+        },
         "notebook.title": {"es": "Cuaderno de laboratorio", "en": "Lab Notebook"},
         "notebook.empty": {
             "es": "El cuaderno está vacío: termina un laboratorio y su entrada se archiva aquí.",
@@ -134,6 +142,7 @@ class NotebookScreen(Screen[None]):
         rest = f"  ·  {e.lab_id}  ·  {when}" + (f"  ·  {e.device}" if e.device else "")
         self.query_one("#notebook-meta", Static).update(styled("[b]$title[/b]$rest", title=e.title or e.lab_id,
                                                                rest=rest))
+        self._prompts(e.lab_id)
         self._loading = True
         try:
             for name in SECTIONS:
@@ -147,6 +156,17 @@ class NotebookScreen(Screen[None]):
         finally:
             self.call_after_refresh(self._done_loading)
         self._dirty = False
+
+    def _prompts(self, lab_id: str) -> None:
+        """The lab's own hypothesis and next question as prompts in the empty editors (never as their text, so
+        what the learner types is theirs alone)."""
+        course = getattr(self.app, "course", None)
+        lab = next((lab for lesson in getattr(course, "lessons", {}).values() for lab in lesson.labs
+                    if lab.id == lab_id), None)
+        for name in ("hypothesis", "next_question"):
+            prompt = getattr(lab, name, None) if lab is not None else None
+            text = prompt.get(self.lang) if prompt is not None else t(f"notebook.prompt.{name}", self.lang)
+            self.query_one(f"#field-{name}", TextArea).placeholder = clean(text)
 
     def _done_loading(self) -> None:
         self._loading = False

@@ -140,6 +140,7 @@ class ProgressScreen(Screen[None]):
             yield Static(id="progress-calibration")
             yield Static(id="progress-history-title", classes="section-title")
             yield DataTable(id="progress-history", cursor_type="row", zebra_stripes=True)
+            yield Static(id="progress-store", classes="muted")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -214,6 +215,10 @@ class ProgressScreen(Screen[None]):
         else:
             cal_lines.append(plain(t("progress.no_graded", lang)))
         self.query_one("#progress-calibration", Static).update(Content("\n").join(cal_lines))
+        store = getattr(self.app, "store", None)
+        if store is not None:  # where the learner's progress lives (a file, or the class server without secrets)
+            self.query_one("#progress-store", Static).update(
+                plain(t("progress.stored_at", lang, where=str(getattr(store, "path", "?")))))
         self.query_one("#progress-history-title", Static).update(styled("[b]$t[/b]", t=t("progress.history", lang)))
         history = self.query_one("#progress-history", DataTable)
         history.clear(columns=True)
