@@ -31,7 +31,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from tutor.i18n import Lang, format_number, register, t
+from tutor.i18n import Lang, format_number, localize_number, register, t
 from tutor.telemetry import (
     BackendSpecError,
     BackendStatus,
@@ -476,7 +476,8 @@ class TelemetryPanel(Vertical):
             util = self._value(info, sample, util_key)
             used = self._value(info, sample, mem_key)
             total = self._value(info, sample, total_key) or info.static.get(total_key)
-            head = f"{replay}{name} · {util_word} {fmt.pct(util, na=na)} · {mem_word} {fmt.used_of(used, total, na=na)}"
+            memory = localize_number(fmt.used_of(used, total, na=na), lang)
+            head = f"{replay}{name} · {util_word} {fmt.pct(util, na=na)} · {mem_word} {memory}"
             history = snap.series(info.id, util_key)
             room = width - len(head) - 3
             spark = _spark(tuple(history.values[-room:])) if history is not None and room > 4 else ""
