@@ -234,8 +234,11 @@ class LabPlot(PlotextPlot):
         for level, size in sorted(self.caches.items(), key=lambda kv: kv[1]):
             if lo <= size <= hi:
                 plt.vline(size, "red")
-                # At the foot of the line: the legend sits at the top left.
-                plt.text(f"{level} {binary_size(size)}", size, ymin, color="red", alignment="left")
+                # At the foot of the line (the legend sits at the top left); a line in the right third of the axis
+                # gets its label on its left, so a large L3 near the last point is not cut off by the frame.
+                right = hi > lo and math.log(size / lo) / math.log(hi / lo) > 0.66
+                plt.text(f"{level} {binary_size(size)}", size, ymin, color="red",
+                         alignment="right" if right else "left")
         ticks = _log_ticks(lo, hi, 4)
         if ticks:
             plt.xticks(ticks, [binary_size(t) for t in ticks])
