@@ -19,30 +19,7 @@ import pytest
 from tutor.content import check_paths, load_course, outline_course, walk
 from tutor.content.yaml_source import FAST_PARSER
 
-LESSON = """\
-format_version: 1
-id: demo-l1
-level: demo
-order: 1
-title: {es: "Uno", en: "One"}
-outcome: {es: "Sabes", en: "You know"}
-sections:
-  - id: intro
-    title: {es: "Intro", en: "Intro"}
-    body: {es: "# Hola", en: "# Hello"}
-exercises: [demo-l1-copy]
-"""
-
-EXERCISE = """\
-format_version: 1
-id: demo-l1-copy
-lesson: demo-l1
-kind: bound
-title: {es: "Copia", en: "Copy"}
-prompt: {es: "¿Memoria o cómputo?", en: "Memory or compute?"}
-measure: {op: workload, name: copy, params: {n: 1048576}}
-explanation: {es: "Movió {achieved_gbs:.1f} GB/s", en: "It moved {achieved_gbs:.1f} GB/s"}
-"""
+from .test_content_loader import EXERCISE, LESSON, write_course
 
 DIAGNOSE = """\
 format_version: 1
@@ -62,11 +39,7 @@ MEMORY_LIMIT = 1 << 30  # 1 GiB of address space: far more than a check needs, f
 
 
 def make_course(root: Path, lesson: str = LESSON, exercise: str = EXERCISE) -> Path:
-    (root / "lessons").mkdir(parents=True)
-    (root / "exercises").mkdir()
-    (root / "lessons" / "l1.yaml").write_text(lesson, encoding="utf-8")
-    (root / "exercises" / "e1.yaml").write_text(exercise, encoding="utf-8")
-    return root
+    return write_course(root, {"l1.yaml": lesson}, {"e1.yaml": exercise})
 
 
 def lines_of(problems: list) -> list[str]:
