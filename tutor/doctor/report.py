@@ -194,6 +194,14 @@ def fingerprint(view: EnvironmentView) -> dict[str, Any]:
     return {"id": digest, **fields}
 
 
+def record_doctor_run(store: Any, report: DoctorReport) -> dict[str, Any]:
+    """Store ``report`` as C0 evidence in ``store`` (any progress store); returns the ``--json`` document stored."""
+    document = report.to_json()
+    store.record_doctor_run(passed=report.passed, report=document,
+                            lock_matches=report.lock.matches if report.lock else None)
+    return document
+
+
 def run_doctor(
     view: EnvironmentView | None = None,
     *,

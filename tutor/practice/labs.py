@@ -9,10 +9,6 @@ own, tests a fake. Nothing here imports torch or Textual.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -42,14 +38,6 @@ register(
         "lab.predict.need_text": {
             "es": "Escribe tu predicción antes de medir: primero se predice, luego se mide.",
             "en": "Write your prediction before measuring: predict first, then measure.",
-        },
-        "lab.doctor.timeout": {
-            "es": "tutor doctor no respondió en {seconds} s",
-            "en": "tutor doctor did not answer within {seconds} s",
-        },
-        "lab.doctor.exit": {
-            "es": "tutor doctor terminó con el estado {status}: {last}",
-            "en": "tutor doctor exited with status {status}: {last}",
         },
     }
 )
@@ -170,13 +158,28 @@ class LabRunner:
         request = lab_request(lab)
         cancel = cancel_event or threading.Event()
         if request["op"] == "doctor":
-            return run_doctor_subprocess(cancel)
+            return self._doctor(cancel)
         if self._measure is None:
             raise RuntimeError("this LabRunner was built without a measurement")
         with self.store.lease(lease_device(str(request.get("device", "auto"))), on_queue=on_queue,
                               cancelled=cancel.is_set) as lease:
             result = dict(self._measure(request, on_progress=on_progress, cancel_event=cancel, on_point=on_point))
         return {**result, "lease": lease.to_json()}
+
+    def _doctor(self, cancel: threading.Event) -> dict[str, Any]:
+        """The doctor lab: ``tutor doctor`` in a child process (as the doctor screen runs it), its run recorded in
+        this runner's store (the class store too) as C0 evidence; the lab's result is the ``--json`` document."""
+        from tutor.doctor.isolated import DoctorUnavailable, run_doctor_isolated
+        from tutor.doctor.report import record_doctor_run
+        from tutor.measure.errors import MeasureCancelled, MeasureFailed
+
+        try:
+            report = run_doctor_isolated("auto", cancel=cancel)
+        except DoctorUnavailable as exc:
+            if cancel.is_set():
+                raise MeasureCancelled("cancelled") from None
+            raise MeasureFailed(str(exc)) from None
+        return record_doctor_run(self.store, report)
 
     def file(self, lesson: Lesson, lab: Lab, prediction: LabPrediction | None, result: dict[str, Any],
              lang: Lang) -> LabFiled:
@@ -219,34 +222,3 @@ def lab_question(lab: Lab, lang: Lang) -> str:
     if lab.prediction:
         return lab.prediction.get(lang)
     return t("lab.predict.default", lang)
-
-
-def run_doctor_subprocess(cancel: threading.Event, timeout_s: float = 120.0, lang: Lang = "en") -> dict[str, Any]:
-    """``tutor doctor --json`` in a child process (torch stays out of the UI process); it records its own run."""
-    from tutor.measure.errors import MeasureCancelled, MeasureFailed
-
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tutor", "doctor", "--json"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        stdin=subprocess.DEVNULL,
-        text=True,
-        env=dict(os.environ),
-    )
-    deadline = time.monotonic() + timeout_s
-    while proc.poll() is None:
-        if cancel.wait(0.1):
-            proc.kill()
-            proc.wait()
-            raise MeasureCancelled("cancelled")
-        if time.monotonic() > deadline:
-            proc.kill()
-            proc.wait()
-            raise MeasureFailed(t("lab.doctor.timeout", lang, seconds=f"{timeout_s:.0f}"))
-    out, err = proc.communicate()
-    try:
-        report = json.loads(out)
-    except ValueError:
-        last = (err.strip().splitlines() or ["no output"])[-1]
-        raise MeasureFailed(t("lab.doctor.exit", lang, status=proc.returncode, last=last)) from None
-    return dict(report)

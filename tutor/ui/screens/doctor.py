@@ -21,7 +21,7 @@ from textual.worker import Worker, WorkerState
 
 from tutor import i18n
 from tutor.doctor.isolated import run_doctor_isolated
-from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode
+from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode, record_doctor_run
 from tutor.i18n import Lang
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
@@ -152,9 +152,7 @@ class DoctorScreen(Screen[None]):
         report = self._runner(mode)
         store = getattr(self.app, "store", None)
         if store is not None:
-            store.record_doctor_run(
-                passed=report.passed, report=report.to_json(), lock_matches=report.lock.matches if report.lock else None
-            )
+            record_doctor_run(store, report)
         return report
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
