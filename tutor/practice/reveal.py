@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from tutor.content.models import Exercise
 from tutor.grading import Prediction, choices_of
@@ -17,7 +16,7 @@ from tutor.grading.units import format_value
 from tutor.i18n import Lang, format_number, register, t
 from tutor.practice.runner import Outcome
 from tutor.results import device_label
-from tutor.telemetry.format import describe_window
+from tutor.telemetry.format import describe_window, number
 
 register(
     {
@@ -147,10 +146,6 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
     )
 
 
-def _num(value: Any) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 def _figures(outcome: Outcome, lang: Lang) -> tuple[RevealField | None, list[str]]:
     """The measured figures with their spread, the roofs, and the telemetry of the window."""
     m = outcome.measurement or {}
@@ -159,36 +154,36 @@ def _figures(outcome: Outcome, lang: Lang) -> tuple[RevealField | None, list[str
     measured_on = RevealField(t("ex.measured", lang), device_label(m, "?"))
     lines = []
     ts = m.get("time_s")
-    if isinstance(ts, Mapping) and _num(ts.get("median")) is not None:
+    if isinstance(ts, Mapping) and number(ts.get("median")) is not None:
         lines.append(t("ex.fig.time", lang, median=format_number(ts["median"] * 1e3, lang, ".3f"),
-                       min=format_number((_num(ts.get("min")) or 0) * 1e3, lang, ".3f"),
-                       cv=format_number((_num(ts.get("cv")) or 0) * 100, lang, ".1f"), runs=ts.get("repeats", "?")))
+                       min=format_number((number(ts.get("min")) or 0) * 1e3, lang, ".3f"),
+                       cv=format_number((number(ts.get("cv")) or 0) * 100, lang, ".1f"), runs=ts.get("repeats", "?")))
     rates = []
     best = t("ex.fig.best", lang)
     for key, unit in (("achieved_gbs", "GB/s"), ("achieved_gflops", "GFLOP/s"), ("best_gbs", f"GB/s {best}"),
                       ("best_gflops", f"GFLOP/s {best}")):
-        value = _num(m.get(key))
+        value = number(m.get(key))
         if value is not None:
             rates.append(f"{format_number(value, lang, ',.2f')} {unit}")
     if rates:
         lines.append(" · ".join(rates))
-    ai = _num(m.get("arithmetic_intensity"))
+    ai = number(m.get("arithmetic_intensity"))
     if ai is not None:
         lines.append(t("ex.fig.intensity", lang, ai=format_number(ai, lang, ".3g")))
     cls = m.get("classification")
     if isinstance(cls, Mapping):
-        fb, fc = _num(cls.get("fraction_of_bandwidth_roof")), _num(cls.get("fraction_of_compute_roof"))
+        fb, fc = number(cls.get("fraction_of_bandwidth_roof")), number(cls.get("fraction_of_compute_roof"))
         if fb is not None and fc is not None:
             lines.append(t("ex.fig.roofs", lang, bw=format_number(fb * 100, lang, ".0f"),
                            compute=format_number(fc * 100, lang, ".0f")))
     roof = m.get("roofline")
-    if isinstance(roof, Mapping) and _num(roof.get("peak_bandwidth_gbs")) is not None:
-        ridge = _num(roof.get("ridge_point"))
+    if isinstance(roof, Mapping) and number(roof.get("peak_bandwidth_gbs")) is not None:
+        ridge = number(roof.get("ridge_point"))
         lines.append(t("ex.fig.roofline", lang, bw=format_number(roof["peak_bandwidth_gbs"], lang, ",.1f"))
                      + (t("ex.fig.ridge", lang, ridge=format_number(ridge, lang, ".3g")) if ridge is not None else "")
                      + (t("ex.fig.cached", lang) if roof.get("cached") else ""))
         sheet = roof.get("datasheet")
-        if isinstance(sheet, Mapping) and _num(sheet.get("bandwidth_gbs")):
+        if isinstance(sheet, Mapping) and number(sheet.get("bandwidth_gbs")):
             lines.append(t("ex.fig.datasheet", lang, name=sheet.get("name", "?"),
                            bw=format_number(sheet["bandwidth_gbs"], lang, ",.0f")))
     for dev, s in (outcome.telemetry or {}).items():

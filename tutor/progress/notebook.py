@@ -19,7 +19,7 @@ from importlib import metadata
 from typing import Any
 
 from tutor.i18n import Lang
-from tutor.results import Device
+from tutor.results import Device, device_label
 from tutor.telemetry.format import describe_window
 from tutor.untrusted import clean
 
@@ -195,7 +195,7 @@ def draft_entry(
     device: Device | None = None,
 ) -> NotebookEntry:
     """A new entry for a finished lab run, pre-filled from the lab's template texts and the run's result."""
-    device = device if device is not None else _device_of(result)
+    device = device if device is not None else Device.of(result)
     return NotebookEntry(
         lab_id=lab_id,
         lesson_id=lesson_id,
@@ -207,7 +207,7 @@ def draft_entry(
         procedure=procedure.strip(),
         result=summarise_result(result, lang),
         next_question=next_question.strip(),
-        device=_device_label(device),
+        device=device.label() if device is not None else "",
         fingerprint=device.fingerprint if device else None,
     )
 
@@ -256,14 +256,6 @@ def format_bytes(n: float) -> str:
     return f"{n:.0f} B"
 
 
-def _device_of(result: Mapping[str, Any] | None) -> Device | None:
-    return Device.of(result)
-
-
-def _device_label(device: Device | None) -> str:
-    return device.label() if device is not None else ""
-
-
 _SETUP_FIELDS: tuple[tuple[str, dict[Lang, str]], ...] = (
     ("cpu_model", {"es": "CPU", "en": "CPU"}),
     ("physical_cores", {"es": "núcleos físicos", "en": "physical cores"}),
@@ -286,7 +278,7 @@ def describe_setup(device: Device | None, lang: Lang, *, result: Mapping[str, An
     parameters, the cache sizes a working-set sweep saw, and the software versions."""
     if not device:
         return word("no_device", lang)
-    lines = [f"- {word('device', lang)}: {_device_label(device)}"]
+    lines = [f"- {word('device', lang)}: {device.label()}"]
     run = _run_line(result)
     if run:
         lines.append(f"- {word('run_what', lang)}: {run}")
@@ -366,7 +358,7 @@ def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
         for key in ("kind", "device", "device_kind"):
             figures.pop(key, None)
         body = _figure_list(figures)
-    measured_on = _device_label(_device_of(result))
+    measured_on = device_label(result, "")
     if measured_on:
         body += f"\n\n_{word('measured_on', lang)}: {measured_on}._"
     telemetry = result.get("telemetry")
