@@ -308,21 +308,7 @@ class _CourseLoader(_Base):  # type: ignore[misc]
                         None, None, "merge keys (<<) are not allowed in course files", key_node.start_mark
                     )
                 key = self.construct(key_node)
-                try:
-                    hash(key)
-                except TypeError:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, "a mapping key must be a plain value", key_node.start_mark
-                    ) from None
-                if key in seen:
-                    first = seen[key].start_mark
-                    raise yaml.constructor.ConstructorError(
-                        None,
-                        None,
-                        f"duplicate key {key!r} (first defined at line {first.line + 1})",
-                        key_node.start_mark,
-                    )
-                seen[key] = key_node
+                _remember_key(seen, key, key_node)
                 out[key] = self.construct(value_node)
             return out
         # another tag (a timestamp, !!binary, !!set, or one that is refused): the safe constructor decides
@@ -331,22 +317,7 @@ class _CourseLoader(_Base):  # type: ignore[misc]
     def construct_mapping(self, node: MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, Node] = {}
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            try:
-                hash(key)
-            except TypeError:
-                raise yaml.constructor.ConstructorError(
-                    None, None, "a mapping key must be a plain value", key_node.start_mark
-                ) from None
-            if key in seen:
-                first = seen[key].start_mark
-                raise yaml.constructor.ConstructorError(
-                    None,
-                    None,
-                    f"duplicate key {key!r} (first defined at line {first.line + 1})",
-                    key_node.start_mark,
-                )
-            seen[key] = key_node
+            _remember_key(seen, self.construct_object(key_node, deep=True), key_node)
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
 
@@ -445,3 +416,19 @@ def parse_text(path: Path, text: str) -> Source:
 def fast_event_loader(text: str) -> Any:
     """A bare safe parser over ``text`` (libyaml when available) for reading events; :func:`parse_text` composes."""
     return _Base(text)
+
+
+def _remember_key(seen: dict[Any, Node], key: Any, key_node: Node) -> None:
+    """Refuse a key that is not a plain value or that its mapping already has (at the key's own mark)."""
+    try:
+        hash(key)
+    except TypeError:
+        raise yaml.constructor.ConstructorError(
+            None, None, "a mapping key must be a plain value", key_node.start_mark
+        ) from None
+    if key in seen:
+        first = seen[key].start_mark
+        raise yaml.constructor.ConstructorError(
+            None, None, f"duplicate key {key!r} (first defined at line {first.line + 1})", key_node.start_mark
+        )
+    seen[key] = key_node
