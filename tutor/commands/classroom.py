@@ -9,26 +9,6 @@ from __future__ import annotations
 import argparse
 
 from tutor.i18n import Lang, t
-from tutor.i18n import register as register_strings
-
-register_strings({
-    "class.init_done": {
-        "es": "Clase lista en {server} (esquema {schema}). Tú ({owner}) eres quien la imparte: lees las filas de "
-              "todos. Seguridad por filas activa en {count} tablas: cada alumno ve y escribe sólo las suyas.\n"
-              "Siguiente paso: tutor class add-learner NOMBRE",
-        "en": "Class ready on {server} (schema {schema}). You ({owner}) are the instructor: you read every "
-              "learner's rows. Row-level security is on for {count} tables: each learner sees and writes only "
-              "their own.\nNext: tutor class add-learner NAME",
-    },
-    "class.learner_added": {
-        "es": "Alumno {name} creado. Dale estos datos; no se vuelven a mostrar (el servidor sólo guarda un hash):\n"
-              "  nombre: {name}\n  token:  {token}\n  conexión: {dsn}\n"
-              "En su terminal: tutor --store '{dsn}'\nEn el navegador (tutor serve): nombre y token.",
-        "en": "Learner {name} created. Give them these; they are not shown again (the server keeps only a hash):\n"
-              "  name:  {name}\n  token: {token}\n  connection: {dsn}\n"
-              "In their terminal: tutor --store '{dsn}'\nIn the browser (tutor serve): name and token.",
-    },
-})
 
 
 def register(sub: argparse._SubParsersAction) -> None:

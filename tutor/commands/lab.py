@@ -14,32 +14,7 @@ import threading
 from typing import Any
 
 from tutor.commands import CliError
-from tutor.i18n import register as register_strings
 from tutor.i18n import t
-
-register_strings(
-    {
-        "labcli.unknown": {
-            "es": "no hay ningún laboratorio {lab!r} en este curso (tutor lab list los enumera)",
-            "en": "no lab {lab!r} in this course ('tutor lab list' lists them)",
-        },
-        "labcli.question": {"es": "Pregunta", "en": "Question"},
-        "labcli.prediction": {"es": "Tu predicción (fijada)", "en": "Your prediction (locked)"},
-        "labcli.failed": {
-            "es": "la medida del laboratorio falló: {reason}",
-            "en": "the lab's measurement failed: {reason}",
-        },
-        "labcli.cancelled": {
-            "es": "medida cancelada; nada se guardó",
-            "en": "measurement cancelled; nothing was stored",
-        },
-        "labcli.filed": {
-            "es": "Entrada {entry} del cuaderno archivada (tutor notebook export --entry {entry}).",
-            "en": "Notebook entry {entry} filed (tutor notebook export --entry {entry}).",
-        },
-        "labcli.none": {"es": "(este curso no tiene laboratorios)", "en": "(no labs in this course)"},
-    }
-)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

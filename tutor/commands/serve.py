@@ -16,24 +16,9 @@ import shlex
 import sys
 
 from tutor.commands import add_common_options
-from tutor.i18n import register as register_strings
 from tutor.i18n import t
 
 CLASS_SERVER_ENV = "TUTOR_CLASS_SERVER"
-
-register_strings({
-    "serve.class": {
-        "es": "Sirviendo la clase en http://{host}:{port} (cada alumno entra con su nombre y token). Ctrl-C para.",
-        "en": "Serving the class at http://{host}:{port} (each learner logs in with their name and token). "
-              "Ctrl-C stops.",
-    },
-    "serve.single": {
-        "es": "Sirviendo tu progreso en http://{host}:{port} (sin login: quien llegue a esta dirección lo ve). "
-              "Ctrl-C para.",
-        "en": "Serving your progress at http://{host}:{port} (no login: whoever reaches this address sees it). "
-              "Ctrl-C stops.",
-    },
-})
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tutor.i18n import Lang, format_number, register, t
+from tutor.i18n import Lang, format_number, t
 
 
 class MeasureError(Exception):
@@ -59,15 +59,3 @@ class MeasureTimedOut(MeasureFailed):
 
     def messages(self) -> dict[str, str]:
         return {lang: self.message(lang) for lang in ("es", "en")}
-
-
-_TIME_LIMIT_STRINGS: dict[str, dict[Lang, str]] = {
-    _TIME_LIMIT_KEY: {
-        "es": "La medición superó su tiempo límite ({limit} s, calculado a partir de su tamaño con margen) y se "
-        "detuvo. La máquina puede estar muy ocupada; vuelve a intentarlo o elige tamaños más pequeños.",
-        "en": "The measurement ran past its time limit ({limit} s, worked out from its size with a margin) and was "
-        "stopped. The machine may be very busy; try again or choose smaller sizes.",
-    },
-}
-
-register(_TIME_LIMIT_STRINGS)

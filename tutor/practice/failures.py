@@ -16,54 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tutor.i18n import Lang, format_bytes, register, t
-
-register(
-    {
-        "fail.cancelled": {"es": "la medición se canceló", "en": "the measurement was cancelled"},
-        "fail.interrupted": {
-            "es": "la medición se interrumpió (Ctrl-C)",
-            "en": "the measurement was interrupted (Ctrl-C)",
-        },
-        "fail.closing": {
-            "es": "la medición se detuvo al cerrar el tutor",
-            "en": "the measurement was stopped when the tutor closed",
-        },
-        "fail.killed": {
-            "es": "el sistema mató el proceso de medición (SIGKILL): casi seguro se quedó sin memoria. "
-            "Cierra otros programas o prueba un tamaño menor",
-            "en": "the measurement process was killed (SIGKILL) by the system: most likely it ran out of memory. "
-            "Close other programs or try a smaller size",
-        },
-        "fail.oom_size": {
-            "es": "la medición se quedó sin memoria: pidió {size} y no había. Cierra otros programas o prueba un "
-            "tamaño menor",
-            "en": "the measurement ran out of memory: it asked for {size} and there was not that much. Close other "
-            "programs or try a smaller size",
-        },
-        "fail.oom": {
-            "es": "la medición se quedó sin memoria. Cierra otros programas o prueba un tamaño menor",
-            "en": "the measurement ran out of memory. Close other programs or try a smaller size",
-        },
-        "fail.oom_gpu": {"es": " (memoria de la GPU)", "en": " (GPU memory)"},
-        "fail.crashed": {
-            "es": "el proceso de medición se cayó ({detail})",
-            "en": "the measurement process crashed ({detail})",
-        },
-        "fail.exited": {
-            "es": "el proceso de medición terminó de forma inesperada ({detail})",
-            "en": "the measurement process ended unexpectedly ({detail})",
-        },
-        "fail.timeout": {"es": "la medición tardó demasiado y se detuvo ({detail})",
-                         "en": "the measurement took too long and was stopped ({detail})"},
-        "fail.failed": {"es": "error dentro de la medición: {detail}", "en": "error inside the measurement: {detail}"},
-        "fail.engine": {"es": "error del tutor al medir: {detail}", "en": "the tutor failed while measuring: {detail}"},
-        "fail.stalled": {
-            "es": "La medición no da señales de vida desde hace {seconds} s: parece atascada. Esc la cancela.",
-            "en": "No sign of life from the measurement for {seconds} s: it seems stalled. Esc cancels it.",
-        },
-    }
-)
+from tutor.i18n import Lang, format_bytes, t
 
 CANCEL_CODES = frozenset({"cancelled", "interrupted", "closing"})
 

@@ -17,30 +17,9 @@ from typing import Any, Protocol
 
 from tutor.content import Lab, Lesson
 from tutor.grading.predict import PredictionError, parse_number
-from tutor.i18n import Lang, format_number, register, t
+from tutor.i18n import Lang, format_number, t
 from tutor.progress.notebook import draft_entry, save_entry
 from tutor.results import Device
-
-register(
-    {
-        "lab.predict.default": {
-            "es": "Antes de medir: ¿qué esperas ver? Escribe tu predicción.",
-            "en": "Before measuring: what do you expect to see? Write your prediction.",
-        },
-        "lab.predict.need_number": {
-            "es": "Escribe un número (en {unit}) antes de medir.",
-            "en": "Write a number (in {unit}) before measuring.",
-        },
-        "lab.predict.need_positive": {
-            "es": "Escribe un número positivo (en {unit}): {text} no puede ser el resultado.",
-            "en": "Write a positive number (in {unit}): {text} cannot be the result.",
-        },
-        "lab.predict.need_text": {
-            "es": "Escribe tu predicción antes de medir: primero se predice, luego se mide.",
-            "en": "Write your prediction before measuring: predict first, then measure.",
-        },
-    }
-)
 
 OnProgress = Callable[[float, str], None]
 OnPoint = Callable[[dict[str, Any]], None]

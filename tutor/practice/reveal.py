@@ -13,52 +13,10 @@ from tutor.content.models import Exercise
 from tutor.grading import Prediction, choices_of
 from tutor.grading.truth import source_in
 from tutor.grading.units import format_value
-from tutor.i18n import Lang, format_number, register, t
+from tutor.i18n import Lang, format_number, t
 from tutor.practice.runner import Outcome
 from tutor.results import device_label
 from tutor.telemetry.format import describe_window, number
-
-register(
-    {
-        "verdict.correct": {"es": "correcto", "en": "correct"},
-        "verdict.partly": {"es": "en parte", "en": "partly"},
-        "verdict.wrong": {"es": "incorrecto", "en": "wrong"},
-        "ex.prediction": {"es": "Tu predicción", "en": "Your prediction"},
-        "ex.verdict": {"es": "Veredicto", "en": "Verdict"},
-        "ex.score": {"es": "nota", "en": "score"},
-        "ex.truth": {"es": "La verdad", "en": "The truth"},
-        "ex.source": {"es": "de dónde sale", "en": "where it comes from"},
-        "ex.explanation": {"es": "Explicación", "en": "Explanation"},
-        "ex.measured": {"es": "Medido", "en": "Measured"},
-        "ex.confidence_short": {"es": "confianza", "en": "confidence"},
-        "ex.reproduced": {
-            "es": "Reproduce la primera pasada (aprobada en las dos, la 1 antes): cuenta para C0.",
-            "en": "Reproduces the first pass (passed in both, pass 1 first): it counts for C0.",
-        },
-        "ex.not_reproduced": {
-            "es": "No reproduce la primera pasada (pasada 1: {first}): no cuenta todavía.",
-            "en": "Does not reproduce the first pass (pass 1: {first}): it does not count yet.",
-        },
-        "ex.fig.time": {
-            "es": "tiempo: mediana {median} ms · mín. {min} ms · CV {cv} % · {runs} ejecuciones",
-            "en": "time: median {median} ms · min {min} ms · CV {cv} % · {runs} runs",
-        },
-        "ex.fig.best": {"es": "(mejor)", "en": "best"},
-        "ex.fig.intensity": {
-            "es": "intensidad aritmética {ai} FLOP/byte",
-            "en": "arithmetic intensity {ai} FLOP/byte",
-        },
-        "ex.fig.roofs": {
-            "es": "{bw} % del techo de ancho de banda · {compute} % del techo de cómputo",
-            "en": "{bw} % of the bandwidth roof · {compute} % of the compute roof",
-        },
-        "ex.fig.roofline": {"es": "roofline medido: {bw} GB/s", "en": "measured roofline: {bw} GB/s"},
-        "ex.fig.ridge": {"es": ", punto de cresta {ridge} FLOP/byte", "en": ", ridge {ridge} FLOP/byte"},
-        "ex.fig.cached": {"es": " (de la caché)", "en": " (cached)"},
-        "ex.fig.datasheet": {"es": "ficha técnica ({name}): {bw} GB/s", "en": "datasheet ({name}): {bw} GB/s"},
-        "ex.fig.telemetry": {"es": "telemetría de la medición — {line}", "en": "telemetry during the run — {line}"},
-    }
-)
 
 
 def verdict_word(verdict: str, lang: Lang) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutor.content.models import Exercise
-from tutor.i18n import Lang, format_bytes, format_number, register, t
+from tutor.i18n import Lang, format_bytes, format_number, t
 from tutor.measure.device import DRAM_BUDGET_BYTES, available_bytes
 
 #: Element sizes of the dtypes the registry allows.
@@ -93,39 +93,6 @@ def working_set(exercise: Exercise, params: Mapping[str, Any] | None = None, *, 
     info = caches or _caches()
     source = str(info.get("source", ""))
     return WorkingSet(total, arrays, int(info["last_level"]), source, not source.startswith("fallback"), capped)
-
-
-register(
-    {
-        "setup.dram": {
-            "es": "Esta ejecución: {what}, {multiple}× tu caché de último nivel de {llc} ({source}): mide la DRAM.",
-            "en": "This run: {what}, {multiple}× your {llc} last-level cache ({source}): it measures DRAM.",
-        },
-        "setup.partial": {
-            "es": "Esta ejecución: {what}, solo {multiple}× tu caché de último nivel de {llc} ({source}): una parte "
-            "puede quedarse en caché y salir por encima de tu DRAM.",
-            "en": "This run: {what}, only {multiple}× your {llc} last-level cache ({source}): part of it may stay "
-            "in cache and come out above your DRAM.",
-        },
-        "setup.cache": {
-            "es": "Esta ejecución: {what}, que caben en tu caché de último nivel de {llc} ({source}): mide la caché, "
-            "no la DRAM.",
-            "en": "This run: {what}, which fit in your {llc} last-level cache ({source}): it measures the cache, not "
-            "DRAM.",
-        },
-        "setup.arrays": {"es": "{arrays} arrays de {each} ({total} en total)", "en": "{arrays} arrays of {each} "
-                         "({total} in all)"},
-        "setup.one_array": {"es": "un array de {total}", "en": "one array of {total}"},
-        "setup.bytes": {"es": "{total} en memoria", "en": "{total} in memory"},
-        "setup.read": {"es": "leída del sistema", "en": "read from the system"},
-        "setup.fallback": {"es": "tamaño típico: no se pudo leer la de tu máquina",
-                           "en": "a typical size: yours could not be read"},
-        "setup.capped": {
-            "es": " El tamaño quedó limitado por el presupuesto de memoria o la RAM libre.",
-            "en": " The size was capped by the memory budget or the free RAM.",
-        },
-    }
-)
 
 
 def setup_note(ws: WorkingSet, lang: Lang) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor import paths
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 
 try:
     import fcntl
@@ -27,35 +27,6 @@ except ImportError:  # pragma: no cover - not on Linux/macOS: every locked attem
 
 DISCARDED = "discarded by the learner: the measurement never finished"
 
-register(
-    {
-        "unfinished.line": {
-            "es": "#{id} {exercise} (pasada {pass_n}): predicción «{prediction}» bloqueada el {when}, nunca medida",
-            "en": "#{id} {exercise} (pass {pass_n}): prediction “{prediction}” locked on {when}, never measured",
-        },
-        "unfinished.title": {
-            "es": "Intentos sin terminar (se cerró el tutor o se mató la medición):",
-            "en": "Unfinished attempts (the tutor closed or the measurement was killed):",
-        },
-        "unfinished.cli_hint": {
-            "es": "  mídelo: tutor exercise run {exercise} --resume {id} · descártalo: tutor exercise discard {id}",
-            "en": "  measure it: tutor exercise run {exercise} --resume {id} · discard it: tutor exercise discard {id}",
-        },
-        "unfinished.screen": {
-            "es": "El intento #{id} (predicción «{prediction}», {when}) se bloqueó y nunca se midió. "
-            "Puedes medirlo ahora con esa predicción o descartarlo.",
-            "en": "Attempt #{id} (prediction “{prediction}”, {when}) was locked and never measured. "
-            "You can measure it now with that prediction, or discard it.",
-        },
-        "unfinished.open_exercise": {
-            "es": "Abre el ejercicio para medirlo ahora o descartarlo.",
-            "en": "Open the exercise to measure it now or discard it.",
-        },
-        "unfinished.resume": {"es": "Medirlo ahora", "en": "Measure it now"},
-        "unfinished.discard": {"es": "Descartarlo", "en": "Discard it"},
-        "unfinished.discarded": {"es": "Intento #{id} descartado.", "en": "Attempt #{id} discarded."},
-    }
-)
 
 _HELD: dict[tuple[str, int], int] = {}
 """(store key, attempt id) → the open file descriptor whose lock this process holds."""

@@ -12,41 +12,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from tutor.i18n import Lang, format_number, register, t
+from tutor.i18n import Lang, format_number, t
 from tutor.progress.c0 import PASS_SCORE, evaluate_c0, level_exercise_ids
 from tutor.progress.calibration import calibration_of
 
 __all__ = ["class_report", "render_class_report"]
-
-register({
-    "creport.title": {"es": "Informe de la clase", "en": "Class report"},
-    "creport.learners": {"es": "{n} alumnos: {names}", "en": "{n} learners: {names}"},
-    "creport.exercises": {"es": "Ejercicios", "en": "Exercises"},
-    "creport.col_exercise": {"es": "Ejercicio", "en": "Exercise"},
-    "creport.col_graded": {"es": "Corregidos", "en": "Graded"},
-    "creport.col_correct": {"es": "Aciertos", "en": "Correct"},
-    "creport.col_wrong": {"es": "Error más común", "en": "Most common wrong answer"},
-    "creport.wrong_choice": {"es": "«{answer}» ({count}×)", "en": "'{answer}' ({count}×)"},
-    "creport.wrong_high": {"es": "demasiado alto ({count}×, mediana ×{ratio})",
-                           "en": "too high ({count}×, median ×{ratio})"},
-    "creport.wrong_low": {"es": "demasiado bajo ({count}×, mediana ×{ratio})",
-                          "en": "too low ({count}×, median ×{ratio})"},
-    "creport.calibration": {"es": "Calibración de la clase", "en": "Class calibration"},
-    "creport.brier": {"es": "Brier {brier} sobre {n} predicciones corregidas (0 es perfecto; 0,25 es decir siempre "
-                            "50 %)",
-                      "en": "Brier {brier} over {n} graded predictions (0 is perfect; 0.25 is always saying 50 %)"},
-    "creport.bucket": {"es": "al {pct} % de confianza: {right} de {total} acertadas ({rate})",
-                       "en": "at {pct} % confidence: {right} of {total} right ({rate})"},
-    "creport.c0": {"es": "C0 por alumno", "en": "C0 per learner"},
-    "creport.col_learner": {"es": "Alumno", "en": "Learner"},
-    "creport.roofline": {"es": "Roofline de la clase (por dispositivo)", "en": "Class roofline (by device)"},
-    "creport.col_bw": {"es": "Ancho de banda medido", "en": "Measured bandwidth"},
-    "creport.col_flops": {"es": "FLOP/s medidos (fp32)", "en": "Measured FLOP/s (fp32)"},
-    "creport.col_ridge": {"es": "Punto de cresta", "en": "Ridge point"},
-    "creport.col_source": {"es": "De", "en": "From"},
-    "creport.none": {"es": "todavía nada", "en": "nothing yet"},
-    "creport.device": {"es": "Dispositivo {name} (huella {fp})", "en": "Device {name} (fingerprint {fp})"},
-})
 
 
 def _by_learner(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tutor.i18n import register
 from tutor.progress.postgres import PostgresStore, classify_pg, display_dsn
 from tutor.progress.store import TABLES, StoreError
 from tutor.progress.store_errors import StoreDenied
@@ -44,21 +43,6 @@ INSTRUCTOR_ROLE = "tutor_instructor"
 _WRITABLE = TABLES
 _READABLE = ("store_recoveries", "quarantined_rows")
 _NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
-
-register({
-    "class.bad_name": {
-        "es": "nombre de alumno no válido «{name}»: de 2 a 31 letras minúsculas, cifras o _, empezando por letra",
-        "en": "not a valid learner name '{name}': 2 to 31 lower-case letters, digits or _, starting with a letter",
-    },
-    "class.exists": {
-        "es": "ya existe un rol {name} en el servidor; elige otro nombre",
-        "en": "a role {name} already exists on the server; choose another name",
-    },
-    "class.not_postgres": {
-        "es": "una clase necesita un almacén PostgreSQL: pasa --store postgresql://… (o TUTOR_STORE)",
-        "en": "a class needs a PostgreSQL store: pass --store postgresql://… (or TUTOR_STORE)",
-    },
-})
 
 
 class ClassError(StoreError):

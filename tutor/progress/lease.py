@@ -22,7 +22,7 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 
 __all__ = [
     "LEASE_NAMESPACE",
@@ -36,27 +36,6 @@ __all__ = [
     "postgres_lease",
     "queue_text",
 ]
-
-register({
-    "lease.ahead_one": {"es": "1 alumno por delante", "en": "1 learner ahead"},
-    "lease.ahead_many": {"es": "{n} alumnos por delante", "en": "{n} learners ahead"},
-    "lease.waiting_tui": {
-        "es": "Esperando el dispositivo compartido: {queue} (Esc cancela)",
-        "en": "Waiting for the shared device: {queue} (Esc cancels)",
-    },
-    "lease.waiting_cli": {
-        "es": "esperando el dispositivo compartido: {queue} (Ctrl-C cancela)",
-        "en": "waiting for the shared device: {queue} (Ctrl-C cancels)",
-    },
-    "lease.held_by": {
-        "es": "{who} está midiendo en este dispositivo",
-        "en": "{who} is measuring on this device",
-    },
-    "lease.cancelled": {
-        "es": "cancelado mientras esperaba el dispositivo",
-        "en": "cancelled while waiting for the device",
-    },
-})
 
 
 def holder_text(who: str, lang: Lang) -> str:

@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 
 # Primary SQLite result codes (the low byte of an extended code).
 SQLITE_PERM = 3
@@ -29,71 +29,6 @@ SQLITE_FULL = 13
 SQLITE_CANTOPEN = 14
 SQLITE_CONSTRAINT = 19
 SQLITE_NOTADB = 26
-
-register({
-    "store.error": {
-        "es": "el almacén de progreso {path} no se puede usar: {detail}",
-        "en": "the progress store {path} cannot be used: {detail}",
-    },
-    "store.newer_schema": {
-        "es": "{path} lo escribió un GPU Tutor más nuevo (esquema {found}, este conoce {known}); actualiza el tutor",
-        "en": "{path} was written by a newer GPU Tutor (schema {found}, this one knows {known}); upgrade the tutor",
-    },
-    "store.busy": {
-        "es": "el almacén de progreso {path} está bloqueado por otro programa (más de {seconds} s); "
-              "cierra el otro tutor y vuelve a intentarlo",
-        "en": "the progress store {path} is locked by another program (for more than {seconds} s); "
-              "close the other tutor and try again",
-    },
-    "store.full": {
-        "es": "el disco que guarda {path} está lleno; libera espacio y vuelve a intentarlo (no se perdió nada)",
-        "en": "the disk holding {path} is full; free some space and try again (nothing was lost)",
-    },
-    "store.read_only": {
-        "es": "no se puede escribir en el almacén de progreso {path} (archivo o carpeta de sólo lectura); "
-              "elige otra carpeta con --data-dir",
-        "en": "the progress store {path} cannot be written (read-only file or folder); "
-              "choose another folder with --data-dir",
-    },
-    "store.io": {
-        "es": "error de E/S al usar el almacén de progreso {path} ({detail}); el archivo no se tocó",
-        "en": "I/O error while using the progress store {path} ({detail}); the file was left as it is",
-    },
-    "store.cannot_open": {
-        "es": "no se puede abrir el almacén de progreso {path}: {detail}",
-        "en": "cannot open the progress store {path}: {detail}",
-    },
-    "store.corrupt": {
-        "es": "el almacén de progreso {path} está dañado ({detail}); reinicia el tutor para apartarlo",
-        "en": "the progress store {path} is corrupt ({detail}); restart the tutor to move it aside",
-    },
-    "store.rejected": {
-        "es": "el almacén de progreso rechazó un valor fuera de rango ({detail}); no se guardó nada",
-        "en": "the progress store refused an out-of-range value ({detail}); nothing was saved",
-    },
-    "store.denied": {
-        "es": "la base de datos de progreso {path} rechazó la operación: {detail}",
-        "en": "the progress database {path} refused: {detail}",
-    },
-    "store.unreachable": {
-        "es": "el servidor de progreso {path} no responde ({detail}); no se guardó nada, vuelve a intentarlo",
-        "en": "the progress server {path} cannot be reached ({detail}); nothing was saved, try again",
-    },
-    "store.no_row": {
-        "es": "no hay ningún {what} {id} tuyo en {path}; no se cambió nada",
-        "en": "there is no {what} {id} of yours in {path}; nothing was changed",
-    },
-    "store.data_dir": {
-        "es": "la carpeta de datos {path} no sirve: {detail}",
-        "en": "the data folder {path} cannot be used: {detail}",
-    },
-    "store.recovered": {
-        "es": "tutor: la base de datos de progreso estaba dañada; se movió a {backup} y se empezó una nueva "
-              "(el {at}). 'tutor progress acknowledge' oculta este aviso.",
-        "en": "tutor: the progress database was corrupt; it was moved to {backup} and a fresh one was started "
-              "(on {at}). 'tutor progress acknowledge' hides this notice.",
-    },
-})
 
 
 class StoreError(Exception):

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from tutor.content import Course
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.progress import StoreBase
 from tutor.progress.passes import exercise_status
 from tutor.telemetry import TelemetrySnapshot
@@ -33,35 +33,6 @@ from tutor.ui.screens.course_map import CourseMapScreen
 from tutor.ui.screens.lesson import LessonScreen
 from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
 from tutor.untrusted import clean_line
-
-register(
-    {
-        "palette.help": {"es": "Ayuda: teclas de esta pantalla", "en": "Help: keys of this screen"},
-        "palette.lang": {"es": "Idioma: español / English", "en": "Language: español / English"},
-        "palette.map": {"es": "Mapa del curso", "en": "Course map"},
-        "palette.map_help": {"es": "Volver al mapa", "en": "Back to the map"},
-        "palette.progress": {"es": "Progreso", "en": "Progress"},
-        "palette.progress_help": {
-            "es": "Checklist C0, lecciones, calibración e historial",
-            "en": "C0 checklist, lessons, calibration and history",
-        },
-        "palette.notebook": {"es": "Cuaderno de laboratorio", "en": "Lab Notebook"},
-        "palette.notebook_help": {
-            "es": "Tus entradas de laboratorio: editar, exportar a Markdown",
-            "en": "Your lab entries: edit, export to Markdown",
-        },
-        "palette.doctor": {"es": "Doctor: diagnóstico del entorno", "en": "Doctor: environment diagnosis"},
-        "palette.doctor_help": {
-            "es": "Driver, torch, CUDA y el lock del entorno",
-            "en": "Driver, torch, CUDA and the environment lock",
-        },
-        "palette.bench": {"es": "Bench: medir esta máquina", "en": "Bench: measure this machine"},
-        "palette.bench_help": {"es": "El laboratorio del bench", "en": "The bench lab"},
-        "palette.lesson": {"es": "Lección: {title}", "en": "Lesson: {title}"},
-        "palette.lab": {"es": "Laboratorio: {title}", "en": "Lab: {title}"},
-        "palette.exercise": {"es": "Ejercicio: {title}", "en": "Exercise: {title}"},
-    }
-)
 
 
 class TutorApp(App[None]):

@@ -17,7 +17,7 @@ from typing import Any
 
 from textual.binding import Binding, BindingType
 
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 
 
 @dataclass(frozen=True)
@@ -57,38 +57,6 @@ KEYMAP: dict[str, KeySpec] = {
     "export": KeySpec("ctrl+o", "export"),
     "class_report": KeySpec("I", "app.open_class_report", show=False),
 }
-
-register(
-    {
-        "key.help": {"es": "Ayuda", "en": "Help"},
-        "key.back": {"es": "Volver", "en": "Back"},
-        "key.lang": {"es": "es/en", "en": "es/en"},
-        "key.lang_letter": {"es": "es/en", "en": "es/en"},
-        "key.quit": {"es": "Salir", "en": "Quit"},
-        "key.telemetry": {"es": "Telemetría", "en": "Telemetry"},
-        "key.telemetry_enlarge": {"es": "Ampliar telemetría", "en": "Enlarge telemetry"},
-        "key.hint": {"es": "Pista", "en": "Hint"},
-        "key.lock": {"es": "Bloquear", "en": "Lock"},
-        "key.run": {"es": "Medir", "en": "Measure"},
-        "key.next_pending": {"es": "Siguiente pendiente", "en": "Next pending"},
-        "key.view_code": {"es": "Ver código", "en": "View code"},
-        "key.open": {"es": "Abrir", "en": "Open"},
-        "key.second_pass": {"es": "2.ª pasada", "en": "2nd pass"},
-        "key.progress": {"es": "Progreso", "en": "Progress"},
-        "key.notebook": {"es": "Cuaderno", "en": "Notebook"},
-        "key.next_section": {"es": "Siguiente", "en": "Next"},
-        "key.previous_section": {"es": "Anterior", "en": "Previous"},
-        "key.write_lock": {"es": "Escribir lock", "en": "Write lock"},
-        "key.reset_lesson": {"es": "Borrar lección", "en": "Reset lesson"},
-        "key.reset_exercise": {"es": "Borrar ejercicio", "en": "Reset exercise"},
-        "key.reset_all": {"es": "Borrar todo", "en": "Reset all"},
-        "key.save": {"es": "Guardar", "en": "Save"},
-        "key.export": {"es": "Exportar a Markdown", "en": "Export to Markdown"},
-        "key.class_report": {"es": "Informe de la clase", "en": "Class report"},
-        "key.app.quit_all": {"es": "Salir", "en": "Quit"},
-        "key.palette": {"es": "paleta", "en": "palette"},
-    }
-)
 
 
 def bindings(*names: str, **actions: str) -> list[BindingType]:

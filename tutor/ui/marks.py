@@ -9,19 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.content import Course, Lesson
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.progress import StoreBase
 from tutor.progress.passes import PASS_SCORE, ExerciseStatus, exercise_status
 
 __all__ = ["PASS_SCORE", "CourseMarks"]
-
-register({
-    "marks.reproduced": {"es": "reproducido", "en": "reproduced"},
-    "pass2.closed": {
-        "es": "La pasada 2 se abre cuando hayas intentado la pasada 1 de este ejercicio (Intro la abre).",
-        "en": "Pass 2 opens once you have attempted pass 1 of this exercise (Enter opens it).",
-    },
-})
 
 
 @dataclass(frozen=True)

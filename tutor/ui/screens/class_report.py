@@ -18,18 +18,9 @@ from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
 from tutor.content import Course
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.progress.class_report import class_report, render_class_report
 from tutor.ui.plain import PackMarkdown
-
-register({
-    "creport.chart": {
-        "es": "Roofline de la clase: intensidad aritmética (FLOP/B) frente a GFLOP/s; un color por dispositivo",
-        "en": "Class roofline: arithmetic intensity (FLOP/B) against GFLOP/s; one colour per device",
-    },
-    "creport.chart_empty": {"es": "Ningún alumno ha medido todavía su roofline.",
-                            "en": "No learner has measured their roofline yet."},
-})
 
 _COLORS = ("cyan", "orange", "green", "magenta", "yellow", "red", "blue", "white")
 

@@ -10,23 +10,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.measure.source import timed_code
-
-register(
-    {
-        "code.intro": {
-            "es": "Esto es exactamente lo que se cronometra: la función que prepara los datos (fuera del tiempo), la "
-                  "lambda que se mide y el bucle de tiempo que la llama. Esc cierra.",
-            "en": "This is exactly what is timed: the function that prepares the data (outside the timing), the "
-                  "lambda that is measured, and the timing loop that calls it. Esc closes.",
-        },
-        "code.none": {
-            "es": "Esta medida no cronometra una sola función (doctor, bench o VRAM): no hay código que mostrar.",
-            "en": "This measurement does not time a single function (doctor, bench or VRAM): no code to show.",
-        },
-    }
-)
 
 
 def open_code(screen: Any, op: str, name: str | None, lang: Lang) -> None:

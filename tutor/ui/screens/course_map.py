@@ -13,23 +13,11 @@ from textual.widgets import Footer, Header, Tree
 from textual.widgets.tree import TreeNode
 
 from tutor.content import Course, InvalidFile
-from tutor.i18n import Lang, format_number, register, t
+from tutor.i18n import Lang, format_number, t
 from tutor.ui.keys import bindings
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson
 from tutor.ui.plain import PackMarkdown, plain_text
-
-register(
-    {
-        "map.loading": {
-            "es": "cargando el curso… {done} de {total} archivos",
-            "en": "loading the course… {done} of {total} files",
-        },
-        "map.more_lessons": {"es": "… y {n} lecciones más", "en": "… and {n} more lessons"},
-        "map.load_failed": {"es": "No se pudo cargar el curso", "en": "The course could not be loaded"},
-    }
-)
-
 
 DETAIL_LESSONS = 12
 """How many of a level's lessons its detail lists."""

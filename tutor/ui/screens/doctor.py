@@ -28,35 +28,6 @@ from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain
 from tutor.untrusted import clean, clean_line
 
-i18n.register(
-    {
-        "doctor.title": {"es": "Diagnóstico del entorno (tutor doctor)", "en": "Environment check (tutor doctor)"},
-        "doctor.running": {
-            "es": "Revisando torch, el driver, la GPU y el entorno…",
-            "en": "Checking torch, the driver, the GPU and the environment…",
-        },
-        "doctor.rerun": {"es": "Repetir", "en": "Run again"},
-        "doctor.write_lock": {"es": "Guardar lock", "en": "Write lock"},
-        "doctor.passed": {
-            "es": "Sin fallos: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
-            "en": "Passed: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
-        },
-        "doctor.failed": {
-            "es": "Hay fallos: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
-            "en": "Failed: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
-        },
-        "doctor.lock_written": {
-            "es": "Lock del entorno guardado en {path}",
-            "en": "Environment lock written to {path}",
-        },
-        "doctor.error": {"es": "El diagnóstico falló: {error}", "en": "The doctor failed: {error}"},
-        "doctor.status.ok": {"es": "bien", "en": "ok"},
-        "doctor.status.warn": {"es": "aviso", "en": "warn"},
-        "doctor.status.fail": {"es": "fallo", "en": "fail"},
-        "doctor.status.skip": {"es": "no aplica", "en": "skip"},
-    }
-)
-
 DoctorRunner = Callable[[LockMode], DoctorReport]
 
 

@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState
 from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
 from tutor.grading.units import format_value
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
 from tutor.practice.failures import failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
@@ -42,70 +42,6 @@ from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean, clean_line
 
-register(
-    {
-        "ex.confidence": {"es": "Confianza (50–100 %)", "en": "Confidence (50–100 %)"},
-        "ex.size_gb": {"es": "Tamaño que predices (GB, opcional)", "en": "Size you predict (GB, optional)"},
-        "ex.lock": {"es": "Bloquear predicción", "en": "Lock prediction"},
-        "ex.measure": {"es": "Medir", "en": "Measure"},
-        "ex.reveal": {"es": "Revelar", "en": "Reveal"},
-        "ex.hint": {"es": "Pista", "en": "Hint"},
-        "ex.hint_n": {"es": "Pista {n} de {total}", "en": "Hint {n} of {total}"},
-        "ex.no_more_hints": {"es": "No hay más pistas.", "en": "No more hints."},
-        "ex.no_hints_pass2": {
-            "es": "Segunda pasada: sin pistas ni teoría — reconstruye sin mirar.",
-            "en": "Second pass: no hints, no theory — rebuild without looking.",
-        },
-        "ex.locked": {
-            "es": "Predicción bloqueada y guardada (intento #{id}). Ahora mide.",
-            "en": "Prediction locked and stored (attempt #{id}). Now measure.",
-        },
-        "ex.lock_first": {"es": "Primero bloquea tu predicción.", "en": "Lock your prediction first."},
-        "ex.running": {"es": "Midiendo en {device}… (Esc cancela)", "en": "Measuring on {device}… (Esc cancels)"},
-        "ex.cancelling": {"es": "Cancelando…", "en": "Cancelling…"},
-        "ex.cancel": {"es": "Cancelar la medición (Esc)", "en": "Cancel the measurement (Esc)"},
-        "ex.failed": {
-            "es": "No se pudo medir: {reason}. Tu predicción queda guardada; bloquea otra vez para reintentar.",
-            "en": "No measurement: {reason}. Your prediction stays stored; lock again to retry.",
-        },
-        "ex.workload": {"es": "Carga", "en": "Workload"},
-        "ex.device": {"es": "Dispositivo", "en": "Device"},
-        "ex.device_gpu": {
-            "es": "{name} (CUDA si torch puede usarla; si no, la CPU)",
-            "en": "{name} (CUDA if torch can use it; else the CPU)",
-        },
-        "ex.device_cpu_only": {
-            "es": "CPU — no se encontró GPU NVIDIA: se mide con torch en la CPU",
-            "en": "CPU — no NVIDIA GPU found: measured with torch on the CPU",
-        },
-        "ex.device_auto": {
-            "es": "la GPU si torch puede usarla; si no, la CPU",
-            "en": "the GPU when torch can use one, else the CPU",
-        },
-        "ex.target": {"es": "Objetivo", "en": "Target"},
-        "ex.nothing_measured": {
-            "es": "Nada que medir: la verdad sale de la fórmula o de la clave de respuestas.",
-            "en": "Nothing to measure: the truth comes from the formula or the answer key.",
-        },
-        "ex.pass": {"es": "pasada {n}", "en": "pass {n}"},
-        "ex.your_guess": {"es": "tu predicción", "en": "your guess"},
-        "ex.your_workload": {"es": "tu carga (medida)", "en": "your workload (measured)"},
-        "ex.capacity": {"es": "capacidad", "en": "capacity"},
-        "ex.next_pending": {"es": "Siguiente ejercicio pendiente", "en": "Next pending exercise"},
-        "ex.roofline_first": {
-            "es": "Primero se mide el roofline de esta máquina — el ancho de banda (copias de arrays grandes) y los "
-                  "FLOP/s máximos (una GEMM grande) — con los que se compara tu carga. Sólo la primera vez en este "
-                  "equipo: tarda alrededor de un minuto y luego queda guardado.",
-            "en": "First the roofline of this machine is measured — its bandwidth (copies of large arrays) and its "
-                  "peak FLOP/s (a large GEMM) — to compare your workload against. Only the first time on this "
-                  "machine: it takes about a minute, then it is kept.",
-        },
-        "ex.all_done": {
-            "es": "No quedan ejercicios pendientes en el curso: todos aprobados.",
-            "en": "No pending exercises left in the course: all passed.",
-        },
-    }
-)
 
 def device_requested() -> str:
     return "auto"

@@ -12,20 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.ui.keys import KEYMAP, label
-
-register(
-    {
-        "help.title": {"es": "Teclas de esta pantalla", "en": "Keys on this screen"},
-        "help.close": {"es": "Esc o ? cierra esta ayuda.", "en": "Esc or ? closes this help."},
-        "help.palette": {
-            "es": "Paleta de comandos: abrir cualquier pantalla, lección o acción",
-            "en": "Command palette: open any screen, lesson or action",
-        },
-        "help.everywhere": {"es": "(en todas las pantallas)", "en": "(on every screen)"},
-    }
-)
 
 
 def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, str, bool]]:

@@ -26,7 +26,7 @@ from textual.widgets import Button, Footer, Header, Input, Label, ProgressBar, S
 from textual.worker import Worker, WorkerState
 
 from tutor.content import Lab, Lesson
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.measure.errors import MeasureCancelled, MeasureError
 from tutor.measure.registry import SWEEPS
 from tutor.practice.failures import classify, stalled_text
@@ -44,57 +44,6 @@ from tutor.ui.screens.exercise import roofline_note
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean, clean_line
-
-register(
-    {
-        "lab.goal": {"es": "Objetivo", "en": "Goal"},
-        "lab.predict.placeholder_number": {"es": "un número en {unit}", "en": "a number in {unit}"},
-        "lab.predict.placeholder_text": {"es": "tu predicción", "en": "your prediction"},
-        "lab.predict.start": {"es": "Fijar predicción y medir", "en": "Lock prediction and measure"},
-        "lab.predict.locked": {
-            "es": "Tu predicción (fijada): {prediction}",
-            "en": "Your prediction (locked): {prediction}",
-        },
-        "lab.status.waiting": {"es": "Esperando tu predicción.", "en": "Waiting for your prediction."},
-        "lab.status.starting": {
-            "es": "Arrancando el proceso de medida…",
-            "en": "Starting the measurement process…",
-        },
-        "lab.status.running": {"es": "Midiendo… (Esc cancela)", "en": "Measuring… (Esc cancels)"},
-        "lab.status.done": {
-            "es": "Medido en {device} en {seconds:.1f} s. Entrada del cuaderno archivada (N para abrirla).",
-            "en": "Measured on {device} in {seconds:.1f} s. Notebook entry filed (N to open it).",
-        },
-        "lab.status.cancelled": {
-            "es": "Cancelado. Nada se guardó; tu predicción sigue fijada (ctrl+r para volver a medir).",
-            "en": "Cancelled. Nothing was stored; your prediction stays locked (ctrl+r to measure again).",
-        },
-        "lab.status.failed": {"es": "No se pudo medir: {reason}", "en": "No measurement: {reason}"},
-        "lab.notice.failed": {
-            "es": "La medida del laboratorio falló: {reason}. El tutor sigue funcionando.",
-            "en": "The lab's measurement failed: {reason}. The tutor carries on.",
-        },
-        "lab.notice.cancelled": {"es": "Medida cancelada.", "en": "Measurement cancelled."},
-        "lab.notice.filed": {
-            "es": "Entrada del cuaderno archivada para {lab}.",
-            "en": "Lab Notebook entry filed for {lab}.",
-        },
-        "lab.result": {"es": "Resultado", "en": "Result"},
-        "lab.history": {
-            "es": "Última medida ({when}, medida n.º {n}; tu predicción entonces: {prediction}). Predice de nuevo "
-                  "para medir otra vez.",
-            "en": "Last run ({when}, run #{n}; your prediction then: {prediction}). Predict again to measure anew.",
-        },
-        "lab.extrapolated": {"es": "extrapolado", "en": "extrapolated"},
-        "lab.measured": {"es": "medido", "en": "measured"},
-        "lab.plot.roofline": {"es": "roofline medido", "en": "measured roofline"},
-        "lab.plot.prediction": {"es": "tu predicción", "en": "your prediction"},
-        "lab.doctor.running": {"es": "Ejecutando tutor doctor…", "en": "Running tutor doctor…"},
-        "key.cancel_back": {"es": "Cancelar/Volver", "en": "Cancel/Back"},
-        "key.notebook": {"es": "Cuaderno", "en": "Notebook"},
-        "key.rerun": {"es": "Medir otra vez", "en": "Run again"},
-    }
-)
 
 
 class LabScreen(Screen[None]):

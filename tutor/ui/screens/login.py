@@ -20,21 +20,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
-from tutor.i18n import Lang, register, t
-
-register({
-    "login.title": {"es": "GPU Tutor — clase", "en": "GPU Tutor — class"},
-    "login.intro": {"es": "Escribe tu nombre de alumno y el token que te dio quien imparte la clase.",
-                    "en": "Type your learner name and the token your instructor gave you."},
-    "login.name": {"es": "Nombre", "en": "Name"},
-    "login.token": {"es": "Token", "en": "Token"},
-    "login.enter": {"es": "Entrar", "en": "Enter"},
-    "login.checking": {"es": "Comprobando…", "en": "Checking…"},
-    "login.refused": {"es": "Nombre o token incorrectos.", "en": "Wrong name or token."},
-    "login.unreachable": {"es": "El servidor de la clase no responde; inténtalo de nuevo.",
-                          "en": "The class's server does not answer; try again."},
-    "login.too_many": {"es": "Demasiados intentos fallidos.", "en": "Too many failed attempts."},
-})
+from tutor.i18n import Lang, t
 
 #: Seconds a refused try waits before it is answered (slows down guessing), and tries before the session ends.
 REFUSED_PAUSE_S = 1.0

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Header, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from tutor import paths
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.progress.notebook import (
     HEADINGS,
     LEARNER_FIELDS,
@@ -32,30 +32,6 @@ from tutor.progress.notebook import (
 from tutor.ui.keys import bindings
 from tutor.ui.plain import PackMarkdown, plain_line, styled
 from tutor.untrusted import clean
-
-register(
-    {
-        "notebook.prompt.hypothesis": {
-            "es": "Tu hipótesis, antes de mirar el resultado: qué esperabas y por qué.",
-            "en": "Your hypothesis, before looking at the result: what you expected and why.",
-        },
-        "notebook.prompt.next_question": {
-            "es": "La siguiente pregunta que te deja esta medida.",
-            "en": "The next question this measurement leaves you with.",
-        },
-        "notebook.title": {"es": "Cuaderno de laboratorio", "en": "Lab Notebook"},
-        "notebook.empty": {
-            "es": "El cuaderno está vacío: termina un laboratorio y su entrada se archiva aquí.",
-            "en": "The notebook is empty: finish a lab and its entry is filed here.",
-        },
-        "notebook.saved": {"es": "Entrada guardada.", "en": "Entry saved."},
-        "notebook.exported": {"es": "Cuaderno exportado a {path}", "en": "Notebook exported to {path}"},
-        "notebook.export_failed": {"es": "No se pudo exportar: {reason}", "en": "Could not export: {reason}"},
-        "notebook.from_run": {"es": "(de la ejecución; no se edita)", "en": "(from the run; not edited)"},
-        "key.save": {"es": "Guardar", "en": "Save"},
-        "key.export": {"es": "Exportar", "en": "Export"},
-    }
-)
 
 
 def export_notebook(entries: list[NotebookEntry], lang: Lang, target: Path | None = None) -> Path:

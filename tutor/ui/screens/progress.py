@@ -16,57 +16,12 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from tutor.content import Course
-from tutor.i18n import Lang, format_number, register, t, tn
+from tutor.i18n import Lang, format_number, t, tn
 from tutor.practice.reveal import verdict_word
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain, plain_text, styled
 from tutor.untrusted import clean
-
-register(
-    {
-        "progress.brier": {
-            "es": "Puntuación de Brier {brier} sobre {predictions} (0 es perfecto; 0,25, decir siempre 50 %)",
-            "en": "Brier score {brier} over {predictions} (0 is perfect; 0.25 is always saying 50 %)",
-        },
-        "progress.title": {"es": "Progreso", "en": "Progress"},
-        "progress.lessons": {"es": "Lecciones", "en": "Lessons"},
-        "progress.calibration": {"es": "Calibración", "en": "Calibration"},
-        "progress.history": {"es": "Historial", "en": "History"},
-        "progress.no_graded": {"es": "Aún no hay intentos calificados.", "en": "No graded attempts yet."},
-        "progress.confirm": {
-            "es": "¿Borrar {what}? ({summary}). No se puede deshacer.",
-            "en": "Delete {what}? ({summary}). This cannot be undone.",
-        },
-        "progress.deleted": {"es": "Borrado: {what}", "en": "Deleted: {what}"},
-        "progress.yes": {"es": "Sí, borrar", "en": "Yes, delete"},
-        "progress.no": {"es": "Cancelar", "en": "Cancel"},
-        "progress.lesson_columns": {
-            "es": "lección|✓|ejercicios|secciones|pasada 1|pasada 2|reproducidos",
-            "en": "lesson|✓|exercises|sections|pass 1|pass 2|reproduced",
-        },
-        "progress.exercises": {
-            "es": "Ejercicios: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
-            "en": "Exercises: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
-        },
-        "progress.exercise_columns": {
-            "es": "ejercicio|pasadas|pasada 1|pasada 2|reproducido",
-            "en": "exercise|passes|pass 1|pass 2|reproduced",
-        },
-        "progress.reproduced": {"es": "reproducido", "en": "reproduced"},
-        "progress.history_columns": {
-            "es": "#|cuándo|ejercicio|pasada|estado|veredicto|nota|conf.|pistas",
-            "en": "#|when|exercise|pass|state|verdict|score|conf.|hints",
-        },
-        "progress.what_lesson": {"es": "la lección {id}", "en": "lesson {id}"},
-        "progress.what_exercise": {"es": "el ejercicio {id}", "en": "exercise {id}"},
-        "progress.what_all": {"es": "TODO el progreso", "en": "ALL progress"},
-        "progress.cpu": {
-            "es": "Evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU.",
-            "en": "CPU-only evidence: this is C0 (CPU), not the GPU checkpoint.",
-        },
-    }
-)
 
 #: An attempt's state and verdict as the history table shows them (the store keeps the English ids).
 STATE_WORDS: dict[str, dict[str, str]] = {
@@ -75,7 +30,6 @@ STATE_WORDS: dict[str, dict[str, str]] = {
     "cancelled": {"es": "cancelado", "en": "cancelled"},
     "failed": {"es": "fallido", "en": "failed"},
 }
-
 
 
 def _pass_cell(p: dict[str, Any]) -> str:

@@ -18,19 +18,9 @@ from rich.text import Text
 from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
-from tutor.i18n import Lang, register, t
+from tutor.i18n import Lang, t
 from tutor.ui.chart_geometry import axis_range, cell, label_rows, wants_log
 from tutor.untrusted import clean_line
-
-register(
-    {
-        "plot.no_points": {"es": "(aún no hay puntos que dibujar)", "en": "(no points to draw yet)"},
-        "plot.cannot_draw": {
-            "es": "(el gráfico no cabe a este tamaño; las cifras están en la tabla del resultado)",
-            "en": "(the plot does not fit at this size; the figures are in the result table)",
-        },
-    }
-)
 
 # Colours from plotext's palette, one per series in order.
 _COLOURS = ("cyan", "orange", "green", "magenta", "blue", "red", "yellow")

@@ -31,7 +31,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from tutor.i18n import Lang, format_number, localize_number, register, t
+from tutor.i18n import Lang, format_number, localize_number, t
 from tutor.telemetry import (
     BackendSpecError,
     BackendStatus,
@@ -50,48 +50,6 @@ COMPACT_ROWS = 5
 """At this height or less (the narrow layout's strip) the panel shows one summary line and a sparkline."""
 SPARK = "▁▂▃▄▅▆▇█"
 
-register(
-    {
-        "tel.waiting_banner": {
-            "es": "Telemetría: esperando la primera muestra…",
-            "en": "Telemetry: waiting for the first sample…",
-        },
-        "tel.replay": {"es": "▶ REPLAY (grabación)", "en": "▶ REPLAY"},
-        "tel.na": {"es": "N/D", "en": "N/A"},
-        "tel.no_devices": {"es": "No hay dispositivos que mostrar.", "en": "No devices to show."},
-        "tel.reading": {"es": "Leyendo los dispositivos…", "en": "Reading the devices…"},
-        "tel.waiting": {"es": "esperando la primera muestra…", "en": "waiting for the first sample…"},
-        "tel.lost": {
-            "es": "PERDIDA — sin lecturas (la GPU necesita un reset o reiniciar el equipo)",
-            "en": "LOST — no readings (the GPU needs a reset or a reboot)",
-        },
-        "tel.busy": {"es": "activa", "en": "busy"},
-        "tel.mem_bus": {"es": "bus mem", "en": "mem bus"},
-        "tel.power": {"es": "potencia", "en": "power"},
-        "tel.cores": {"es": "núcleos", "en": "cores"},
-        "tel.load": {"es": "carga", "en": "load"},
-        "tel.busy_note": {
-            "es": "activa: fracción del tiempo en que corría algún kernel (no es la ocupación de los SM)",
-            "en": "busy: share of time any kernel ran (not SM occupancy)",
-        },
-        "tel.mem_bus_note": {
-            "es": "bus mem: fracción del tiempo en que se leía o escribía la memoria",
-            "en": "mem bus: share of time memory was read or written",
-        },
-        "tel.clocks_held": {"es": "relojes limitados por: ", "en": "clocks held by: "},
-        "tel.processes": {"es": "procesos:", "en": "processes:"},
-        "tel.note": {"es": "nota: {note}", "en": "note: {note}"},
-        "tel.minutes_ago": {"es": "minutos atrás", "en": "minutes ago"},
-        "tel.chart_title": {"es": "% en los últimos minutos", "en": "% over the last minutes"},
-        "tel.chart_replay": {"es": " (replay)", "en": " (replay)"},
-        "tel.chart_empty": {"es": "historial: aún no hay muestras", "en": "history: no samples yet"},
-        "tel.stale": {
-            "es": "⚠ SIN DATOS RECIENTES — última lectura hace {age} s (el driver no responde)",
-            "en": "⚠ STALE — last reading {age} s ago (the driver is not answering)",
-        },
-        "tel.expand_hint": {"es": "ctrl+t amplía la telemetría", "en": "ctrl+t expands the telemetry"},
-    }
-)
 
 #: Throttle (clock-event) reasons as NVML's decoder words them → Spanish.
 _THROTTLE_ES = {
@@ -208,7 +166,6 @@ def status_message(status: BackendStatus, lang: Lang) -> str:
     if lang == "en" or status.code not in STATUS_CODES:
         return status.message
     return translate_status_text(status.message, lang)
-
 
 
 class TelemetryUpdated(Message):

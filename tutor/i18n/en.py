@@ -1,0 +1,429 @@
+"""English: every UI string, one flat table (key -> text with ``{placeholders}``).
+
+Both catalogs carry the same keys with the same placeholders (tests/test_i18n_catalog.py checks it).
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # shared chrome and counts
+    "app.subtitle": "predict, then measure",
+    "app.no_class": "The class report needs a class's store (tutor --store postgresql://…)",
+    "map.title": "Course map",
+    "map.invalid": "Files with errors",
+    "map.sections": "Theory",
+    "map.labs": "Labs",
+    "map.exercises": "Exercises",
+    "map.empty": "Pick a lesson in the map.",
+    "map.hint": "↑/↓ to move, Enter to open, l to switch language.",
+    "lesson.no_exercises": "This lesson has no exercises.",
+    "map.second_pass_hint": "Pick an exercise and press 2 for the second pass (no hints, no theory).",
+    "lesson.outcome": "Outcome",
+    "invalid.title": "This file could not be loaded",
+    "invalid.body": "The rest of the course works. Fix these problems and reopen the tutor:",
+    "lang.switched": "Language: English",
+    "side.memory": "memory",
+    "roof.cache_resident": (
+        "Tutor's note: it reached {fraction} of the memory roof, more than DRAM allows, because its working set ({ws}) "
+        "fits in your last-level cache ({llc}, read from the system): the roof was measured in DRAM and this kernel "
+        "never left the cache."
+    ),
+    "roof.remeasured": (
+        "Tutor's note: it landed at {fraction} of a roof it should not beat, so the cached roof was suspect (measured "
+        "while the machine was busy, or the machine changed). The tutor measured your roofline again and judged this "
+        "result against the new one."
+    ),
+    "roof.still_above": (
+        "Even against the re-measured roof it sits at {fraction}: that is the noise of a shared machine or a clock "
+        "that rose above nominal; read it as a bound, not a record."
+    ),
+    "side.compute": "compute",
+    "progress.stored_at": "Your progress is stored in: {where}",
+    "count.attempt.one": "{n} attempt",
+    "count.attempt.other": "{n} attempts",
+    "count.warning.one": "{n} warning",
+    "count.warning.other": "{n} warnings",
+    "count.failure.one": "{n} failed",
+    "count.failure.other": "{n} failed",
+    "count.ok.one": "{n} ok",
+    "count.ok.other": "{n} ok",
+    "count.skip.one": "{n} not applicable",
+    "count.skip.other": "{n} not applicable",
+    "count.sample.one": "{n} sample",
+    "count.sample.other": "{n} samples",
+    "count.prediction.one": "{n} prediction",
+    "count.prediction.other": "{n} predictions",
+    "count.row.one": "{n} {table} row",
+    "count.row.other": "{n} {table} rows",
+    # tutor.commands.classroom
+    "class.init_done": (
+        "Class ready on {server} (schema {schema}). You ({owner}) are the instructor: you read every learner's rows. "
+        "Row-level security is on for {count} tables: each learner sees and writes only their own.\nNext: tutor class "
+        "add-learner NAME"
+    ),
+    "class.learner_added": (
+        "Learner {name} created. Give them these; they are not shown again (the server keeps only a hash):\n  name:  "
+        "{name}\n  token: {token}\n  connection: {dsn}\nIn their terminal: tutor --store '{dsn}'\nIn the browser "
+        "(tutor serve): name and token."
+    ),
+    # tutor.commands.lab
+    "labcli.unknown": "no lab {lab!r} in this course ('tutor lab list' lists them)",
+    "labcli.question": "Question",
+    "labcli.prediction": "Your prediction (locked)",
+    "labcli.failed": "the lab's measurement failed: {reason}",
+    "labcli.cancelled": "measurement cancelled; nothing was stored",
+    "labcli.filed": "Notebook entry {entry} filed (tutor notebook export --entry {entry}).",
+    "labcli.none": "(no labs in this course)",
+    # tutor.commands.serve
+    "serve.class": (
+        "Serving the class at http://{host}:{port} (each learner logs in with their name and token). Ctrl-C stops."
+    ),
+    "serve.single": (
+        "Serving your progress at http://{host}:{port} (no login: whoever reaches this address sees it). Ctrl-C stops."
+    ),
+    # tutor.measure.errors
+    "measure.time_limit": (
+        "The measurement ran past its time limit ({limit} s, worked out from its size with a margin) and was stopped. "
+        "The machine may be very busy; try again or choose smaller sizes."
+    ),
+    # tutor.progress.lease
+    "lease.ahead_one": "1 learner ahead",
+    "lease.ahead_many": "{n} learners ahead",
+    "lease.waiting_tui": "Waiting for the shared device: {queue} (Esc cancels)",
+    "lease.waiting_cli": "waiting for the shared device: {queue} (Ctrl-C cancels)",
+    "lease.held_by": "{who} is measuring on this device",
+    "lease.cancelled": "cancelled while waiting for the device",
+    # tutor.progress.store_errors
+    "store.error": "the progress store {path} cannot be used: {detail}",
+    "store.newer_schema": (
+        "{path} was written by a newer GPU Tutor (schema {found}, this one knows {known}); upgrade the tutor"
+    ),
+    "store.busy": (
+        "the progress store {path} is locked by another program (for more than {seconds} s); close the other tutor and "
+        "try again"
+    ),
+    "store.full": "the disk holding {path} is full; free some space and try again (nothing was lost)",
+    "store.read_only": (
+        "the progress store {path} cannot be written (read-only file or folder); choose another folder with --data-dir"
+    ),
+    "store.io": "I/O error while using the progress store {path} ({detail}); the file was left as it is",
+    "store.cannot_open": "cannot open the progress store {path}: {detail}",
+    "store.corrupt": "the progress store {path} is corrupt ({detail}); restart the tutor to move it aside",
+    "store.rejected": "the progress store refused an out-of-range value ({detail}); nothing was saved",
+    "store.denied": "the progress database {path} refused: {detail}",
+    "store.unreachable": "the progress server {path} cannot be reached ({detail}); nothing was saved, try again",
+    "store.no_row": "there is no {what} {id} of yours in {path}; nothing was changed",
+    "store.data_dir": "the data folder {path} cannot be used: {detail}",
+    "store.recovered": (
+        "tutor: the progress database was corrupt; it was moved to {backup} and a fresh one was started (on {at}). "
+        "'tutor progress acknowledge' hides this notice."
+    ),
+    # tutor.practice.failures
+    "fail.cancelled": "the measurement was cancelled",
+    "fail.interrupted": "the measurement was interrupted (Ctrl-C)",
+    "fail.closing": "the measurement was stopped when the tutor closed",
+    "fail.killed": (
+        "the measurement process was killed (SIGKILL) by the system: most likely it ran out of memory. Close other "
+        "programs or try a smaller size"
+    ),
+    "fail.oom_size": (
+        "the measurement ran out of memory: it asked for {size} and there was not that much. Close other programs or "
+        "try a smaller size"
+    ),
+    "fail.oom": "the measurement ran out of memory. Close other programs or try a smaller size",
+    "fail.oom_gpu": " (GPU memory)",
+    "fail.crashed": "the measurement process crashed ({detail})",
+    "fail.exited": "the measurement process ended unexpectedly ({detail})",
+    "fail.timeout": "the measurement took too long and was stopped ({detail})",
+    "fail.failed": "error inside the measurement: {detail}",
+    "fail.engine": "the tutor failed while measuring: {detail}",
+    "fail.stalled": "No sign of life from the measurement for {seconds} s: it seems stalled. Esc cancels it.",
+    # tutor.practice.labs
+    "lab.predict.default": "Before measuring: what do you expect to see? Write your prediction.",
+    "lab.predict.need_number": "Write a number (in {unit}) before measuring.",
+    "lab.predict.need_positive": "Write a positive number (in {unit}): {text} cannot be the result.",
+    "lab.predict.need_text": "Write your prediction before measuring: predict first, then measure.",
+    # tutor.practice.reveal
+    "verdict.correct": "correct",
+    "verdict.partly": "partly",
+    "verdict.wrong": "wrong",
+    "ex.prediction": "Your prediction",
+    "ex.verdict": "Verdict",
+    "ex.score": "score",
+    "ex.truth": "The truth",
+    "ex.source": "where it comes from",
+    "ex.explanation": "Explanation",
+    "ex.measured": "Measured",
+    "ex.confidence_short": "confidence",
+    "ex.reproduced": "Reproduces the first pass (passed in both, pass 1 first): it counts for C0.",
+    "ex.not_reproduced": "Does not reproduce the first pass (pass 1: {first}): it does not count yet.",
+    "ex.fig.time": "time: median {median} ms · min {min} ms · CV {cv} % · {runs} runs",
+    "ex.fig.best": "best",
+    "ex.fig.intensity": "arithmetic intensity {ai} FLOP/byte",
+    "ex.fig.roofs": "{bw} % of the bandwidth roof · {compute} % of the compute roof",
+    "ex.fig.roofline": "measured roofline: {bw} GB/s",
+    "ex.fig.ridge": ", ridge {ridge} FLOP/byte",
+    "ex.fig.cached": " (cached)",
+    "ex.fig.datasheet": "datasheet ({name}): {bw} GB/s",
+    "ex.fig.telemetry": "telemetry during the run — {line}",
+    # tutor.practice.sizing
+    "setup.dram": "This run: {what}, {multiple}× your {llc} last-level cache ({source}): it measures DRAM.",
+    "setup.partial": (
+        "This run: {what}, only {multiple}× your {llc} last-level cache ({source}): part of it may stay in cache and "
+        "come out above your DRAM."
+    ),
+    "setup.cache": (
+        "This run: {what}, which fit in your {llc} last-level cache ({source}): it measures the cache, not DRAM."
+    ),
+    "setup.arrays": "{arrays} arrays of {each} ({total} in all)",
+    "setup.one_array": "one array of {total}",
+    "setup.bytes": "{total} in memory",
+    "setup.read": "read from the system",
+    "setup.fallback": "a typical size: yours could not be read",
+    "setup.capped": " The size was capped by the memory budget or the free RAM.",
+    # tutor.practice.unfinished
+    "unfinished.line": "#{id} {exercise} (pass {pass_n}): prediction “{prediction}” locked on {when}, never measured",
+    "unfinished.title": "Unfinished attempts (the tutor closed or the measurement was killed):",
+    "unfinished.cli_hint": (
+        "  measure it: tutor exercise run {exercise} --resume {id} · discard it: tutor exercise discard {id}"
+    ),
+    "unfinished.screen": (
+        "Attempt #{id} (prediction “{prediction}”, {when}) was locked and never measured. You can measure it now with "
+        "that prediction, or discard it."
+    ),
+    "unfinished.open_exercise": "Open the exercise to measure it now or discard it.",
+    "unfinished.resume": "Measure it now",
+    "unfinished.discard": "Discard it",
+    "unfinished.discarded": "Attempt #{id} discarded.",
+    # tutor.progress.class_report
+    "creport.title": "Class report",
+    "creport.learners": "{n} learners: {names}",
+    "creport.exercises": "Exercises",
+    "creport.col_exercise": "Exercise",
+    "creport.col_graded": "Graded",
+    "creport.col_correct": "Correct",
+    "creport.col_wrong": "Most common wrong answer",
+    "creport.wrong_choice": "'{answer}' ({count}×)",
+    "creport.wrong_high": "too high ({count}×, median ×{ratio})",
+    "creport.wrong_low": "too low ({count}×, median ×{ratio})",
+    "creport.calibration": "Class calibration",
+    "creport.brier": "Brier {brier} over {n} graded predictions (0 is perfect; 0.25 is always saying 50 %)",
+    "creport.bucket": "at {pct} % confidence: {right} of {total} right ({rate})",
+    "creport.c0": "C0 per learner",
+    "creport.col_learner": "Learner",
+    "creport.roofline": "Class roofline (by device)",
+    "creport.col_bw": "Measured bandwidth",
+    "creport.col_flops": "Measured FLOP/s (fp32)",
+    "creport.col_ridge": "Ridge point",
+    "creport.col_source": "From",
+    "creport.none": "nothing yet",
+    "creport.device": "Device {name} (fingerprint {fp})",
+    # tutor.progress.classroom
+    "class.bad_name": (
+        "not a valid learner name '{name}': 2 to 31 lower-case letters, digits or _, starting with a letter"
+    ),
+    "class.exists": "a role {name} already exists on the server; choose another name",
+    "class.not_postgres": "a class needs a PostgreSQL store: pass --store postgresql://… (or TUTOR_STORE)",
+    # tutor.ui.keys
+    "key.help": "Help",
+    "key.back": "Back",
+    "key.lang": "es/en",
+    "key.lang_letter": "es/en",
+    "key.quit": "Quit",
+    "key.telemetry": "Telemetry",
+    "key.telemetry_enlarge": "Enlarge telemetry",
+    "key.hint": "Hint",
+    "key.lock": "Lock",
+    "key.run": "Measure",
+    "key.next_pending": "Next pending",
+    "key.view_code": "View code",
+    "key.open": "Open",
+    "key.second_pass": "2nd pass",
+    "key.progress": "Progress",
+    "key.notebook": "Notebook",
+    "key.next_section": "Next",
+    "key.previous_section": "Previous",
+    "key.write_lock": "Write lock",
+    "key.reset_lesson": "Reset lesson",
+    "key.reset_exercise": "Reset exercise",
+    "key.reset_all": "Reset all",
+    "key.save": "Save",
+    "key.export": "Export to Markdown",
+    "key.class_report": "Class report",
+    "key.app.quit_all": "Quit",
+    "key.palette": "palette",
+    # tutor.ui.marks
+    "marks.reproduced": "reproduced",
+    "pass2.closed": "Pass 2 opens once you have attempted pass 1 of this exercise (Enter opens it).",
+    # tutor.ui.screens.course_map
+    "map.loading": "loading the course… {done} of {total} files",
+    "map.more_lessons": "… and {n} more lessons",
+    "map.load_failed": "The course could not be loaded",
+    # tutor.ui.widgets.telemetry_panel
+    "tel.waiting_banner": "Telemetry: waiting for the first sample…",
+    "tel.replay": "▶ REPLAY",
+    "tel.na": "N/A",
+    "tel.no_devices": "No devices to show.",
+    "tel.reading": "Reading the devices…",
+    "tel.waiting": "waiting for the first sample…",
+    "tel.lost": "LOST — no readings (the GPU needs a reset or a reboot)",
+    "tel.busy": "busy",
+    "tel.mem_bus": "mem bus",
+    "tel.power": "power",
+    "tel.cores": "cores",
+    "tel.load": "load",
+    "tel.busy_note": "busy: share of time any kernel ran (not SM occupancy)",
+    "tel.mem_bus_note": "mem bus: share of time memory was read or written",
+    "tel.clocks_held": "clocks held by: ",
+    "tel.processes": "processes:",
+    "tel.note": "note: {note}",
+    "tel.minutes_ago": "minutes ago",
+    "tel.chart_title": "% over the last minutes",
+    "tel.chart_replay": " (replay)",
+    "tel.chart_empty": "history: no samples yet",
+    "tel.stale": "⚠ STALE — last reading {age} s ago (the driver is not answering)",
+    "tel.expand_hint": "ctrl+t expands the telemetry",
+    # tutor.ui.app
+    "palette.help": "Help: keys of this screen",
+    "palette.lang": "Language: español / English",
+    "palette.map": "Course map",
+    "palette.map_help": "Back to the map",
+    "palette.progress": "Progress",
+    "palette.progress_help": "C0 checklist, lessons, calibration and history",
+    "palette.notebook": "Lab Notebook",
+    "palette.notebook_help": "Your lab entries: edit, export to Markdown",
+    "palette.doctor": "Doctor: environment diagnosis",
+    "palette.doctor_help": "Driver, torch, CUDA and the environment lock",
+    "palette.bench": "Bench: measure this machine",
+    "palette.bench_help": "The bench lab",
+    "palette.lesson": "Lesson: {title}",
+    "palette.lab": "Lab: {title}",
+    "palette.exercise": "Exercise: {title}",
+    # tutor.ui.screens.class_report
+    "creport.chart": "Class roofline: arithmetic intensity (FLOP/B) against GFLOP/s; one colour per device",
+    "creport.chart_empty": "No learner has measured their roofline yet.",
+    # tutor.ui.screens.code
+    "code.intro": (
+        "This is exactly what is timed: the function that prepares the data (outside the timing), the lambda that is "
+        "measured, and the timing loop that calls it. Esc closes."
+    ),
+    "code.none": "This measurement does not time a single function (doctor, bench or VRAM): no code to show.",
+    # tutor.ui.screens.doctor
+    "doctor.title": "Environment check (tutor doctor)",
+    "doctor.running": "Checking torch, the driver, the GPU and the environment…",
+    "doctor.rerun": "Run again",
+    "doctor.write_lock": "Write lock",
+    "doctor.passed": "Passed: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
+    "doctor.failed": "Failed: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
+    "doctor.lock_written": "Environment lock written to {path}",
+    "doctor.error": "The doctor failed: {error}",
+    "doctor.status.ok": "ok",
+    "doctor.status.warn": "warn",
+    "doctor.status.fail": "fail",
+    "doctor.status.skip": "skip",
+    # tutor.ui.screens.exercise
+    "ex.confidence": "Confidence (50–100 %)",
+    "ex.size_gb": "Size you predict (GB, optional)",
+    "ex.lock": "Lock prediction",
+    "ex.measure": "Measure",
+    "ex.reveal": "Reveal",
+    "ex.hint": "Hint",
+    "ex.hint_n": "Hint {n} of {total}",
+    "ex.no_more_hints": "No more hints.",
+    "ex.no_hints_pass2": "Second pass: no hints, no theory — rebuild without looking.",
+    "ex.locked": "Prediction locked and stored (attempt #{id}). Now measure.",
+    "ex.lock_first": "Lock your prediction first.",
+    "ex.running": "Measuring on {device}… (Esc cancels)",
+    "ex.cancelling": "Cancelling…",
+    "ex.cancel": "Cancel the measurement (Esc)",
+    "ex.failed": "No measurement: {reason}. Your prediction stays stored; lock again to retry.",
+    "ex.workload": "Workload",
+    "ex.device": "Device",
+    "ex.device_gpu": "{name} (CUDA if torch can use it; else the CPU)",
+    "ex.device_cpu_only": "CPU — no NVIDIA GPU found: measured with torch on the CPU",
+    "ex.device_auto": "the GPU when torch can use one, else the CPU",
+    "ex.target": "Target",
+    "ex.nothing_measured": "Nothing to measure: the truth comes from the formula or the answer key.",
+    "ex.pass": "pass {n}",
+    "ex.your_guess": "your guess",
+    "ex.your_workload": "your workload (measured)",
+    "ex.capacity": "capacity",
+    "ex.next_pending": "Next pending exercise",
+    "ex.roofline_first": (
+        "First the roofline of this machine is measured — its bandwidth (copies of large arrays) and its peak FLOP/s "
+        "(a large GEMM) — to compare your workload against. Only the first time on this machine: it takes about a "
+        "minute, then it is kept."
+    ),
+    "ex.all_done": "No pending exercises left in the course: all passed.",
+    # tutor.ui.screens.help
+    "help.title": "Keys on this screen",
+    "help.close": "Esc or ? closes this help.",
+    "help.palette": "Command palette: open any screen, lesson or action",
+    "help.everywhere": "(on every screen)",
+    # tutor.ui.widgets.lab_plot
+    "plot.no_points": "(no points to draw yet)",
+    "plot.cannot_draw": "(the plot does not fit at this size; the figures are in the result table)",
+    # tutor.ui.screens.lab
+    "lab.goal": "Goal",
+    "lab.predict.placeholder_number": "a number in {unit}",
+    "lab.predict.placeholder_text": "your prediction",
+    "lab.predict.start": "Lock prediction and measure",
+    "lab.predict.locked": "Your prediction (locked): {prediction}",
+    "lab.status.waiting": "Waiting for your prediction.",
+    "lab.status.starting": "Starting the measurement process…",
+    "lab.status.running": "Measuring… (Esc cancels)",
+    "lab.status.done": "Measured on {device} in {seconds:.1f} s. Notebook entry filed (N to open it).",
+    "lab.status.cancelled": "Cancelled. Nothing was stored; your prediction stays locked (ctrl+r to measure again).",
+    "lab.status.failed": "No measurement: {reason}",
+    "lab.notice.failed": "The lab's measurement failed: {reason}. The tutor carries on.",
+    "lab.notice.cancelled": "Measurement cancelled.",
+    "lab.notice.filed": "Lab Notebook entry filed for {lab}.",
+    "lab.result": "Result",
+    "lab.history": "Last run ({when}, run #{n}; your prediction then: {prediction}). Predict again to measure anew.",
+    "lab.extrapolated": "extrapolated",
+    "lab.measured": "measured",
+    "lab.plot.roofline": "measured roofline",
+    "lab.plot.prediction": "your prediction",
+    "lab.doctor.running": "Running tutor doctor…",
+    "key.cancel_back": "Cancel/Back",
+    "key.rerun": "Run again",
+    # tutor.ui.screens.login
+    "login.title": "GPU Tutor — class",
+    "login.intro": "Type your learner name and the token your instructor gave you.",
+    "login.name": "Name",
+    "login.token": "Token",
+    "login.enter": "Enter",
+    "login.checking": "Checking…",
+    "login.refused": "Wrong name or token.",
+    "login.unreachable": "The class's server does not answer; try again.",
+    "login.too_many": "Too many failed attempts.",
+    # tutor.ui.screens.notebook
+    "notebook.prompt.hypothesis": "Your hypothesis, before looking at the result: what you expected and why.",
+    "notebook.prompt.next_question": "The next question this measurement leaves you with.",
+    "notebook.title": "Lab Notebook",
+    "notebook.empty": "The notebook is empty: finish a lab and its entry is filed here.",
+    "notebook.saved": "Entry saved.",
+    "notebook.exported": "Notebook exported to {path}",
+    "notebook.export_failed": "Could not export: {reason}",
+    "notebook.from_run": "(from the run; not edited)",
+    # tutor.ui.screens.progress
+    "progress.brier": "Brier score {brier} over {predictions} (0 is perfect; 0.25 is always saying 50 %)",
+    "progress.title": "Progress",
+    "progress.lessons": "Lessons",
+    "progress.calibration": "Calibration",
+    "progress.history": "History",
+    "progress.no_graded": "No graded attempts yet.",
+    "progress.confirm": "Delete {what}? ({summary}). This cannot be undone.",
+    "progress.deleted": "Deleted: {what}",
+    "progress.yes": "Yes, delete",
+    "progress.no": "Cancel",
+    "progress.lesson_columns": "lesson|✓|exercises|sections|pass 1|pass 2|reproduced",
+    "progress.exercises": "Exercises: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
+    "progress.exercise_columns": "exercise|passes|pass 1|pass 2|reproduced",
+    "progress.reproduced": "reproduced",
+    "progress.history_columns": "#|when|exercise|pass|state|verdict|score|conf.|hints",
+    "progress.what_lesson": "lesson {id}",
+    "progress.what_exercise": "exercise {id}",
+    "progress.what_all": "ALL progress",
+    "progress.cpu": "CPU-only evidence: this is C0 (CPU), not the GPU checkpoint.",
+}

@@ -1,0 +1,434 @@
+"""Spanish: every UI string, one flat table (key -> text with ``{placeholders}``).
+
+Both catalogs carry the same keys with the same placeholders (tests/test_i18n_catalog.py checks it).
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    # shared chrome and counts
+    "app.subtitle": "predice, luego mide",
+    "app.no_class": "El informe de la clase necesita el almacén de una clase (tutor --store postgresql://…)",
+    "map.title": "Mapa del curso",
+    "map.invalid": "Archivos con errores",
+    "map.sections": "Teoría",
+    "map.labs": "Laboratorios",
+    "map.exercises": "Ejercicios",
+    "map.empty": "Elige una lección en el mapa.",
+    "map.hint": "↑/↓ para moverte, Intro para abrir, l para cambiar de idioma.",
+    "lesson.no_exercises": "Esta lección no tiene ejercicios.",
+    "map.second_pass_hint": "Elige un ejercicio y pulsa 2 para el segundo pase (sin pistas ni teoría).",
+    "lesson.outcome": "Resultado",
+    "invalid.title": "Este archivo no se pudo cargar",
+    "invalid.body": "El resto del curso funciona. Corrige estos problemas y vuelve a abrir el tutor:",
+    "lang.switched": "Idioma: español",
+    "side.memory": "memoria",
+    "roof.cache_resident": (
+        "Nota del tutor: alcanzó el {fraction} del techo de memoria, más que la DRAM, porque su working set ({ws}) "
+        "cabe en tu caché de último nivel ({llc}, leída del sistema): el techo se midió en DRAM y este kernel no salió "
+        "de la caché."
+    ),
+    "roof.remeasured": (
+        "Nota del tutor: quedó al {fraction} de un techo que no debería superar, así que el techo guardado era dudoso "
+        "(medido con la máquina ocupada, o la máquina cambió). El tutor volvió a medir tu roofline y juzgó este "
+        "resultado contra el nuevo."
+    ),
+    "roof.still_above": (
+        "Aun con el techo medido de nuevo queda al {fraction}: es el ruido de una máquina compartida o un reloj que "
+        "subió por encima del nominal; tómalo como una cota, no como un récord."
+    ),
+    "side.compute": "cómputo",
+    "progress.stored_at": "Tu progreso se guarda en: {where}",
+    "count.attempt.one": "{n} intento",
+    "count.attempt.other": "{n} intentos",
+    "count.warning.one": "{n} aviso",
+    "count.warning.other": "{n} avisos",
+    "count.failure.one": "{n} fallo",
+    "count.failure.other": "{n} fallos",
+    "count.ok.one": "{n} bien",
+    "count.ok.other": "{n} bien",
+    "count.skip.one": "{n} no aplica",
+    "count.skip.other": "{n} no aplican",
+    "count.sample.one": "{n} muestra",
+    "count.sample.other": "{n} muestras",
+    "count.prediction.one": "{n} predicción",
+    "count.prediction.other": "{n} predicciones",
+    "count.row.one": "{n} fila de {table}",
+    "count.row.other": "{n} filas de {table}",
+    # tutor.commands.classroom
+    "class.init_done": (
+        "Clase lista en {server} (esquema {schema}). Tú ({owner}) eres quien la imparte: lees las filas de todos. "
+        "Seguridad por filas activa en {count} tablas: cada alumno ve y escribe sólo las suyas.\nSiguiente paso: tutor "
+        "class add-learner NOMBRE"
+    ),
+    "class.learner_added": (
+        "Alumno {name} creado. Dale estos datos; no se vuelven a mostrar (el servidor sólo guarda un hash):\n  nombre: "
+        "{name}\n  token:  {token}\n  conexión: {dsn}\nEn su terminal: tutor --store '{dsn}'\nEn el navegador (tutor "
+        "serve): nombre y token."
+    ),
+    # tutor.commands.lab
+    "labcli.unknown": "no hay ningún laboratorio {lab!r} en este curso (tutor lab list los enumera)",
+    "labcli.question": "Pregunta",
+    "labcli.prediction": "Tu predicción (fijada)",
+    "labcli.failed": "la medida del laboratorio falló: {reason}",
+    "labcli.cancelled": "medida cancelada; nada se guardó",
+    "labcli.filed": "Entrada {entry} del cuaderno archivada (tutor notebook export --entry {entry}).",
+    "labcli.none": "(este curso no tiene laboratorios)",
+    # tutor.commands.serve
+    "serve.class": "Sirviendo la clase en http://{host}:{port} (cada alumno entra con su nombre y token). Ctrl-C para.",
+    "serve.single": (
+        "Sirviendo tu progreso en http://{host}:{port} (sin login: quien llegue a esta dirección lo ve). Ctrl-C para."
+    ),
+    # tutor.measure.errors
+    "measure.time_limit": (
+        "La medición superó su tiempo límite ({limit} s, calculado a partir de su tamaño con margen) y se detuvo. La "
+        "máquina puede estar muy ocupada; vuelve a intentarlo o elige tamaños más pequeños."
+    ),
+    # tutor.progress.lease
+    "lease.ahead_one": "1 alumno por delante",
+    "lease.ahead_many": "{n} alumnos por delante",
+    "lease.waiting_tui": "Esperando el dispositivo compartido: {queue} (Esc cancela)",
+    "lease.waiting_cli": "esperando el dispositivo compartido: {queue} (Ctrl-C cancela)",
+    "lease.held_by": "{who} está midiendo en este dispositivo",
+    "lease.cancelled": "cancelado mientras esperaba el dispositivo",
+    # tutor.progress.store_errors
+    "store.error": "el almacén de progreso {path} no se puede usar: {detail}",
+    "store.newer_schema": (
+        "{path} lo escribió un GPU Tutor más nuevo (esquema {found}, este conoce {known}); actualiza el tutor"
+    ),
+    "store.busy": (
+        "el almacén de progreso {path} está bloqueado por otro programa (más de {seconds} s); cierra el otro tutor y "
+        "vuelve a intentarlo"
+    ),
+    "store.full": "el disco que guarda {path} está lleno; libera espacio y vuelve a intentarlo (no se perdió nada)",
+    "store.read_only": (
+        "no se puede escribir en el almacén de progreso {path} (archivo o carpeta de sólo lectura); elige otra carpeta "
+        "con --data-dir"
+    ),
+    "store.io": "error de E/S al usar el almacén de progreso {path} ({detail}); el archivo no se tocó",
+    "store.cannot_open": "no se puede abrir el almacén de progreso {path}: {detail}",
+    "store.corrupt": "el almacén de progreso {path} está dañado ({detail}); reinicia el tutor para apartarlo",
+    "store.rejected": "el almacén de progreso rechazó un valor fuera de rango ({detail}); no se guardó nada",
+    "store.denied": "la base de datos de progreso {path} rechazó la operación: {detail}",
+    "store.unreachable": (
+        "el servidor de progreso {path} no responde ({detail}); no se guardó nada, vuelve a intentarlo"
+    ),
+    "store.no_row": "no hay ningún {what} {id} tuyo en {path}; no se cambió nada",
+    "store.data_dir": "la carpeta de datos {path} no sirve: {detail}",
+    "store.recovered": (
+        "tutor: la base de datos de progreso estaba dañada; se movió a {backup} y se empezó una nueva (el {at}). "
+        "'tutor progress acknowledge' oculta este aviso."
+    ),
+    # tutor.practice.failures
+    "fail.cancelled": "la medición se canceló",
+    "fail.interrupted": "la medición se interrumpió (Ctrl-C)",
+    "fail.closing": "la medición se detuvo al cerrar el tutor",
+    "fail.killed": (
+        "el sistema mató el proceso de medición (SIGKILL): casi seguro se quedó sin memoria. Cierra otros programas o "
+        "prueba un tamaño menor"
+    ),
+    "fail.oom_size": (
+        "la medición se quedó sin memoria: pidió {size} y no había. Cierra otros programas o prueba un tamaño menor"
+    ),
+    "fail.oom": "la medición se quedó sin memoria. Cierra otros programas o prueba un tamaño menor",
+    "fail.oom_gpu": " (memoria de la GPU)",
+    "fail.crashed": "el proceso de medición se cayó ({detail})",
+    "fail.exited": "el proceso de medición terminó de forma inesperada ({detail})",
+    "fail.timeout": "la medición tardó demasiado y se detuvo ({detail})",
+    "fail.failed": "error dentro de la medición: {detail}",
+    "fail.engine": "error del tutor al medir: {detail}",
+    "fail.stalled": "La medición no da señales de vida desde hace {seconds} s: parece atascada. Esc la cancela.",
+    # tutor.practice.labs
+    "lab.predict.default": "Antes de medir: ¿qué esperas ver? Escribe tu predicción.",
+    "lab.predict.need_number": "Escribe un número (en {unit}) antes de medir.",
+    "lab.predict.need_positive": "Escribe un número positivo (en {unit}): {text} no puede ser el resultado.",
+    "lab.predict.need_text": "Escribe tu predicción antes de medir: primero se predice, luego se mide.",
+    # tutor.practice.reveal
+    "verdict.correct": "correcto",
+    "verdict.partly": "en parte",
+    "verdict.wrong": "incorrecto",
+    "ex.prediction": "Tu predicción",
+    "ex.verdict": "Veredicto",
+    "ex.score": "nota",
+    "ex.truth": "La verdad",
+    "ex.source": "de dónde sale",
+    "ex.explanation": "Explicación",
+    "ex.measured": "Medido",
+    "ex.confidence_short": "confianza",
+    "ex.reproduced": "Reproduce la primera pasada (aprobada en las dos, la 1 antes): cuenta para C0.",
+    "ex.not_reproduced": "No reproduce la primera pasada (pasada 1: {first}): no cuenta todavía.",
+    "ex.fig.time": "tiempo: mediana {median} ms · mín. {min} ms · CV {cv} % · {runs} ejecuciones",
+    "ex.fig.best": "(mejor)",
+    "ex.fig.intensity": "intensidad aritmética {ai} FLOP/byte",
+    "ex.fig.roofs": "{bw} % del techo de ancho de banda · {compute} % del techo de cómputo",
+    "ex.fig.roofline": "roofline medido: {bw} GB/s",
+    "ex.fig.ridge": ", punto de cresta {ridge} FLOP/byte",
+    "ex.fig.cached": " (de la caché)",
+    "ex.fig.datasheet": "ficha técnica ({name}): {bw} GB/s",
+    "ex.fig.telemetry": "telemetría de la medición — {line}",
+    # tutor.practice.sizing
+    "setup.dram": "Esta ejecución: {what}, {multiple}× tu caché de último nivel de {llc} ({source}): mide la DRAM.",
+    "setup.partial": (
+        "Esta ejecución: {what}, solo {multiple}× tu caché de último nivel de {llc} ({source}): una parte puede "
+        "quedarse en caché y salir por encima de tu DRAM."
+    ),
+    "setup.cache": (
+        "Esta ejecución: {what}, que caben en tu caché de último nivel de {llc} ({source}): mide la caché, no la DRAM."
+    ),
+    "setup.arrays": "{arrays} arrays de {each} ({total} en total)",
+    "setup.one_array": "un array de {total}",
+    "setup.bytes": "{total} en memoria",
+    "setup.read": "leída del sistema",
+    "setup.fallback": "tamaño típico: no se pudo leer la de tu máquina",
+    "setup.capped": " El tamaño quedó limitado por el presupuesto de memoria o la RAM libre.",
+    # tutor.practice.unfinished
+    "unfinished.line": (
+        "#{id} {exercise} (pasada {pass_n}): predicción «{prediction}» bloqueada el {when}, nunca medida"
+    ),
+    "unfinished.title": "Intentos sin terminar (se cerró el tutor o se mató la medición):",
+    "unfinished.cli_hint": (
+        "  mídelo: tutor exercise run {exercise} --resume {id} · descártalo: tutor exercise discard {id}"
+    ),
+    "unfinished.screen": (
+        "El intento #{id} (predicción «{prediction}», {when}) se bloqueó y nunca se midió. Puedes medirlo ahora con "
+        "esa predicción o descartarlo."
+    ),
+    "unfinished.open_exercise": "Abre el ejercicio para medirlo ahora o descartarlo.",
+    "unfinished.resume": "Medirlo ahora",
+    "unfinished.discard": "Descartarlo",
+    "unfinished.discarded": "Intento #{id} descartado.",
+    # tutor.progress.class_report
+    "creport.title": "Informe de la clase",
+    "creport.learners": "{n} alumnos: {names}",
+    "creport.exercises": "Ejercicios",
+    "creport.col_exercise": "Ejercicio",
+    "creport.col_graded": "Corregidos",
+    "creport.col_correct": "Aciertos",
+    "creport.col_wrong": "Error más común",
+    "creport.wrong_choice": "«{answer}» ({count}×)",
+    "creport.wrong_high": "demasiado alto ({count}×, mediana ×{ratio})",
+    "creport.wrong_low": "demasiado bajo ({count}×, mediana ×{ratio})",
+    "creport.calibration": "Calibración de la clase",
+    "creport.brier": "Brier {brier} sobre {n} predicciones corregidas (0 es perfecto; 0,25 es decir siempre 50 %)",
+    "creport.bucket": "al {pct} % de confianza: {right} de {total} acertadas ({rate})",
+    "creport.c0": "C0 por alumno",
+    "creport.col_learner": "Alumno",
+    "creport.roofline": "Roofline de la clase (por dispositivo)",
+    "creport.col_bw": "Ancho de banda medido",
+    "creport.col_flops": "FLOP/s medidos (fp32)",
+    "creport.col_ridge": "Punto de cresta",
+    "creport.col_source": "De",
+    "creport.none": "todavía nada",
+    "creport.device": "Dispositivo {name} (huella {fp})",
+    # tutor.progress.classroom
+    "class.bad_name": (
+        "nombre de alumno no válido «{name}»: de 2 a 31 letras minúsculas, cifras o _, empezando por letra"
+    ),
+    "class.exists": "ya existe un rol {name} en el servidor; elige otro nombre",
+    "class.not_postgres": "una clase necesita un almacén PostgreSQL: pasa --store postgresql://… (o TUTOR_STORE)",
+    # tutor.ui.keys
+    "key.help": "Ayuda",
+    "key.back": "Volver",
+    "key.lang": "es/en",
+    "key.lang_letter": "es/en",
+    "key.quit": "Salir",
+    "key.telemetry": "Telemetría",
+    "key.telemetry_enlarge": "Ampliar telemetría",
+    "key.hint": "Pista",
+    "key.lock": "Bloquear",
+    "key.run": "Medir",
+    "key.next_pending": "Siguiente pendiente",
+    "key.view_code": "Ver código",
+    "key.open": "Abrir",
+    "key.second_pass": "2.ª pasada",
+    "key.progress": "Progreso",
+    "key.notebook": "Cuaderno",
+    "key.next_section": "Siguiente",
+    "key.previous_section": "Anterior",
+    "key.write_lock": "Escribir lock",
+    "key.reset_lesson": "Borrar lección",
+    "key.reset_exercise": "Borrar ejercicio",
+    "key.reset_all": "Borrar todo",
+    "key.save": "Guardar",
+    "key.export": "Exportar a Markdown",
+    "key.class_report": "Informe de la clase",
+    "key.app.quit_all": "Salir",
+    "key.palette": "paleta",
+    # tutor.ui.marks
+    "marks.reproduced": "reproducido",
+    "pass2.closed": "La pasada 2 se abre cuando hayas intentado la pasada 1 de este ejercicio (Intro la abre).",
+    # tutor.ui.screens.course_map
+    "map.loading": "cargando el curso… {done} de {total} archivos",
+    "map.more_lessons": "… y {n} lecciones más",
+    "map.load_failed": "No se pudo cargar el curso",
+    # tutor.ui.widgets.telemetry_panel
+    "tel.waiting_banner": "Telemetría: esperando la primera muestra…",
+    "tel.replay": "▶ REPLAY (grabación)",
+    "tel.na": "N/D",
+    "tel.no_devices": "No hay dispositivos que mostrar.",
+    "tel.reading": "Leyendo los dispositivos…",
+    "tel.waiting": "esperando la primera muestra…",
+    "tel.lost": "PERDIDA — sin lecturas (la GPU necesita un reset o reiniciar el equipo)",
+    "tel.busy": "activa",
+    "tel.mem_bus": "bus mem",
+    "tel.power": "potencia",
+    "tel.cores": "núcleos",
+    "tel.load": "carga",
+    "tel.busy_note": "activa: fracción del tiempo en que corría algún kernel (no es la ocupación de los SM)",
+    "tel.mem_bus_note": "bus mem: fracción del tiempo en que se leía o escribía la memoria",
+    "tel.clocks_held": "relojes limitados por: ",
+    "tel.processes": "procesos:",
+    "tel.note": "nota: {note}",
+    "tel.minutes_ago": "minutos atrás",
+    "tel.chart_title": "% en los últimos minutos",
+    "tel.chart_replay": " (replay)",
+    "tel.chart_empty": "historial: aún no hay muestras",
+    "tel.stale": "⚠ SIN DATOS RECIENTES — última lectura hace {age} s (el driver no responde)",
+    "tel.expand_hint": "ctrl+t amplía la telemetría",
+    # tutor.ui.app
+    "palette.help": "Ayuda: teclas de esta pantalla",
+    "palette.lang": "Idioma: español / English",
+    "palette.map": "Mapa del curso",
+    "palette.map_help": "Volver al mapa",
+    "palette.progress": "Progreso",
+    "palette.progress_help": "Checklist C0, lecciones, calibración e historial",
+    "palette.notebook": "Cuaderno de laboratorio",
+    "palette.notebook_help": "Tus entradas de laboratorio: editar, exportar a Markdown",
+    "palette.doctor": "Doctor: diagnóstico del entorno",
+    "palette.doctor_help": "Driver, torch, CUDA y el lock del entorno",
+    "palette.bench": "Bench: medir esta máquina",
+    "palette.bench_help": "El laboratorio del bench",
+    "palette.lesson": "Lección: {title}",
+    "palette.lab": "Laboratorio: {title}",
+    "palette.exercise": "Ejercicio: {title}",
+    # tutor.ui.screens.class_report
+    "creport.chart": "Roofline de la clase: intensidad aritmética (FLOP/B) frente a GFLOP/s; un color por dispositivo",
+    "creport.chart_empty": "Ningún alumno ha medido todavía su roofline.",
+    # tutor.ui.screens.code
+    "code.intro": (
+        "Esto es exactamente lo que se cronometra: la función que prepara los datos (fuera del tiempo), la lambda que "
+        "se mide y el bucle de tiempo que la llama. Esc cierra."
+    ),
+    "code.none": "Esta medida no cronometra una sola función (doctor, bench o VRAM): no hay código que mostrar.",
+    # tutor.ui.screens.doctor
+    "doctor.title": "Diagnóstico del entorno (tutor doctor)",
+    "doctor.running": "Revisando torch, el driver, la GPU y el entorno…",
+    "doctor.rerun": "Repetir",
+    "doctor.write_lock": "Guardar lock",
+    "doctor.passed": "Sin fallos: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
+    "doctor.failed": "Hay fallos: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
+    "doctor.lock_written": "Lock del entorno guardado en {path}",
+    "doctor.error": "El diagnóstico falló: {error}",
+    "doctor.status.ok": "bien",
+    "doctor.status.warn": "aviso",
+    "doctor.status.fail": "fallo",
+    "doctor.status.skip": "no aplica",
+    # tutor.ui.screens.exercise
+    "ex.confidence": "Confianza (50–100 %)",
+    "ex.size_gb": "Tamaño que predices (GB, opcional)",
+    "ex.lock": "Bloquear predicción",
+    "ex.measure": "Medir",
+    "ex.reveal": "Revelar",
+    "ex.hint": "Pista",
+    "ex.hint_n": "Pista {n} de {total}",
+    "ex.no_more_hints": "No hay más pistas.",
+    "ex.no_hints_pass2": "Segunda pasada: sin pistas ni teoría — reconstruye sin mirar.",
+    "ex.locked": "Predicción bloqueada y guardada (intento #{id}). Ahora mide.",
+    "ex.lock_first": "Primero bloquea tu predicción.",
+    "ex.running": "Midiendo en {device}… (Esc cancela)",
+    "ex.cancelling": "Cancelando…",
+    "ex.cancel": "Cancelar la medición (Esc)",
+    "ex.failed": "No se pudo medir: {reason}. Tu predicción queda guardada; bloquea otra vez para reintentar.",
+    "ex.workload": "Carga",
+    "ex.device": "Dispositivo",
+    "ex.device_gpu": "{name} (CUDA si torch puede usarla; si no, la CPU)",
+    "ex.device_cpu_only": "CPU — no se encontró GPU NVIDIA: se mide con torch en la CPU",
+    "ex.device_auto": "la GPU si torch puede usarla; si no, la CPU",
+    "ex.target": "Objetivo",
+    "ex.nothing_measured": "Nada que medir: la verdad sale de la fórmula o de la clave de respuestas.",
+    "ex.pass": "pasada {n}",
+    "ex.your_guess": "tu predicción",
+    "ex.your_workload": "tu carga (medida)",
+    "ex.capacity": "capacidad",
+    "ex.next_pending": "Siguiente ejercicio pendiente",
+    "ex.roofline_first": (
+        "Primero se mide el roofline de esta máquina — el ancho de banda (copias de arrays grandes) y los FLOP/s "
+        "máximos (una GEMM grande) — con los que se compara tu carga. Sólo la primera vez en este equipo: tarda "
+        "alrededor de un minuto y luego queda guardado."
+    ),
+    "ex.all_done": "No quedan ejercicios pendientes en el curso: todos aprobados.",
+    # tutor.ui.screens.help
+    "help.title": "Teclas de esta pantalla",
+    "help.close": "Esc o ? cierra esta ayuda.",
+    "help.palette": "Paleta de comandos: abrir cualquier pantalla, lección o acción",
+    "help.everywhere": "(en todas las pantallas)",
+    # tutor.ui.widgets.lab_plot
+    "plot.no_points": "(aún no hay puntos que dibujar)",
+    "plot.cannot_draw": "(el gráfico no cabe a este tamaño; las cifras están en la tabla del resultado)",
+    # tutor.ui.screens.lab
+    "lab.goal": "Objetivo",
+    "lab.predict.placeholder_number": "un número en {unit}",
+    "lab.predict.placeholder_text": "tu predicción",
+    "lab.predict.start": "Fijar predicción y medir",
+    "lab.predict.locked": "Tu predicción (fijada): {prediction}",
+    "lab.status.waiting": "Esperando tu predicción.",
+    "lab.status.starting": "Arrancando el proceso de medida…",
+    "lab.status.running": "Midiendo… (Esc cancela)",
+    "lab.status.done": "Medido en {device} en {seconds:.1f} s. Entrada del cuaderno archivada (N para abrirla).",
+    "lab.status.cancelled": "Cancelado. Nada se guardó; tu predicción sigue fijada (ctrl+r para volver a medir).",
+    "lab.status.failed": "No se pudo medir: {reason}",
+    "lab.notice.failed": "La medida del laboratorio falló: {reason}. El tutor sigue funcionando.",
+    "lab.notice.cancelled": "Medida cancelada.",
+    "lab.notice.filed": "Entrada del cuaderno archivada para {lab}.",
+    "lab.result": "Resultado",
+    "lab.history": (
+        "Última medida ({when}, medida n.º {n}; tu predicción entonces: {prediction}). Predice de nuevo para medir "
+        "otra vez."
+    ),
+    "lab.extrapolated": "extrapolado",
+    "lab.measured": "medido",
+    "lab.plot.roofline": "roofline medido",
+    "lab.plot.prediction": "tu predicción",
+    "lab.doctor.running": "Ejecutando tutor doctor…",
+    "key.cancel_back": "Cancelar/Volver",
+    "key.rerun": "Medir otra vez",
+    # tutor.ui.screens.login
+    "login.title": "GPU Tutor — clase",
+    "login.intro": "Escribe tu nombre de alumno y el token que te dio quien imparte la clase.",
+    "login.name": "Nombre",
+    "login.token": "Token",
+    "login.enter": "Entrar",
+    "login.checking": "Comprobando…",
+    "login.refused": "Nombre o token incorrectos.",
+    "login.unreachable": "El servidor de la clase no responde; inténtalo de nuevo.",
+    "login.too_many": "Demasiados intentos fallidos.",
+    # tutor.ui.screens.notebook
+    "notebook.prompt.hypothesis": "Tu hipótesis, antes de mirar el resultado: qué esperabas y por qué.",
+    "notebook.prompt.next_question": "La siguiente pregunta que te deja esta medida.",
+    "notebook.title": "Cuaderno de laboratorio",
+    "notebook.empty": "El cuaderno está vacío: termina un laboratorio y su entrada se archiva aquí.",
+    "notebook.saved": "Entrada guardada.",
+    "notebook.exported": "Cuaderno exportado a {path}",
+    "notebook.export_failed": "No se pudo exportar: {reason}",
+    "notebook.from_run": "(de la ejecución; no se edita)",
+    # tutor.ui.screens.progress
+    "progress.brier": "Puntuación de Brier {brier} sobre {predictions} (0 es perfecto; 0,25, decir siempre 50 %)",
+    "progress.title": "Progreso",
+    "progress.lessons": "Lecciones",
+    "progress.calibration": "Calibración",
+    "progress.history": "Historial",
+    "progress.no_graded": "Aún no hay intentos calificados.",
+    "progress.confirm": "¿Borrar {what}? ({summary}). No se puede deshacer.",
+    "progress.deleted": "Borrado: {what}",
+    "progress.yes": "Sí, borrar",
+    "progress.no": "Cancelar",
+    "progress.lesson_columns": "lección|✓|ejercicios|secciones|pasada 1|pasada 2|reproducidos",
+    "progress.exercises": "Ejercicios: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
+    "progress.exercise_columns": "ejercicio|pasadas|pasada 1|pasada 2|reproducido",
+    "progress.reproduced": "reproducido",
+    "progress.history_columns": "#|cuándo|ejercicio|pasada|estado|veredicto|nota|conf.|pistas",
+    "progress.what_lesson": "la lección {id}",
+    "progress.what_exercise": "el ejercicio {id}",
+    "progress.what_all": "TODO el progreso",
+    "progress.cpu": "Evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU.",
+}
