@@ -1,4 +1,4 @@
-"""Typed views of what a measurement, a bench report or a doctor report says about the machine it ran on.
+"""The device a result names: what a measurement, a bench report or a doctor report says about its machine.
 
 Results cross the worker's pipe and the store as JSON; this is the one place that reads the device out of any of
 them (a workload or sweep result's ``device``, a doctor or bench report's ``fingerprint``, an attempt's stored
@@ -52,6 +52,27 @@ class Device:
             return cls(kind=str(fp["device_kind"]), name=str(fp.get("device") or ""),
                        fingerprint=str(fp["id"]) if fp.get("id") else None, caches=caches, fields=dict(fp))
         return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The device as a measurement names it: ``{"kind", "name", "fingerprint"}`` plus the caches and the
+        fingerprint's fields when known (what :meth:`of` reads back)."""
+        out: dict[str, Any] = {"kind": self.kind, "name": self.name, "fingerprint": self.fingerprint}
+        if self.caches:
+            out["caches"] = {"levels": dict(self.caches)}
+        if self.fields:
+            out["fingerprint_fields"] = dict(self.fields)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "device") -> Device:
+        """The device of a ``{"kind", "name", ...}`` object (or a bare kind, as old sweep rows stored it);
+        :class:`~tutor.results.reading.ResultError` when it is neither."""
+        from tutor.results.reading import ResultError
+
+        device = cls.of({"device": data}) if isinstance(data, Mapping | str) else None
+        if device is None:
+            raise ResultError(where, f"expected a device object or kind, got {data!r:.60}")
+        return device
 
     def label(self) -> str:
         """``NVIDIA GeForce RTX 5090 (cuda)`` or ``AMD EPYC 7B13 (cpu)``: how every screen names the device."""

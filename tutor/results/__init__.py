@@ -1,0 +1,46 @@
+"""Typed results: what crosses a room is one of these frozen dataclasses, never a ``dict[str, Any]``.
+
+A measurement (:class:`Measurement`, with its :class:`TimingStats`, :class:`RooflineReference`,
+:class:`Classification`, :class:`RoofCheck` and :class:`SweepPoint` s), a bench report (:class:`BenchReport`)
+and the device they name (:class:`Device`). Each has ``to_json()`` / ``from_json()``, used only where a result
+crosses the worker process's pipe and where the store keeps it; ``from_json`` reads old stored rows (missing
+optional fields get defaults) and raises :class:`ResultError` naming the field of a malformed one.
+
+Pure: no torch, no Textual, no Rich (the UI and the measurement engine both import it).
+"""
+
+from tutor.results.bench import (
+    BENCH_SCHEMA,
+    HEADLINE_KEYS,
+    BenchComparison,
+    BenchReport,
+    BenchRow,
+    ComparedFigure,
+)
+from tutor.results.device import Device, device_label
+from tutor.results.measurement import Measurement
+from tutor.results.reading import ResultError
+from tutor.results.roofline import Classification, Datasheet, RoofCheck, RooflineReference
+from tutor.results.sweep import SWEEP_AXES, SweepPoint, sweep_point
+from tutor.results.timing import TimingStats
+
+__all__ = [
+    "BENCH_SCHEMA",
+    "HEADLINE_KEYS",
+    "SWEEP_AXES",
+    "BenchComparison",
+    "BenchReport",
+    "BenchRow",
+    "Classification",
+    "ComparedFigure",
+    "Datasheet",
+    "Device",
+    "Measurement",
+    "ResultError",
+    "RoofCheck",
+    "RooflineReference",
+    "SweepPoint",
+    "TimingStats",
+    "device_label",
+    "sweep_point",
+]

@@ -1,0 +1,156 @@
+"""A measurement: what the engine measured for one request (a workload, a sweep, a memory or decode run), on
+which device, against which roofline. It crosses the worker's pipe and the store as JSON (:meth:`to_json`,
+:meth:`from_json`); everywhere else it is this type."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tutor.results.device import Device
+from tutor.results.reading import Reader, ResultError, put
+from tutor.results.roofline import Classification, RoofCheck, RooflineReference
+from tutor.results.sweep import SweepPoint
+from tutor.results.timing import TimingStats
+
+# Lists longer than this are not kept in an attempt's summary (a sweep's points are, up to this many).
+SUMMARY_MAX_POINTS = 64
+# Figures that hold raw tables: kept in an attempt's summary only as a short list.
+_TABLE_FIGURES = ("kernels", "bandwidth", "gemm", "samples")
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """One measured result.
+
+    Every kind names its ``device`` and ``params``. A workload adds its FLOPs and bytes (the lesson's formulas),
+    the timing statistics, the achieved rates (from the median time; ``best_*`` from the fastest repeat), the
+    roofline it was judged against, the classification and, when it beat a roof, the roof check. A sweep adds its
+    ``points``. Figures this type does not name (a memory run's ``total_gb``, a decode run's ``batches``, the
+    device lease…) are in ``figures``, under their JSON names, so an exercise can still name them by path."""
+
+    kind: str
+    device: Device | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """The validated request parameters (open: each workload has its own)."""
+    workload: str | None = None
+    name: str | None = None
+    """The sweep's name (``working_set``, ``gemm_sizes``…)."""
+    description: str | None = None
+    flops: float | None = None
+    bytes: float | None = None
+    arithmetic_intensity: float | None = None
+    time_s: TimingStats | None = None
+    achieved_gbs: float | None = None
+    achieved_gflops: float | None = None
+    best_gbs: float | None = None
+    best_gflops: float | None = None
+    working_set_bytes: float | None = None
+    roofline: RooflineReference | None = None
+    classification: Classification | None = None
+    roof_check: RoofCheck | None = None
+    points: tuple[SweepPoint, ...] = ()
+    label: str | None = None
+    """How the figure was obtained when that is not plain measurement (``measured at small scale,
+    extrapolated``)."""
+    warnings: tuple[str, ...] = ()
+    figures: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def dtype(self) -> str:
+        """The element type the request measured (float32 when it names none)."""
+        return str(self.params.get("dtype") or "float32")
+
+    def number(self, key: str) -> float | None:
+        """A top-level figure by its JSON name (typed field or ``figures``), when it is a number."""
+        value = self.figure(key)
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    def figure(self, path: str) -> Any:
+        """The figure at a dotted ``path`` of the JSON form (``classification.bound``, ``batches.1.tokens_per_s``),
+        as an exercise names it; raises ``KeyError`` naming the path when there is none."""
+        node: Any = self.to_json()
+        for part in path.split("."):
+            if isinstance(node, Mapping) and part in node:
+                node = node[part]
+            elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            else:
+                raise KeyError(path)
+        return node
+
+    def with_figures(self, **figures: Any) -> Measurement:
+        """This measurement with more figures (the device lease, the telemetry window)."""
+        return replace(self, figures={**self.figures, **figures})
+
+    def summary(self) -> Measurement:
+        """What an attempt keeps: the figures and spread, the roofline's peaks and datasheet (not its raw tables),
+        up to ``SUMMARY_MAX_POINTS`` points, no raw tables."""
+        figures = {k: v for k, v in self.figures.items()
+                   if k not in _TABLE_FIGURES or (isinstance(v, list) and len(v) <= SUMMARY_MAX_POINTS)}
+        return replace(self, roofline=self.roofline.summary() if self.roofline is not None else None,
+                       points=self.points if len(self.points) <= SUMMARY_MAX_POINTS else (), figures=figures)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = dict(self.figures)
+        out["kind"] = self.kind
+        put(out, "workload", self.workload)
+        put(out, "name", self.name)
+        put(out, "description", self.description)
+        put(out, "params", dict(self.params))
+        if self.device is not None:
+            out["device"] = self.device.to_json()
+        for key in ("flops", "bytes", "arithmetic_intensity"):
+            put(out, key, getattr(self, key))
+        if self.time_s is not None:
+            out["time_s"] = self.time_s.to_json()
+        for key in ("achieved_gbs", "achieved_gflops", "best_gbs", "best_gflops", "working_set_bytes"):
+            put(out, key, getattr(self, key))
+        if self.roofline is not None:
+            out["roofline"] = self.roofline.to_json()
+        if self.classification is not None:
+            out["classification"] = self.classification.to_json()
+        if self.roof_check is not None:
+            out["roof_check"] = self.roof_check.to_json()
+        put(out, "points", [p.to_json() for p in self.points])
+        put(out, "label", self.label)
+        put(out, "warnings", list(self.warnings))
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "measurement") -> Measurement:
+        """The measurement in ``data`` (a worker's result or a stored attempt's). Fields an older row lacks get
+        their defaults; a field of the wrong type raises :class:`ResultError` naming it."""
+        r = Reader(data, where)
+        kind = r.text("kind") or ("workload" if r.has("workload") else "")
+        name = r.opt_text("name")
+        device = None
+        if r.has("device"):
+            device = Device.of(data)
+            if device is None:
+                raise ResultError(r.at("device"), f"expected a device object or kind, got {r.raw('device')!r:.60}")
+        r.raw("device")
+        raw_points = r.raw("points")
+        points: tuple[SweepPoint, ...] = ()
+        if raw_points is not None:
+            if not isinstance(raw_points, list):
+                raise ResultError(r.at("points"), f"expected a list, got {type(raw_points).__name__}")
+            points = tuple(SweepPoint.from_json(name or "", p, f"{r.at('points')}.{i}")
+                           for i, p in enumerate(raw_points))
+
+        def sub(key: str, reader: Any) -> Any:
+            return reader(r.raw(key), r.at(key)) if r.has(key) else None
+
+        return cls(
+            kind=kind, device=device, params=r.mapping("params"), workload=r.opt_text("workload"), name=name,
+            description=r.opt_text("description"), flops=r.opt_number("flops"), bytes=r.opt_number("bytes"),
+            arithmetic_intensity=r.opt_number("arithmetic_intensity"), time_s=sub("time_s", TimingStats.from_json),
+            achieved_gbs=r.opt_number("achieved_gbs"), achieved_gflops=r.opt_number("achieved_gflops"),
+            best_gbs=r.opt_number("best_gbs"), best_gflops=r.opt_number("best_gflops"),
+            working_set_bytes=r.opt_number("working_set_bytes"),
+            roofline=sub("roofline", RooflineReference.from_json),
+            classification=sub("classification", Classification.from_json),
+            roof_check=sub("roof_check", RoofCheck.from_json), points=points, label=r.opt_text("label"),
+            warnings=r.texts("warnings"), figures=r.rest(),
+        )
