@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 
@@ -22,6 +23,7 @@ from tutor.grading import (
 )
 from tutor.grading.kinds import number_score
 from tutor.grading.units import UnitError, convert, unit_of_metric
+from tutor.results import Measurement
 
 TEXT = {"es": "x", "en": "x"}
 
@@ -44,9 +46,14 @@ DIAG = ex(kind="diagnose", choices=[{"id": "cpu-wheel", "label": TEXT}, {"id": "
 ROOF = {"peak_bandwidth_gbs": 30.0, "peak_gflops": {"float32": 150.0}, "ridge_point": 5.0}
 
 
-def workload(intensity: float, gflops: float, gbs: float) -> dict[str, object]:
-    return {"device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "f"}, "params": {"dtype": "float32"},
-            "arithmetic_intensity": intensity, "achieved_gflops": gflops, "achieved_gbs": gbs, "roofline": ROOF}
+def workload(intensity: float, gflops: float, gbs: float) -> Measurement:
+    return measured({"device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "f"}, "params": {"dtype": "float32"},
+            "arithmetic_intensity": intensity, "achieved_gflops": gflops, "achieved_gbs": gbs, "roofline": ROOF})
+
+
+def measured(row: dict[str, Any]) -> Measurement:
+    """A measurement as the engine's JSON says it (the fixtures below write the JSON)."""
+    return Measurement.from_json({"kind": "workload", **row})
 
 
 @pytest.mark.parametrize(
@@ -64,7 +71,7 @@ def test_number_tolerances_come_from_the_exercise() -> None:
 
 
 def test_number_verdicts_and_ratio() -> None:
-    truth = resolve_truth(NUMBER, {"achieved_gbs": 38.2, "device": {"kind": "cpu", "name": "Test CPU"}})
+    truth = resolve_truth(NUMBER, measured({"achieved_gbs": 38.2, "device": {"kind": "cpu", "name": "Test CPU"}}))
     assert truth.value == pytest.approx(38.2) and truth.source == "measured on Test CPU (cpu)"
     right = grade(NUMBER, Prediction(value=40), truth)
     assert (right.verdict, right.score) == ("correct", 1.0)
@@ -100,7 +107,7 @@ def test_bound_band_is_the_exercises() -> None:
 
 def test_bound_without_classification_is_an_error() -> None:
     with pytest.raises(TruthError):
-        resolve_truth(BOUND, {"device": {"kind": "cpu"}})
+        resolve_truth(BOUND, measured({"device": {"kind": "cpu"}}))
 
 
 def test_fit_choice_and_size() -> None:
@@ -128,7 +135,8 @@ def test_formula_with_measured_inputs_and_unit_conversion() -> None:
     e = ex(kind="number", unit="tokens/s", measure={"op": "roofline"},
            truth={"source": "formula", "formula": "decode_bound_tokens_per_s",
                   "inputs": {"bandwidth_gbs": "measured:roofline.peak_bandwidth_gbs", "bytes_per_token": 16e9}})
-    truth = resolve_truth(e, {"roofline": {"peak_bandwidth_gbs": 1600.0}, "device": {"name": "RTX", "kind": "cuda"}})
+    truth = resolve_truth(e, measured({"roofline": {"peak_bandwidth_gbs": 1600.0},
+                                      "device": {"name": "RTX", "kind": "cuda"}}))
     assert truth.value == pytest.approx(100.0)
     assert truth.source.startswith("formula decode_bound_tokens_per_s applied to measured inputs")
     assert truth.details["measured_inputs"] == {"bandwidth_gbs": "roofline.peak_bandwidth_gbs"}
@@ -136,9 +144,9 @@ def test_formula_with_measured_inputs_and_unit_conversion() -> None:
     mfu = ex(kind="number", unit="%", measure={"op": "roofline"},
              truth={"source": "formula", "formula": "mfu",
                     "inputs": {"achieved_flops": "measured:achieved_gflops", "peak_flops": 2e11}})
-    assert resolve_truth(mfu, {"achieved_gflops": 50.0}).value == pytest.approx(25.0)
+    assert resolve_truth(mfu, measured({"achieved_gflops": 50.0})).value == pytest.approx(25.0)
     with pytest.raises(TruthError):
-        resolve_truth(e, {"roofline": {}})
+        resolve_truth(e, measured({}))  # no roofline measured
 
 
 def test_units() -> None:
@@ -158,7 +166,7 @@ def test_units() -> None:
     assert unit_of_metric("classification.fraction_of_bandwidth_roof") == "fraction"
     e = ex(kind="number", unit="ms", truth={"source": "measurement", "metric": "time_s.median"},
            measure={"op": "workload", "name": "copy"})
-    assert resolve_truth(e, {"time_s": {"median": 0.002}}).value == pytest.approx(2.0)
+    assert resolve_truth(e, measured({"time_s": {"median": 0.002}})).value == pytest.approx(2.0)
 
 
 def test_parse_prediction() -> None:

@@ -89,11 +89,11 @@ def test_cpu_ceiling() -> None:
 def test_a_short_burst_does_not_become_the_peak_bandwidth(monkeypatch: pytest.MonkeyPatch) -> None:
     """The sustained best (median of the rounds' best copies), not one lucky round, is the peak."""
     from tutor.measure import roofline
-    from tutor.measure.timing import TimingStats
+    from tutor.measure.timing import TimedRuns
 
     seconds = iter([0.010, 0.020, 0.020, 0.021, 0.019])  # one round runs twice as fast as the others
     monkeypatch.setitem(roofline.MODES, "burst", {**roofline.MODES["tiny"], "stream_rounds": 5})
-    monkeypatch.setattr(roofline, "time_callable", lambda *a, **k: TimingStats((next(seconds), 0.03)))
+    monkeypatch.setattr(roofline, "time_callable", lambda *a, **k: TimedRuns((next(seconds), 0.03)))
     monkeypatch.setattr(roofline.kernels, "build", lambda *a, **k: (lambda: None))
     result = roofline.measure_bandwidth("cpu", "burst")
     copy = result["kernels"]["copy"]

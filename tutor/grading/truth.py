@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
 from contextlib import suppress
 from typing import Any
 
 from tutor.content.models import Exercise
 from tutor.grading.units import UnitError, convert, unit_of_formula_result, unit_of_metric
 from tutor.grading.verdict import ResolvedTruth
-from tutor.results import device_label
+from tutor.results import Classification, Measurement, ResultError, device_label
 
 MEASURED_PREFIX = "measured:"
 
@@ -24,17 +23,13 @@ class TruthError(ValueError):
     """The truth cannot be resolved from this run (a missing figure, a bad formula input). One line."""
 
 
-def lookup(data: Any, path: str) -> Any:
-    """Follow a dotted path through nested dicts (plain keys only; digits index lists)."""
-    node = data
-    for part in path.split("."):
-        if isinstance(node, Mapping) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            raise TruthError(f"the measurement has no figure {path!r}")
-    return node
+def lookup(measurement: Measurement, path: str) -> Any:
+    """The figure at the dotted ``path`` of ``measurement`` (as the exercise names it); :class:`TruthError` when
+    there is none."""
+    try:
+        return measurement.figure(path)
+    except KeyError:
+        raise TruthError(f"the measurement has no figure {path!r}") from None
 
 
 def _number(value: Any, what: str) -> float:
@@ -56,12 +51,12 @@ def _to_target(value: float, unit: str | None, target: str | None, what: str) ->
         raise TruthError(f"{what}: {exc}") from None
 
 
-def resolve_truth(exercise: Exercise, measurement: Mapping[str, Any] | None) -> ResolvedTruth:
+def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> ResolvedTruth:
     """The right answer for ``exercise`` given this run's ``measurement`` (None when nothing was measured)."""
     if exercise.kind == "diagnose":
         return ResolvedTruth(source="the exercise's answer key", choice=exercise.answer)
     if exercise.kind == "bound":
-        return _bound_truth(exercise, measurement or {})
+        return _bound_truth(exercise, measurement)
     truth = exercise.truth
     if truth is None:
         raise TruthError("the exercise names no truth")
@@ -70,13 +65,13 @@ def resolve_truth(exercise: Exercise, measurement: Mapping[str, Any] | None) -> 
         if measurement is None:
             raise TruthError("nothing was measured")
         metric = truth.metric or ""
-        if exercise.kind == "fit" and metric == "total_gb" and "extrapolated_bytes" in measurement:
+        if exercise.kind == "fit" and metric == "total_gb" and "extrapolated_bytes" in measurement.figures:
             return _cpu_fit_truth(measurement, target)
         raw = _number(lookup(measurement, metric), f"the measured {metric}")
         value = _to_target(raw, unit_of_metric(metric), target, metric)
-        label = measurement.get("label")
-        source = f"measured on {device_label(measurement)}"
-        if isinstance(label, str) and label and "measured on" not in label:
+        label = measurement.label
+        source = f"measured on {device_label(measurement.device)}"
+        if label and "measured on" not in label:
             source += f" — {label}"
         return ResolvedTruth(
             source=source,
@@ -93,14 +88,14 @@ CPU_FIT_SOURCE = (
 )
 
 
-def _cpu_fit_truth(measurement: Mapping[str, Any], target: str | None) -> ResolvedTruth:
+def _cpu_fit_truth(measurement: Measurement, target: str | None) -> ResolvedTruth:
     """A ``fit`` measured on the CPU: graded against the lesson's formula, the extrapolated measurement beside it.
 
     The small model runs eager fp32 attention (the S×S scores) and fp32 logits, which the formula's 16-bit
     activation count does not include, so scaled up it overstates the full model; it is evidence, not the key.
     """
-    formula_gb = _number(measurement.get("formula_total_gb"), "the formula's total")
-    measured_gb = _number(measurement.get("total_gb"), "the extrapolated measurement")
+    formula_gb = _number(measurement.figures.get("formula_total_gb"), "the formula's total")
+    measured_gb = _number(measurement.figures.get("total_gb"), "the extrapolated measurement")
     value = _to_target(formula_gb, "GB", target, "formula_total_gb")
     return ResolvedTruth(
         source=CPU_FIT_SOURCE,
@@ -111,12 +106,12 @@ def _cpu_fit_truth(measurement: Mapping[str, Any], target: str | None) -> Resolv
             "raw": formula_gb,
             "raw_unit": "GB",
             "measured_extrapolated_gb": measured_gb,
-            "measured_over_formula": measurement.get("measured_over_formula"),
+            "measured_over_formula": measurement.figures.get("measured_over_formula"),
         },
     )
 
 
-def _formula_truth(exercise: Exercise, measurement: Mapping[str, Any] | None, target: str | None) -> ResolvedTruth:
+def _formula_truth(exercise: Exercise, measurement: Measurement | None, target: str | None) -> ResolvedTruth:
     from tutor.theory.errors import FormulaError
     from tutor.theory.formulas import FORMULAS, evaluate_formula
 
@@ -151,7 +146,7 @@ def _formula_truth(exercise: Exercise, measurement: Mapping[str, Any] | None, ta
     where = "applied to measured inputs" if measured else "applied to the exercise's inputs"
     source = f"formula {truth.formula} {where}"
     if measured:
-        source += f" (measured on {device_label(measurement)})"
+        source += f" (measured on {device_label(measurement.device if measurement else None)})"
     return ResolvedTruth(
         source=source,
         value=value,
@@ -161,35 +156,31 @@ def _formula_truth(exercise: Exercise, measurement: Mapping[str, Any] | None, ta
     )
 
 
-def _bound_truth(exercise: Exercise, m: Mapping[str, Any]) -> ResolvedTruth:
+def _bound_truth(exercise: Exercise, m: Measurement | None) -> ResolvedTruth:
     """Memory or compute from the measured classification, re-banded with the exercise's tolerance."""
     from tutor.theory.roofline import classify
 
     band_factor = 10 ** exercise.grading.too_close_band
-    roofline = m.get("roofline")
-    classification: Mapping[str, Any] | None = m.get("classification") if isinstance(m.get("classification"),
-                                                                                       Mapping) else None
-    intensity = m.get("arithmetic_intensity")
-    gflops, gbs = m.get("achieved_gflops"), m.get("achieved_gbs")
-    if isinstance(roofline, Mapping) and all(isinstance(x, int | float) for x in (intensity, gflops, gbs)):
-        params = m.get("params")
-        dtype = str(params.get("dtype", "float32")) if isinstance(params, Mapping) else "float32"
-        with suppress(KeyError, TypeError, ValueError, ZeroDivisionError):
-            classification = classify(
-                intensity=float(intensity),  # type: ignore[arg-type]
-                achieved_gflops=float(gflops),  # type: ignore[arg-type]
-                achieved_gbs=float(gbs),  # type: ignore[arg-type]
-                roofline=dict(roofline),
-                dtype=dtype,
+    classification = m.classification if m is not None else None
+    if m is not None and m.roofline is not None and m.arithmetic_intensity is not None \
+            and m.achieved_gflops is not None and m.achieved_gbs is not None:
+        with suppress(KeyError, TypeError, ValueError, ZeroDivisionError, ResultError):
+            classification = Classification.from_json(classify(
+                intensity=m.arithmetic_intensity,
+                achieved_gflops=m.achieved_gflops,
+                achieved_gbs=m.achieved_gbs,
+                roofline=m.roofline.to_json(),
+                dtype=m.dtype,
                 band=band_factor,
-            )
-    if classification is None or classification.get("bound") not in ("memory", "compute"):
+            ))
+    if m is None or classification is None or classification.bound not in ("memory", "compute"):
         raise TruthError("the measurement did not classify the workload against the roofline")
     return ResolvedTruth(
-        source=f"measured on {device_label(m)}: arithmetic intensity against the measured ridge point",
-        choice=str(classification["bound"]),
-        too_close=bool(classification.get("too_close_to_call")),
-        details={k: v for k, v in classification.items() if isinstance(v, int | float | str | bool) or v is None},
+        source=f"measured on {device_label(m.device)}: arithmetic intensity against the measured ridge point",
+        choice=classification.bound,
+        too_close=classification.too_close_to_call,
+        details={k: v for k, v in classification.to_json().items()
+                 if isinstance(v, int | float | str | bool) or v is None},
     )
 
 

@@ -52,6 +52,7 @@ from typing import Any
 
 from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut, WorkloadError
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
+from tutor.results import Classification, Device, Measurement, RoofCheck, RooflineReference
 
 Progress = Callable[[float, str], None]
 CancelCheck = Callable[[], bool]
@@ -160,25 +161,26 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
     classification = classify(intensity=intensity, achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
                               roofline=roof, dtype=dtype)
     progress(1.0, f"{name}: done")
-    return {
-        "kind": "workload",
-        "workload": name,
-        "description": workload.description,
-        "params": params,
-        "device": _short(info),
-        "flops": flops,
-        "bytes": nbytes,
-        "arithmetic_intensity": intensity,
-        "time_s": stats.to_dict(),
-        "achieved_gbs": achieved_gbs,
-        "achieved_gflops": achieved_gflops,
-        "best_gbs": nbytes / stats.min / 1e9,
-        "best_gflops": flops / stats.min / 1e9,
-        "roofline": roof,
-        "classification": classification,
-        "working_set_bytes": working_set,
-        "roof_check": check,
-    }
+    measurement = Measurement(
+        kind="workload",
+        workload=name,
+        description=workload.description,
+        params=params,
+        device=Device.from_json(_short(info)),
+        flops=flops,
+        bytes=nbytes,
+        arithmetic_intensity=intensity,
+        time_s=stats.stats(),
+        achieved_gbs=achieved_gbs,
+        achieved_gflops=achieved_gflops,
+        best_gbs=nbytes / stats.min / 1e9,
+        best_gflops=flops / stats.min / 1e9,
+        roofline=RooflineReference.from_json(roof),
+        classification=Classification.from_json(classification),
+        working_set_bytes=working_set,
+        roof_check=RoofCheck.from_json(check) if check is not None else None,
+    )
+    return measurement.to_json()  # JSON: it crosses the worker's pipe
 
 
 def op_roofline(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,

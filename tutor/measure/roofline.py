@@ -24,7 +24,7 @@ from tutor.measure.errors import DeviceError
 from tutor.measure.registry import WORKLOADS
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
 from tutor.measure.specs import cpu_flops_per_cycle_per_core, cpu_theoretical_peak_flops, lookup_spec
-from tutor.measure.timing import CancelCheck, TimingStats, check_cancel, time_callable
+from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
 from tutor.theory.roofline import busy_threshold, measured_when_busy
 
 Progress = Callable[[float, str], None]
@@ -49,9 +49,9 @@ def _noop(_f: float, _m: str) -> None:
     return None
 
 
-def _stat(stats: TimingStats, work: float) -> dict[str, Any]:
+def _stat(stats: TimedRuns, work: float) -> dict[str, Any]:
     """Rates from the best (min) and median times; CV of the times."""
-    return {"time_s": stats.to_dict(), "best": work / stats.min, "median": work / stats.median}
+    return {"time_s": stats.stats().to_json(), "best": work / stats.min, "median": work / stats.median}
 
 
 def measure_bandwidth(
@@ -98,13 +98,13 @@ def measure_bandwidth(
             samples.extend(stats.times_s)
             round_best.append(gigabytes / stats.min)
         del fn
-        all_stats = TimingStats(tuple(samples))
+        all_stats = TimedRuns(tuple(samples))
         out["kernels"][name] = {
             "gbs_best": statistics.median(round_best),
             "gbs_median": gigabytes / all_stats.median,
             "gbs_single_best": gigabytes / all_stats.min,
             "gbs_round_best": round_best,
-            "time_s": all_stats.to_dict(),
+            "time_s": all_stats.stats().to_json(),
             "bytes": w.bytes_fn(params),
         }
     copy = out["kernels"]["copy"]

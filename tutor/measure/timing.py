@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutor.measure.errors import MeasureCancelled
+from tutor.results import TimingStats
 
 CancelCheck = Callable[[], bool]
 
 
 @dataclass(frozen=True)
-class TimingStats:
-    """Seconds per call over the timed repeats."""
+class TimedRuns:
+    """Seconds per call of each timed repeat."""
 
     times_s: tuple[float, ...]
     inner: int = 1
@@ -49,16 +50,10 @@ class TimingStats:
             return 0.0
         return statistics.stdev(self.times_s) / self.mean
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "median": self.median,
-            "min": self.min,
-            "max": self.max,
-            "mean": self.mean,
-            "cv": self.cv,
-            "repeats": len(self.times_s),
-            "inner": self.inner,
-        }
+    def stats(self) -> TimingStats:
+        """The statistics a result carries (:class:`tutor.results.TimingStats`)."""
+        return TimingStats(median=self.median, min=self.min, max=self.max, mean=self.mean, cv=self.cv,
+                           repeats=len(self.times_s), inner=self.inner)
 
 
 def check_cancel(should_cancel: CancelCheck | None) -> None:
@@ -76,7 +71,7 @@ def time_callable(
     budget_s: float = 1.0,
     inner: int = 1,
     should_cancel: CancelCheck | None = None,
-) -> TimingStats:
+) -> TimedRuns:
     """Time ``fn``: ``warmup`` untimed calls, then at least ``min_repeats`` timed samples and more until
     ``budget_s`` of timed work or ``max_repeats``. Each sample runs ``fn`` ``inner`` times (to amortise call
     overhead for tiny kernels) and reports seconds per call."""
@@ -95,7 +90,7 @@ def time_callable(
         elapsed = (time.perf_counter_ns() - start) / 1e9
         spent += elapsed
         times.append(elapsed / inner)
-    return TimingStats(tuple(times), inner)
+    return TimedRuns(tuple(times), inner)
 
 
 def _time_cuda(
@@ -106,7 +101,7 @@ def _time_cuda(
     budget_s: float,
     inner: int,
     should_cancel: CancelCheck | None,
-) -> TimingStats:
+) -> TimedRuns:
     import torch
 
     for _ in range(warmup):
@@ -128,7 +123,7 @@ def _time_cuda(
         elapsed = start.elapsed_time(end) / 1e3  # ms → s
         spent += elapsed
         times.append(elapsed / inner)
-    return TimingStats(tuple(times), inner)
+    return TimedRuns(tuple(times), inner)
 
 
 def choose_inner(fn: Callable[[], Any], device: str = "cpu", target_s: float = 2e-3, cap: int = 10_000) -> int:

@@ -8,7 +8,6 @@ from tutor.practice.runner import (
     ExerciseRunner,
     Outcome,
     measure_request,
-    summarize_measurement,
 )
 
-__all__ = ["AttemptFailed", "ExerciseRunner", "Outcome", "measure_request", "summarize_measurement"]
+__all__ = ["AttemptFailed", "ExerciseRunner", "Outcome", "measure_request"]

@@ -16,7 +16,7 @@ from tutor.grading.units import format_value
 from tutor.i18n import Lang, format_number, t
 from tutor.practice.runner import Outcome
 from tutor.results import device_label
-from tutor.telemetry.format import describe_window, number
+from tutor.telemetry.format import describe_window
 
 
 def verdict_word(verdict: str, lang: Lang) -> str:
@@ -106,44 +106,42 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
 
 def _figures(outcome: Outcome, lang: Lang) -> tuple[RevealField | None, list[str]]:
     """The measured figures with their spread, the roofs, and the telemetry of the window."""
-    m = outcome.measurement or {}
-    if not m:
+    m = outcome.measurement
+    if m is None:
         return None, []
-    measured_on = RevealField(t("ex.measured", lang), device_label(m, "?"))
+    measured_on = RevealField(t("ex.measured", lang), device_label(m.device, "?"))
     lines = []
-    ts = m.get("time_s")
-    if isinstance(ts, Mapping) and number(ts.get("median")) is not None:
-        lines.append(t("ex.fig.time", lang, median=format_number(ts["median"] * 1e3, lang, ".3f"),
-                       min=format_number((number(ts.get("min")) or 0) * 1e3, lang, ".3f"),
-                       cv=format_number((number(ts.get("cv")) or 0) * 100, lang, ".1f"), runs=ts.get("repeats", "?")))
+    ts = m.time_s
+    if ts is not None:
+        lines.append(t("ex.fig.time", lang, median=format_number(ts.median * 1e3, lang, ".3f"),
+                       min=format_number(ts.min * 1e3, lang, ".3f"),
+                       cv=format_number(ts.cv * 100, lang, ".1f"), runs=ts.repeats))
     rates = []
     best = t("ex.fig.best", lang)
-    for key, unit in (("achieved_gbs", "GB/s"), ("achieved_gflops", "GFLOP/s"), ("best_gbs", f"GB/s {best}"),
-                      ("best_gflops", f"GFLOP/s {best}")):
-        value = number(m.get(key))
+    for value, unit in ((m.achieved_gbs, "GB/s"), (m.achieved_gflops, "GFLOP/s"), (m.best_gbs, f"GB/s {best}"),
+                        (m.best_gflops, f"GFLOP/s {best}")):
         if value is not None:
             rates.append(f"{format_number(value, lang, ',.2f')} {unit}")
     if rates:
         lines.append(" · ".join(rates))
-    ai = number(m.get("arithmetic_intensity"))
-    if ai is not None:
-        lines.append(t("ex.fig.intensity", lang, ai=format_number(ai, lang, ".3g")))
-    cls = m.get("classification")
-    if isinstance(cls, Mapping):
-        fb, fc = number(cls.get("fraction_of_bandwidth_roof")), number(cls.get("fraction_of_compute_roof"))
+    if m.arithmetic_intensity is not None:
+        lines.append(t("ex.fig.intensity", lang, ai=format_number(m.arithmetic_intensity, lang, ".3g")))
+    cls = m.classification
+    if cls is not None:
+        fb, fc = cls.fraction_of_bandwidth_roof, cls.fraction_of_compute_roof
         if fb is not None and fc is not None:
             lines.append(t("ex.fig.roofs", lang, bw=format_number(fb * 100, lang, ".0f"),
                            compute=format_number(fc * 100, lang, ".0f")))
-    roof = m.get("roofline")
-    if isinstance(roof, Mapping) and number(roof.get("peak_bandwidth_gbs")) is not None:
-        ridge = number(roof.get("ridge_point"))
-        lines.append(t("ex.fig.roofline", lang, bw=format_number(roof["peak_bandwidth_gbs"], lang, ",.1f"))
+    roof = m.roofline
+    if roof is not None:
+        ridge = roof.ridge_point
+        lines.append(t("ex.fig.roofline", lang, bw=format_number(roof.peak_bandwidth_gbs, lang, ",.1f"))
                      + (t("ex.fig.ridge", lang, ridge=format_number(ridge, lang, ".3g")) if ridge is not None else "")
-                     + (t("ex.fig.cached", lang) if roof.get("cached") else ""))
-        sheet = roof.get("datasheet")
-        if isinstance(sheet, Mapping) and number(sheet.get("bandwidth_gbs")):
-            lines.append(t("ex.fig.datasheet", lang, name=sheet.get("name", "?"),
-                           bw=format_number(sheet["bandwidth_gbs"], lang, ",.0f")))
+                     + (t("ex.fig.cached", lang) if roof.cached else ""))
+        sheet = roof.datasheet
+        if sheet is not None and sheet.bandwidth_gbs:
+            lines.append(t("ex.fig.datasheet", lang, name=sheet.name,
+                           bw=format_number(sheet.bandwidth_gbs, lang, ",.0f")))
     for dev, s in (outcome.telemetry or {}).items():
         line = describe_window(dev, s, lang) if isinstance(s, Mapping) else None
         if line:

@@ -27,12 +27,16 @@ from tutor.grading.explain import condition_holds
 from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
 from tutor.progress.passes import require_pass2_open
 from tutor.progress.store import StoreBase
+from tutor.results import Measurement, ResultError
 
 OnProgress = Callable[[float, str], None]
 OnQueue = Callable[[int], None]
 """``on_queue(n)``: ``n`` learners are ahead of this measurement for the device (0: it has the device)."""
 MeasureFn = Callable[[dict[str, Any], OnProgress | None, threading.Event | None], dict[str, Any]]
-"""``measure(request, on_progress, cancel_event) -> result``; raises MeasureCancelled / MeasureFailed / …"""
+"""``measure(request, on_progress, cancel_event) -> result``; raises MeasureCancelled / MeasureFailed / …
+
+The process boundary: request and result are the JSON the worker's pipe carries; the runner reads the result into
+a :class:`~tutor.results.Measurement` as soon as it arrives."""
 TelemetryWindow = Callable[[float, float], Mapping[str, Any] | None]
 """``window(t0, t1)`` → the telemetry window summary per device (plain dicts), or None."""
 
@@ -68,32 +72,6 @@ def measure_request(
     return build_request(call, device=device, roofline_mode=roofline_mode, budget_s=budget_s).to_wire()
 
 
-_ROOF_KEYS = ("peak_bandwidth_gbs", "peak_gflops", "peak_tflops", "ridge_flops_per_byte", "ridge_point", "mode",
-              "measured_at", "cached")
-
-
-def summarize_measurement(result: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    """What an attempt keeps of a measurement: its figures and spread, the roofline's peaks and the datasheet
-    roof (not the roofline's raw tables)."""
-    if result is None:
-        return None
-    out: dict[str, Any] = {}
-    for key, value in result.items():
-        if key == "roofline" and isinstance(value, Mapping):
-            roof: dict[str, Any] = {k: value[k] for k in _ROOF_KEYS if k in value}
-            sheet = value.get("datasheet")
-            if isinstance(sheet, Mapping):
-                roof["datasheet"] = {k: sheet[k] for k in ("name", "bandwidth_gbs", "tflops",
-                                                           "ridge_flops_per_byte", "source") if k in sheet}
-            out[key] = roof
-        elif key in ("points", "kernels", "bandwidth", "gemm", "samples") and isinstance(value, list | dict):
-            if isinstance(value, list) and len(value) <= 64:
-                out[key] = value
-        else:
-            out[key] = value
-    return out
-
-
 @dataclass(frozen=True)
 class Outcome:
     """A graded attempt: everything the reveal shows."""
@@ -102,7 +80,8 @@ class Outcome:
     exercise: Exercise
     prediction: Prediction
     verdict: Verdict
-    measurement: dict[str, Any] | None
+    measurement: Measurement | None
+    """What the attempt keeps of the measurement (:meth:`Measurement.summary`)."""
     telemetry: dict[str, Any] | None
     explanation: dict[str, str] = field(default_factory=dict)
     pass_number: int = 1
@@ -132,17 +111,18 @@ class Outcome:
             "feedback": v.feedback,
             "explanation": self.explanation,
             "truth_details": v.truth.details,
-            "measurement": self.measurement,
+            "measurement": self.measurement.to_json() if self.measurement is not None else None,
             "telemetry": self.telemetry,
         }
 
 
 def explanation_values(
-    measurement: Mapping[str, Any] | None, prediction: Prediction, verdict: Verdict
+    measurement: Measurement | None, prediction: Prediction, verdict: Verdict
 ) -> dict[str, Any]:
-    """The flat dict the explanation's placeholders read: the measurement's figures, plus ``truth``,
-    ``prediction``, ``ratio``, ``score``, ``confidence`` and the formula's inputs as ``inputs.<name>``."""
-    values: dict[str, Any] = flatten(measurement or {})
+    """The flat dict the explanation's placeholders read: the measurement's figures by their dotted JSON names
+    (the names a pack writes), plus ``truth``, ``prediction``, ``ratio``, ``score``, ``confidence`` and the
+    formula's inputs as ``inputs.<name>``."""
+    values: dict[str, Any] = flatten(measurement.to_json() if measurement is not None else {})
     truth = verdict.truth
     values["truth"] = truth.value if truth.value is not None else truth.choice
     values["truth_source"] = truth.source
@@ -267,11 +247,11 @@ class ExerciseRunner:
         roofline_mode: str | None = None,
         budget_s: float | None = None,
         on_queue: OnQueue | None = None,
-    ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-        """Run the exercise's measurement under the device's lease; ``(result, telemetry window)``. The result
-        keeps the lease (held or not, acquired and released at). In a class, ``on_queue(n)`` hears how many
-        learners are ahead while this one waits; ``cancel`` also ends the wait. A failure or cancellation marks
-        the attempt and raises :class:`AttemptFailed`."""
+    ) -> tuple[Measurement | None, dict[str, Any] | None]:
+        """Run the exercise's measurement under the device's lease; ``(measurement, telemetry window)``. The
+        measurement keeps the lease (held or not, acquired and released at) as its ``lease`` figure. In a class,
+        ``on_queue(n)`` hears how many learners are ahead while this one waits; ``cancel`` also ends the wait.
+        A failure or cancellation marks the attempt and raises :class:`AttemptFailed`."""
         from tutor.measure.errors import WorkloadError
         from tutor.practice.failures import classify
         from tutor.progress.lease import LeaseCancelled, lease_device
@@ -291,8 +271,10 @@ class ExerciseRunner:
             with self.store.lease(lease_device(device), on_queue=on_queue,
                                   cancelled=cancel.is_set if cancel is not None else None) as lease:
                 t0 = time.time()
-                result = self._measure(request, on_progress, cancel)
-            result = {**result, "lease": lease.to_json()} if isinstance(result, Mapping) else result
+                wire = self._measure(request, on_progress, cancel)
+            result = Measurement.from_json(wire, "the measurement's result").with_figures(lease=lease.to_json())
+        except ResultError as exc:  # the engine answered something that is not a measurement
+            self._fail(attempt_id, str(exc), "failed")
         except LeaseCancelled:
             self._fail(attempt_id, "cancelled while waiting for the device", "cancelled")
         except StoreError as exc:
@@ -315,13 +297,13 @@ class ExerciseRunner:
         exercise: Exercise,
         attempt_id: int,
         prediction: Prediction,
-        result: Mapping[str, Any] | None,
+        result: Measurement | None,
         telemetry: Mapping[str, Any] | None = None,
         *,
         pass_number: int = 1,
     ) -> Outcome:
         """Resolve the truth, grade, and store the grade (one transaction)."""
-        summary = summarize_measurement(result)
+        summary = result.summary() if result is not None else None
         try:
             truth = resolve_truth(exercise, summary)
             verdict = grade(exercise, prediction, truth)
@@ -329,16 +311,11 @@ class ExerciseRunner:
             self._fail(attempt_id, str(exc), "failed")
         values = explanation_values(summary, prediction, verdict)
         explanation = explanation_for(exercise, values, verdict)
-        stored = dict(summary or {})
-        if telemetry:
-            stored["telemetry"] = dict(telemetry)
-        fingerprint = None
-        device = (summary or {}).get("device")
-        if isinstance(device, Mapping):
-            fingerprint = device.get("fingerprint")
+        stored = summary.with_figures(telemetry=dict(telemetry)) if summary is not None and telemetry else summary
+        fingerprint = summary.device.fingerprint if summary is not None and summary.device is not None else None
         self.store.record_grade(
             attempt_id,
-            measurement=stored or None,
+            measurement=stored.to_json() if stored is not None else None,
             truth=verdict.to_json(),
             verdict=verdict.verdict,
             score=verdict.score,

@@ -97,7 +97,7 @@ def _caches(holder: Mapping[str, Any]) -> dict[str, int]:
     return {}
 
 
-def device_label(result: Mapping[str, Any] | None, default: str = "this machine") -> str:
-    """The label of ``result``'s device, or ``default`` when it names none."""
-    device = Device.of(result)
+def device_label(result: Mapping[str, Any] | Device | None, default: str = "this machine") -> str:
+    """The label of a device (or of the device ``result`` names), or ``default`` when there is none."""
+    device = result if isinstance(result, Device) else Device.of(result)
     return device.label() if device is not None else default

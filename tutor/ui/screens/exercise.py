@@ -11,7 +11,6 @@ the truth came from and the explanation filled in with this run's numbers. The f
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
@@ -33,6 +32,7 @@ from tutor.practice.failures import failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
 from tutor.practice.runner import MeasureFn
 from tutor.practice.sizing import setup_line
+from tutor.results import Measurement
 from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import OpenExercise, ProgressChanged
@@ -73,7 +73,7 @@ class ExerciseScreen(Screen[None]):
             self.ahead = ahead
 
     class Measured(Message):
-        def __init__(self, result: dict[str, Any] | None, telemetry: dict[str, Any] | None) -> None:
+        def __init__(self, result: Measurement | None, telemetry: dict[str, Any] | None) -> None:
             super().__init__()
             self.result = result
             self.telemetry = telemetry
@@ -588,7 +588,7 @@ class ExerciseScreen(Screen[None]):
                     message.state == "cancelled" else "error", markup=False)
         self.post_message(ProgressChanged())
 
-    def _grade(self, result: dict[str, Any] | None, telemetry: dict[str, Any] | None) -> None:
+    def _grade(self, result: Measurement | None, telemetry: dict[str, Any] | None) -> None:
         assert self.attempt_id is not None and self.prediction is not None
         try:
             outcome = self._runner().grade(self.exercise, self.attempt_id, self.prediction, result, telemetry,
@@ -635,13 +635,12 @@ class ExerciseScreen(Screen[None]):
                 figures.append(f"\n  {clean(line)}")
         self.query_one("#ex-figures", Static).update(figures)
         chart = self.query_one("#ex-chart", RooflineChart)
-        m = outcome.measurement or {}
-        roof = m.get("roofline") if isinstance(m.get("roofline"), Mapping) else None
+        m = outcome.measurement
+        roof = m.roofline if m is not None else None
         chart.display = roof is not None
-        if roof is not None:
-            dtype = str((m.get("params") or {}).get("dtype", "float32"))
-            chart.dtype = dtype
-            chart.roofline = dict(roof)
+        if m is not None and roof is not None:
+            chart.dtype = m.dtype
+            chart.roofline = roof.to_json()
             chart.points = tuple(chart_points(outcome, lang))
         self.query_one("#ex-explanation", PackMarkdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
         self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
@@ -678,25 +677,22 @@ def next_pending_exercise(course: Course, marks: Any, current: str) -> str | Non
 
 def chart_points(outcome: Outcome, lang: Lang) -> list[RooflinePoint]:
     """The workload's measured point and, where it can be placed, the learner's guess."""
-    m = outcome.measurement or {}
-    ai, gflops = m.get("arithmetic_intensity"), m.get("achieved_gflops")
+    m = outcome.measurement
     points: list[RooflinePoint] = []
-    if not isinstance(ai, int | float) or not isinstance(gflops, int | float):
+    if m is None or m.arithmetic_intensity is None or m.achieved_gflops is None:
         return points
-    name = str(m.get("workload") or "workload")
-    points.append(RooflinePoint(f"{t('ex.your_workload', lang)}: {name}", float(ai), float(gflops), "orange"))
-    roof = m.get("roofline") if isinstance(m.get("roofline"), Mapping) else {}
-    bw = roof.get("peak_bandwidth_gbs") if isinstance(roof, Mapping) else None
-    peaks = roof.get("peak_gflops") if isinstance(roof, Mapping) else None
-    dtype = str((m.get("params") or {}).get("dtype", "float32"))
-    peak = peaks.get(dtype, peaks.get("float32")) if isinstance(peaks, Mapping) else None
+    ai, gflops = m.arithmetic_intensity, m.achieved_gflops
+    name = m.workload or "workload"
+    points.append(RooflinePoint(f"{t('ex.your_workload', lang)}: {name}", ai, gflops, "orange"))
+    bw = m.roofline.peak_bandwidth_gbs if m.roofline is not None else None
+    peak = m.roofline.peak_for(m.dtype) if m.roofline is not None else None
     p = outcome.prediction
-    x = float(ai) if ai > 0 else 0.01
+    x = ai if ai > 0 else 0.01
     guess_y: float | None = None
-    if p.choice == "memory" and isinstance(bw, int | float):
-        guess_y = x * float(bw)
-    elif p.choice == "compute" and isinstance(peak, int | float):
-        guess_y = float(peak)
+    if p.choice == "memory" and bw is not None:
+        guess_y = x * bw
+    elif p.choice == "compute" and peak is not None:
+        guess_y = peak
     elif p.value is not None and outcome.exercise.unit in ("GB/s", "GFLOP/s", "TFLOP/s"):
         unit = outcome.exercise.unit
         guess_y = p.value * x if unit == "GB/s" else p.value * (1e3 if unit == "TFLOP/s" else 1.0)
