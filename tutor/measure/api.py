@@ -238,13 +238,14 @@ def op_vram(request: dict[str, Any], progress: Progress, should_cancel: CancelCh
 
 def op_decode(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
               on_point: OnPoint | None) -> dict[str, Any]:
+    from tutor.measure.decode_sizing import reference_decode
     from tutor.measure.model import measure_decode
 
     device, info = _device(request)
     mode = _mode(request)
     roof = _roofline(device, info, request, lambda f, m: progress(0.3 * f, f"roofline: {m}"), should_cancel)
     out = measure_decode(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
-                         lambda f, m: progress(0.3 + 0.7 * f, m))
+                         lambda f, m: progress(0.3 + 0.7 * f, m), sizing=reference_decode(mode, device=device))
     return {"kind": "decode", "device": _short(info), **out}
 
 

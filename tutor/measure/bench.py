@@ -37,6 +37,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     """Run the reference benchmark; ``mode`` is "quick", "full" or "tiny" (tests only)."""
     import torch
 
+    from tutor.measure.decode_sizing import reference_decode
     from tutor.measure.model import measure_decode, measure_train_step, theoretical_peak
     from tutor.measure.roofline import measure_roofline
     from tutor.measure.roofline_model import store_roofline
@@ -60,7 +61,8 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
             # a roof from arrays the cache can hold is not cached as this machine's DRAM roof
             store_roofline(info["fingerprint"], roof)
         decode = measure_decode(dev, mode, roof["peak_bandwidth_gbs"], should_cancel,
-                                lambda f, m: report_progress(0.55 + 0.2 * f, m))
+                                lambda f, m: report_progress(0.55 + 0.2 * f, m),
+                                sizing=reference_decode(mode, device=dev))
         train_dtype = "bfloat16" if dev == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
         theoretical, theoretical_source = theoretical_peak(roof.get("physical_limits"), train_dtype)
         train = measure_train_step(dev, mode, roof["peak_gflops"][train_dtype], train_dtype, should_cancel,
@@ -96,7 +98,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         "peak_flops_tflops": gemm_cv,
         "ridge_flops_per_byte": (bw_cv**2 + gemm_cv.get("float32", 0.0) ** 2) ** 0.5,
         "decode_tokens_per_s": decode["cv"],
-        "decode_bound_tokens_per_s": bw_cv,
+        "decode_bound_tokens_per_s": decode["feeding"]["read"]["cv"],
         "train_tokens_per_s": train["cv"],
         "mfu": (train["cv"] ** 2 + gemm_cv.get(train_dtype, 0.0) ** 2) ** 0.5,
     }

@@ -170,6 +170,17 @@ def _cv(value: Any) -> str:
     return "—" if value is None else f"{float(value) * 100:.1f} %"
 
 
+def decode_roof_line(report: dict[str, Any], lang: str = "en") -> str | None:
+    """Which roof bounds the report's decode (DRAM, or the cache the weights live in) and, when decode sits above
+    its bound, why and what was measured again; None for a report from before the feeding roof existed."""
+    from tutor.measure.decode_sizing import decode_roof_text, dig
+
+    decode = (report.get("tests") or {}).get("decode")
+    if not isinstance(decode, dict):
+        return None
+    return decode_roof_text(dig(decode), "es" if lang == "es" else "en")
+
+
 def render_table(report: dict[str, Any], comparison: dict[str, Any] | None = None) -> str:
     """A plain-text table of the headline figures (with the comparison when there is one)."""
     dev = report["device"]
@@ -197,6 +208,9 @@ def render_table(report: dict[str, Any], comparison: dict[str, Any] | None = Non
                      f"max({tol:.0f} %, 2·√(CV₁² + CV₂²)), at most {NOISE_CAP * 100:.0f} %")
     else:
         lines.append("  no previous run on this fingerprint to compare with")
+    roof_line = decode_roof_line(report)
+    if roof_line:
+        lines.append(f"  {roof_line}")
     for w in report.get("warnings", []):
         lines.append(f"  warning: {w}")
     return "\n".join(lines)
@@ -237,6 +251,9 @@ def render_markdown(report: dict[str, Any], comparison: dict[str, Any] | None = 
                     f"(±{fig.get('allowed', comparison['tolerance']) * 100:.1f} %) |" if fig else " — |")
         out.append(row)
     out.append("")
+    roof_line = decode_roof_line(report, lang)
+    if roof_line:
+        out += [roof_line, ""]
     if comparison:
         verdict = w["agree"] if comparison["agree"] else w["disagree"]
         out.append(w["compared"].format(verdict=verdict, tol=comparison["tolerance"] * 100))

@@ -400,11 +400,24 @@ def roofline_peak_bytes(mode: str) -> int:
     return 3 * _stream_array_bytes(mode)
 
 
+def _decode_config(mode: str, cfg: Mapping[str, Any]) -> dict[str, Any]:
+    """The mode's model at the width decode will use on this machine (grown from the caches: see
+    :mod:`tutor.measure.decode_sizing`)."""
+    from tutor.measure.decode_sizing import reference_decode
+
+    try:
+        sizing = reference_decode(mode)
+    except Exception:  # caches unreadable: the mode's own model
+        return dict(cfg)
+    return {**cfg, "hidden": sizing.hidden, "intermediate": sizing.intermediate}
+
+
 def _fixed_estimate(op: str, mode: str, roofline_mode: str = "quick") -> Estimate:
     cfg = MODEL_CONFIGS[mode]
     if op == "roofline":
         return Estimate(roofline_peak_bytes(mode), roofline_seconds(mode), capped=False)
     if op == "decode":
+        cfg = _decode_config(mode, cfg)
         n = model_params(cfg)
         kv = 2 * cfg["layers"] * cfg["hidden"] * (cfg["prompt"] + cfg["decode_steps"] + 8) * cfg["big_batch"] * 4
         return Estimate(4 * n + kv, _decode_seconds(cfg), setup_seconds=roofline_seconds(roofline_mode),

@@ -25,6 +25,7 @@ from tutor.grading import (
 )
 from tutor.grading.explain import condition_holds
 from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
+from tutor.measure.decode_sizing import decode_roof_text
 from tutor.progress.passes import require_pass2_open
 from tutor.progress.store import StoreBase
 from tutor.results import Measurement, ResultError
@@ -175,8 +176,8 @@ def explanation_for(exercise: Exercise, values: Mapping[str, Any], verdict: Verd
                 code = values.get(key)
                 if code in ("memory", "compute"):
                     localized[name] = t(f"side.{code}", lang)
-            note = roof_note(values, lang)
-            out[lang] = fill(body, localized, lang) + (f"\n\n{note}" if note else "")
+            notes = [n for n in (roof_note(values, lang), decode_roof_text(values.get, lang)) if n]
+            out[lang] = fill(body, localized, lang) + "".join(f"\n\n{n}" for n in notes)
     return out
 
 

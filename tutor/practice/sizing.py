@@ -115,10 +115,70 @@ def setup_note(ws: WorkingSet, lang: Lang) -> str:
     return t(key, lang, **fields) + (t("setup.capped", lang) if ws.capped else "")
 
 
+register(
+    {
+        "setup.decode.dram": {
+            "es": "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, "
+            "{multiple}× tu caché de último nivel de {llc} ({source}): su cota es la de la DRAM.",
+            "en": "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, "
+            "{multiple}× your {llc} last-level cache ({source}): its bound is DRAM's.",
+        },
+        "setup.decode.partial": {
+            "es": "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, solo "
+            "{multiple}× tu caché de último nivel de {llc} ({source}): una parte puede quedarse en caché, así que la "
+            "cota usará el ancho de banda medido leyendo estos pesos.",
+            "en": "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, only "
+            "{multiple}× your {llc} last-level cache ({source}): part may stay in cache, so the bound will use the "
+            "bandwidth measured reading these weights.",
+        },
+        "setup.decode.cache": {
+            "es": "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, que "
+            "caben en tu caché de último nivel de {llc} ({source}): la cota usará el ancho de banda de la caché, "
+            "medido leyendo estos pesos, no el de tu DRAM.",
+            "en": "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, which fit "
+            "in your {llc} last-level cache ({source}): the bound will use the cache's bandwidth, measured reading "
+            "these weights, not your DRAM's.",
+        },
+        "setup.decode.budget": {
+            "es": " El presupuesto de memoria de {budget} no deja llegar a {target}× la caché.",
+            "en": " The {budget} memory budget does not let it reach {target}× the cache.",
+        },
+    }
+)
+
+
+def decode_setup_line(mode: str, lang: Lang, *, caches: Mapping[str, Any] | None = None,
+                      available: int | None = None) -> str | None:
+    """The line under a decode exercise's prompt: the reference model this machine gets (sized from its caches,
+    as the measurement will size it), its weights next to the last-level cache, and so which roof bounds it."""
+    from tutor.measure.decode_sizing import DRAM_MULTIPLE, model_params, reference_decode
+
+    info = caches or _caches()
+    sizing = reference_decode(mode, llc=int(info["last_level"]), available=available,
+                              cache_source=str(info.get("source", "")))
+    multiple = sizing.llc_multiple
+    if multiple is None:
+        return None
+    source = str(info.get("source", ""))
+    params = model_params(sizing.vocab, sizing.hidden, sizing.layers, sizing.intermediate)
+    text = t(f"setup.decode.{sizing.level}", lang, params=f"{format_number(params / 1e6, lang, '.1f')} M",
+             weights=format_bytes(sizing.weights_bytes, lang),
+             multiple=format_number(multiple, lang, ".2f" if multiple < 10 else ".0f"),
+             llc=format_bytes(int(info["last_level"]), lang),
+             source=t("setup.fallback" if source.startswith("fallback") else "setup.read", lang))
+    if sizing.grown and not sizing.dram_sized:
+        text += t("setup.decode.budget", lang, budget=format_bytes(sizing.budget_bytes, lang),
+                  target=format_number(DRAM_MULTIPLE, lang, ".0f"))
+    return text
+
+
 def setup_line(exercise: Exercise, lang: Lang) -> str | None:
     """The line shown under an exercise's prompt (screen and CLI alike): the working set this run will hold,
     sized exactly as the measurement request will be, next to the last-level cache read from this machine."""
     call = exercise.measure
+    if call is not None and call.op == "decode":
+        mode = call.params.get("mode", "quick")
+        return decode_setup_line(mode if isinstance(mode, str) else "quick", lang)
     if call is None or call.op != "workload" or call.name is None:
         return None
     params: Mapping[str, Any] = call.params

@@ -114,3 +114,22 @@ def roof_check(
                     "working_set_bytes": working_set_bytes, "last_level_cache_bytes": int(llc)}
         return {"code": "above_bandwidth_roof", "fraction": fraction, "margin": margin}
     return None
+
+
+def noise_margin(cv: float, samples: int = 1) -> float:
+    """How far above a bound a median of ``samples`` timings with coefficient of variation ``cv`` may land by
+    chance: three standard errors, never less than :data:`ABOVE_ROOF_FLOOR`."""
+    return max(ABOVE_ROOF_FLOOR, 3.0 * max(0.0, cv) / math.sqrt(max(1, samples)))
+
+
+def bound_check(*, measured: float, bound: float, cv: float, samples: int = 1) -> dict[str, Any] | None:
+    """Whether a measured rate sits above its bound (None when it does not).
+
+    ``noise``: above, but within :func:`noise_margin` (read it as "at the bound"); ``above_bound``: above by more
+    than its noise, so the roof behind the bound is suspect and should be measured again."""
+    if bound <= 0 or measured <= bound:
+        return None
+    fraction = measured / bound
+    margin = noise_margin(cv, samples)
+    return {"code": "noise" if fraction <= 1 + margin else "above_bound", "fraction": fraction, "margin": margin,
+            "cv": cv}
