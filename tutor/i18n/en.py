@@ -426,4 +426,52 @@ MESSAGES: dict[str, str] = {
     "progress.what_exercise": "exercise {id}",
     "progress.what_all": "ALL progress",
     "progress.cpu": "CPU-only evidence: this is C0 (CPU), not the GPU checkpoint.",
+    # decode's bound from the roof that feeds the weights (issue 11 item 3)
+    "decode_roof.dram": (
+        "Decode bound from DRAM: {weights} of weights, {multiple}× your {llc} {llc_name} (read from the system); "
+        "read where they live, the weights arrive at {gbs} (your roofline's STREAM copy: {copy})."
+    ),
+    "decode_roof.partial": (
+        "Decode bound from the bandwidth measured on the weights: {weights}, only {multiple}× your {llc} "
+        "{llc_name}, so part of them may stay in cache; they are read at {gbs} (your DRAM's STREAM copy: {copy})."
+    ),
+    "decode_roof.budget": (
+        " The {budget} memory budget keeps the model from reaching {target}× the cache: on this machine a pure "
+        "DRAM bound cannot be tested."
+    ),
+    "decode_roof.cache": (
+        "Decode bound from your {llc_name}: the {weights} of weights fit in your {llc} {llc_name}, so the bound "
+        "uses the bandwidth measured reading them there ({gbs}), not your DRAM's ({copy})."
+    ),
+    "decode_roof.gpu": (
+        "Decode bound from the GPU's memory: {weights} of weights, read at {gbs} (your roofline's STREAM copy: "
+        "{copy})."
+    ),
+    "decode_roof.noise": (
+        "Decode measured {fraction} of its bound: above it, but within its noise (±{margin} with a per-step CV "
+        "of {cv}); read it as \"at the bound\", not as a record."
+    ),
+    "decode_roof.remeasured": (
+        "Decode measured {fraction} of its bound, more than its noise allows, so the tutor measured the "
+        "bandwidth that feeds the weights again ({before} → {after}) and judged it against the better of the "
+        "two: {fraction_after}."
+    ),
+    "decode_roof.still_above": (
+        " Still above: on a busy machine the step times are unreliable; read it as a bound, not a record."
+    ),
+    "setup.decode.dram": (
+        "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, {multiple}× "
+        "your {llc} last-level cache ({source}): its bound is DRAM's."
+    ),
+    "setup.decode.partial": (
+        "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, only "
+        "{multiple}× your {llc} last-level cache ({source}): part may stay in cache, so the bound will use the "
+        "bandwidth measured reading these weights."
+    ),
+    "setup.decode.cache": (
+        "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, which fit in "
+        "your {llc} last-level cache ({source}): the bound will use the cache's bandwidth, measured reading "
+        "these weights, not your DRAM's."
+    ),
+    "setup.decode.budget": " The {budget} memory budget does not let it reach {target}× the cache.",
 }

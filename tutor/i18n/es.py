@@ -431,4 +431,54 @@ MESSAGES: dict[str, str] = {
     "progress.what_exercise": "el ejercicio {id}",
     "progress.what_all": "TODO el progreso",
     "progress.cpu": "Evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU.",
+    # decode's bound from the roof that feeds the weights (issue 11 item 3)
+    "decode_roof.dram": (
+        "Cota de decode desde la DRAM: {weights} de pesos, {multiple}× tu {llc_name} de {llc} (leída del "
+        "sistema); leídos donde viven, los pesos llegan a {gbs} (la copia STREAM de tu roofline: {copy})."
+    ),
+    "decode_roof.partial": (
+        "Cota de decode desde el ancho de banda medido sobre los pesos: {weights}, solo {multiple}× tu "
+        "{llc_name} de {llc}, así que una parte puede quedarse en caché; se leen a {gbs} (la copia STREAM de tu "
+        "DRAM: {copy})."
+    ),
+    "decode_roof.budget": (
+        " El presupuesto de memoria de {budget} no deja que el modelo llegue a {target}× la caché: en esta "
+        "máquina la cota de DRAM pura no se puede probar."
+    ),
+    "decode_roof.cache": (
+        "Cota de decode desde tu {llc_name}: los {weights} de pesos caben en tu {llc_name} de {llc}, así que la "
+        "cota usa el ancho de banda medido leyéndolos ahí ({gbs}), no el de tu DRAM ({copy})."
+    ),
+    "decode_roof.gpu": (
+        "Cota de decode desde la memoria de la GPU: {weights} de pesos, leídos a {gbs} (la copia STREAM de tu "
+        "roofline: {copy})."
+    ),
+    "decode_roof.noise": (
+        "El decode midió el {fraction} de su cota: por encima, pero dentro de su ruido (±{margin} con un CV por "
+        "paso del {cv}); léelo como «en la cota», no como un récord."
+    ),
+    "decode_roof.remeasured": (
+        "El decode midió el {fraction} de su cota, más de lo que su ruido permite, así que el tutor volvió a "
+        "medir el ancho de banda que alimenta los pesos ({before} → {after}) y lo juzgó contra el mejor de los "
+        "dos: {fraction_after}."
+    ),
+    "decode_roof.still_above": (
+        " Sigue por encima: en una máquina ocupada los tiempos por paso no son fiables; tómalo como una cota, no "
+        "como un récord."
+    ),
+    "setup.decode.dram": (
+        "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, "
+        "{multiple}× tu caché de último nivel de {llc} ({source}): su cota es la de la DRAM."
+    ),
+    "setup.decode.partial": (
+        "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, solo "
+        "{multiple}× tu caché de último nivel de {llc} ({source}): una parte puede quedarse en caché, así que la "
+        "cota usará el ancho de banda medido leyendo estos pesos."
+    ),
+    "setup.decode.cache": (
+        "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, que "
+        "caben en tu caché de último nivel de {llc} ({source}): la cota usará el ancho de banda de la caché, "
+        "medido leyendo estos pesos, no el de tu DRAM."
+    ),
+    "setup.decode.budget": " El presupuesto de memoria de {budget} no deja llegar a {target}× la caché.",
 }

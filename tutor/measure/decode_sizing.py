@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from tutor.i18n import Lang, format_bytes, format_number, register, t
+from tutor.i18n import Lang, format_bytes, format_number, t
 from tutor.measure.device import DRAM_BUDGET_BYTES, available_bytes, cache_sizes
 
 #: Weights at least this multiple of the last-level cache are read from DRAM (the SPEC's rule for DRAM figures).
@@ -144,61 +144,6 @@ def reference_decode(mode: str, *, device: str = "cpu", llc: int | None = None, 
 
 # -- what the bench and the reveal say about the bound -----------------------------------------------------------
 
-register(
-    {
-        "decode_roof.dram": {
-            "es": "Cota de decode desde la DRAM: {weights} de pesos, {multiple}× tu {llc_name} de {llc} (leída del "
-            "sistema); leídos donde viven, los pesos llegan a {gbs} (la copia STREAM de tu roofline: {copy}).",
-            "en": "Decode bound from DRAM: {weights} of weights, {multiple}× your {llc} {llc_name} (read from the "
-            "system); read where they live, the weights arrive at {gbs} (your roofline's STREAM copy: {copy}).",
-        },
-        "decode_roof.partial": {
-            "es": "Cota de decode desde el ancho de banda medido sobre los pesos: {weights}, solo {multiple}× tu "
-            "{llc_name} de {llc}, así que una parte puede quedarse en caché; se leen a {gbs} (la copia STREAM de tu "
-            "DRAM: {copy}).",
-            "en": "Decode bound from the bandwidth measured on the weights: {weights}, only {multiple}× your {llc} "
-            "{llc_name}, so part of them may stay in cache; they are read at {gbs} (your DRAM's STREAM copy: "
-            "{copy}).",
-        },
-        "decode_roof.budget": {
-            "es": " El presupuesto de memoria de {budget} no deja que el modelo llegue a {target}× la caché: en esta "
-            "máquina la cota de DRAM pura no se puede probar.",
-            "en": " The {budget} memory budget keeps the model from reaching {target}× the cache: on this machine a "
-            "pure DRAM bound cannot be tested.",
-        },
-        "decode_roof.cache": {
-            "es": "Cota de decode desde tu {llc_name}: los {weights} de pesos caben en tu {llc_name} de {llc}, así que "
-            "la cota usa el ancho de banda medido leyéndolos ahí ({gbs}), no el de tu DRAM ({copy}).",
-            "en": "Decode bound from your {llc_name}: the {weights} of weights fit in your {llc} {llc_name}, so the "
-            "bound uses the bandwidth measured reading them there ({gbs}), not your DRAM's ({copy}).",
-        },
-        "decode_roof.gpu": {
-            "es": "Cota de decode desde la memoria de la GPU: {weights} de pesos, leídos a {gbs} (la copia STREAM de "
-            "tu roofline: {copy}).",
-            "en": "Decode bound from the GPU's memory: {weights} of weights, read at {gbs} (your roofline's STREAM "
-            "copy: {copy}).",
-        },
-        "decode_roof.noise": {
-            "es": "El decode midió el {fraction} de su cota: por encima, pero dentro de su ruido (±{margin} con un CV "
-            "por paso del {cv}); léelo como «en la cota», no como un récord.",
-            "en": "Decode measured {fraction} of its bound: above it, but within its noise (±{margin} with a per-step "
-            "CV of {cv}); read it as \"at the bound\", not as a record.",
-        },
-        "decode_roof.remeasured": {
-            "es": "El decode midió el {fraction} de su cota, más de lo que su ruido permite, así que el tutor volvió a "
-            "medir el ancho de banda que alimenta los pesos ({before} → {after}) y lo juzgó contra el mejor de los "
-            "dos: {fraction_after}.",
-            "en": "Decode measured {fraction} of its bound, more than its noise allows, so the tutor measured the "
-            "bandwidth that feeds the weights again ({before} → {after}) and judged it against the better of the "
-            "two: {fraction_after}.",
-        },
-        "decode_roof.still_above": {
-            "es": " Sigue por encima: en una máquina ocupada los tiempos por paso no son fiables; tómalo como una "
-            "cota, no como un récord.",
-            "en": " Still above: on a busy machine the step times are unreliable; read it as a bound, not a record.",
-        },
-    }
-)
 
 
 def _gbs(value: Any, lang: Lang) -> str:

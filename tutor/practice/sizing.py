@@ -115,36 +115,6 @@ def setup_note(ws: WorkingSet, lang: Lang) -> str:
     return t(key, lang, **fields) + (t("setup.capped", lang) if ws.capped else "")
 
 
-register(
-    {
-        "setup.decode.dram": {
-            "es": "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, "
-            "{multiple}× tu caché de último nivel de {llc} ({source}): su cota es la de la DRAM.",
-            "en": "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, "
-            "{multiple}× your {llc} last-level cache ({source}): its bound is DRAM's.",
-        },
-        "setup.decode.partial": {
-            "es": "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, solo "
-            "{multiple}× tu caché de último nivel de {llc} ({source}): una parte puede quedarse en caché, así que la "
-            "cota usará el ancho de banda medido leyendo estos pesos.",
-            "en": "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, only "
-            "{multiple}× your {llc} last-level cache ({source}): part may stay in cache, so the bound will use the "
-            "bandwidth measured reading these weights.",
-        },
-        "setup.decode.cache": {
-            "es": "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, que "
-            "caben en tu caché de último nivel de {llc} ({source}): la cota usará el ancho de banda de la caché, "
-            "medido leyendo estos pesos, no el de tu DRAM.",
-            "en": "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, which fit "
-            "in your {llc} last-level cache ({source}): the bound will use the cache's bandwidth, measured reading "
-            "these weights, not your DRAM's.",
-        },
-        "setup.decode.budget": {
-            "es": " El presupuesto de memoria de {budget} no deja llegar a {target}× la caché.",
-            "en": " The {budget} memory budget does not let it reach {target}× the cache.",
-        },
-    }
-)
 
 
 def decode_setup_line(mode: str, lang: Lang, *, caches: Mapping[str, Any] | None = None,
