@@ -12,14 +12,14 @@ import re
 from pathlib import Path
 
 import pytest
-from textual.app import App
-from textual.reactive import reactive
 
 from tests.test_doctor_checks import CU126_ARCHS, RTX_5090, healthy_5090, torch_with
+from tests.test_doctor_screen import doctor_app
 from tutor.doctor import Check, EnvironmentView, GpuProcess, TorchFacts, gather, run_checks, run_doctor
 from tutor.doctor.lock import LOCK_SCHEMA, Difference, LockError, read_lock
 from tutor.doctor.probe import KernelProbe
 from tutor.doctor.report import LockMode
+from tutor.progress import ProgressStore
 from tutor.ui.screens.doctor import DoctorScreen
 
 NO_KERNEL = KernelProbe(
@@ -305,17 +305,6 @@ def test_cli_lang_es_prints_spanish_and_json_stays_english(capsys: pytest.Captur
 # -- the screen ---------------------------------------------------------------------------------------------------
 
 
-class LangApp(App[None]):
-    """The doctor screen's test app, with the tutor app's ``lang``."""
-
-    lang: reactive[str] = reactive("es")
-
-    def __init__(self, screen: DoctorScreen) -> None:
-        super().__init__()
-        self._doctor = screen
-
-    def on_mount(self) -> None:
-        self.push_screen(self._doctor)
 
 
 def _runner(view: EnvironmentView, lock_path: Path):  # type: ignore[no-untyped-def]
@@ -327,8 +316,9 @@ def _runner(view: EnvironmentView, lock_path: Path):  # type: ignore[no-untyped-
 
 async def test_doctor_screen_in_spanish_and_back(tmp_path: Path) -> None:
     screen = DoctorScreen(runner=_runner(VIEWS["no_sm_120_probe"], tmp_path / "env.lock.json"))
-    app = LangApp(screen)
+    app = doctor_app(ProgressStore(tmp_path / "p.sqlite3"), lang="es")
     async with app.run_test(size=(120, 50)) as pilot:
+        await app.push_screen(screen)
         await app.workers.wait_for_complete()
         await pilot.pause()
         headline = str(screen.query_one("#doctor-headline").render())
@@ -351,8 +341,9 @@ async def test_doctor_screen_in_spanish_and_back(tmp_path: Path) -> None:
 async def test_doctor_screen_on_this_machine_in_spanish(tmp_path: Path) -> None:
     """The real doctor (about 1.5 s here): every check shows its Spanish text."""
     screen = DoctorScreen(lock_path=tmp_path / "env.lock.json")
-    app = LangApp(screen)
+    app = doctor_app(ProgressStore(tmp_path / "p.sqlite3"), lang="es")
     async with app.run_test(size=(120, 50)) as pilot:
+        await app.push_screen(screen)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert screen.report is not None

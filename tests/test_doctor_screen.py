@@ -5,24 +5,20 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from textual.app import App
-
 from tests.test_doctor_checks import CU126_ARCHS, healthy_5090, torch_with
+from tutor.content import Course
 from tutor.doctor import DoctorReport, run_doctor
 from tutor.doctor.probe import KernelProbe
 from tutor.doctor.report import LockMode
+from tutor.i18n import Lang
 from tutor.progress import ProgressStore
+from tutor.ui.app import TutorApp, make_app
 from tutor.ui.screens.doctor import DoctorScreen
 
 
-class DoctorApp(App[None]):
-    def __init__(self, screen: DoctorScreen, store: ProgressStore) -> None:
-        super().__init__()
-        self._doctor = screen
-        self.store = store
-
-    def on_mount(self) -> None:
-        self.push_screen(self._doctor)
+def doctor_app(store: ProgressStore, lang: Lang = "en") -> TutorApp:
+    """The tutor with an empty course; a test pushes the doctor screen over its map."""
+    return make_app(course=Course(root=None), store=store, lang=lang, telemetry=None)
 
 
 def broken_5090_runner(lock_path: Path):  # type: ignore[no-untyped-def]
@@ -43,8 +39,9 @@ async def test_doctor_screen_shows_the_failure_and_writes_the_lock(tmp_path: Pat
     store = ProgressStore(tmp_path / "p.sqlite3")
     lock_path = tmp_path / "env.lock.json"
     screen = DoctorScreen(runner=broken_5090_runner(lock_path))
-    app = DoctorApp(screen, store)
+    app = doctor_app(store)
     async with app.run_test(size=(120, 50)) as pilot:
+        await app.push_screen(screen)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert screen.report is not None and not screen.report.passed
@@ -76,23 +73,17 @@ def test_doctor_screen_does_not_import_torch() -> None:
 RUN_THE_REAL_DOCTOR = r'''
 import asyncio, sys, tempfile
 from pathlib import Path
-from textual.app import App
+from tutor.content import Course
 from tutor.progress import ProgressStore
+from tutor.ui.app import make_app
 from tutor.ui.screens.doctor import DoctorScreen
-
-
-class DoctorApp(App[None]):
-    def __init__(self, screen, store):
-        super().__init__()
-        self._doctor, self.store = screen, store
-    def on_mount(self):
-        self.push_screen(self._doctor)
 
 async def main():
     tmp = Path(tempfile.mkdtemp())
     screen = DoctorScreen(lock_path=tmp / "env.lock.json")
-    app = DoctorApp(screen, ProgressStore(tmp / "p.sqlite3"))
+    app = make_app(course=Course(root=None), store=ProgressStore(tmp / "p.sqlite3"), lang="en", telemetry=None)
     async with app.run_test(size=(120, 50)) as pilot:
+        await app.push_screen(screen)
         for _ in range(1800):
             if screen.report is not None:
                 break

@@ -137,6 +137,7 @@ MESSAGES: dict[str, str] = {
     "fail.timeout": "the measurement took too long and was stopped ({detail})",
     "fail.failed": "error inside the measurement: {detail}",
     "fail.engine": "the tutor failed while measuring: {detail}",
+    "fail.doctor": "the doctor could not finish ({detail})",
     "fail.stalled": "No sign of life from the measurement for {seconds} s: it seems stalled. Esc cancels it.",
     # tutor.practice.labs
     "lab.predict.default": "Before measuring: what do you expect to see? Write your prediction.",
@@ -299,6 +300,13 @@ MESSAGES: dict[str, str] = {
     "palette.lesson": "Lesson: {title}",
     "palette.lab": "Lab: {title}",
     "palette.exercise": "Exercise: {title}",
+    # the one notice for work that did not finish (ui/app.py on_work_failed): its title, by kind
+    "work.exercise": "Exercise measurement",
+    "work.lab": "Lab measurement",
+    "work.doctor": "Environment check",
+    "work.course": "The course could not be loaded",
+    "work.other": "Background task",
+    "work.error": "unexpected error: {detail}",
     # tutor.ui.screens.class_report
     "creport.chart": "Class roofline: arithmetic intensity (FLOP/B) against GFLOP/s; one colour per device",
     "creport.chart_empty": "No learner has measured their roofline yet.",
@@ -316,7 +324,6 @@ MESSAGES: dict[str, str] = {
     "doctor.passed": "Passed: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
     "doctor.failed": "Failed: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
     "doctor.lock_written": "Environment lock written to {path}",
-    "doctor.error": "The doctor failed: {error}",
     "doctor.status.ok": "ok",
     "doctor.status.warn": "warn",
     "doctor.status.fail": "fail",
@@ -375,7 +382,6 @@ MESSAGES: dict[str, str] = {
     "lab.status.done": "Measured on {device} in {seconds:.1f} s. Notebook entry filed (N to open it).",
     "lab.status.cancelled": "Cancelled. Nothing was stored; your prediction stays locked (ctrl+r to measure again).",
     "lab.status.failed": "No measurement: {reason}",
-    "lab.notice.failed": "The lab's measurement failed: {reason}. The tutor carries on.",
     "lab.notice.cancelled": "Measurement cancelled.",
     "lab.notice.filed": "Lab Notebook entry filed for {lab}.",
     "lab.result": "Result",

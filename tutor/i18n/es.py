@@ -137,6 +137,7 @@ MESSAGES: dict[str, str] = {
     "fail.timeout": "la medición tardó demasiado y se detuvo ({detail})",
     "fail.failed": "error dentro de la medición: {detail}",
     "fail.engine": "error del tutor al medir: {detail}",
+    "fail.doctor": "el diagnóstico no pudo terminar ({detail})",
     "fail.stalled": "La medición no da señales de vida desde hace {seconds} s: parece atascada. Esc la cancela.",
     # tutor.practice.labs
     "lab.predict.default": "Antes de medir: ¿qué esperas ver? Escribe tu predicción.",
@@ -301,6 +302,13 @@ MESSAGES: dict[str, str] = {
     "palette.lesson": "Lección: {title}",
     "palette.lab": "Laboratorio: {title}",
     "palette.exercise": "Ejercicio: {title}",
+    # the one notice for work that did not finish (ui/app.py on_work_failed): its title, by kind
+    "work.exercise": "Medición del ejercicio",
+    "work.lab": "Medición del laboratorio",
+    "work.doctor": "Diagnóstico del entorno",
+    "work.course": "No se pudo cargar el curso",
+    "work.other": "Tarea en segundo plano",
+    "work.error": "error inesperado: {detail}",
     # tutor.ui.screens.class_report
     "creport.chart": "Roofline de la clase: intensidad aritmética (FLOP/B) frente a GFLOP/s; un color por dispositivo",
     "creport.chart_empty": "Ningún alumno ha medido todavía su roofline.",
@@ -318,7 +326,6 @@ MESSAGES: dict[str, str] = {
     "doctor.passed": "Sin fallos: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
     "doctor.failed": "Hay fallos: {fail}, {warn}, {ok}, {skip} ({seconds:.1f} s).",
     "doctor.lock_written": "Lock del entorno guardado en {path}",
-    "doctor.error": "El diagnóstico falló: {error}",
     "doctor.status.ok": "bien",
     "doctor.status.warn": "aviso",
     "doctor.status.fail": "fallo",
@@ -377,7 +384,6 @@ MESSAGES: dict[str, str] = {
     "lab.status.done": "Medido en {device} en {seconds:.1f} s. Entrada del cuaderno archivada (N para abrirla).",
     "lab.status.cancelled": "Cancelado. Nada se guardó; tu predicción sigue fijada (ctrl+r para volver a medir).",
     "lab.status.failed": "No se pudo medir: {reason}",
-    "lab.notice.failed": "La medida del laboratorio falló: {reason}. El tutor sigue funcionando.",
     "lab.notice.cancelled": "Medida cancelada.",
     "lab.notice.filed": "Entrada del cuaderno archivada para {lab}.",
     "lab.result": "Resultado",

@@ -8,7 +8,8 @@ that was asked for out of torch's text instead of showing that text raw.
 
 Codes: ``cancelled`` (Esc), ``interrupted`` (Ctrl-C), ``closing`` (the app quit), ``killed`` (SIGKILL, most likely
 the out-of-memory killer), ``oom`` (an allocation failed), ``crashed``, ``exited``, ``timeout``, ``failed`` (an
-error inside the measurement), ``engine`` (a bug outside it).
+error inside the measurement), ``engine`` (a bug outside it), ``doctor`` (the doctor's child process did not
+answer).
 """
 
 from __future__ import annotations
@@ -47,8 +48,13 @@ def _first_line(text: str) -> str:
 
 def classify(exc: BaseException) -> Failure:
     """The failure a measurement's exception stands for."""
+    from tutor.doctor.isolated import DoctorUnavailable
     from tutor.measure.errors import MeasureCancelled, MeasureFailed
 
+    if isinstance(exc, DoctorUnavailable):
+        if str(exc) == "cancelled":
+            return Failure("cancelled", "the doctor was cancelled")
+        return Failure("doctor", _first_line(str(exc)))
     if isinstance(exc, KeyboardInterrupt):
         return Failure("interrupted", "the measurement was interrupted")
     if isinstance(exc, MeasureCancelled):
@@ -115,7 +121,7 @@ def failure_text(code: str, detail: str, lang: Lang) -> str:
             except ValueError:
                 pass
         return t("fail.timeout", lang, detail=detail)
-    if code in ("failed", "engine"):
+    if code in ("failed", "engine", "doctor"):
         return t(f"fail.{code}", lang, detail=detail)
     return detail
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -27,13 +27,19 @@ from tutor.ui.course_source import CourseSource, merge
 from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import BREAKPOINTS
 from tutor.ui.marks import CourseMarks
-from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged
+from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged, WorkFailed
 from tutor.ui.palette import LessonCommands
 from tutor.ui.screens.course_map import CourseMapScreen
 from tutor.ui.screens.lesson import LessonScreen
 from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
-from tutor.untrusted import clean_line
+from tutor.untrusted import clean, clean_line
 
+if TYPE_CHECKING:
+    from tutor.measure.worker import MeasureWorker
+    from tutor.ui.screens.doctor import DoctorRunner
+
+WORK_KINDS = ("exercise", "lab", "doctor", "course")
+"""What a :class:`WorkFailed` notice can be about (its title); anything else is a background task."""
 
 class TutorApp(App[None]):
     """The tutor: the course map first, lessons, exercises and labs pushed on top of it."""
@@ -60,6 +66,8 @@ class TutorApp(App[None]):
         telemetry: Any = "auto",
         telemetry_interval: float = 1.0,
         login: Callable[[str, str], StoreBase] | None = None,
+        measure_worker: MeasureWorker | None = None,
+        doctor: DoctorRunner | None = None,
     ) -> None:
         super().__init__()
         # A CourseSource is loaded by a worker after the map has drawn; until then the map shows what has loaded.
@@ -67,17 +75,31 @@ class TutorApp(App[None]):
         self.course = Course(root=course.root) if isinstance(course, CourseSource) else course
         self.course_loaded = self.course_source is None
         # In a class served to the browser the store is the learner's, known only once they log in.
-        self.store: StoreBase = store  # type: ignore[assignment]
+        self._store = store
         self.login = login
+        self._measure_worker = measure_worker
+        self.doctor_runner = doctor
+        """What runs the doctor for the doctor screen (None: the real doctor, in a child process)."""
         self.telemetry_spec = telemetry
         self.telemetry_interval = max(0.25, float(telemetry_interval))
         self.set_reactive(TutorApp.lang, lang)
         self.marks = CourseMarks.load(store) if store is not None else CourseMarks(frozenset(), {}, frozenset())
 
     @property
+    def store(self) -> StoreBase:
+        """The learner's progress store (in a class, known once the learner has logged in)."""
+        if self._store is None:
+            raise RuntimeError("no progress store before the learner has logged in")
+        return self._store
+
+    @store.setter
+    def store(self, store: StoreBase) -> None:
+        self._store = store
+
+    @property
     def logged_in(self) -> bool:
         """False only while a class's learner has not yet given a name and token the database accepts."""
-        return self.store is not None
+        return self._store is not None
 
     def on_mount(self) -> None:
         self.sub_title = t("app.subtitle", self.lang)
@@ -185,10 +207,28 @@ class TutorApp(App[None]):
                 screen.show_loading(None if finished else (message.done, message.total))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "course" and event.state == WorkerState.ERROR:
-            self.course_loaded = True
-            self.notify(clean_line(f"{type(event.worker.error).__name__}: {event.worker.error}"),
-                        title=t("map.load_failed", self.lang), severity="error", markup=False, timeout=30)
+        if event.worker.node is self and event.state == WorkerState.ERROR and event.worker.error is not None:
+            from tutor.practice.failures import classify
+
+            if event.worker.group == "course":
+                self.course_loaded = True
+            failure = classify(event.worker.error)
+            self.post_message(WorkFailed(event.worker.group or "other", failure.code, failure.detail))
+
+    def on_work_failed(self, message: WorkFailed) -> None:
+        """The one error path: work that did not finish (a measurement, the doctor, loading the course), on any
+        screen, becomes one notice worded by the catalog — never a traceback."""
+        from tutor.practice.failures import CANCEL_CODES, failure_text
+
+        lang = self.lang
+        kind = message.kind if message.kind in WORK_KINDS else "other"
+        if message.code == "engine" and kind not in ("exercise", "lab"):
+            text = t("work.error", lang, detail=message.detail)  # a bug outside any measurement
+        else:
+            text = failure_text(message.code, message.detail, lang)
+        cancelled = message.code in CANCEL_CODES
+        self.notify(clean(text), title=t(f"work.{kind}", lang), severity="warning" if cancelled else "error",
+                    timeout=4 if cancelled else 12, markup=False)
 
     # telemetry: wired by the telemetry issue (begin) — see tutor/ui/widgets/telemetry_panel.py
     telemetry_snapshot: TelemetrySnapshot | None = None
@@ -216,9 +256,7 @@ class TutorApp(App[None]):
 
     def watch_lang(self, lang: Lang) -> None:
         self.sub_title = t("app.subtitle", lang)
-        translate_bindings(self, lang)
-        for screen in self.screen_stack:
-            translate_bindings(screen, lang)
+        translate_bindings(self, lang)  # each screen rewords its own keys (TutorScreen's language watcher)
 
     def _translate_keys(self, screen: Screen[Any]) -> None:
         translate_bindings(self, self.lang)
@@ -233,7 +271,7 @@ class TutorApp(App[None]):
             screen.dismiss(None)
             return
         title = screen.sub_title or self.sub_title or self.title
-        self.push_screen(HelpScreen(screen_keys(self, screen, self.lang), title, self.lang))
+        self.push_screen(HelpScreen(screen_keys(self, screen, self.lang), title))
 
     def action_toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "es" else "es"
@@ -294,12 +332,10 @@ class TutorApp(App[None]):
             self.push_screen(screen)
 
     # labs and the Lab Notebook: wired by the lab issue (begin)
-    _measure_worker: Any = None
 
     @property
-    def measure_worker(self) -> Any:
-        """The warm measurement worker process (``tutor.measure.worker.MeasureWorker``), started on first use and
-        shared by labs and exercises."""
+    def measure_worker(self) -> MeasureWorker:
+        """The warm measurement worker process, started on first use and shared by labs and exercises."""
         if self._measure_worker is None:
             from tutor.measure.worker import MeasureWorker
 
@@ -313,16 +349,10 @@ class TutorApp(App[None]):
         self.exit()
 
     def stop_everything(self) -> None:
-        """Cancel every measurement in flight and stop the worker process and the sampler, each within a bounded
-        time (never joining a hung thread or process). Safe to call more than once."""
-        try:
-            screens = list(self.screen_stack)
-        except Exception:  # no stack any more (shutting down)
-            screens = []
-        for screen in screens:
-            cancel = getattr(screen, "cancel_in_flight", None)
-            if callable(cancel):
-                cancel()
+        """Cancel every worker (each thread sees its cancel through ``worker_cancel_event``) and stop the
+        measurement process and the sampler, each within a bounded time (never joining a hung thread or process).
+        Safe to call more than once."""
+        self.workers.cancel_all()
         if self._measure_worker is not None:
             self._measure_worker.close()
         if self.telemetry is not None:
@@ -341,7 +371,7 @@ class TutorApp(App[None]):
         """The instructor's view of a class (a PostgreSQL store); alone there is no class to report on."""
         if not self.logged_in:
             return
-        if getattr(self.store, "engine", "sqlite") != "postgresql":
+        if self.store.engine != "postgresql":
             self.notify(t("app.no_class", self.lang), severity="warning")
             return
         from tutor.ui.screens.class_report import ClassReportScreen
@@ -357,10 +387,11 @@ class TutorApp(App[None]):
 
     def on_progress_changed(self, _message: ProgressChanged) -> None:
         self.marks = CourseMarks.load(self.store)
+        from tutor.ui.screens.base import TutorScreen
+
         for screen in self.screen_stack:
-            update = getattr(screen, "update_marks", None)
-            if update is not None:
-                update(self.marks)
+            if isinstance(screen, TutorScreen):
+                screen.update_marks(self.marks)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette: the current screen's own actions (the keymap's words), every screen, every lesson, lab and
@@ -384,7 +415,7 @@ class TutorApp(App[None]):
                 yield SystemCommand(label(screen, b.id, lang), KEYMAP[b.id].keys.split(",")[0],
                                     lambda action=b.action, node=screen: self._run_on(node, action))
         yield SystemCommand(t("palette.help", lang), "F1 / ?",
-                            lambda: self.push_screen(HelpScreen(screen_keys(self, screen, lang), here, lang)))
+                            lambda: self.push_screen(HelpScreen(screen_keys(self, screen, lang), here)))
         yield SystemCommand(t("palette.lang", lang), "F2", self.action_toggle_lang)
         yield SystemCommand(t("palette.map", lang), t("palette.map_help", lang), self.action_open_map)
         yield SystemCommand(t("palette.progress", lang), t("palette.progress_help", lang), self.action_open_progress)
@@ -425,15 +456,18 @@ def make_app(
     telemetry: Any = "auto",
     telemetry_interval: float = 1.0,
     login: Callable[[str, str], StoreBase] | None = None,
+    measure_worker: MeasureWorker | None = None,
+    doctor: DoctorRunner | None = None,
 ) -> TutorApp:
     """The one factory the CLI and the tests use; tests pass a replay telemetry backend and a temporary store.
 
     ``store=None`` with ``login(name, token) -> store`` opens a class's door first (``tutor serve``): nothing of
     the course is shown until the database accepts the learner. ``course`` is a loaded course, or a
-    :class:`CourseSource` that the app loads after the map has drawn."""
+    :class:`CourseSource` that the app loads after the map has drawn. ``measure_worker`` and ``doctor`` stand in
+    for the measurement process and the doctor (tests inject failing or slow ones)."""
     if store is None and login is None:
         raise ValueError("make_app needs a store, or a login that gives one")
     return TutorApp(
         course=course, store=store, lang=lang, telemetry=telemetry, telemetry_interval=telemetry_interval,
-        login=login,
+        login=login, measure_worker=measure_worker, doctor=doctor,
     )

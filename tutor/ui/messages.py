@@ -30,3 +30,16 @@ class OpenLab(Message):
 @dataclass
 class ProgressChanged(Message):
     """Something was recorded in the progress store; screens showing marks refresh them."""
+
+
+@dataclass
+class WorkFailed(Message):
+    """Blocking work of a screen did not finish: the app shows one notice for it, the same on every screen.
+
+    ``kind`` says what was running (``exercise``, ``lab``, ``doctor``, ``course``: the notice's title); ``code``
+    is a failure code of :mod:`tutor.practice.failures` (``cancelled``, ``killed``, ``engine``, ...) and
+    ``detail`` the one English line the store keeps (the catalog words the notice from both)."""
+
+    kind: str
+    code: str
+    detail: str = ""

@@ -13,7 +13,6 @@ from rich.text import Text
 from textual.app import ComposeResult, RenderResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
@@ -21,6 +20,7 @@ from tutor.content import Course
 from tutor.i18n import Lang, t
 from tutor.progress.class_report import class_report, render_class_report
 from tutor.ui.plain import PackMarkdown
+from tutor.ui.screens.base import TutorScreen
 
 _COLORS = ("cyan", "orange", "green", "magenta", "yellow", "red", "blue", "white")
 
@@ -60,7 +60,7 @@ class ClassRooflinePlot(PlotextPlot):
                      color=_COLORS[i % len(_COLORS)], label=label[:32], marker="braille")
 
 
-class ClassReportScreen(Screen[None]):
+class ClassReportScreen(TutorScreen[None]):
     """The class report and the class roofline (Esc goes back; ``l`` switches es/en)."""
 
     CSS_PATH = "../styles/class_report.tcss"
@@ -74,10 +74,6 @@ class ClassReportScreen(Screen[None]):
         self.course = course
         self.report: dict[str, Any] = {}
 
-    @property
-    def lang(self) -> Lang:
-        return self.app.lang  # type: ignore[attr-defined, no-any-return]
-
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with VerticalScroll(id="class-report-body"):
@@ -88,10 +84,12 @@ class ClassReportScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.reload()
-        self.watch(self.app, "lang", lambda _lang: self.reload(), init=False)
+
+    def lang_changed(self, lang: Lang) -> None:
+        self.reload()
 
     def reload(self) -> None:
-        self.report = class_report(self.course, self.app.store)  # type: ignore[attr-defined]
+        self.report = class_report(self.course, self.app.store)
         groups = self.report["roofline"]
         plotted = any(r.get("gflops") for g in groups for r in g["learners"])
         title = t("creport.chart", self.lang) if plotted else t("creport.chart_empty", self.lang)

@@ -7,11 +7,11 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
 from tutor.i18n import Lang, t
 from tutor.measure.source import timed_code
+from tutor.ui.screens.base import TutorModal
 
 
 def open_code(screen: Any, op: str, name: str | None, lang: Lang) -> None:
@@ -20,23 +20,17 @@ def open_code(screen: Any, op: str, name: str | None, lang: Lang) -> None:
     if code is None:
         screen.notify(t("code.none", lang), severity="information")
         return
-    screen.app.push_screen(CodeScreen(code.markdown(), lang))
+    screen.app.push_screen(CodeScreen(code.markdown()))
 
 
-class CodeScreen(ModalScreen[None]):
+class CodeScreen(TutorModal[None]):
     """The timed code of one measurement, scrollable; Esc closes."""
 
     BINDINGS = [Binding("escape,q,f3", "close", "Close", show=False)]
-    DEFAULT_CSS = """
-    CodeScreen { align: center middle; }
-    CodeScreen > VerticalScroll { width: 100; max-width: 100%; height: 90%; border: thick $accent;
-                                  background: $surface; padding: 0 1; }
-    """
 
-    def __init__(self, markdown: str, lang: Lang) -> None:
+    def __init__(self, markdown: str) -> None:
         super().__init__(id="code")
         self.markdown = markdown
-        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="code-body"):

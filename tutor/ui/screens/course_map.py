@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Tree
 from textual.widgets.tree import TreeNode
 
@@ -18,6 +17,7 @@ from tutor.ui.keys import bindings
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson
 from tutor.ui.plain import PackMarkdown, plain_text
+from tutor.ui.screens.base import TutorScreen
 
 DETAIL_LESSONS = 12
 """How many of a level's lessons its detail lists."""
@@ -40,7 +40,7 @@ class MapEntry:
     invalid: InvalidFile | None = None
 
 
-class CourseMapScreen(Screen[None]):
+class CourseMapScreen(TutorScreen[None]):
     """The first screen: the whole course as a tree, details of the highlighted entry beside it."""
 
     CSS_PATH = "../styles/course_map.tcss"
@@ -57,10 +57,6 @@ class CourseMapScreen(Screen[None]):
         self._filled: set[str] = set()
         self._stale = False
 
-    @property
-    def lang(self) -> Lang:
-        return self.app.lang  # type: ignore[attr-defined, no-any-return]
-
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="map-body"):
@@ -71,10 +67,9 @@ class CourseMapScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.refresh_map()
-        self.watch(self.app, "lang", self._lang_changed, init=False)
         self.query_one(Tree).focus()
 
-    def _lang_changed(self, _lang: Lang) -> None:
+    def lang_changed(self, lang: Lang) -> None:
         self.refresh_map()
 
     def update_marks(self, marks: CourseMarks) -> None:

@@ -2,12 +2,11 @@
 
 Pushed from the L2 lab (``app.push_screen(DoctorScreen())``). The doctor itself (which imports torch inside
 ``gather``) runs in a child process (:mod:`tutor.doctor.isolated`), waited for by a thread worker, so torch never
-enters the UI process; leaving the screen kills the child.
+enters the UI process; leaving the screen cancels the worker, which kills the child.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,7 +14,6 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
@@ -23,28 +21,32 @@ from tutor import i18n
 from tutor.doctor.isolated import run_doctor_isolated
 from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode, record_doctor_run
 from tutor.i18n import Lang
+from tutor.practice.failures import Failure
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain
+from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 from tutor.untrusted import clean, clean_line
 
 DoctorRunner = Callable[[LockMode], DoctorReport]
 
 
-def _default_runner(lock_path: Path | None, cancel: threading.Event) -> DoctorRunner:
-    """The real doctor, in a child process (torch never enters the UI process; a hung driver cannot hang the UI)."""
+def isolated_runner(lock_path: Path | None) -> DoctorRunner:
+    """The real doctor, in a child process (torch never enters the UI process; a hung driver cannot hang the UI),
+    stopped when the worker that calls it is cancelled."""
     def run(mode: LockMode) -> DoctorReport:
-        return run_doctor_isolated(mode, lock_path, cancel=cancel)
+        return run_doctor_isolated(mode, lock_path, cancel=worker_cancel_event())
 
     return run
 
 
-class DoctorScreen(Screen[None]):
+class DoctorScreen(TutorScreen[None]):
     """Runs the doctor when shown; ``r`` runs it again, ``w`` writes the environment lock, ``escape`` goes back.
 
-    ``runner`` is what runs the doctor (tests pass one built on a fake view); by default the real
-    :func:`~tutor.doctor.run_doctor` against ``lock_path`` (default: the data dir's lock). Each run is recorded in
-    ``app.store`` when the app has one, as C0 evidence, and a :class:`ProgressChanged` is posted.
+    ``runner`` is what runs the doctor (tests pass one built on a fake view); by default the app's
+    ``doctor_runner``, else the real :func:`~tutor.doctor.run_doctor` against ``lock_path`` (default: the data
+    dir's lock) in a child process. Each run is recorded in ``app.store``, as C0 evidence, and a
+    :class:`ProgressChanged` is posted. A run that fails is the app's one notice.
     """
 
     CSS_PATH = "../styles/doctor.tcss"
@@ -52,15 +54,10 @@ class DoctorScreen(Screen[None]):
 
     def __init__(self, *, runner: DoctorRunner | None = None, lock_path: Path | None = None) -> None:
         super().__init__(id="doctor")
-        self._cancel = threading.Event()
-        self._runner = runner or _default_runner(lock_path, self._cancel)
+        self._runner = runner
+        self._lock_path = lock_path
         self.report: DoctorReport | None = None
         """The last report shown (None while the first run is going)."""
-
-    @property
-    def lang(self) -> Lang:
-        lang = getattr(self.app, "lang", "en")
-        return "es" if lang == "es" else "en"
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -75,15 +72,10 @@ class DoctorScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        if hasattr(self.app, "lang"):
-            self.watch(self.app, "lang", self._lang_changed, init=False)
         self._label()
         self.action_rerun()
 
-    def on_unmount(self) -> None:
-        self._cancel.set()  # the doctor's child process is killed within a tenth of a second
-
-    def _lang_changed(self, _lang: Lang) -> None:
+    def lang_changed(self, lang: Lang) -> None:
         self._label()
         if self.report is not None:
             self.call_later(self._show, self.report)
@@ -120,22 +112,24 @@ class DoctorScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="doctor")
     def _run(self, mode: LockMode) -> DoctorReport:
-        report = self._runner(mode)
-        store = getattr(self.app, "store", None)
-        if store is not None:
-            record_doctor_run(store, report)
+        runner = self._runner or self.app.doctor_runner or isolated_runner(self._lock_path)
+        report = runner(mode)
+        record_doctor_run(self.app.store, report)
         return report
 
-    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "doctor" or event.state not in (WorkerState.SUCCESS, WorkerState.ERROR):
-            return
+    def _ready(self) -> None:
         self.query_one("#doctor-loading").display = False
         for button in self.query(Button):
             button.disabled = False
-        if event.state == WorkerState.ERROR:
-            self.notify(clean(i18n.t("doctor.error", self.lang, error=event.worker.error)), severity="error",
-                        timeout=8, markup=False)
+
+    def work_failed(self, worker: Worker[object], failure: Failure) -> None:
+        if worker.group == "doctor":
+            self._ready()  # the notice says why; r runs it again
+
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "doctor" or event.state != WorkerState.SUCCESS:
             return
+        self._ready()
         report = event.worker.result
         if isinstance(report, DoctorReport):
             await self._show(report)

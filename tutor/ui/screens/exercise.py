@@ -1,8 +1,9 @@
 """The exercise screen: predict, lock, measure, reveal.
 
 The prediction (a choice or a number with its unit, and a confidence) is locked — stored — before the Measure step
-is available. The measurement runs in a thread worker that calls the app's warm :class:`MeasureWorker` with a cancel
-event (Esc cancels within a second) while the telemetry panel stays live. The reveal shows the measured figures with
+is available. The measurement runs in a thread worker that calls the app's warm :class:`MeasureWorker` with the
+worker's cancel signal (Esc cancels the worker; the measurement stops within a second) while the telemetry panel
+stays live. The reveal shows the measured figures with
 their spread, the roofline chart with the workload's point and the learner's guess, the verdict, the score, where
 the truth came from and the explanation filled in with this run's numbers. The flow itself lives in
 :class:`tutor.practice.ExerciseRunner`, shared with ``tutor exercise run``.
@@ -19,24 +20,25 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, ProgressBar, RadioButton, RadioSet, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, t
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
-from tutor.practice.failures import failure_text, stalled_text
+from tutor.practice.failures import Failure, failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
 from tutor.practice.runner import MeasureFn
 from tutor.practice.sizing import setup_line
 from tutor.results import Measurement
-from tutor.ui.keys import bindings, translate_bindings
+from tutor.telemetry import Sampler
+from tutor.ui.keys import bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import OpenExercise, ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain, plain_line, styled
+from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 from tutor.ui.screens.code import open_code
 from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
@@ -47,7 +49,7 @@ def device_requested() -> str:
     return "auto"
 
 
-class ExerciseScreen(Screen[None]):
+class ExerciseScreen(TutorScreen[None]):
     """One predict-then-measure exercise."""
 
     CSS_PATH = "../styles/exercise.tcss"
@@ -114,13 +116,9 @@ class ExerciseScreen(Screen[None]):
         self.prediction: Prediction | None = None
         self.hints_shown = 0
         self.outcome: Outcome | None = None
-        self._cancel = threading.Event()
+        self._measuring: Worker[None] | None = None
         self.stalled_for: float | None = None
         """Seconds without a sign of life from the running measurement when it was found stalled, else None."""
-
-    @property
-    def lang(self) -> Lang:
-        return self.app.lang  # type: ignore[attr-defined, no-any-return]
 
     # -- layout -----------------------------------------------------------------------------------------------
 
@@ -176,19 +174,17 @@ class ExerciseScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.watch(self.app, "lang", self._lang_changed, init=False)
         self.query_one("#ex-progress").display = False
         self.query_one("#ex-cancel").display = False
         self.query_one("#ex-reveal").display = False
         self._show_unfinished()
-        translate_bindings(self, self.lang)
         self.query_one("#ex-hints").display = False
         self._render_texts()
         first = self.query("#ex-choices") or self.query("#ex-number")
         if first:
             first.first().focus()
 
-    def _lang_changed(self, _lang: Lang) -> None:
+    def lang_changed(self, lang: Lang) -> None:
         self._render_texts()
         self._show_unfinished()
         if self.outcome is not None:
@@ -213,8 +209,8 @@ class ExerciseScreen(Screen[None]):
         hint.label = t("ex.hint", lang)
         hint.display = self.pass_number == 1 and bool(ex.hints)
         for c in choices_of(ex):
-            for button in self.query(f"#choice-{c.id}"):
-                button.label = plain_line(c.label.get(lang))  # type: ignore[attr-defined]
+            for button in self.query(f"#choice-{c.id}").results(RadioButton):
+                button.label = plain_line(c.label.get(lang))
         self._render_hints()
 
     def _setup_text(self) -> Content:
@@ -243,8 +239,8 @@ class ExerciseScreen(Screen[None]):
     def _device_text(self) -> str:
         if self.device == "cpu":
             return "CPU"
-        snap = getattr(self.app, "telemetry_snapshot", None)
-        gpus = [d for d in getattr(snap, "devices", ()) if getattr(d, "kind", "") != "host"] if snap else []
+        snap = self.app.telemetry_snapshot
+        gpus = [d for d in snap.devices if d.kind != "host"] if snap is not None else []
         if gpus:
             return t("ex.device_gpu", self.lang, name=gpus[0].name)
         if snap is not None:
@@ -280,7 +276,7 @@ class ExerciseScreen(Screen[None]):
         self.hints_shown += 1
         self._render_hints()
         if self.attempt_id is not None:
-            self.app.store.record_hints(self.attempt_id, self.hints_shown)  # type: ignore[attr-defined]
+            self.app.store.record_hints(self.attempt_id, self.hints_shown)
 
     def _typed_prediction(self) -> tuple[str, str | None, str]:
         ex = self.exercise
@@ -329,18 +325,21 @@ class ExerciseScreen(Screen[None]):
             self._grade(None, None)
             return
         self.state = "running"
-        self._cancel = threading.Event()
         bar = self.query_one("#ex-progress", ProgressBar)
         bar.display = True
         bar.update(total=1.0, progress=0.0)
         self.stalled_for = None
         self.query_one("#ex-cancel").display = True
         self._status(t("ex.running", self.lang, device=self._device_text()))
-        self._run_measurement()
+        self._measuring = self._run_measurement()
+
+    def _cancelling(self) -> bool:
+        """Whether the learner has cancelled the measurement still running."""
+        return self._measuring is not None and self._measuring.is_cancelled
 
     def action_back_or_cancel(self) -> None:
         if self.state == "running":
-            self.cancel_in_flight()
+            self.workers.cancel_group(self, "exercise")  # the thread sees it through worker_cancel_event()
             self._status(t("ex.cancelling", self.lang))
             return
         self.app.pop_screen()
@@ -351,7 +350,7 @@ class ExerciseScreen(Screen[None]):
         from tutor.practice import unfinished
 
         try:
-            found = unfinished.unfinished(self.app.store, self.exercise.id)  # type: ignore[attr-defined]
+            found = unfinished.unfinished(self.app.store, self.exercise.id)
         except Exception:  # the store is unreadable: the screen still works
             return None
         found = [a for a in found if a.get("pass", 1) == self.pass_number and a["id"] != self.attempt_id]
@@ -377,7 +376,7 @@ class ExerciseScreen(Screen[None]):
         if attempt is None or self.state != "predicting":
             return
         try:
-            unfinished.take(self.app.store, attempt["id"], self.exercise.id)  # type: ignore[attr-defined]
+            unfinished.take(self.app.store, attempt["id"], self.exercise.id)
         except unfinished.UnfinishedError as exc:
             self._status(str(exc), error=True)
             self._show_unfinished()
@@ -399,7 +398,7 @@ class ExerciseScreen(Screen[None]):
         if attempt is None:
             return
         try:
-            unfinished.discard(self.app.store, attempt["id"])  # type: ignore[attr-defined]
+            unfinished.discard(self.app.store, attempt["id"])
         except unfinished.UnfinishedError as exc:
             self._status(str(exc), error=True)
         else:
@@ -407,17 +406,13 @@ class ExerciseScreen(Screen[None]):
             self.post_message(ProgressChanged())
         self._show_unfinished()
 
-    def cancel_in_flight(self) -> None:
-        """Ask the running measurement to stop (Esc, leaving, quitting); it returns within a second."""
-        self._cancel.set()
-
     def on_unmount(self) -> None:
-        self.cancel_in_flight()
+        # Textual cancels this screen's workers as it goes: a running measurement stops within a second.
         if self.state == "locked" and self.attempt_id is not None:
             # locked and never measured: shown as unfinished from now on (resume or discard it)
             from tutor.practice import unfinished
 
-            unfinished.release(self.app.store, self.attempt_id)  # type: ignore[attr-defined]
+            unfinished.release(self.app.store, self.attempt_id)
 
     def binding_label(self, key_id: str, lang: Lang) -> str | None:
         """The footer's words for this exercise: a diagnose exercise (nothing measured) says Reveal."""
@@ -443,7 +438,7 @@ class ExerciseScreen(Screen[None]):
         """From the reveal: open the next exercise in course order not passed yet (wrapping around)."""
         if self.state != "revealed":
             return
-        following = next_pending_exercise(self.course, self.app.marks, self.exercise.id)  # type: ignore[attr-defined]
+        following = next_pending_exercise(self.course, self.app.marks, self.exercise.id)
         if following is None:
             self.notify(t("ex.all_done", self.lang))
             return
@@ -480,8 +475,8 @@ class ExerciseScreen(Screen[None]):
 
     # -- the measurement ----------------------------------------------------------------------------------
 
-    def _sampler(self) -> Any:
-        return getattr(getattr(self.app, "telemetry", None), "sampler", None)
+    def _sampler(self) -> Sampler | None:
+        return self.app.telemetry.sampler if self.app.telemetry is not None else None
 
     def _runner(self) -> ExerciseRunner:
         sampler = self._sampler()
@@ -491,15 +486,12 @@ class ExerciseScreen(Screen[None]):
                 return None
             return {dev: s.as_dict() for dev, s in sampler.window_summary(t0, t1).items()}
 
-        return ExerciseRunner(self.app.store, self._measure_fn or self._worker_measure,  # type: ignore[attr-defined]
+        return ExerciseRunner(self.app.store, self._measure_fn or self._worker_measure,
                               telemetry_window=window)
 
-    def _worker_measure(self, request: dict[str, Any], on_progress: Any, cancel: threading.Event | None) -> Any:
-        worker = getattr(self.app, "measure_worker", None)
-        if worker is None:
-            from tutor.measure.worker import MeasureWorker
-
-            worker = self._own_worker = MeasureWorker()
+    def _worker_measure(self, request: dict[str, Any], on_progress: Any,
+                        cancel: threading.Event | None) -> dict[str, Any]:
+        worker = self.app.measure_worker
 
         def on_stall(seconds: float | None) -> None:
             self.post_message(self.Stalled(seconds))
@@ -511,6 +503,7 @@ class ExerciseScreen(Screen[None]):
         assert self.attempt_id is not None
         runner = self._runner()
         sampler = self._sampler()
+        cancel = worker_cancel_event()
 
         def progress(fraction: float, text: str) -> None:
             self.post_message(self.Progress(float(fraction), str(text or "")))
@@ -522,33 +515,32 @@ class ExerciseScreen(Screen[None]):
             if sampler is not None:
                 with sampler.recording():
                     result, telemetry = runner.measure(self.exercise, self.attempt_id, device=self.device,
-                                                       on_progress=progress, cancel=self._cancel,
+                                                       on_progress=progress, cancel=cancel,
                                                        budget_s=self.budget_s, on_queue=queue)
             else:
                 result, telemetry = runner.measure(self.exercise, self.attempt_id, device=self.device,
-                                                   on_progress=progress, cancel=self._cancel, budget_s=self.budget_s,
+                                                   on_progress=progress, cancel=cancel, budget_s=self.budget_s,
                                                    on_queue=queue)
         except AttemptFailed as exc:
             self.post_message(self.Failed(exc.reason, exc.state, exc.code))
             return
         self.post_message(self.Measured(result, telemetry))
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group == "exercise" and event.state == WorkerState.ERROR and self.state == "running":
-            self.post_message(self.Failed(f"{type(event.worker.error).__name__}: {event.worker.error}", "failed",
-                                          "engine"))
+    def work_failed(self, worker: Worker[object], failure: Failure) -> None:
+        if worker.group == "exercise" and self.state == "running":
+            self._measurement_ended(failure)
 
     def on_exercise_screen_progress(self, message: Progress) -> None:
         if self.state != "running":
             return
         self.query_one("#ex-progress", ProgressBar).update(progress=max(0.0, min(1.0, message.fraction)))
-        if message.text and not self._cancel.is_set() and self.stalled_for is None:
+        if message.text and not self._cancelling() and self.stalled_for is None:
             note = roofline_note(message.text, self.lang)
             self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {message.text}"
                          + (f"\n{note}" if note else ""))
 
     def on_exercise_screen_queue(self, message: Queue) -> None:
-        if self.state != "running" or self._cancel.is_set():
+        if self.state != "running" or self._cancelling():
             return
         from tutor.progress.lease import queue_text
 
@@ -556,7 +548,7 @@ class ExerciseScreen(Screen[None]):
             self._status(queue_text(message.ahead, self.lang))
 
     def on_exercise_screen_stalled(self, message: Stalled) -> None:
-        if self.state != "running" or self._cancel.is_set():
+        if self.state != "running" or self._cancelling():
             return
         self.stalled_for = message.seconds
         if message.seconds is not None:
@@ -574,6 +566,12 @@ class ExerciseScreen(Screen[None]):
     def on_exercise_screen_failed(self, message: Failed) -> None:
         if self.state != "running":
             return
+        failure = Failure(message.code, message.reason)
+        self._measurement_ended(failure)
+        self.report_failure("exercise", failure)
+
+    def _measurement_ended(self, failure: Failure) -> None:
+        """The measurement failed or was cancelled: the prediction form is offered again, the reason shown."""
         self.state = "predicting"
         self.attempt_id = None
         self.stalled_for = None
@@ -582,10 +580,8 @@ class ExerciseScreen(Screen[None]):
         for widget in self.query("#ex-predict Input, #ex-predict RadioSet"):
             widget.disabled = False
         self.query_one("#ex-lock", Button).disabled = False
-        reason = clean(failure_text(message.code, message.reason, self.lang))
+        reason = clean(failure_text(failure.code, failure.detail, self.lang))
         self._status(t("ex.failed", self.lang, reason=reason), error=True)
-        self.notify(reason, title=t("ex.measure", self.lang), severity="warning" if
-                    message.state == "cancelled" else "error", markup=False)
         self.post_message(ProgressChanged())
 
     def _grade(self, result: Measurement | None, telemetry: dict[str, Any] | None) -> None:
@@ -649,11 +645,11 @@ class ExerciseScreen(Screen[None]):
     def _reproduced(self) -> bool:
         from tutor.progress.passes import exercise_status
 
-        store = self.app.store  # type: ignore[attr-defined]
+        store = self.app.store
         return exercise_status(self.exercise.id, store.attempts(self.exercise.id)).reproduced
 
     def _first_pass_verdict(self) -> str | None:
-        store = self.app.store  # type: ignore[attr-defined]
+        store = self.app.store
         graded = [a for a in store.attempts(self.exercise.id) if a["state"] == "graded" and a["pass"] == 1]
         return str(graded[-1]["verdict"]) if graded else None
 

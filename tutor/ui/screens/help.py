@@ -9,11 +9,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import Static
 
 from tutor.i18n import Lang, t
 from tutor.ui.keys import KEYMAP, label
+from tutor.ui.screens.base import TutorModal
 
 
 def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, str, bool]]:
@@ -36,21 +37,15 @@ def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, st
     return rows
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(TutorModal[None]):
     """A table of the keys of the screen it covers; Esc, ? or F1 closes it."""
 
-    BINDINGS = [Binding("escape,question_mark,f1,q", "dismiss", "Close", show=False)]
-    DEFAULT_CSS = """
-    HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 72; max-width: 100%; height: auto; max-height: 100%;
-                                  border: thick $accent; background: $surface; padding: 0 1; }
-    """
+    BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close", show=False)]
 
-    def __init__(self, rows: list[tuple[str, str, bool]], title: str, lang: Lang) -> None:
+    def __init__(self, rows: list[tuple[str, str, bool]], title: str) -> None:
         super().__init__(id="help")
         self.rows = rows
         self.title_text = title
-        self.lang = lang
 
     def compose(self) -> ComposeResult:
         table = Table(box=None, show_header=False, expand=True, pad_edge=False)
@@ -64,5 +59,5 @@ class HelpScreen(ModalScreen[None]):
             yield Static(table, id="help-keys")
             yield Static(f"[dim]{t('help.close', self.lang)}[/dim]", id="help-close")
 
-    def action_dismiss(self, result: Any = None) -> None:  # type: ignore[override]
+    def action_close(self) -> None:
         self.dismiss(None)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,15 +20,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, Input, Label, ProgressBar, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, t
 from tutor.measure.errors import MeasureCancelled, MeasureError
 from tutor.measure.registry import SWEEPS
-from tutor.practice.failures import classify, stalled_text
+from tutor.practice.failures import Failure, classify, stalled_text
 from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
 from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import load_entries, summarise_result, sweep_point, sweep_points
@@ -39,6 +37,7 @@ from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain, plain_line
+from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 from tutor.ui.screens.code import open_code
 from tutor.ui.screens.exercise import roofline_note
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
@@ -46,7 +45,7 @@ from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean, clean_line
 
 
-class LabScreen(Screen[None]):
+class LabScreen(TutorScreen[None]):
     """One lab: predict, measure live, read the plot, file the notebook entry."""
 
     CSS_PATH = "../styles/lab.tcss"
@@ -70,8 +69,11 @@ class LabScreen(Screen[None]):
 
     @dataclass
     class Failed(Message):
-        reason: str
-        cancelled: bool = False
+        failure: Failure
+
+        @property
+        def cancelled(self) -> bool:
+            return self.failure.state == "cancelled"
 
     @dataclass
     class Stalled(Message):
@@ -86,14 +88,9 @@ class LabScreen(Screen[None]):
         self.result: dict[str, Any] | None = None
         self.lab_run_id: int | None = None
         self.entry_id: int | None = None
-        self._cancel = threading.Event()
-        self._own_worker: Any = None
+        self._measuring: Worker[None] | None = None
         self._started_at = 0.0
         self._doctor_runs_before: int | None = None
-
-    @property
-    def lang(self) -> Lang:
-        return self.app.lang  # type: ignore[attr-defined, no-any-return]
 
     # -- layout ----------------------------------------------------------------------------------------------
 
@@ -141,14 +138,13 @@ class LabScreen(Screen[None]):
         self.query_one("#lab-progress-row").display = False
         self.query_one("#lab-result-box").display = False
         self.query_one("#lab-prediction", Input).focus()
-        self.watch(self.app, "lang", self._lang_changed, init=False)
         self._show_history()
 
     def _show_history(self) -> None:
         """Reopened: the last run of this lab (its points re-plotted from the stored result, its prediction, its
         notebook entry on N) until the learner predicts and measures again."""
-        store = getattr(self.app, "store", None)
-        runs = store.lab_runs(self.lab.id) if store is not None else []
+        store = self.app.store
+        runs = store.lab_runs(self.lab.id)
         if not runs:
             return
         last = runs[-1]
@@ -156,8 +152,9 @@ class LabScreen(Screen[None]):
         if not isinstance(result, Mapping):
             return
         self.result = dict(result)
-        prediction = last.get("prediction") if isinstance(last.get("prediction"), Mapping) else {}
-        value = prediction.get("value") if isinstance(prediction, Mapping) else None
+        locked = last.get("prediction")
+        prediction: Mapping[str, Any] = locked if isinstance(locked, Mapping) else {}
+        value = prediction.get("value")
         if isinstance(value, int | float):
             self.query_one("#lab-plot", LabPlot).set_prediction(value, prediction.get("unit"),
                                                                 t("lab.plot.prediction", self.lang))
@@ -166,13 +163,12 @@ class LabScreen(Screen[None]):
         self.entry_id = entry.id if entry is not None else None
         self.lab_run_id = int(last["id"])
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(last.get("created_at") or 0)))
-        shown = prediction.get("text") if isinstance(prediction, Mapping) else None
+        shown = prediction.get("text")
         self.query_one("#lab-locked", Static).update(
             Text(t("lab.history", self.lang, when=when, n=len(runs), prediction=str(shown or "—"))))
         self.refresh_bindings()
 
-    def _lang_changed(self, _lang: Lang) -> None:
-        lang = self.lang
+    def lang_changed(self, lang: Lang) -> None:
         self.sub_title = clean_line(self.lab.title.get(lang))
         self.query_one("#lab-goal", PackMarkdown).update(self._goal_markdown())
         self.query_one("#lab-question", Label).update(plain(self._question()))
@@ -184,17 +180,6 @@ class LabScreen(Screen[None]):
             )
         if self.result is not None:
             self._show_result(self.result)
-
-    def cancel_in_flight(self) -> None:
-        """Ask the running measurement to stop (Esc, leaving, quitting)."""
-        self._cancel.set()
-
-    def on_unmount(self) -> None:
-        self._cancel.set()
-        if self._own_worker is not None:
-            close = getattr(self._own_worker, "close", None)
-            if close is not None:
-                threading.Thread(target=close, daemon=True).start()
 
     def _goal_markdown(self) -> str:
         lab, lang = self.lab, self.lang
@@ -246,7 +231,6 @@ class LabScreen(Screen[None]):
         self.state = "running"
         self.result = None
         self.refresh_bindings()
-        self._cancel = threading.Event()
         self._started_at = time.monotonic()
         self.query_one("#lab-progress-row").display = True
         self.query_one("#lab-result-box").display = False
@@ -262,49 +246,42 @@ class LabScreen(Screen[None]):
         if self.lab.run.op == "doctor" and _doctor_screen_class() is not None:
             self._open_doctor_screen()
             return
-        self._measure()
+        self._measuring = self._measure()
+
+    def _cancelling(self) -> bool:
+        """Whether the learner has cancelled the run still going."""
+        return self._measuring is not None and self._measuring.is_cancelled
 
     def _set_status(self, text: str) -> None:
         self.query_one("#lab-status", Static).update(plain(text))
 
     # -- the measurement, in a thread worker --------------------------------------------------------------------
 
-    def _measure_worker(self) -> Any:
-        """The app's warm measurement worker, or one of this screen's own when the app has none."""
-        shared = getattr(self.app, "measure_worker", None)
-        if shared is not None:
-            return shared
-        if self._own_worker is None:
-            from tutor.measure.worker import MeasureWorker
-
-            self._own_worker = MeasureWorker()
-        return self._own_worker
-
     @work(thread=True, exclusive=True, exit_on_error=False, group="lab")
     def _measure(self) -> None:
         started = time.monotonic()
-        cancel = self._cancel
-        sampler = getattr(getattr(self.app, "telemetry", None), "sampler", None)
+        cancel = worker_cancel_event()
+        sampler = self.app.telemetry.sampler if self.app.telemetry is not None else None
         window = sampler.recording() if sampler is not None else contextlib.nullcontext(None)
         try:
             with window as recorded:
-                runner = LabRunner(self.app.store, self._run_in_worker)  # type: ignore[attr-defined]
+                runner = LabRunner(self.app.store, self._run_in_worker)
                 result = runner.measure(self.lab, on_progress=self._on_worker_progress,
                                         on_point=self._on_worker_point, cancel_event=cancel, on_queue=self._on_queue)
             if recorded is not None and result is not None:
                 # the telemetry over the run's window, kept with the run like an exercise's measurement
                 result = {**result, "telemetry": {dev: s.as_dict() for dev, s in recorded.summary.items()}}
         except (MeasureCancelled, LeaseCancelled):
-            self.post_message(self.Failed("cancelled", cancelled=True))
+            self.post_message(self.Failed(CANCELLED))
             return
         except StoreError as exc:  # the class's server could not give the lease
-            self.post_message(self.Failed(exc.describe(self.lang)))
+            self.post_message(self.Failed(Failure("store", exc.describe(self.lang))))
             return
         except MeasureError as exc:
-            self.post_message(self.Failed(classify(exc).text(self.lang)))
+            self.post_message(self.Failed(classify(exc)))
             return
         if cancel.is_set():
-            self.post_message(self.Failed("cancelled", cancelled=True))
+            self.post_message(self.Failed(CANCELLED))
             return
         self.post_message(self.Finished(dict(result or {}), time.monotonic() - started))
 
@@ -314,12 +291,12 @@ class LabScreen(Screen[None]):
 
     def _on_queue(self, ahead: int) -> None:
         """In a class, while another learner holds the device (called in the thread worker)."""
-        if ahead > 0 and not self._cancel.is_set():
+        if ahead > 0 and not self._cancelling():
             self.post_message(self.Progress(None, queue_text(ahead, self.lang)))
 
     def _run_in_worker(self, request: dict[str, Any], **kw: Any) -> dict[str, Any]:
         """The worker's ``run`` with this screen's stall report."""
-        result: dict[str, Any] = self._measure_worker().run(request, on_stall=self._on_worker_stall, **kw)
+        result: dict[str, Any] = self.app.measure_worker.run(request, on_stall=self._on_worker_stall, **kw)
         return result
 
     def _on_worker_stall(self, seconds: float | None) -> None:
@@ -327,7 +304,7 @@ class LabScreen(Screen[None]):
         self.post_message(self.Stalled(seconds))
 
     def on_lab_screen_stalled(self, message: Stalled) -> None:
-        if self.state != "running" or self._cancel.is_set():
+        if self.state != "running" or self._cancelling():
             return
         self._set_status(stalled_text(message.seconds, self.lang) if message.seconds is not None
                          else t("lab.status.running", self.lang))
@@ -336,10 +313,10 @@ class LabScreen(Screen[None]):
         """Called in the thread worker as soon as a sweep point is measured."""
         self.post_message(self.Progress(None, "", dict(point)))
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # An unexpected exception in the thread (a bug, not a measurement failure) still ends in one notice.
-        if event.worker.group == "lab" and event.state == WorkerState.ERROR and self.state == "running":
-            self.post_message(self.Failed(f"{type(event.worker.error).__name__}: {event.worker.error}"))
+    def work_failed(self, worker: Worker[object], failure: Failure) -> None:
+        # An unexpected exception in the thread (a bug, not a measurement failure): the notice is shown already.
+        if worker.group == "lab" and self.state == "running":
+            self._run_ended(failure)
 
     def on_lab_screen_progress(self, message: Progress) -> None:
         if self.state != "running":
@@ -391,16 +368,18 @@ class LabScreen(Screen[None]):
     def on_lab_screen_failed(self, message: Failed) -> None:
         if self.state != "running":
             return
-        self.refresh_bindings()
-        if message.cancelled:
+        self._run_ended(message.failure)
+        self.report_failure("lab", message.failure)
+
+    def _run_ended(self, failure: Failure) -> None:
+        """The run failed or was cancelled: nothing is stored; the locked prediction can be measured again."""
+        if failure.state == "cancelled":
             self.state = "cancelled"
             self._set_status(t("lab.status.cancelled", self.lang))
-            self.notify(t("lab.notice.cancelled", self.lang), timeout=3, markup=False)
         else:
             self.state = "failed"
-            self._set_status(t("lab.status.failed", self.lang, reason=message.reason))
-            self.notify(clean(t("lab.notice.failed", self.lang, reason=message.reason)), severity="error", timeout=12,
-                        markup=False)
+            self._set_status(t("lab.status.failed", self.lang, reason=failure_text(failure, self.lang)))
+        self.refresh_bindings()
         if self.prediction is None:
             self.query_one("#lab-predict").display = True
             self.query_one("#lab-prediction", Input).focus()
@@ -435,7 +414,7 @@ class LabScreen(Screen[None]):
     def _file(self, result: dict[str, Any]) -> None:
         """Store the run (a bench run also as C0 evidence), tell the app progress changed, and open the notebook
         entry the run filed, pre-filled."""
-        filed = LabRunner(self.app.store).file(  # type: ignore[attr-defined]
+        filed = LabRunner(self.app.store).file(
             self.lesson, self.lab, self.prediction, result, self.lang
         )
         self.lab_run_id, self.entry_id = filed.lab_run_id, filed.entry_id
@@ -466,7 +445,7 @@ class LabScreen(Screen[None]):
 
     def action_cancel_or_back(self) -> None:
         if self.state == "running":
-            self._cancel.set()
+            self.workers.cancel_group(self, "lab")  # the thread sees it through worker_cancel_event()
             self._set_status(t("lab.notice.cancelled", self.lang))
             return
         self.app.pop_screen()
@@ -494,7 +473,7 @@ class LabScreen(Screen[None]):
         lab's result."""
         screen_class = _doctor_screen_class()
         assert screen_class is not None
-        self._doctor_runs_before = len(self.app.store.doctor_runs())  # type: ignore[attr-defined]
+        self._doctor_runs_before = len(self.app.store.doctor_runs())
         self.app.push_screen(screen_class())
 
     def on_screen_resume(self) -> None:
@@ -502,11 +481,19 @@ class LabScreen(Screen[None]):
         if before is None or self.state != "running":
             return
         self._doctor_runs_before = None
-        runs = self.app.store.doctor_runs()  # type: ignore[attr-defined]
+        runs = self.app.store.doctor_runs()
         if len(runs) > before:
             self.post_message(self.Finished(dict(runs[-1]["report"]), time.monotonic() - self._started_at))
         else:
-            self.post_message(self.Failed("cancelled", cancelled=True))
+            self.post_message(self.Failed(CANCELLED))
+
+
+CANCELLED = Failure("cancelled", "the measurement was cancelled")
+
+
+def failure_text(failure: Failure, lang: Lang) -> str:
+    """Why the run did not finish, for the status line (a class server's refusal comes worded already)."""
+    return failure.detail if failure.code == "store" else failure.text(lang)
 
 
 # -- the result's shape ----------------------------------------------------------------------------------------

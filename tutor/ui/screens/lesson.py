@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, OptionList
 from textual.widgets.option_list import Option
 
@@ -15,11 +14,12 @@ from tutor.ui.layout import toggle_telemetry
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain_line
+from tutor.ui.screens.base import TutorScreen
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean_line
 
 
-class LessonScreen(Screen[None]):
+class LessonScreen(TutorScreen[None]):
     """One lesson: its sections, labs and exercises in a list, the selected section rendered beside it."""
 
     CSS_PATH = "../styles/lesson.tcss"
@@ -34,10 +34,6 @@ class LessonScreen(Screen[None]):
         ids = [s.id for s in lesson.sections]
         self.section_index = ids.index(section_id) if section_id in ids else 0
 
-    @property
-    def lang(self) -> Lang:
-        return self.app.lang  # type: ignore[attr-defined, no-any-return]
-
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="lesson-body"):
@@ -49,12 +45,11 @@ class LessonScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.watch(self.app, "lang", self._lang_changed, init=False)
         self._render_nav()
         self.show_section(self.section_index)
         self.query_one("#lesson-main").focus()
 
-    def _lang_changed(self, _lang: Lang) -> None:
+    def lang_changed(self, lang: Lang) -> None:
         self._render_nav()
         self.show_section(self.section_index)
 
@@ -91,7 +86,7 @@ class LessonScreen(Screen[None]):
         self.query_one("#lesson-text", PackMarkdown).update(header + section.body.get(lang))
         self.query_one("#lesson-main", VerticalScroll).scroll_home(animate=False)
         self.sub_title = clean_line(section.title.get(lang))
-        store = self.app.store  # type: ignore[attr-defined]
+        store = self.app.store
         if (lesson.id, section.id) not in self.marks.read:
             store.mark_section_read(lesson.id, section.id)
             self.post_message(ProgressChanged())

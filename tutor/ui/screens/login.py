@@ -17,17 +17,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Button, Input, Label, Static
 
 from tutor.i18n import Lang, t
+from tutor.ui.screens.base import TutorScreen
 
 #: Seconds a refused try waits before it is answered (slows down guessing), and tries before the session ends.
 REFUSED_PAUSE_S = 1.0
 MAX_TRIES = 5
 
 
-class LoginScreen(Screen[None]):
+class LoginScreen(TutorScreen[None]):
     """Name and token; Enter submits."""
 
     CSS_PATH = "../styles/login.tcss"
@@ -50,10 +50,6 @@ class LoginScreen(Screen[None]):
         self._login = login
         self.tries = 0
 
-    @property
-    def lang(self) -> Lang:
-        return self.app.lang  # type: ignore[attr-defined, no-any-return]
-
     def compose(self) -> ComposeResult:
         with Vertical(id="login-box"):
             yield Static(id="login-title")
@@ -66,11 +62,10 @@ class LoginScreen(Screen[None]):
             yield Static(id="login-status")
 
     def on_mount(self) -> None:
-        self._texts()
-        self.watch(self.app, "lang", lambda _lang: self._texts(), init=False)
+        self.lang_changed(self.lang)
         self.query_one("#login-name", Input).focus()
 
-    def _texts(self) -> None:
+    def lang_changed(self, lang: Lang) -> None:
         self.query_one("#login-title", Static).update(Text(t("login.title", self.lang)))
         self.query_one("#login-intro", Static).update(Text(t("login.intro", self.lang)))
         self.query_one("#login-name-label", Label).update(t("login.name", self.lang))

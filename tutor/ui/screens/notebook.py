@@ -12,12 +12,12 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, OptionList, Static, TextArea
 from textual.widgets.option_list import Option
 
 from tutor import paths
 from tutor.i18n import Lang, t
+from tutor.progress import StoreBase
 from tutor.progress.notebook import (
     HEADINGS,
     LEARNER_FIELDS,
@@ -31,6 +31,7 @@ from tutor.progress.notebook import (
 )
 from tutor.ui.keys import bindings
 from tutor.ui.plain import PackMarkdown, plain_line, styled
+from tutor.ui.screens.base import TutorScreen
 from tutor.untrusted import clean
 
 
@@ -44,7 +45,7 @@ def export_notebook(entries: list[NotebookEntry], lang: Lang, target: Path | Non
     return target
 
 
-class NotebookScreen(Screen[None]):
+class NotebookScreen(TutorScreen[None]):
     """The Lab Notebook: one entry per lab run, editable where the learner writes."""
 
     CSS_PATH = "../styles/notebook.tcss"
@@ -57,10 +58,6 @@ class NotebookScreen(Screen[None]):
         self._wanted = entry_id
         self._dirty = False
         self._loading = False
-
-    @property
-    def lang(self) -> Lang:
-        return self.app.lang  # type: ignore[attr-defined, no-any-return]
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -82,8 +79,22 @@ class NotebookScreen(Screen[None]):
         self.reload()
 
     @property
-    def store(self):  # type: ignore[no-untyped-def]
-        return self.app.store  # type: ignore[attr-defined]
+    def store(self) -> StoreBase:
+        return self.app.store
+
+    def lang_changed(self, lang: Lang) -> None:
+        """The headings, the prompts and the words around the entry; what the learner wrote stays as it is."""
+        self.sub_title = t("notebook.title", lang)
+        for name in SECTIONS:
+            self.query_one(f"#heading-{name}", Label).update(HEADINGS[name][lang])
+        self.query_one("#notebook-empty", Static).update(t("notebook.empty", lang) if not self.entries else "")
+        if self.current is not None:
+            self._prompts(self.current.entry.lab_id)
+            for name in SECTIONS:
+                if name not in LEARNER_FIELDS:
+                    shown = getattr(self.current.entry, name) or word("empty", lang)
+                    note = t("notebook.from_run", lang)
+                    self.query_one(f"#field-{name}", PackMarkdown).update(f"{shown}\n\n*{note}*")
 
     def reload(self) -> None:
         """Read the entries from the store and show the wanted one (the newest by default)."""
@@ -136,9 +147,8 @@ class NotebookScreen(Screen[None]):
     def _prompts(self, lab_id: str) -> None:
         """The lab's own hypothesis and next question as prompts in the empty editors (never as their text, so
         what the learner types is theirs alone)."""
-        course = getattr(self.app, "course", None)
-        lab = next((lab for lesson in getattr(course, "lessons", {}).values() for lab in lesson.labs
-                    if lab.id == lab_id), None)
+        lab = next((lab for lesson in self.app.course.lessons.values() for lab in lesson.labs if lab.id == lab_id),
+                   None)
         for name in ("hypothesis", "next_question"):
             prompt = getattr(lab, name, None) if lab is not None else None
             text = prompt.get(self.lang) if prompt is not None else t(f"notebook.prompt.{name}", self.lang)

@@ -12,7 +12,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from tutor.content import Course
@@ -21,6 +20,7 @@ from tutor.practice.reveal import verdict_word
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain, plain_text, styled
+from tutor.ui.screens.base import TutorModal, TutorScreen
 from tutor.untrusted import clean
 
 #: An attempt's state and verdict as the history table shows them (the store keeps the English ids).
@@ -37,21 +37,14 @@ def _pass_cell(p: dict[str, Any]) -> str:
     return "" if p["score"] is None else f"{p['score']:.2f} (#{p['attempt']})"
 
 
-class ConfirmReset(ModalScreen[bool]):
+class ConfirmReset(TutorModal[bool]):
     """Yes/no before anything is deleted."""
 
     BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
-    DEFAULT_CSS = """
-    ConfirmReset { align: center middle; }
-    ConfirmReset > Vertical { width: 64; height: auto; border: thick $error; background: $surface; padding: 1 2; }
-    ConfirmReset Horizontal { height: auto; margin: 1 0 0 0; }
-    ConfirmReset Button { margin: 0 1 0 0; }
-    """
 
-    def __init__(self, text: str, lang: Lang) -> None:
+    def __init__(self, text: str) -> None:
         super().__init__()
         self.text = text
-        self.lang = lang
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -67,7 +60,7 @@ class ConfirmReset(ModalScreen[bool]):
         self.dismiss(event.button.id == "confirm-yes")
 
 
-class ProgressScreen(Screen[None]):
+class ProgressScreen(TutorScreen[None]):
     """Where the learner stands: C0, lessons, calibration, history."""
 
     CSS_PATH = "../styles/progress.tcss"
@@ -77,10 +70,6 @@ class ProgressScreen(Screen[None]):
         super().__init__(id="progress")
         self.course = course
         self.report: dict[str, Any] = {}
-
-    @property
-    def lang(self) -> Lang:
-        return self.app.lang  # type: ignore[attr-defined, no-any-return]
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -98,12 +87,14 @@ class ProgressScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.watch(self.app, "lang", lambda _l: self.refresh_report(), init=False)
         self.refresh_report()
         # Open at the top (the C0 checklist first), the page itself focused so Home/PageUp/PageDown scroll it.
         body = self.query_one("#progress-body", VerticalScroll)
         body.focus()
         body.scroll_home(animate=False)
+
+    def lang_changed(self, lang: Lang) -> None:
+        self.refresh_report()
 
     def _show_unfinished(self) -> None:
         """Attempts locked and never measured (the tutor was killed mid-way): open the exercise to measure or
@@ -112,7 +103,7 @@ class ProgressScreen(Screen[None]):
 
         box = self.query_one("#progress-unfinished", Static)
         try:
-            left = unfinished(self.app.store)  # type: ignore[attr-defined]
+            left = unfinished(self.app.store)
         except Exception:
             left = []
         box.display = bool(left)
@@ -128,7 +119,7 @@ class ProgressScreen(Screen[None]):
     def refresh_report(self) -> None:
         from tutor.progress.report import progress_report
 
-        self.report = progress_report(self.course, self.app.store)  # type: ignore[attr-defined]
+        self.report = progress_report(self.course, self.app.store)
         lang, rep = self.lang, self.report
         c0 = rep["c0"]
         head = "✓" if c0["passed"] else "·"
@@ -169,10 +160,9 @@ class ProgressScreen(Screen[None]):
         else:
             cal_lines.append(plain(t("progress.no_graded", lang)))
         self.query_one("#progress-calibration", Static).update(Content("\n").join(cal_lines))
-        store = getattr(self.app, "store", None)
-        if store is not None:  # where the learner's progress lives (a file, or the class server without secrets)
-            self.query_one("#progress-store", Static).update(
-                plain(t("progress.stored_at", lang, where=str(getattr(store, "path", "?")))))
+        # where the learner's progress lives (a file, or the class server without secrets)
+        where = str(getattr(self.app.store, "path", "?"))
+        self.query_one("#progress-store", Static).update(plain(t("progress.stored_at", lang, where=where)))
         self.query_one("#progress-history-title", Static).update(styled("[b]$t[/b]", t=t("progress.history", lang)))
         history = self.query_one("#progress-history", DataTable)
         history.clear(columns=True)
@@ -193,7 +183,7 @@ class ProgressScreen(Screen[None]):
         return str(key) if key is not None else None
 
     def _confirm_reset(self, what: str, **kwargs: Any) -> None:
-        store = self.app.store  # type: ignore[attr-defined]
+        store = self.app.store
         counts = store.reset_counts(**kwargs)
         summary = ", ".join(tn("count.row", int(n), self.lang, table=table) for table, n in counts.items())
 
@@ -204,8 +194,7 @@ class ProgressScreen(Screen[None]):
                 self.post_message(ProgressChanged())
                 self.refresh_report()
 
-        self.app.push_screen(ConfirmReset(t("progress.confirm", self.lang, what=what, summary=summary), self.lang),
-                             done)
+        self.app.push_screen(ConfirmReset(t("progress.confirm", self.lang, what=what, summary=summary)), done)
 
     def action_reset_lesson(self) -> None:
         lesson = self._selected("#progress-lessons")
