@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +116,85 @@ def test_commands_do_not_import_the_cli_back(module: str) -> None:
 def test_importing_grading_loads_no_measurement_module() -> None:
     loaded = modules_after_import("tutor.grading", "tutor.grading.truth", "tutor.theory.formulas")
     assert not {m for m in loaded if m.startswith("tutor.measure")}
+
+
+# -- torch stays out of the UI process while a learner uses the doctor, an exercise and a lab ------------------------
+
+PILOT_SESSION = r'''
+import asyncio, json, sys, time
+from pathlib import Path
+from textual.widgets import Input
+from tutor.content import load_course
+from tutor.progress import ProgressStore
+from tutor.ui.app import make_app
+from tutor.ui.messages import OpenExercise, OpenLab
+
+exercises, labs, tmp = (Path(a) for a in sys.argv[1:4])
+seen = {}
+
+
+async def until(pilot, cond, timeout=150.0):
+    end = time.monotonic() + timeout
+    while not cond() and time.monotonic() < end:
+        await pilot.pause(0.1)
+    return cond()
+
+
+async def doctor_and_exercise():
+    app = make_app(course=load_course(exercises), store=ProgressStore(tmp / "p.sqlite3"), lang="en",
+                   telemetry="host")
+    async with app.run_test(size=(160, 60)) as pilot:
+        await pilot.pause(0.2)
+        app.action_open_doctor()
+        await until(pilot, lambda: app.screen.id == "doctor" and app.screen.report is not None)
+        seen["doctor"] = [app.screen.report is not None, "torch" in sys.modules]
+        await pilot.press("escape")
+        app.post_message(OpenExercise("t-copy-gbs"))
+        await until(pilot, lambda: (app.screen.id or "").startswith("exercise-"))
+        screen = app.screen
+        screen.query_one("#ex-number", Input).value = "20"
+        await pilot.press("ctrl+l", "ctrl+r")
+        await until(pilot, lambda: screen.state == "revealed")
+        measured = (screen.outcome.measurement or {}) if screen.outcome else {}
+        seen["exercise"] = [measured.get("device", {}).get("kind") == "cpu", "torch" in sys.modules]
+        await pilot.pause(0.3)
+        app.stop_everything()
+
+
+async def lab():
+    app = make_app(course=load_course(labs), store=ProgressStore(tmp / "q.sqlite3"), lang="en", telemetry="host")
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.post_message(OpenLab("lab-l1", "lab-gemm"))
+        await until(pilot, lambda: (app.screen.id or "").startswith("lab-"))
+        screen = app.screen
+        await pilot.press("5", "enter")
+        await until(pilot, lambda: screen.state != "running")
+        seen["lab"] = [screen.state == "done" and len(app.store.lab_runs()) == 1, "torch" in sys.modules]
+        await until(pilot, lambda: app.screen.id == "notebook")  # the run's entry, filed and opened
+        await pilot.pause(0.3)
+        app.stop_everything()
+
+asyncio.run(doctor_and_exercise())
+asyncio.run(lab())
+print(json.dumps(seen))
+'''
+
+
+def test_torch_stays_out_of_the_ui_process_through_the_doctor_an_exercise_and_a_lab(tmp_path: Path) -> None:
+    """A Pilot session in a fresh process: the real doctor (in its child), an exercise measured through the
+    measurement worker process, and a lab's sweep; each worked, and the UI process never imported torch."""
+    from tests.test_exercise_cli import ROOF
+    from tests.test_lab_screen import write_lab_course
+    from tutor import paths
+    from tutor.measure.device import device_info
+    from tutor.measure.roofline_model import store_roofline
+
+    # The roofline on file, as after a learner's first measurement (measuring it takes a minute).
+    store_roofline(str(device_info("cpu")["fingerprint"]), ROOF, paths.roofline_cache())
+    labs = write_lab_course(tmp_path / "labs")
+    exercises = Path(__file__).parent / "fixtures" / "exercise_course"
+    out = subprocess.run([sys.executable, "-c", PILOT_SESSION, str(exercises), str(labs), str(tmp_path)],
+                         capture_output=True, text=True, timeout=400)
+    assert out.returncode == 0, out.stderr[-3000:]
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen == {"doctor": [True, False], "exercise": [True, False], "lab": [True, False]}, out.stderr[-3000:]

@@ -29,7 +29,9 @@ class PanelApp(App[None]):
     def __init__(self, feed_spec: object = None) -> None:
         super().__init__()
         self.feed_spec = feed_spec
-        self.telemetry_snapshot: TelemetrySnapshot | None = None
+        self.telemetry_snapshot: TelemetrySnapshot | None = None  # what TelemetryHost asks of the app
+        self.lang = "en"
+        self.lease_holder: str | None = None
         self.feed: TelemetryFeed | None = None
 
     def compose(self) -> ComposeResult:

@@ -231,10 +231,13 @@ class TutorApp(App[None]):
                     timeout=4 if cancelled else 12, markup=False)
 
     # telemetry: wired by the telemetry issue (begin) — see tutor/ui/widgets/telemetry_panel.py
-    telemetry_snapshot: TelemetrySnapshot | None = None
-    """The newest telemetry snapshot; panels mounted later show it at once."""
     telemetry: TelemetryFeed | None = None
     """Owns the sampler (``telemetry.sampler``; ``None`` when off): measurements use its ``recording()``."""
+
+    @property
+    def telemetry_snapshot(self) -> TelemetrySnapshot | None:
+        """The newest telemetry snapshot; panels mounted later show it at once."""
+        return self.telemetry.latest if self.telemetry is not None else None
 
     def start_telemetry(self) -> None:
         """Start sampling the telemetry backend named by ``telemetry_spec`` (on a background thread)."""

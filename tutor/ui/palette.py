@@ -20,12 +20,13 @@ class LessonCommands(Provider):
     """Open any lesson of the course from the palette."""
 
     def _lessons(self) -> list[tuple[str, str]]:
+        from tutor.ui.app import TutorApp
+
         app = self.app
-        lang = getattr(app, "lang", "en")
-        course = getattr(app, "course", None)
-        if course is None:
+        if not isinstance(app, TutorApp):
             return []
-        return [(lesson.id, clean_line(f"Open: {lesson.title.get(lang)}")) for lesson in course.ordered_lessons()]
+        return [(lesson.id, clean_line(f"Open: {lesson.title.get(app.lang)}"))
+                for lesson in app.course.ordered_lessons()]
 
     def _open(self, lesson_id: str) -> None:
         self.app.post_message(OpenLesson(lesson_id))

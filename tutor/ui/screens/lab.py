@@ -9,7 +9,6 @@ thread worker and never imports torch.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -121,6 +120,7 @@ class LabScreen(TutorScreen[None]):
                     title=lab.title.get(lang),
                     x_label=sweep.x_label if sweep else "arithmetic intensity (FLOP/byte)",
                     y_label=self._y_label(sweep.y_label if sweep else "GFLOP/s"),
+                    lang=lang,
                     id="lab-plot",
                 )
                 with VerticalScroll(id="lab-result-box"):
@@ -169,6 +169,7 @@ class LabScreen(TutorScreen[None]):
         self.refresh_bindings()
 
     def lang_changed(self, lang: Lang) -> None:
+        self.query_one("#lab-plot", LabPlot).lang = lang
         self.sub_title = clean_line(self.lab.title.get(lang))
         self.query_one("#lab-goal", PackMarkdown).update(self._goal_markdown())
         self.query_one("#lab-question", Label).update(plain(self._question()))
@@ -243,7 +244,7 @@ class LabScreen(TutorScreen[None]):
             from tutor.measure.device import cache_sizes  # sysfs only, no torch: mark the caches from the start
 
             plot.set_caches(dict(cache_sizes()["levels"]))
-        if self.lab.run.op == "doctor" and _doctor_screen_class() is not None:
+        if self.lab.run.op == "doctor":
             self._open_doctor_screen()
             return
         self._measuring = self._measure()
@@ -472,12 +473,11 @@ class LabScreen(TutorScreen[None]):
         """The L2 lab: the doctor's own screen runs and records the diagnosis; back here, the newest run is the
         lab's result."""
         screen_class = _doctor_screen_class()
-        assert screen_class is not None
         self._doctor_runs_before = len(self.app.store.doctor_runs())
         self.app.push_screen(screen_class())
 
     def on_screen_resume(self) -> None:
-        before = getattr(self, "_doctor_runs_before", None)
+        before = self._doctor_runs_before
         if before is None or self.state != "running":
             return
         self._doctor_runs_before = None
@@ -534,9 +534,8 @@ def plot_series_of(result: Mapping[str, Any], lang: Lang = "en") -> list[PlotSer
     return list(series.values())
 
 
-def _doctor_screen_class() -> Any:
-    """The doctor engineer's DoctorScreen, when that module exists."""
-    if importlib.util.find_spec("tutor.ui.screens.doctor") is None:
-        return None
-    module = importlib.import_module("tutor.ui.screens.doctor")
-    return getattr(module, "DoctorScreen", None)
+def _doctor_screen_class() -> type[TutorScreen[None]]:
+    """The doctor's screen, which the L2 lab opens (imported when first opened; tests put a stand-in here)."""
+    from tutor.ui.screens.doctor import DoctorScreen
+
+    return DoctorScreen

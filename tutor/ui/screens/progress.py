@@ -161,7 +161,7 @@ class ProgressScreen(TutorScreen[None]):
             cal_lines.append(plain(t("progress.no_graded", lang)))
         self.query_one("#progress-calibration", Static).update(Content("\n").join(cal_lines))
         # where the learner's progress lives (a file, or the class server without secrets)
-        where = str(getattr(self.app.store, "path", "?"))
+        where = str(self.app.store.path)
         self.query_one("#progress-store", Static).update(plain(t("progress.stored_at", lang, where=where)))
         self.query_one("#progress-history-title", Static).update(styled("[b]$t[/b]", t=t("progress.history", lang)))
         history = self.query_one("#progress-history", DataTable)

@@ -79,10 +79,13 @@ class LabPlot(PlotextPlot):
         title: str = "",
         x_label: str = "",
         y_label: str = "",
+        lang: Lang = "en",
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
+        self.lang: Lang = lang
+        """The language of the plot's own words (set by its screen)."""
         self.kind = kind
         self.title = title
         self.x_label = x_label
@@ -143,9 +146,8 @@ class LabPlot(PlotextPlot):
         try:
             return super().render()
         except Exception:
-            lang: Lang = "es" if getattr(self.app, "lang", "en") == "es" else "en"
             key = "plot.no_points" if not self.point_count else "plot.cannot_draw"
-            return Text(t(key, lang), style="italic")
+            return Text(t(key, self.lang), style="italic")
 
     def redraw(self) -> None:
         plt = self.plt

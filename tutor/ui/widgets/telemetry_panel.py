@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -287,10 +287,16 @@ class TelemetryPanel(Vertical):
         self._visible: bool | None = None
 
     @property
+    def host(self) -> TelemetryHost | None:
+        """The app, when it is one the panel can read (the tutor's); None in an app without telemetry (a demo)."""
+        app = self.app
+        return app if isinstance(app, TelemetryHost) else None
+
+    @property
     def lang(self) -> Lang:
-        """The app's language; English in an app that has none (a test app, a demo)."""
-        lang = getattr(self.app, "lang", "en")
-        return "es" if lang == "es" else "en"
+        """The app's language; English in an app that has none."""
+        host = self.host
+        return "es" if host is not None and host.lang == "es" else "en"
 
     def compose(self) -> ComposeResult:
         yield Static(t("tel.waiting_banner", self.lang), id="telemetry-banner")
@@ -300,12 +306,12 @@ class TelemetryPanel(Vertical):
         yield PlotextPlot(id="telemetry-chart")
 
     def on_mount(self) -> None:
-        if hasattr(self.app, "lang"):
+        host = self.host
+        if host is not None:
             self.watch(self.app, "lang", self._lang_changed, init=False)
-        latest = getattr(self.app, "telemetry_snapshot", None)
-        if isinstance(latest, TelemetrySnapshot):
-            self.update_snapshot(latest)
-        self.lease_holder = getattr(self.app, "lease_holder", None)
+            if host.telemetry_snapshot is not None:
+                self.update_snapshot(host.telemetry_snapshot)
+            self.lease_holder = host.lease_holder
         self._show_lease()
         # no new snapshot is news too: while a driver call blocks, the readings on show age into stale ones
         self.set_interval(0.5, self._show_staleness)
@@ -601,6 +607,21 @@ class TelemetryPanel(Vertical):
         chart.refresh()
 
 
+@runtime_checkable
+class TelemetryHost(Protocol):
+    """What a panel reads from the app it is in (:class:`~tutor.ui.app.TutorApp` has it): the language, the newest
+    snapshot (panels mounted later show it at once) and, in a class, who else holds the device."""
+
+    @property
+    def lang(self) -> Lang: ...
+
+    @property
+    def telemetry_snapshot(self) -> TelemetrySnapshot | None: ...
+
+    @property
+    def lease_holder(self) -> str | None: ...
+
+
 class TelemetryFeed:
     """The app's side of telemetry: owns the sampler, delivers snapshots to panels, pauses when none is visible.
 
@@ -612,6 +633,8 @@ class TelemetryFeed:
     def __init__(self, app: App[Any], sampler: Sampler | None) -> None:
         self.app = app
         self.sampler = sampler
+        self.latest: TelemetrySnapshot | None = None
+        """The newest snapshot delivered (the app's ``telemetry_snapshot``)."""
         self._visible: set[int] = set()
 
     @classmethod
@@ -641,8 +664,8 @@ class TelemetryFeed:
         self.app.post_message(TelemetryUpdated(snapshot))
 
     def deliver(self, snapshot: TelemetrySnapshot) -> None:
-        """On the UI thread: keep ``snapshot`` as ``app.telemetry_snapshot`` and show it on the active screen."""
-        self.app.telemetry_snapshot = snapshot  # type: ignore[attr-defined]
+        """On the UI thread: keep ``snapshot`` as :attr:`latest` and show it on the active screen."""
+        self.latest = snapshot
         try:
             panels = list(self.app.screen.query(TelemetryPanel))
         except Exception:  # no screen yet, or shutting down
