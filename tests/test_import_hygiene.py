@@ -155,8 +155,9 @@ async def doctor_and_exercise():
         screen.query_one("#ex-number", Input).value = "20"
         await pilot.press("ctrl+l", "ctrl+r")
         await until(pilot, lambda: screen.state == "revealed")
-        measured = (screen.outcome.measurement or {}) if screen.outcome else {}
-        seen["exercise"] = [measured.get("device", {}).get("kind") == "cpu", "torch" in sys.modules]
+        measured = screen.outcome.measurement if screen.outcome else None
+        device = measured.device if measured is not None else None
+        seen["exercise"] = [device is not None and device.kind == "cpu", "torch" in sys.modules]
         await pilot.pause(0.3)
         app.stop_everything()
 

@@ -53,7 +53,7 @@ async def test_a_wrong_token_gets_nothing_and_the_right_one_opens_the_course(
     app = make_app(course=load_course(COURSE), store=None, lang="en", telemetry="host", login=class_login(server))
     async with app.run_test(size=(150, 44)) as pilot:
         await pilot.pause()
-        assert isinstance(app.screen, LoginScreen) and app.store is None
+        assert isinstance(app.screen, LoginScreen) and not app.logged_in
         # nothing of the course before the login: no command opens a lesson, no key opens a screen
         titles = [c.title for c in app.get_system_commands(app.screen)]
         assert not any(str(title).startswith("Open:") for title in titles)
@@ -64,7 +64,7 @@ async def test_a_wrong_token_gets_nothing_and_the_right_one_opens_the_course(
             await log_in(pilot, app, name, token)
             await wait_for(pilot, lambda n=tries: app.screen.tries == n + 1)
             assert "Wrong name or token." in str(app.screen.query_one("#login-status", Static).render())
-            assert isinstance(app.screen, LoginScreen) and app.store is None
+            assert isinstance(app.screen, LoginScreen) and not app.logged_in
         await log_in(pilot, app, ana.name, ana.token)
         await wait_for(pilot, lambda: isinstance(app.screen, CourseMapScreen))
         assert app.store.learner == ana.name
