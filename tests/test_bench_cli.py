@@ -13,6 +13,7 @@ import pytest
 from tutor.cli import main
 from tutor.measure.bench_report import HEADLINE_KEYS, SCHEMA, compare, render_markdown, render_table
 from tutor.progress.store import ProgressStore
+from tutor.results import BenchReport
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -73,14 +74,15 @@ def test_comparison_and_rendering() -> None:
     head = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "ridge_flops_per_byte": 5.0,
             "decode_tokens_per_s": 100.0, "decode_bound_tokens_per_s": 250.0, "train_tokens_per_s": 600.0,
             "mfu": 0.3}
-    a = {"mode": "quick", "headline": head, "device": {"kind": "cpu", "name": "X", "fingerprint": "f"},
-         "cv": {}, "env": {}}
-    b = {**a, "headline": {**head, "peak_bandwidth_gbs": 33.0}}
+    a_json = {"mode": "quick", "headline": head, "device": {"kind": "cpu", "name": "X", "fingerprint": "f"},
+              "cv": {}, "env": {}}
+    a = BenchReport.from_json(a_json)
+    b = BenchReport.from_json({**a_json, "headline": {**head, "peak_bandwidth_gbs": 33.0}})
     c = compare(b, a)
-    assert c is not None and not c["agree"]
-    bw = next(f for f in c["figures"] if f["key"] == "peak_bandwidth_gbs")
-    assert bw["ratio"] == pytest.approx(1.1) and not bw["agree"]
-    assert compare(a, a)["agree"]  # type: ignore[index]
+    assert c is not None and not c.agree
+    bw = next(f for f in c.figures if f.key == "peak_bandwidth_gbs")
+    assert bw.ratio == pytest.approx(1.1) and not bw.agree
+    assert compare(a, a).agree  # type: ignore[union-attr]
     assert compare(a, None) is None
     assert "DIFFERS" in render_table(b, c)
-    assert "| peak bandwidth | 33 GB/s |" in render_markdown(b, c)
+    assert "| peak bandwidth | 33.0 | GB/s |" in render_markdown(b, c)

@@ -2,29 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.conftest import Stores
 from tutor.progress.bench_history import record_bench
 from tutor.progress.c0 import bench_condition
+from tutor.results import BenchReport
 
 
-def report(mode: str, bandwidth: float, fingerprint: str = "fp") -> dict[str, Any]:
-    return {"mode": mode, "device": {"fingerprint": fingerprint, "kind": "cpu"},
-            "headline": {"peak_bandwidth_gbs": bandwidth, "peak_flops_tflops": {"float32": 0.18}}}
+def report(mode: str, bandwidth: float, fingerprint: str = "fp") -> BenchReport:
+    headline = {"peak_bandwidth_gbs": bandwidth, "peak_flops_tflops": {"float32": 0.18}}
+    return BenchReport.from_json({"mode": mode, "device": {"fingerprint": fingerprint, "kind": "cpu"},
+                                  "headline": headline})
 
 
 def test_second_pass_is_compared_with_the_first_of_its_mode(stores: Stores) -> None:
     store = stores.open()
-    assert record_bench(store, report("quick", 40.0)) is None
-    assert record_bench(store, report("full", 80.0)) is None  # a full run is not a second quick pass
-    comparison = record_bench(store, report("quick", 41.0))
-    assert comparison is not None and comparison["agree"]
-    [bw] = [f for f in comparison["figures"] if f["key"] == "peak_bandwidth_gbs"]
-    assert bw["previous"] == 40.0 and abs(bw["ratio"] - 1.025) < 1e-9
+    assert record_bench(store, report("quick", 40.0)).comparison is None
+    assert record_bench(store, report("full", 80.0)).comparison is None  # a full run is not a second quick pass
+    comparison = record_bench(store, report("quick", 41.0)).comparison
+    assert comparison is not None and comparison.agree
+    [bw] = [f for f in comparison.figures if f.key == "peak_bandwidth_gbs"]
+    assert bw.previous == 40.0 and abs(bw.ratio - 1.025) < 1e-9
     runs = store.bench_runs("fp")
     assert [r["report"]["mode"] for r in runs] == ["quick", "full", "quick"]
-    assert runs[-1]["report"]["comparison"] == comparison
+    assert runs[-1]["report"]["comparison"] == comparison.to_json()
     assert bench_condition(runs).passed
     record_bench(store, report("quick", 30.0))  # 27 % slower: this pair does not agree...
     cond = bench_condition(store.bench_runs("fp"))

@@ -8,6 +8,7 @@ import pytest
 
 from tutor.measure.bench_report import compare
 from tutor.progress.c0 import PASS_SCORE, evaluate_c0
+from tutor.results import BenchReport
 
 HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "ridge_flops_per_byte": 5.0,
         "decode_tokens_per_s": 40.0, "decode_bound_tokens_per_s": 60.0, "train_tokens_per_s": 900.0, "mfu": 0.3}
@@ -16,7 +17,7 @@ HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "rid
 def bench(i: int, fp: str = "fp1", kind: str = "cpu", scale: float = 1.0, cv: float | None = None
           ) -> dict[str, Any]:
     head = {k: ({d: x * scale for d, x in v.items()} if isinstance(v, dict) else v * scale) for k, v in HEAD.items()}
-    report: dict[str, Any] = {"headline": head}
+    report: dict[str, Any] = {"headline": head, "device": {"kind": kind, "name": kind, "fingerprint": fp}}
     if cv is not None:
         report["cv"] = {k: ({d: cv for d in v} if isinstance(v, dict) else cv) for k, v in HEAD.items()}
     return {"id": i, "fingerprint": fp, "device_kind": kind, "report": report, "created_at": 1000.0 + i}
@@ -147,10 +148,12 @@ def test_bench_needs_two_agreeing_runs_on_the_same_fingerprint() -> None:
 def test_compare_headlines_nested_dtypes() -> None:
     a, b = dict(HEAD), dict(HEAD)
     b["peak_flops_tflops"] = {"float32": 0.3}
-    comparison = compare({"headline": b}, {"headline": a})
-    assert comparison is not None and not comparison["agree"]
-    [differs] = [f for f in comparison["figures"] if not f["agree"]]
-    assert differs["key"] == "peak_flops_tflops.float32" and differs["ratio"] == 2.0
+    device = {"kind": "cpu", "name": "cpu", "fingerprint": "fp1"}
+    comparison = compare(BenchReport.from_json({"headline": b, "device": device}),
+                         BenchReport.from_json({"headline": a, "device": device}))
+    assert comparison is not None and not comparison.agree
+    [differs] = [f for f in comparison.figures if not f.agree]
+    assert differs.key == "peak_flops_tflops.float32" and differs.ratio == 2.0
 
 
 def test_gap_and_level_conditions() -> None:

@@ -161,12 +161,12 @@ def test_bench_and_vram_results_in_spanish() -> None:
         "notes": ["ridge point: fp32 matmul peak ÷ peak bandwidth"],
     }
     es = bench_markdown(report, "es")
-    assert "| ancho de banda pico | 30.1 GB/s | 1.0 % | ×1.010 coincide (±5.0 %) |" in es
-    assert "| pico de matmul float32 | 150 GFLOP/s |" in es
-    assert "las pasadas coinciden (cada cifra dentro de máx(5 %, 2·√(CV₁² + CV₂²))" in es
+    assert "| ancho de banda pico | 30,1 | GB/s | 1,0 % | ×1,010 coincide (±5,0 %) |" in es
+    assert "| pico de matmul float32 | 150 | GFLOP/s |" in es
+    assert "las dos pasadas coinciden dentro del 5 % (cada cifra dentro de máx(5 %, 2·√(CV₁² + CV₂²))" in es
     assert "Cómo se midieron" in es
     assert "peak bandwidth |" in bench_markdown(report, "en")
-    assert "| ancho de banda pico | 30.1 | GB/s | 1.0% |" in summarise_result(report, "es")
+    assert "| ancho de banda pico | 30,1 | GB/s | 1,0 % |" in summarise_result(report, "es")  # the same table
     vram = {"kind": "vram", "display": "tiny", "mode": "inference", "dtype": "float16", "batch": 1, "seq_len": 128,
             "total_gb": 1.5, "label": "measured", "capacity_gb": 24, "fits": True,
             "peak_allocated_bytes": 1.2e9, "total_bytes": 1.5e9, "measured_over_formula": 1.1}

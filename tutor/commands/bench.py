@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from tutor.commands import CliError
 from tutor.commands.output import raw_stderr
@@ -126,19 +126,18 @@ def run(args: argparse.Namespace) -> int:
     finally:
         progress.done()
 
-    comparison: dict[str, Any] | None = None
     if not args.no_store:
         from tutor.progress.bench_history import record_bench
         from tutor.progress.engines import open_store
 
         store = open_store()
         try:
-            comparison = record_bench(store, report, tolerance if tolerance is not None else DEFAULT_TOLERANCE)
+            report = record_bench(store, report, tolerance if tolerance is not None else DEFAULT_TOLERANCE)
         finally:
             store.close()
 
-    text = json.dumps(report, indent=2, sort_keys=False, default=str)
-    markdown = render_markdown(report, comparison)
+    text = json.dumps(report.to_json(), indent=2, sort_keys=False, default=str)
+    markdown = render_markdown(report, report.comparison)
     written = []
     if args.json_path and not json_to_stdout:
         _write_atomic(Path(args.json_path), text + "\n")
@@ -149,17 +148,17 @@ def run(args: argparse.Namespace) -> int:
     if not args.json_path and not args.markdown_path:
         from tutor import paths
 
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(report["created_at"]))
-        base = paths.reports_dir() / f"bench-{report['mode']}-{stamp}"
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(report.created_at))
+        base = paths.reports_dir() / f"bench-{report.mode}-{stamp}"
         _write_atomic(base.with_suffix(".json"), text + "\n")
         _write_atomic(base.with_suffix(".md"), markdown)
         written += [str(base.with_suffix(".json")), str(base.with_suffix(".md"))]
 
-    print(render_table(report, comparison), file=table_out)
+    print(render_table(report, report.comparison), file=table_out)
     where = f"wrote {', '.join(written)}" if written else ""
     if json_to_stdout:
         where = f"{where}; JSON report on stdout" if where else "JSON report on stdout"
-    print(f"  took {report['duration_s']:.1f} s; {where}", file=table_out)
+    print(f"  took {report.duration_s or 0:.1f} s; {where}", file=table_out)
     if json_to_stdout:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()

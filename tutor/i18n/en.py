@@ -297,6 +297,9 @@ MESSAGES: dict[str, str] = {
     "palette.doctor_help": "Driver, torch, CUDA and the environment lock",
     "palette.bench": "Bench: measure this machine",
     "palette.bench_help": "The bench lab",
+    "bench.no_previous": (
+        "No previous run on this fingerprint to compare with: run the bench again for the second pass."
+    ),
     "palette.lesson": "Lesson: {title}",
     "palette.lab": "Lab: {title}",
     "palette.exercise": "Exercise: {title}",

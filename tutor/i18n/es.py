@@ -299,6 +299,9 @@ MESSAGES: dict[str, str] = {
     "palette.doctor_help": "Driver, torch, CUDA y el lock del entorno",
     "palette.bench": "Bench: medir esta máquina",
     "palette.bench_help": "El laboratorio del bench",
+    "bench.no_previous": (
+        "No hay una ejecución anterior en esta huella: vuelve a ejecutar el bench para la segunda pasada."
+    ),
     "palette.lesson": "Lección: {title}",
     "palette.lab": "Laboratorio: {title}",
     "palette.exercise": "Ejercicio: {title}",

@@ -282,7 +282,7 @@ def op_bench(request: dict[str, Any], progress: Progress, should_cancel: CancelC
              on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.bench import run_bench
 
-    return run_bench(_mode(request), request.get("device", "auto"), progress, should_cancel)
+    return run_bench(_mode(request), request.get("device", "auto"), progress, should_cancel).to_json()
 
 
 # -- test-only ops (crash, raise, hang), enabled by TUTOR_MEASURE_TEST_OPS=1 ----------------------------------

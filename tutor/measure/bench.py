@@ -2,8 +2,8 @@
 
 ``run_bench(mode, device, progress, should_cancel)`` measures the roofline (STREAM copy bandwidth and matmul
 peak per dtype), the bundled transformer's decode tokens/s against its bandwidth bound, and a training step's
-tokens/s and MFU, and returns the ``gpu-tutor/bench/v1`` report. Headline figures are best-of-repeats (min time);
-each has the coefficient of variation of its timed repeats beside it.
+tokens/s and MFU, and returns the ``gpu-tutor/bench/v1`` report (a :class:`tutor.results.BenchReport`). Headline
+figures are best-of-repeats (min time); each has the coefficient of variation of its timed repeats beside it.
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from typing import Any
 
-from tutor.measure.bench_report import COMPARISON_RULE, SCHEMA
+from tutor.measure.bench_report import COMPARISON_RULE
 from tutor.measure.device import device_info, environment, resolve_device
 from tutor.measure.errors import WorkloadError
 from tutor.measure.timing import CancelCheck
+from tutor.results import BenchReport, Device, RooflineReference
+from tutor.results.bench import bench_rows
 
 Progress = Callable[[float, str], None]
 BENCH_MODES = ("tiny", "quick", "full")
@@ -33,7 +34,7 @@ def _load_average() -> float | None:
 
 
 def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | None = None,
-              should_cancel: CancelCheck | None = None) -> dict[str, Any]:
+              should_cancel: CancelCheck | None = None) -> BenchReport:
     """Run the reference benchmark; ``mode`` is "quick", "full" or "tiny" (tests only)."""
     import torch
 
@@ -119,26 +120,19 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         COMPARISON_RULE,
         "CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
     ]
-    return {
-        "schema": SCHEMA,
-        "kind": "bench",
-        "mode": mode,
-        "created_at": started,
-        "duration_s": time.time() - started,
-        "device": {k: info[k] for k in ("kind", "name", "fingerprint", "fingerprint_fields")},
-        "env": environment(),
-        "headline": headline,
-        "cv": cv,
-        "tests": {
-            "bandwidth": roof["bandwidth"],
-            "gemm": roof["gemm"],
-            "decode": decode,
-            "train_step": train,
-        },
-        "roofline": {k: roof[k] for k in ("peak_bandwidth_gbs", "peak_gflops", "peak_tflops",
-                                          "ridge_flops_per_byte", "ridge_point", "datasheet",
-                                          "physical_limits")},
-        "warnings": warnings,
-        "load_average": {"before": load_before, "after": load_after},
-        "notes": notes,
-    }
+    return BenchReport(
+        mode=mode,
+        device=Device.from_json({k: info[k] for k in ("kind", "name", "fingerprint", "fingerprint_fields")}),
+        rows=bench_rows(headline, cv),
+        created_at=started,
+        duration_s=time.time() - started,
+        env=environment(),
+        tests={"bandwidth": roof["bandwidth"], "gemm": roof["gemm"], "decode": decode, "train_step": train},
+        roofline=RooflineReference.from_json({k: roof[k] for k in (
+            "peak_bandwidth_gbs", "peak_gflops", "ridge_flops_per_byte", "ridge_point", "datasheet",
+            "physical_limits")}),
+        warnings=tuple(warnings),
+        notes=tuple(notes),
+        load_before=load_before,
+        load_after=load_after,
+    )

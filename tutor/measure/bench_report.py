@@ -1,20 +1,18 @@
-"""The bench report as data: its headline, the comparison with a previous run, and its text and Markdown
-renderings. Pure Python (no torch) so the UI can show a stored report."""
+"""The bench report (:class:`tutor.results.BenchReport`): the comparison with a previous run, and its one text
+table and one Markdown rendering (``tutor bench``, the L4 lab and the notebook all show this one). Pure Python (no
+torch) so the UI can show a stored report."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-SCHEMA = "gpu-tutor/bench/v1"
-HEADLINE_KEYS: tuple[str, ...] = (
-    "peak_bandwidth_gbs",
-    "peak_flops_tflops",
-    "ridge_flops_per_byte",
-    "decode_tokens_per_s",
-    "decode_bound_tokens_per_s",
-    "train_tokens_per_s",
-    "mfu",
-)
+from tutor.i18n import format_number, t
+from tutor.results import BENCH_SCHEMA as SCHEMA
+from tutor.results import HEADLINE_KEYS, BenchComparison, BenchReport, BenchRow, ComparedFigure
+
+__all__ = ["COMPARISON_RULE", "DEFAULT_TOLERANCE", "HEADLINE_KEYS", "SCHEMA", "allowed_difference", "compare",
+           "headline_rows", "render_markdown", "render_table"]
 # Two passes agree when every headline figure is within its allowed difference of the other pass's: the floor
 # below, or the figures' measured noise when that is larger (see COMPARISON_RULE), never more than NOISE_CAP.
 DEFAULT_TOLERANCE = 0.05
@@ -43,16 +41,19 @@ _LABELS_ES = {
 # The Markdown report's words; the method notes keep the engine's English details after a translated lead-in.
 _WORDS = {
     "en": {"mode": "mode", "device": "device", "fingerprint": "fingerprint", "threads": "torch threads",
-           "took": "took", "figure": "figure", "value": "value", "vs": "vs previous", "agrees": "agrees",
-           "differs": "differs", "agree": "agree", "disagree": "do not agree", "how": "How these were measured",
-           "compared": "Compared with the previous run on this fingerprint: the passes {verdict} (each figure within "
-                       "max({tol:.0f} %, 2·√(CV₁² + CV₂²)), at most 15 %: the two runs' intervals overlap)."},
+           "took": "took", "figure": "figure", "value": "value", "unit": "unit", "vs": "vs previous",
+           "agrees": "agrees", "differs": "differs", "agree": "agree", "disagree": "do not agree",
+           "how": "How these were measured",
+           "compared": "Compared with the previous run on this fingerprint, the two passes {verdict} within {tol:.0f}% "
+                       "(each figure within max({tol:.0f} %, 2·√(CV₁² + CV₂²)), at most 15 %: the two runs' "
+                       "intervals overlap)."},
     "es": {"mode": "modo", "device": "dispositivo", "fingerprint": "huella", "threads": "hilos de torch",
-           "took": "duró", "figure": "cifra", "value": "valor", "vs": "frente a la anterior", "agrees": "coincide",
-           "differs": "difiere", "agree": "coinciden", "disagree": "no coinciden", "how": "Cómo se midieron",
-           "compared": "Comparado con la ejecución anterior en esta huella: las pasadas {verdict} (cada cifra "
-                       "dentro de máx({tol:.0f} %, 2·√(CV₁² + CV₂²)), como mucho 15 %: los intervalos de las dos "
-                       "ejecuciones se solapan)."},
+           "took": "duró", "figure": "cifra", "value": "valor", "unit": "unidad", "vs": "frente a la anterior",
+           "agrees": "coincide", "differs": "difiere", "agree": "coinciden", "disagree": "no coinciden",
+           "how": "Cómo se midieron",
+           "compared": "Comparado con la ejecución anterior en esta huella, las dos pasadas {verdict} dentro del "
+                       "{tol:.0f} % (cada cifra dentro de máx({tol:.0f} %, 2·√(CV₁² + CV₂²)), como mucho 15 %: los "
+                       "intervalos de las dos ejecuciones se solapan)."},
 }
 _NOTES_ES = (
     ("peak bandwidth: ", "ancho de banda pico: "),
@@ -77,34 +78,6 @@ def label_in(label: str, lang: str) -> str:
     return _LABELS_ES.get(label, label)
 
 
-def flat_headline(headline: dict[str, Any]) -> dict[str, float]:
-    """The headline as flat keys (``peak_flops_tflops.float32`` etc.)."""
-    out: dict[str, float] = {}
-    for key in HEADLINE_KEYS:
-        value = headline.get(key)
-        if isinstance(value, dict):
-            for sub, v in value.items():
-                if v is not None:
-                    out[f"{key}.{sub}"] = float(v)
-        elif value is not None:
-            out[key] = float(value)
-    return out
-
-
-def flat_cv(report: dict[str, Any]) -> dict[str, float]:
-    """The report's CV per flat headline key (missing where the report has none)."""
-    cv = report.get("cv") if isinstance(report.get("cv"), dict) else {}
-    out: dict[str, float] = {}
-    for key, value in (cv or {}).items():
-        if isinstance(value, dict):
-            for sub, v in value.items():
-                if isinstance(v, int | float) and v >= 0:
-                    out[f"{key}.{sub}"] = float(v)
-        elif isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
-            out[key] = float(value)
-    return out
-
-
 def allowed_difference(cv_now: float | None, cv_before: float | None, tolerance: float = DEFAULT_TOLERANCE
                        ) -> float:
     """How far apart two runs of one figure may be and still agree: the floor ``tolerance``, or the noise both
@@ -114,30 +87,29 @@ def allowed_difference(cv_now: float | None, cv_before: float | None, tolerance:
     return min(max(tolerance, noise), max(tolerance, NOISE_CAP))
 
 
-def compare(current: dict[str, Any], previous: dict[str, Any] | None, tolerance: float = DEFAULT_TOLERANCE
-            ) -> dict[str, Any] | None:
+def compare(current: BenchReport, previous: BenchReport | None, tolerance: float = DEFAULT_TOLERANCE
+            ) -> BenchComparison | None:
     """Per headline figure: current ÷ previous, the difference allowed by both runs' measured noise (floor
     ``tolerance``) and whether they agree (:data:`COMPARISON_RULE`)."""
     if previous is None:
         return None
-    now, before = flat_headline(current["headline"]), flat_headline(previous["headline"])
-    cv_now, cv_before = flat_cv(current), flat_cv(previous)
+    before, cv_before = previous.headline(), previous.spreads()
     figures = []
-    for key, value in now.items():
-        if key not in before or before[key] == 0:
+    for row in _headline(current):
+        was = before.get(row.key)
+        if not was:
             continue
-        ratio = value / before[key]
-        allowed = allowed_difference(cv_now.get(key), cv_before.get(key), tolerance)
-        figures.append({"key": key, "current": value, "previous": before[key], "ratio": ratio,
-                        "allowed": allowed, "agree": abs(ratio - 1) <= allowed + 1e-12})
-    return {
-        "previous_created_at": previous.get("created_at"),
-        "previous_mode": previous.get("mode"),
-        "tolerance": tolerance,
-        "rule": COMPARISON_RULE,
-        "figures": figures,
-        "agree": bool(figures) and all(f["agree"] for f in figures),
-    }
+        ratio = row.value / was
+        allowed = allowed_difference(row.cv, cv_before.get(row.key), tolerance)
+        figures.append(ComparedFigure(row.key, row.value, was, ratio, allowed, abs(ratio - 1) <= allowed + 1e-12))
+    return BenchComparison(tolerance=tolerance, figures=tuple(figures),
+                           agree=bool(figures) and all(f.agree for f in figures), rule=COMPARISON_RULE,
+                           previous_created_at=previous.created_at, previous_mode=previous.mode)
+
+
+def _headline(report: BenchReport) -> list[BenchRow]:
+    """The report's headline rows that the table shows, in :data:`HEADLINE_KEYS` order."""
+    return sorted((r for r in report.rows if r.figure in HEADLINE_KEYS), key=lambda r: HEADLINE_KEYS.index(r.figure))
 
 
 def _fmt(value: float, unit: str) -> str:
@@ -148,21 +120,31 @@ def _fmt(value: float, unit: str) -> str:
     return f"{value:.3g} {unit}"
 
 
-def headline_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
-    """(figure, value, CV) rows for the table."""
-    head, cv = report["headline"], report.get("cv", {})
-    rows: list[tuple[str, str, str]] = []
-    for key in HEADLINE_KEYS:
-        value = head.get(key)
-        if key == "peak_flops_tflops":
-            for dtype, v in (value or {}).items():
-                c = (cv.get(key) or {}).get(dtype)
-                rows.append((f"matmul peak {dtype}", _fmt(v * 1e3, "GFLOP/s"), _cv(c)))
-            continue
-        if value is None:
-            continue
-        label, unit = _LABELS[key]
-        rows.append((label, _fmt(float(value), unit), _cv(cv.get(key))))
+def _label_unit(row: BenchRow) -> tuple[str, str]:
+    if row.figure == "peak_flops_tflops":
+        return f"matmul peak {row.dtype}", "GFLOP/s"
+    label, unit = _LABELS[row.key]
+    return label, unit or "%"
+
+
+def _significant(value: float, lang: str) -> str:
+    """About three significant digits, trailing zeros kept (``30.0``, ``0.150``, ``1,500``), in ``lang``."""
+    if value == 0 or not math.isfinite(value):
+        return format_number(value, lang, "g")
+    if abs(value) >= 1e7 or abs(value) < 1e-3:
+        return format_number(value, lang, ".3g")
+    return format_number(value, lang, f",.{max(0, 2 - math.floor(math.log10(abs(value))))}f")
+
+
+def headline_rows(report: BenchReport) -> list[tuple[str, str, str, str]]:
+    """(key, figure, value, CV) rows for the table."""
+    rows: list[tuple[str, str, str, str]] = []
+    for row in _headline(report):
+        if row.figure == "peak_flops_tflops":
+            rows.append((row.key, f"matmul peak {row.dtype}", _fmt(row.value * 1e3, "GFLOP/s"), _cv(row.cv)))
+        else:
+            label, unit = _LABELS[row.key]
+            rows.append((row.key, label, _fmt(row.value, unit), _cv(row.cv)))
     return rows
 
 
@@ -170,94 +152,87 @@ def _cv(value: Any) -> str:
     return "—" if value is None else f"{float(value) * 100:.1f} %"
 
 
-def decode_roof_line(report: dict[str, Any], lang: str = "en") -> str | None:
+def decode_roof_line(report: BenchReport, lang: str = "en") -> str | None:
     """Which roof bounds the report's decode (DRAM, or the cache the weights live in) and, when decode sits above
     its bound, why and what was measured again; None for a report from before the feeding roof existed."""
     from tutor.measure.decode_sizing import decode_roof_text, dig
 
-    decode = (report.get("tests") or {}).get("decode")
+    decode = report.tests.get("decode")
     if not isinstance(decode, dict):
         return None
     return decode_roof_text(dig(decode), "es" if lang == "es" else "en")
 
 
-def render_table(report: dict[str, Any], comparison: dict[str, Any] | None = None) -> str:
+def render_table(report: BenchReport, comparison: BenchComparison | None = None) -> str:
     """A plain-text table of the headline figures (with the comparison when there is one)."""
-    dev = report["device"]
-    lines = [f"tutor bench ({report['mode']}) on {dev['kind']}: {dev['name']}  [fingerprint {dev['fingerprint']}]"]
+    dev = report.device
+    lines = [f"tutor bench ({report.mode}) on {dev.kind}: {dev.name}  [fingerprint {dev.fingerprint}]"]
     rows = headline_rows(report)
-    by_key = {f["key"]: f for f in (comparison or {}).get("figures", [])}
-    keys = _row_keys(report)
-    w0 = max(len(r[0]) for r in rows)
-    w1 = max(len(r[1]) for r in rows)
+    w0 = max((len(r[1]) for r in rows), default=6)
+    w1 = max((len(r[2]) for r in rows), default=5)
     header = f"  {'figure':<{w0}}  {'value':>{w1}}  {'CV':>7}"
     if comparison:
         header += "  vs previous"
     lines += [header, "  " + "-" * (len(header) - 2)]
-    for (label, value, cv), key in zip(rows, keys, strict=True):
+    for key, label, value, cv in rows:
         line = f"  {label:<{w0}}  {value:>{w1}}  {cv:>7}"
-        fig = by_key.get(key)
-        if fig and comparison:
-            line += (f"  ×{fig['ratio']:.3f} {'agrees' if fig['agree'] else 'DIFFERS'}"
-                     f" (±{fig.get('allowed', comparison['tolerance']) * 100:.1f} %)")
+        fig = comparison.figure(key) if comparison else None
+        if fig:
+            line += f"  ×{fig.ratio:.3f} {'agrees' if fig.agree else 'DIFFERS'} (±{fig.allowed * 100:.1f} %)"
         lines.append(line)
     if comparison:
-        tol = comparison["tolerance"] * 100
-        verdict = "agree" if comparison["agree"] else "do NOT agree"
-        lines.append(f"  the two passes {verdict} (previous run {comparison['previous_mode']}): each figure within "
+        tol = comparison.tolerance * 100
+        verdict = "agree" if comparison.agree else "do NOT agree"
+        lines.append(f"  the two passes {verdict} (previous run {comparison.previous_mode}): each figure within "
                      f"max({tol:.0f} %, 2·√(CV₁² + CV₂²)), at most {NOISE_CAP * 100:.0f} %")
     else:
         lines.append("  no previous run on this fingerprint to compare with")
     roof_line = decode_roof_line(report)
     if roof_line:
         lines.append(f"  {roof_line}")
-    for w in report.get("warnings", []):
+    for w in report.warnings:
         lines.append(f"  warning: {w}")
     return "\n".join(lines)
 
 
-def _row_keys(report: dict[str, Any]) -> list[str]:
-    keys = []
-    for key in HEADLINE_KEYS:
-        value = report["headline"].get(key)
-        if key == "peak_flops_tflops":
-            keys += [f"{key}.{d}" for d in (value or {})]
-        elif value is not None:
-            keys.append(key)
-    return keys
-
-
-def render_markdown(report: dict[str, Any], comparison: dict[str, Any] | None = None, lang: str = "en") -> str:
-    """The report as Markdown, in English or Spanish (the CLI writes English; the L4 lab follows the learner)."""
+def render_markdown(report: BenchReport, comparison: BenchComparison | None = None, lang: str = "en", *,
+                    title: bool = True) -> str:
+    """The report as Markdown, in English or Spanish (the CLI writes English; the L4 lab and the notebook follow
+    the learner, and leave out the H1 with ``title=False``)."""
     w = _WORDS.get(lang, _WORDS["en"])
-    dev, env = report["device"], report.get("env", {})
-    out = [
-        f"# GPU Tutor bench — {dev['name']}",
+    dev, env = report.device, report.env
+    out = [f"# GPU Tutor bench — {dev.name}", ""] if title else []
+    out.append(f"- {w['mode']}: {report.mode}; {w['device']}: {dev.kind}; {w['fingerprint']} `{dev.fingerprint}`")
+    if env:
+        out.append(f"- torch {env.get('torch')}, CUDA {env.get('cuda')}, Python {env.get('python')}, "
+                   f"{env.get('torch_threads')} {w['threads']}")
+    if report.duration_s is not None:
+        out.append(f"- {w['took']} {report.duration_s:.1f} s")
+    out += [
         "",
-        f"- {w['mode']}: {report['mode']}; {w['device']}: {dev['kind']}; {w['fingerprint']} `{dev['fingerprint']}`",
-        f"- torch {env.get('torch')}, CUDA {env.get('cuda')}, Python {env.get('python')}, "
-        f"{env.get('torch_threads')} {w['threads']}",
-        f"- {w['took']} {report.get('duration_s', 0):.1f} s",
-        "",
-        f"| {w['figure']} | {w['value']} | CV |" + (f" {w['vs']} |" if comparison else ""),
-        "|---|---:|---:|" + ("---|" if comparison else ""),
+        f"| {w['figure']} | {w['value']} | {w['unit']} | CV |" + (f" {w['vs']} |" if comparison else ""),
+        "|---|---:|---|---:|" + ("---|" if comparison else ""),
     ]
-    by_key = {f["key"]: f for f in (comparison or {}).get("figures", [])}
-    for (label, value, cv), key in zip(headline_rows(report), _row_keys(report), strict=True):
-        row = f"| {label_in(label, lang)} | {value} | {cv} |"
+    for row in _headline(report):
+        label, unit = _label_unit(row)
+        value = row.value * (1e3 if row.figure == "peak_flops_tflops" else 100 if row.figure == "mfu" else 1)
+        cv = "—" if row.cv is None else f"{format_number(row.cv * 100, lang, '.1f')} %"
+        line = f"| {label_in(label, lang)} | {_significant(value, lang)} | {unit} | {cv} |"
         if comparison:
-            fig = by_key.get(key)
-            row += (f" ×{fig['ratio']:.3f} {w['agrees'] if fig['agree'] else w['differs']} "
-                    f"(±{fig.get('allowed', comparison['tolerance']) * 100:.1f} %) |" if fig else " — |")
-        out.append(row)
+            fig = comparison.figure(row.key)
+            line += (f" ×{format_number(fig.ratio, lang, '.3f')} {w['agrees'] if fig.agree else w['differs']} "
+                     f"(±{format_number(fig.allowed * 100, lang, '.1f')} %) |" if fig else " — |")
+        out.append(line)
     out.append("")
     roof_line = decode_roof_line(report, lang)
     if roof_line:
         out += [roof_line, ""]
     if comparison:
-        verdict = w["agree"] if comparison["agree"] else w["disagree"]
-        out.append(w["compared"].format(verdict=verdict, tol=comparison["tolerance"] * 100))
-    notes = [str(n) for n in report.get("notes", [])]
+        verdict = w["agree"] if comparison.agree else w["disagree"]
+        out.append(w["compared"].format(verdict=verdict, tol=comparison.tolerance * 100))
+    elif report.compared:
+        out.append(t("bench.no_previous", "es" if lang == "es" else "en"))
+    notes = list(report.notes)
     if notes:
         out += ["", f"## {w['how']}", ""]
         for note in notes:

@@ -19,7 +19,7 @@ from tutor.content import Lab, Lesson
 from tutor.grading.predict import PredictionError, parse_number
 from tutor.i18n import Lang, format_number, t
 from tutor.progress.notebook import draft_entry, save_entry
-from tutor.results import Device
+from tutor.results import BenchComparison, BenchReport, Device
 
 OnProgress = Callable[[float, str], None]
 OnPoint = Callable[[dict[str, Any]], None]
@@ -110,7 +110,7 @@ class LabFiled:
     result: dict[str, Any]
     lab_run_id: int
     entry_id: int
-    bench_comparison: dict[str, Any] | None = None
+    bench_comparison: BenchComparison | None = None
 
 
 class LabRunner:
@@ -167,7 +167,8 @@ class LabRunner:
         if result.get("kind") == "bench":
             from tutor.progress.bench_history import record_bench
 
-            comparison = record_bench(self.store, result)
+            report = record_bench(self.store, BenchReport.from_json(result, "the bench's report"))
+            result, comparison = report.to_json(), report.comparison
         locked = prediction.to_json() if prediction else None
         lab_run_id = self.store.record_lab_run(
             lab_id=lab.id, lesson_id=lesson.id, result=result, prediction=locked, fingerprint=fingerprint_of(result)

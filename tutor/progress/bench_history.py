@@ -6,24 +6,24 @@ fingerprint (the course's second reproducible pass), then stored with that compa
 
 from __future__ import annotations
 
-from typing import Any
-
 from tutor.measure.bench_report import DEFAULT_TOLERANCE, compare
 from tutor.progress.store import StoreBase
+from tutor.results import BenchReport
 
 
-def same_mode_runs(store: StoreBase, fingerprint: str, mode: str | None) -> list[dict[str, Any]]:
-    """Stored bench runs on ``fingerprint`` whose report has ``mode``, oldest first."""
-    return [r for r in store.bench_runs(fingerprint) if r["report"].get("mode") == mode]
+def same_mode_runs(store: StoreBase, fingerprint: str, mode: str | None) -> list[BenchReport]:
+    """The reports of the stored bench runs on ``fingerprint`` with ``mode``, oldest first (a damaged row is
+    skipped: it is no evidence)."""
+    from tutor.progress.c0 import bench_report_of
+
+    reports = [bench_report_of(r) for r in store.bench_runs(fingerprint)]
+    return [r for r in reports if r is not None and r.mode == mode]
 
 
-def record_bench(store: StoreBase, report: dict[str, Any], tolerance: float = DEFAULT_TOLERANCE
-                 ) -> dict[str, Any] | None:
-    """Compare ``report`` with the previous run like it, store it (with the comparison) and return the comparison
-    (None when there is no previous run)."""
-    fingerprint = str(report["device"]["fingerprint"])
-    previous = same_mode_runs(store, fingerprint, report.get("mode"))
-    comparison = compare(report, previous[-1]["report"] if previous else None, tolerance)
-    report["comparison"] = comparison
-    store.record_bench_run(fingerprint=fingerprint, device_kind=report["device"]["kind"], report=report)
-    return comparison
+def record_bench(store: StoreBase, report: BenchReport, tolerance: float = DEFAULT_TOLERANCE) -> BenchReport:
+    """Compare ``report`` with the previous run like it, store it with the comparison, and return it so
+    (``comparison`` None when there is no previous run)."""
+    previous = same_mode_runs(store, report.fingerprint, report.mode)
+    compared = report.with_comparison(compare(report, previous[-1] if previous else None, tolerance))
+    store.record_bench_run(fingerprint=report.fingerprint, device_kind=report.device.kind, report=compared.to_json())
+    return compared

@@ -19,6 +19,7 @@ from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
+from tutor.results import BenchReport, ResultError
 
 C0_LEVEL = "n0"
 L4_GAP_EXERCISES = ("n0-l4-gap-fixed", "n0-l4-gap-bandwidth", "n0-l4-gap-extra")
@@ -74,16 +75,17 @@ def attempt_device_kind(attempt: Mapping[str, Any]) -> str | None:
     return None
 
 
-def _mode(run: Mapping[str, Any]) -> Any:
-    report = run.get("report")
-    return report.get("mode") if isinstance(report, Mapping) else None
+def bench_report_of(run: Mapping[str, Any]) -> BenchReport | None:
+    """The typed report of a stored bench run, or None when its JSON is not one (a damaged row is no evidence)."""
+    try:
+        return BenchReport.from_json(run.get("report"), f"bench run #{run.get('id')}")
+    except ResultError:
+        return None
 
 
-def _headline(run: Mapping[str, Any]) -> Mapping[str, Any]:
-    report = run.get("report")
-    if isinstance(report, Mapping) and isinstance(report.get("headline"), Mapping):
-        return report["headline"]  # type: ignore[no-any-return]
-    return {}
+def _mode(run: Mapping[str, Any]) -> str | None:
+    report = bench_report_of(run)
+    return report.mode if report is not None else None
 
 
 def _lock_part(run: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -157,22 +159,16 @@ def stack_condition(doctor_runs: Sequence[Mapping[str, Any]], env_matches: bool 
                      c_at, refs)
 
 
-def _report(run: Mapping[str, Any]) -> dict[str, Any]:
-    report = run.get("report")
-    if not isinstance(report, Mapping):
-        return {"headline": {}}
-    return {"headline": dict(_headline(run)), "cv": report.get("cv") if isinstance(report.get("cv"), Mapping) else {}}
-
-
 def _pair(prev: Mapping[str, Any], last: Mapping[str, Any], tolerance: float) -> dict[str, Any]:
     """Two runs compared under the noise-aware rule: agreement, and the figure furthest from its allowance."""
-    comparison = compare_bench(_report(last), _report(prev), tolerance)
-    figures = comparison["figures"] if comparison else []
-    worst = max(figures, key=lambda f: abs(f["ratio"] - 1) / max(f["allowed"], 1e-12), default=None)
+    now, before = bench_report_of(last), bench_report_of(prev)
+    comparison = compare_bench(now, before, tolerance) if now is not None else None
+    figures = comparison.figures if comparison else ()
+    worst = max(figures, key=lambda f: abs(f.ratio - 1) / max(f.allowed, 1e-12), default=None)
     return {"ids": [prev["id"], last["id"]], "at": (float(prev["created_at"]), float(last["created_at"])),
-            "agree": bool(comparison and comparison["agree"]), "key": worst["key"] if worst else None,
-            "difference": abs(worst["ratio"] - 1) if worst else float("inf"),
-            "allowed": worst["allowed"] if worst else tolerance}
+            "agree": bool(comparison and comparison.agree), "key": worst.key if worst else None,
+            "difference": abs(worst.ratio - 1) if worst else float("inf"),
+            "allowed": worst.allowed if worst else tolerance}
 
 
 def _pair_words(p: Mapping[str, Any]) -> tuple[str, str]:

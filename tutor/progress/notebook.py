@@ -19,7 +19,7 @@ from importlib import metadata
 from typing import Any
 
 from tutor.i18n import Lang
-from tutor.results import Device, device_label
+from tutor.results import BenchReport, Device, ResultError, device_label
 from tutor.telemetry.format import describe_window
 from tutor.untrusted import clean
 
@@ -84,17 +84,6 @@ _SENTENCES: dict[str, dict[Lang, str]] = {
     "peak_mm": {"es": "pico de matmul {dtype} (medido)", "en": "peak matmul {dtype} (measured)"},
     "ridge": {"es": "punto de cresta (float32)", "en": "ridge point (float32)"},
     "cached": {"es": "(roofline de la caché de este dispositivo)", "en": "(roofline from this device's cache)"},
-    "agree": {
-        "es": "Comparado con la ejecución anterior en esta huella, las dos pasadas {verdict} dentro del {tol}",
-        "en": "Compared with the previous run on this fingerprint, the two passes {verdict} within {tol}",
-    },
-    "agree_yes": {"es": "coinciden", "en": "agree"},
-    "agree_no": {"es": "NO coinciden", "en": "do NOT agree"},
-    "differ": {"es": "difieren", "en": "differ"},
-    "no_previous": {
-        "es": "No hay una ejecución anterior en esta huella: vuelve a ejecutar el bench para la segunda pasada.",
-        "en": "No previous run on this fingerprint to compare with: run the bench again for the second pass.",
-    },
 }
 
 _HEADERS: dict[str, dict[Lang, list[str]]] = {
@@ -532,24 +521,6 @@ def _describe_roofline(roof: Mapping[str, Any], lang: Lang = "en") -> str:
     return "\n".join(lines)
 
 
-_BENCH_UNITS = {
-    "peak_bandwidth_gbs": ("peak bandwidth", "GB/s"),
-    "peak_flops_tflops": ("peak matmul", "TFLOP/s"),
-    "ridge_flops_per_byte": ("ridge point", "FLOP/byte"),
-    "decode_tokens_per_s": ("decode", "tokens/s"),
-    "decode_bound_tokens_per_s": ("decode bound (bandwidth ÷ bytes per token)", "tokens/s"),
-    "train_tokens_per_s": ("training step", "tokens/s"),
-    "mfu": ("MFU", ""),
-}
-_BENCH_LABELS_ES = {
-    "peak_bandwidth_gbs": "ancho de banda pico",
-    "peak_flops_tflops": "pico de matmul",
-    "ridge_flops_per_byte": "punto de cresta",
-    "decode_tokens_per_s": "decodificación",
-    "decode_bound_tokens_per_s": "cota de decodificación (ancho de banda ÷ bytes por token)",
-    "train_tokens_per_s": "paso de entrenamiento",
-}
-_BENCH_HEAD = {"es": ["cifra", "valor", "unidad", "CV"], "en": ["figure", "value", "unit", "CV"]}
 _WORDS_ES = {
     "measured (extrapolated to full size)": "medido (extrapolado al tamaño completo)",
     "measured: peak allocated": "medido: pico asignado",
@@ -578,36 +549,14 @@ def _w(text: str, lang: Lang) -> str:
 
 
 def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
-    raw_headline, raw_cv = report.get("headline"), report.get("cv")
-    headline: Mapping[str, Any] = raw_headline if isinstance(raw_headline, Mapping) else {}
-    cv: Mapping[str, Any] = raw_cv if isinstance(raw_cv, Mapping) else {}
-    rows = []
-    for key, value in headline.items():
-        label, unit = _BENCH_UNITS.get(key, (key, ""))
-        if lang == "es":
-            label = _BENCH_LABELS_ES.get(key, label)
-        spread = cv.get(key)
-        if isinstance(value, Mapping):
-            for dtype, v in value.items():
-                s = spread.get(dtype) if isinstance(spread, Mapping) else None
-                rows.append((f"{label} {dtype}", v, unit, f"{s:.1%}" if _is_figure(s) else ""))
-        elif key == "mfu" and _is_figure(value):
-            rows.append((label, f"{value:.1%}", unit, f"{spread:.1%}" if _is_figure(spread) else ""))
-        else:
-            rows.append((label, value, unit, f"{spread:.1%}" if _is_figure(spread) else ""))
-    text = _table(_BENCH_HEAD[lang], rows) if rows else ""
-    comparison = report.get("comparison")
-    if isinstance(comparison, Mapping):
-        verdict = _s("agree_yes" if comparison.get("agree") else "agree_no", lang)
-        tolerance = float(comparison.get("tolerance") or 0.05)
-        differs = [f["key"] for f in comparison.get("figures") or () if isinstance(f, Mapping) and not f.get("agree")]
-        text += "\n\n" + _s("agree", lang, verdict=verdict, tol=f"{tolerance:.0%}")
-        text += f" ({_s('differ', lang)}: {', '.join(differs)})." if differs else "."
-    elif "comparison" in report:
-        text += "\n\n" + _s("no_previous", lang)
-    if report.get("mode"):
-        text = f"`tutor bench` ({report['mode']}):\n\n" + text
-    return text
+    """The bench report as ``tutor bench`` and the L4 lab render it (one renderer), without its H1."""
+    from tutor.measure.bench_report import render_markdown
+
+    try:
+        bench = BenchReport.from_json(report, "the bench report")
+    except ResultError as exc:
+        return str(exc)
+    return render_markdown(bench, bench.comparison, lang, title=False)
 
 
 def _describe_doctor(report: Mapping[str, Any], lang: Lang = "en") -> str:

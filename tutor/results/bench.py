@@ -114,6 +114,11 @@ def _rows(headline: Reader, cv: Reader | None) -> tuple[BenchRow, ...]:
     return tuple(rows)
 
 
+def bench_rows(headline: Mapping[str, Any], cv: Mapping[str, Any] | None = None) -> tuple[BenchRow, ...]:
+    """The rows of a headline and its CVs as the report nests them (``{"peak_flops_tflops": {"float32": …}}``)."""
+    return _rows(Reader(headline, "headline"), Reader(cv, "cv") if cv is not None else None)
+
+
 def _nest(pairs: list[tuple[str, float | None]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:

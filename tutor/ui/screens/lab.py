@@ -31,7 +31,7 @@ from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_que
 from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import load_entries, summarise_result, sweep_point, sweep_points
 from tutor.progress.store_errors import StoreError
-from tutor.results import Device, device_label
+from tutor.results import BenchReport, Device, device_label
 from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import ProgressChanged
@@ -504,7 +504,8 @@ def bench_markdown(report: Mapping[str, Any], lang: Lang) -> str:
     without its H1."""
     from tutor.measure.bench_report import render_markdown
 
-    return render_markdown(dict(report), report.get("comparison"), lang).split("\n", 1)[1]
+    bench = BenchReport.from_json(report)
+    return render_markdown(bench, bench.comparison, lang, title=False)
 
 
 def _fraction(value: Any) -> float | None:
