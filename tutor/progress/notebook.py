@@ -19,7 +19,7 @@ from importlib import metadata
 from typing import Any
 
 from tutor.i18n import Lang
-from tutor.results import BenchReport, Device, ResultError, device_label
+from tutor.results import BenchReport, Device, ResultError, SweepPoint, device_label, sweep_point
 from tutor.telemetry.format import describe_window
 from tutor.untrusted import clean
 
@@ -377,57 +377,11 @@ def _figure_list(figures: Mapping[str, Any]) -> str:
 
 
 # What each sweep plots: x key, y key, and how its points split into series.
-SWEEP_AXES: dict[str, tuple[str, str]] = {
-    "working_set": ("working_set_bytes", "gbs"),
-    "gemm_sizes": ("n", "gflops"),
-    "naive_vs_numpy": ("n", "time_s"),
-    "roofline_points": ("arithmetic_intensity", "gflops"),
-    "gemm_share": ("tokens_per_step", "gemm_pct"),
-}
-
-
-@dataclass(frozen=True)
-class SweepPoint:
-    """One point of a sweep as a plot draws it."""
-
-    series: str
-    x: float
-    y: float
-    extrapolated: bool = False
-    name: str = ""
-
-
-def sweep_point(sweep: str, point: Mapping[str, Any]) -> SweepPoint | None:
-    """Where ``point`` (as the measurement engine streams it) goes on ``sweep``'s plot; None if it has no x/y."""
-    x_key, y_key = SWEEP_AXES.get(sweep, ("x", "y"))
-    x, y = point.get(x_key), point.get(y_key)
-    if not (_is_figure(x) and _is_figure(y)) or x is None or y is None:
-        return None
-    extrapolated = bool(point.get("extrapolated"))
-    if sweep == "naive_vs_numpy":
-        base = str(point.get("series") or "python")
-        series = f"{base} ({'extrapolated ∝ N³' if extrapolated else 'measured'})"
-    elif sweep == "roofline_points":
-        series = "kernels (measured)"
-    else:
-        series = str(point.get("series") or "measured")
-    name = str(point.get("name") or "")
-    params = point.get("params")
-    if name in ("gemm", "bmm") and isinstance(params, Mapping) and "n" in params:
-        name = f"{name} {params['n']}"
-    return SweepPoint(series, float(x), float(y), extrapolated, name)
-
-
 def sweep_points(result: Mapping[str, Any]) -> list[SweepPoint]:
-    """Every plottable point of a sweep result, in order."""
+    """Every plottable point of a sweep result (as a lab run stores it), in order."""
     name = str(result.get("name", ""))
-    out = []
-    for p in result.get("points") or ():
-        if isinstance(p, Mapping):
-            sp = sweep_point(name, p)
-            if sp is not None:
-                out.append(sp)
-    return out
+    points = (sweep_point(name, p) for p in result.get("points") or () if isinstance(p, Mapping))
+    return [p for p in points if p is not None]
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:

@@ -36,6 +36,13 @@ class SweepPoint:
     def plottable(self) -> bool:
         return self.x is not None and self.y is not None
 
+    def at(self) -> tuple[float, float]:
+        """``(x, y)`` on the plot; ``ValueError`` for a point without them (:func:`sweep_point` returns only
+        points with both)."""
+        if self.x is None or self.y is None:
+            raise ValueError("this sweep point has no position on its plot")
+        return self.x, self.y
+
     def to_json(self) -> dict[str, Any]:
         return dict(self.values)
 

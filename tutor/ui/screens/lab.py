@@ -335,10 +335,11 @@ class LabScreen(TutorScreen[None]):
         sp = sweep_point(self.lab.run.name or "", point)
         if sp is None:
             return
+        x, y = sp.at()
         self.query_one("#lab-plot", LabPlot).add_point(
             series_label(sp.series, self.lang),
-            sp.x,
-            sp.y,
+            x,
+            y,
             extrapolated=sp.extrapolated,
             name=sp.name,
             kind="scatter" if self.lab.run.name == "roofline_points" else "line",
@@ -530,7 +531,7 @@ def plot_series_of(result: Mapping[str, Any], lang: Lang = "en") -> list[PlotSer
     for p in sweep_points(result):
         label = series_label(p.series, lang)
         s = series.setdefault(label, PlotSeries(label, extrapolated=p.extrapolated, kind=kind))
-        s.points.append((p.x, p.y))
+        s.points.append(p.at())
         s.names.append(p.name)
     return list(series.values())
 
