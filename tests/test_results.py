@@ -150,5 +150,7 @@ def test_the_summary_an_attempt_keeps_drops_the_raw_tables() -> None:
                                                "bandwidth": {"cv": 0.1}, "gemm": {"float32": {}}},
                                   "kernels": {"a": 1}})
     summary = full.summary()
-    assert summary.roofline is not None and summary.roofline.tables == {} and "kernels" not in summary.figures
+    # the raw STREAM and matmul tables go; the bandwidth's CV stays (every chart says how noisy its roof was)
+    assert summary.roofline is not None and summary.roofline.tables == {"bandwidth_cv": 0.1}
+    assert "kernels" not in summary.figures
     assert summary.time_s == full.time_s and summary.classification == full.classification

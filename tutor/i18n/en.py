@@ -308,6 +308,7 @@ MESSAGES: dict[str, str] = {
     "work.lab": "Lab measurement",
     "work.doctor": "Environment check",
     "work.course": "The course could not be loaded",
+    "work.roofline": "Re-measuring the roofline",
     "work.other": "Background task",
     "work.error": "unexpected error: {detail}",
     # tutor.ui.screens.class_report
@@ -483,4 +484,20 @@ MESSAGES: dict[str, str] = {
         "these weights, not your DRAM's."
     ),
     "setup.decode.budget": " The {budget} memory budget does not let it reach {target}× the cache.",
+    # when a roof was measured, and measuring it again on request (issue 11 item 4)
+    "roof.stamp": "roof measured {age}, load {load}{cv}",
+    "roof.stamp.no_load": "roof measured {age}{cv}",
+    "roof.stamp.cv": ", CV {cv}",
+    "roof.age.now": "just now",
+    "roof.age.s": "{n} s ago",
+    "roof.age.min": "{n} min ago",
+    "roof.age.h": "{n} h ago",
+    "roof.age.d": "{n} d ago",
+    "roof.remeasuring": "Measuring the roofline again… (Esc cancels)",
+    "roof.remeasured_request": (
+        "Roofline measured again: {bw}, {flops} in fp32 (before: {bw0}, {flops0}). Your next measurement is "
+        "judged against it."
+    ),
+    "roof.remeasure_stopped": "Re-measuring the roofline stopped; the previous roof stays.",
+    "key.remeasure_roof": "Re-measure roofline",
 }

@@ -310,6 +310,7 @@ MESSAGES: dict[str, str] = {
     "work.lab": "Medición del laboratorio",
     "work.doctor": "Diagnóstico del entorno",
     "work.course": "No se pudo cargar el curso",
+    "work.roofline": "Nueva medición del roofline",
     "work.other": "Tarea en segundo plano",
     "work.error": "error inesperado: {detail}",
     # tutor.ui.screens.class_report
@@ -490,4 +491,20 @@ MESSAGES: dict[str, str] = {
         "medido leyendo estos pesos, no el de tu DRAM."
     ),
     "setup.decode.budget": " El presupuesto de memoria de {budget} no deja llegar a {target}× la caché.",
+    # when a roof was measured, and measuring it again on request (issue 11 item 4)
+    "roof.stamp": "techo medido {age}, carga {load}{cv}",
+    "roof.stamp.no_load": "techo medido {age}{cv}",
+    "roof.stamp.cv": ", CV {cv}",
+    "roof.age.now": "hace un momento",
+    "roof.age.s": "hace {n} s",
+    "roof.age.min": "hace {n} min",
+    "roof.age.h": "hace {n} h",
+    "roof.age.d": "hace {n} d",
+    "roof.remeasuring": "Midiendo de nuevo el roofline… (Esc cancela)",
+    "roof.remeasured_request": (
+        "Roofline medido de nuevo: {bw}, {flops} en fp32 (antes: {bw0}, {flops0}). Tu próxima medición se juzga "
+        "contra él."
+    ),
+    "roof.remeasure_stopped": "Se detuvo la nueva medición del roofline; se queda el techo anterior.",
+    "key.remeasure_roof": "Re-medir roofline",
 }

@@ -78,7 +78,7 @@ class RooflineReference:
     def bandwidth_cv(self) -> float | None:
         """The coefficient of variation of the bandwidth measurement, when the tables carry it."""
         bw = self.tables.get("bandwidth")
-        cv = bw.get("cv") if isinstance(bw, Mapping) else None
+        cv = bw.get("cv") if isinstance(bw, Mapping) else self.tables.get("bandwidth_cv")
         return float(cv) if isinstance(cv, int | float) and not isinstance(cv, bool) else None
 
     @property
@@ -87,11 +87,14 @@ class RooflineReference:
         return limits if isinstance(limits, Mapping) else None
 
     def summary(self) -> RooflineReference:
-        """The roofline without its raw STREAM and matmul tables (what an attempt keeps)."""
+        """The roofline without its raw STREAM and matmul tables (what an attempt keeps); when, under what load and
+        with what noise it was measured stay (every chart says so)."""
+        cv = self.bandwidth_cv
         return RooflineReference(
             peak_bandwidth_gbs=self.peak_bandwidth_gbs, peak_gflops=self.peak_gflops,
             ridge_flops_per_byte=self.ridge_flops_per_byte, ridge_point=self.ridge_point, mode=self.mode,
-            measured_at=self.measured_at, cached=self.cached, datasheet=self.datasheet)
+            measured_at=self.measured_at, load_average=self.load_average, cached=self.cached,
+            datasheet=self.datasheet, tables={"bandwidth_cv": cv} if cv is not None else {})
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.tables)

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from tutor.measure.worker import MeasureWorker
     from tutor.ui.screens.doctor import DoctorRunner
 
-WORK_KINDS = ("exercise", "lab", "doctor", "course")
+WORK_KINDS = ("exercise", "lab", "doctor", "course", "roofline")
 """What a :class:`WorkFailed` notice can be about (its title); anything else is a background task."""
 
 class TutorApp(App[None]):

@@ -56,6 +56,7 @@ KEYMAP: dict[str, KeySpec] = {
     "save": KeySpec("ctrl+s", "save", priority=True),
     "export": KeySpec("ctrl+o", "export"),
     "class_report": KeySpec("I", "app.open_class_report", show=False),
+    "remeasure_roof": KeySpec("f5", "remeasure_roof", priority=True),
 }
 
 

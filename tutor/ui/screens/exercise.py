@@ -30,6 +30,7 @@ from tutor.i18n import Lang, t
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
 from tutor.practice.failures import Failure, failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
+from tutor.practice.roof_stamp import remeasured_text
 from tutor.practice.runner import MeasureFn
 from tutor.practice.sizing import setup_line
 from tutor.results import Measurement
@@ -38,6 +39,7 @@ from tutor.ui.keys import bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import OpenExercise, ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain, plain_line, styled
+from tutor.ui.roof_remeasure import RoofRemeasure
 from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 from tutor.ui.screens.code import open_code
 from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
@@ -49,11 +51,11 @@ def device_requested() -> str:
     return "auto"
 
 
-class ExerciseScreen(TutorScreen[None]):
+class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
     """One predict-then-measure exercise."""
 
     CSS_PATH = "../styles/exercise.tcss"
-    BINDINGS = bindings("back", "lock", "run", "hint", "telemetry", "next_pending", "view_code",
+    BINDINGS = bindings("back", "lock", "run", "hint", "telemetry", "next_pending", "view_code", "remeasure_roof",
                         back="back_or_cancel", run="measure")
 
     class Progress(Message):
@@ -117,6 +119,8 @@ class ExerciseScreen(TutorScreen[None]):
         self.hints_shown = 0
         self.outcome: Outcome | None = None
         self._measuring: Worker[None] | None = None
+        self._remeasured_roof: dict[str, Any] | None = None
+        """The roof F5 measured after the reveal (the chart draws it from then on)."""
         self.stalled_for: float | None = None
         """Seconds without a sign of life from the running measurement when it was found stalled, else None."""
 
@@ -338,6 +342,9 @@ class ExerciseScreen(TutorScreen[None]):
         return self._measuring is not None and self._measuring.is_cancelled
 
     def action_back_or_cancel(self) -> None:
+        if self.cancel_roof_remeasure():
+            self._status(t("ex.cancelling", self.lang))
+            return
         if self.state == "running":
             self.workers.cancel_group(self, "exercise")  # the thread sees it through worker_cancel_event()
             self._status(t("ex.cancelling", self.lang))
@@ -423,6 +430,10 @@ class ExerciseScreen(TutorScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "next_pending":
             return self.state == "revealed"
+        if action == "remeasure_roof":  # on the reveal of a measured exercise, one at a time
+            if self.exercise.measure is None or self.exercise.measure.op == "doctor":
+                return False
+            return True if self.state == "revealed" and not self.roof_remeasuring else None
         if action == "view_code":
             return self.exercise.measure is not None
         if action == "hint":
@@ -636,11 +647,34 @@ class ExerciseScreen(TutorScreen[None]):
         chart.display = roof is not None
         if m is not None and roof is not None:
             chart.dtype = m.dtype
-            chart.roofline = roof.to_json()
+            chart.roofline = self._remeasured_roof or roof.to_json()
             chart.points = tuple(chart_points(outcome, lang))
         self.query_one("#ex-explanation", PackMarkdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
         self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
         self.refresh_bindings()
+
+    # -- the roofline measured again on request (F5) ----------------------------------------------------------
+
+    def roof_measure_call(self) -> Any:
+        return self._measure_fn or self._worker_measure
+
+    def roof_device(self) -> str:
+        return self.device
+
+    def roof_status(self, text: str, fraction: float | None = None) -> None:
+        bar = self.query_one("#ex-progress", ProgressBar)
+        bar.display = self.roof_remeasuring
+        if fraction is not None:
+            bar.update(progress=max(0.0, min(1.0, fraction)))
+        self._status(text)
+        self.refresh_bindings()
+
+    def roof_remeasured(self, roof: dict[str, Any]) -> None:
+        chart = self.query_one("#ex-chart", RooflineChart)
+        before = chart.roofline
+        chart.roofline = self._remeasured_roof = roof
+        self.query_one("#ex-progress").display = False
+        self._status(remeasured_text(before, roof, self.lang))
 
     def _reproduced(self) -> bool:
         from tutor.progress.passes import exercise_status

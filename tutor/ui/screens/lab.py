@@ -28,6 +28,7 @@ from tutor.measure.errors import MeasureCancelled, MeasureError
 from tutor.measure.registry import SWEEPS
 from tutor.practice.failures import Failure, classify, stalled_text
 from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
+from tutor.practice.roof_stamp import remeasured_text, roof_stamp
 from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import load_entries, summarise_result, sweep_point, sweep_points
 from tutor.progress.store_errors import StoreError
@@ -36,6 +37,7 @@ from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain, plain_line
+from tutor.ui.roof_remeasure import RoofRemeasure
 from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 from tutor.ui.screens.code import open_code
 from tutor.ui.screens.exercise import roofline_note
@@ -44,12 +46,12 @@ from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean, clean_line
 
 
-class LabScreen(TutorScreen[None]):
+class LabScreen(RoofRemeasure, TutorScreen[None]):
     """One lab: predict, measure live, read the plot, file the notebook entry."""
 
     CSS_PATH = "../styles/lab.tcss"
-    BINDINGS = bindings("back", "run", "notebook", "telemetry", "view_code", back="cancel_or_back", run="run_again",
-                        notebook="open_entry")
+    BINDINGS = bindings("back", "run", "notebook", "telemetry", "view_code", "remeasure_roof", back="cancel_or_back",
+                        run="run_again", notebook="open_entry")
 
     # -- messages from the thread worker (attributes down, messages up) --------------------------------------
 
@@ -90,6 +92,8 @@ class LabScreen(TutorScreen[None]):
         self._measuring: Worker[None] | None = None
         self._started_at = 0.0
         self._doctor_runs_before: int | None = None
+        self._roof: Mapping[str, Any] | None = None
+        """The roof the plot draws (the lab's result's, or the one F5 measured since)."""
 
     # -- layout ----------------------------------------------------------------------------------------------
 
@@ -345,7 +349,32 @@ class LabScreen(TutorScreen[None]):
             kind="scatter" if self.lab.run.name == "roofline_points" else "line",
         )
 
+    # -- the roofline measured again on request (F5) ----------------------------------------------------------
+
+    def roof_measure_call(self) -> Any:
+        def call(request: dict[str, Any], progress: Any, cancel: Any) -> Any:
+            return self._run_in_worker(request, on_progress=progress, cancel_event=cancel)
+
+        return call
+
+    def roof_status(self, text: str, fraction: float | None = None) -> None:
+        self.query_one("#lab-progress-row").display = True
+        if fraction is not None:
+            self.query_one("#lab-progress", ProgressBar).update(progress=max(0.0, min(1.0, fraction)))
+        self._set_status(text)
+        self.refresh_bindings()
+
+    def roof_remeasured(self, roof: dict[str, Any]) -> None:
+        plot = self.query_one("#lab-plot", LabPlot)
+        before = self._roof
+        if plot.roofs:
+            self._set_roofs(plot, roof)
+        self._roof = roof
+        self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
+        self._set_status(remeasured_text(before, roof, self.lang))
+
     def _set_roofs(self, plot: LabPlot, roof: Mapping[str, Any]) -> None:
+        self._roof = roof
         peaks = roof.get("peak_gflops")
         dtype = str(self.lab.run.params.get("dtype", "float32"))
         peak = peaks.get(dtype, peaks.get("float32")) if isinstance(peaks, Mapping) else peaks
@@ -353,6 +382,7 @@ class LabScreen(TutorScreen[None]):
             peak_bandwidth_gbs=roof.get("peak_bandwidth_gbs"),
             peak_gflops=peak if isinstance(peak, int | float) else None,
             label=t("lab.plot.roofline", self.lang),
+            stamp=roof_stamp(roof, self.lang) or "",
         )
 
     def on_lab_screen_finished(self, message: Finished) -> None:
@@ -435,6 +465,8 @@ class LabScreen(TutorScreen[None]):
                                                and self.prediction is not None)
         if action == "view_code":
             return self.lab.run.op in ("workload", "sweep")
+        if action == "remeasure_roof":  # not while the lab itself measures, one at a time
+            return True if self.state != "running" and not self.roof_remeasuring else None
         return True
 
     def binding_label(self, key_id: str, lang: Lang) -> str | None:
@@ -446,6 +478,9 @@ class LabScreen(TutorScreen[None]):
         open_code(self, self.lab.run.op, self.lab.run.name, self.lang)
 
     def action_cancel_or_back(self) -> None:
+        if self.cancel_roof_remeasure():
+            self._set_status(t("lab.notice.cancelled", self.lang))
+            return
         if self.state == "running":
             self.workers.cancel_group(self, "lab")  # the thread sees it through worker_cancel_event()
             self._set_status(t("lab.notice.cancelled", self.lang))

@@ -120,10 +120,17 @@ class LabPlot(PlotextPlot):
         self.caches = {k: int(v) for k, v in caches.items() if isinstance(v, int | float) and v > 0}
         self.redraw()
 
-    def set_roofs(self, *, peak_bandwidth_gbs: float | None, peak_gflops: float | None, label: str = "") -> None:
-        """The measured roofs drawn under a roofline plot's points."""
-        self.roofs = {"bw": peak_bandwidth_gbs, "flops": peak_gflops, "label": label}
+    def set_roofs(self, *, peak_bandwidth_gbs: float | None, peak_gflops: float | None, label: str = "",
+                  stamp: str = "") -> None:
+        """The measured roofs drawn under a roofline plot's points; ``stamp`` says when they were measured (shown
+        in the title)."""
+        self.roofs = {"bw": peak_bandwidth_gbs, "flops": peak_gflops, "label": label, "stamp": stamp}
         self.redraw()
+
+    @property
+    def roof_stamp(self) -> str:
+        """When the drawn roof was measured ("" when no roof is drawn or it does not say)."""
+        return str(self.roofs.get("stamp") or "")
 
     def set_prediction(self, value: float | None, unit: str | None, label: str = "your prediction") -> None:
         """Draw the learner's prediction where its unit is one of the plot's axes (a level, or a bandwidth roof)."""
@@ -152,7 +159,8 @@ class LabPlot(PlotextPlot):
     def redraw(self) -> None:
         plt = self.plt
         plt.clear_figure()
-        plt.title(clean_line(self.title))
+        stamp = self.roof_stamp
+        plt.title(clean_line(f"{self.title} — {stamp}" if stamp else self.title))
         plt.xlabel(self.x_label)
         plt.ylabel(self.y_label)
         draw = {

@@ -19,6 +19,7 @@ from textual.app import RenderResult
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from tutor.practice.roof_stamp import roof_stamp
 from tutor.ui.chart_geometry import (
     Axis,
     Canvas,
@@ -168,6 +169,11 @@ class RooflineChart(Widget):
             canvas.put(area.col(p.intensity), area.row(p.gflops), p.marker, f"bold {_style(p.color)}")
         return canvas, area
 
+    def roof_stamp(self) -> str | None:
+        """When the drawn roof was measured, under what load and noise ("roof measured 12 min ago, load 0,4, CV
+        1,2 %"), in the app's language; None when the roofline does not record it."""
+        return roof_stamp(self.roofline, "es" if getattr(self.app, "lang", "en") == "es" else "en")
+
     def render(self) -> RenderResult:
         width, height = max(20, self.size.width), max(8, self.size.height)
         items = [Text.assemble((marker, style), f" {label}") for marker, label, style in self.legend_entries()]
@@ -175,6 +181,11 @@ class RooflineChart(Widget):
             item.truncate(width, overflow="ellipsis")
         legend = [Text("   ").join(items[i] for i in row)
                   for row in legend_layout([item.cell_len for item in items], width)]
+        stamp = self.roof_stamp()
+        if stamp:
+            line = Text(clean_line(stamp), style="grey62 italic")
+            line.truncate(width, overflow="ellipsis")
+            legend.append(line)
         canvas, _area = self.canvas(width, max(6, height - len(legend)))
         lines = []
         for text, spans in canvas.rows():

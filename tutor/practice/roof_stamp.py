@@ -1,0 +1,85 @@
+"""When a roof was measured, and measuring it again on request (issue 11 item 4).
+
+Every chart that draws a roof says when it was measured, under what load and with what noise ("roof measured
+12 min ago, load 0,4, CV 1,2 %"), so a roof measured on a busy afternoon is not mistaken for today's machine. The
+exercise reveal and the lab screens measure it again on request (F5) through the same measuring process as any
+other request: :func:`remeasure_request` is that request.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from tutor.i18n import Lang, format_number, t
+from tutor.results import RooflineReference
+
+
+def _field(roof: Mapping[str, Any] | RooflineReference, key: str) -> Any:
+    if isinstance(roof, RooflineReference):
+        return getattr(roof, key, None)
+    if key == "bandwidth_cv" and "bandwidth_cv" not in roof:
+        bandwidth = roof.get("bandwidth")
+        return bandwidth.get("cv") if isinstance(bandwidth, Mapping) else None
+    return roof.get(key)
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def age_text(seconds: float, lang: Lang) -> str:
+    """``just now``, ``40 s ago``, ``12 min ago``, ``3 h ago``, ``2 d ago`` (and in Spanish)."""
+    seconds = max(0.0, seconds)
+    if seconds < 5:
+        return t("roof.age.now", lang)
+    for unit, size, limit in (("s", 1, 60), ("min", 60, 3600), ("h", 3600, 48 * 3600)):
+        if seconds < limit:
+            return t(f"roof.age.{unit}", lang, n=int(seconds // size))
+    return t("roof.age.d", lang, n=int(seconds // 86400))
+
+
+def roof_stamp(roof: Mapping[str, Any] | RooflineReference | None, lang: Lang, now: float | None = None
+               ) -> str | None:
+    """"roof measured 12 min ago, load 0,4, CV 1,2 %" for a roofline that records when it was measured; None
+    when it does not (an older stored result, a test's made-up roof)."""
+    if roof is None:
+        return None
+    measured_at = _number(_field(roof, "measured_at"))
+    if measured_at is None:
+        return None
+    age = age_text((time.time() if now is None else now) - measured_at, lang)
+    load, cv = _number(_field(roof, "load_average")), _number(_field(roof, "bandwidth_cv"))
+    cv_text = t("roof.stamp.cv", lang, cv=format_number(cv, lang, ".1%")) if cv is not None else ""
+    if load is None:
+        return t("roof.stamp.no_load", lang, age=age, cv=cv_text)
+    return t("roof.stamp", lang, age=age, load=format_number(load, lang, ".1f"), cv=cv_text)
+
+
+def remeasure_request(device: str = "auto", mode: str = "quick") -> dict[str, Any]:
+    """The request that measures this device's roofline again and caches it (what F5 runs)."""
+    from tutor.measure.plan import build_request
+
+    return build_request({"op": "roofline", "params": {"mode": mode, "refresh": True}}, device=device).to_wire()
+
+
+def remeasured_text(before: Mapping[str, Any] | RooflineReference | None, after: Mapping[str, Any], lang: Lang
+                    ) -> str:
+    """What the re-measurement found, next to the roof it replaced."""
+
+    def figures(roof: Mapping[str, Any] | RooflineReference | None) -> tuple[str, str]:
+        if roof is None:
+            return "?", "?"
+        bw = _number(_field(roof, "peak_bandwidth_gbs"))
+        peaks = _field(roof, "peak_gflops")
+        flops = _number(peaks.get("float32")) if isinstance(peaks, Mapping) else None
+        return (f"{format_number(bw, lang, '.1f')} GB/s" if bw is not None else "?",
+                f"{format_number(flops, lang, '.0f')} GFLOP/s" if flops is not None else "?")
+
+    bw, flops = figures(after)
+    bw0, flops0 = figures(before)
+    return t("roof.remeasured_request", lang, bw=bw, flops=flops, bw0=bw0, flops0=flops0)
