@@ -63,10 +63,15 @@ _WORKLOAD = (
 )
 
 _DECODE_BATCH = ("tokens_per_s", "tokens_per_s_best_step", "median_step_s", "cv", "timed_steps", "bytes_per_step",
-                 "bytes_per_token", "bound_tokens_per_s", "fraction_of_bound", "threads", "batch")
+                 "bytes_per_token", "bound_tokens_per_s", "dram_bound_tokens_per_s", "fraction_of_bound", "threads",
+                 "batch")
 _DECODE = (
     "tokens_per_s", "bound_tokens_per_s", "cv", "bandwidth_gbs", "n_params", "weights_bytes_per_step",
     "prompt_tokens", "decode_steps", *(f"batches.<batch>.{k}" for k in _DECODE_BATCH),
+    # the larger batch whatever the mode; the roof that feeds the weights (tutor.measure.decode_sizing)
+    *(f"big_batch.{k}" for k in _DECODE_BATCH), "dram_bandwidth_gbs", "dram_bound_tokens_per_s",
+    "feeding.bandwidth_gbs", "feeding.weights_bytes", "feeding.last_level_cache_bytes", "feeding.llc_multiple",
+    "feeding.dram_bandwidth_gbs", "bound_check.fraction", "bound_check.margin",
 )
 _GAP_PARTS = ("fixed", "bandwidth", "extra_bytes", "residual")
 _DECODE_GAP = (

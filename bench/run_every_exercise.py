@@ -1,0 +1,79 @@
+"""Every bundled exercise run headless at its real sizes on this machine, and whether the explanation shown agrees
+with what was measured (issue 11 item 2).
+
+    .venv/bin/python bench/run_every_exercise.py [--only ID ...] [--data-dir DIR] [--small]
+
+Each exercise goes through the exercise runner (the path of ``tutor exercise run``: lock a prediction, measure in
+the measuring worker process, grade, store) in a throwaway data dir, so the learner's progress and roofline cache
+are not touched (the roofline is measured once, in quick mode, and cached there). The table gives, per exercise:
+what was measured, the truth, the measured side, the ``explanation_when`` variants shown and whether the
+explanation agrees (:func:`tutor.practice.answer_key.check_outcome`). ``--small`` runs the quick check of the tests
+instead (each request shrunk, measured in this process).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", default=None, metavar="ID", help="run only these exercises")
+    parser.add_argument("--data-dir", default=None, help="data dir to use (default: a temporary one)")
+    parser.add_argument("--small", action="store_true", help="the tests' quick check (small sizes, in-process)")
+    args = parser.parse_args()
+    data_dir = args.data_dir or tempfile.mkdtemp(prefix="tutor-every-exercise-")
+    os.environ["TUTOR_DATA_DIR"] = data_dir
+
+    from tutor.content import load_course
+    from tutor.paths import bundled_course
+    from tutor.practice import ExerciseRunner
+    from tutor.practice.answer_key import render_table, run_every_exercise, small_measure
+    from tutor.progress import ProgressStore
+
+    course = load_course(bundled_course())
+    store = ProgressStore(Path(data_dir) / "every-exercise.sqlite3")
+    close = None
+    if args.small:
+        from tutor.measure.api import run_request
+
+        measure = small_measure(run_request)
+    else:
+        from tutor.measure.worker import MeasureWorker
+
+        worker = MeasureWorker()
+        close = worker.close
+
+        def measure(request, on_progress, cancel):  # type: ignore[no-untyped-def]
+            return worker.run(request, on_progress=on_progress, cancel_event=cancel)
+
+    started = time.monotonic()
+    load = os.getloadavg()[0]
+    print(f"data dir {data_dir}; load average {load:.2f}; {len(course.exercises)} exercises", flush=True)
+
+    def done(check):  # type: ignore[no-untyped-def]
+        mark = "ok " if check.agree else "NO "
+        print(f"  {mark} {check.exercise_id:32s} {check.seconds:6.1f} s  {check.truth}", flush=True)
+
+    try:
+        checks = run_every_exercise(course, ExerciseRunner(store, measure), device="cpu", ids=args.only,
+                                    on_done=done)
+    finally:
+        if close is not None:
+            close()
+        store.close()
+    print()
+    print(render_table(checks))
+    print(f"\nwall {time.monotonic() - started:.0f} s; load average now {os.getloadavg()[0]:.2f}")
+    return 0 if all(c.agree for c in checks) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
