@@ -71,7 +71,7 @@ _DECODE = (
     # the larger batch whatever the mode; the roof that feeds the weights (tutor.measure.decode_sizing)
     *(f"big_batch.{k}" for k in _DECODE_BATCH), "dram_bandwidth_gbs", "dram_bound_tokens_per_s",
     "feeding.bandwidth_gbs", "feeding.weights_bytes", "feeding.last_level_cache_bytes", "feeding.llc_multiple",
-    "feeding.dram_bandwidth_gbs", "bound_check.fraction", "bound_check.margin",
+    "feeding.dram_bandwidth_gbs",
 )
 _GAP_PARTS = ("fixed", "bandwidth", "extra_bytes", "residual")
 _DECODE_GAP = (
