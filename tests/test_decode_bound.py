@@ -164,3 +164,16 @@ def test_the_decode_exercises_print_the_model_this_machine_gets(monkeypatch: pyt
     line = sizing.setup_line(exercise, "en")
     assert line is not None and "its bound is DRAM's" in line and "4.36× your 32.0 MiB last-level cache" in line
     assert "119.4" not in exercise.prompt.en and "119,4" not in (exercise.prompt.es or "")
+
+
+def test_the_gap_decomposition_names_where_the_largest_models_weights_live(data_dir: Path) -> None:
+    from tutor.measure.api import run_request
+
+    r = run_request({"op": "decode_gap", "device": "cpu", "mode": "tiny", "roofline_mode": "tiny"})
+    feeding = r["feeding"]
+    assert feeding["kind"] == "gap" and feeding["weights_bytes"] == r["reference"]["weights_bytes"]
+    assert feeding["level"] == weights_level(feeding["weights_bytes"], feeding["last_level_cache_bytes"])
+    assert feeding["dram_bandwidth_gbs"] == r["peak_bandwidth_gbs"]  # the decomposition keeps the STREAM copy
+    en, es = decode_roof_text(dig(r), "en"), decode_roof_text(dig(r), "es")
+    assert en is not None and en.startswith("Where the weights live: the largest model's")
+    assert es is not None and es.startswith("Dónde viven los pesos: los")

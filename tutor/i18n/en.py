@@ -500,4 +500,23 @@ MESSAGES: dict[str, str] = {
     ),
     "roof.remeasure_stopped": "Re-measuring the roofline stopped; the previous roof stays.",
     "key.remeasure_roof": "Re-measure roofline",
+    "decode_roof.gap.dram": (
+        "Where the weights live: the largest model's {weights} are {multiple}× your {llc} {llc_name}, so they come "
+        "from DRAM; read with decode's own GEMVs they arrive at {gbs} (the decomposition's peak, your STREAM copy: "
+        "{copy})."
+    ),
+    "decode_roof.gap.partial": (
+        "Where the weights live: the largest model's {weights} are only {multiple}× your {llc} {llc_name}, so part "
+        "may stay in cache; read with decode's own GEMVs they arrive at {gbs}, against the decomposition's peak, "
+        "your DRAM's STREAM copy of {copy}."
+    ),
+    "decode_roof.gap.cache": (
+        "Where the weights live: the largest model's {weights} fit in your {llc} {llc_name}, so decode reads them "
+        "from the cache, at {gbs} with its own GEMVs; the decomposition's peak is your DRAM's STREAM copy ({copy}), "
+        "so on this machine its bound is DRAM's while the weights come from the cache."
+    ),
+    "decode_roof.gap.gpu": (
+        "Where the weights live: the largest model's {weights}, in the GPU's memory, read at {gbs} with decode's "
+        "own GEMVs (the decomposition's peak, your STREAM copy: {copy})."
+    ),
 }

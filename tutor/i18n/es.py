@@ -507,4 +507,23 @@ MESSAGES: dict[str, str] = {
     ),
     "roof.remeasure_stopped": "Se detuvo la nueva medición del roofline; se queda el techo anterior.",
     "key.remeasure_roof": "Re-medir roofline",
+    "decode_roof.gap.dram": (
+        "Dónde viven los pesos: los {weights} del modelo mayor son {multiple}× tu {llc_name} de {llc}, así que "
+        "vienen de la DRAM; leídos con los propios GEMV del decode llegan a {gbs} (el pico de la descomposición, "
+        "tu copia STREAM: {copy})."
+    ),
+    "decode_roof.gap.partial": (
+        "Dónde viven los pesos: los {weights} del modelo mayor son solo {multiple}× tu {llc_name} de {llc}, así "
+        "que una parte puede quedarse en caché; leídos con los propios GEMV del decode llegan a {gbs}, frente al "
+        "pico de la descomposición, la copia STREAM de tu DRAM de {copy}."
+    ),
+    "decode_roof.gap.cache": (
+        "Dónde viven los pesos: los {weights} del modelo mayor caben en tu {llc_name} de {llc}, así que el decode "
+        "los lee de la caché, a {gbs} con sus propios GEMV; el pico de la descomposición es la copia STREAM de tu "
+        "DRAM ({copy}), así que en esta máquina su cota es la de la DRAM mientras los pesos vienen de la caché."
+    ),
+    "decode_roof.gap.gpu": (
+        "Dónde viven los pesos: los {weights} del modelo mayor, en la memoria de la GPU, leídos a {gbs} con los "
+        "propios GEMV del decode (el pico de la descomposición, tu copia STREAM: {copy})."
+    ),
 }

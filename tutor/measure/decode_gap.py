@@ -23,7 +23,14 @@ from typing import Any
 
 import torch
 
-from tutor.measure.model import TransformerConfig, build_model, n_params, weight_bytes_per_step
+from tutor.measure.decode_sizing import weights_level
+from tutor.measure.model import (
+    TransformerConfig,
+    build_model,
+    n_params,
+    weight_bytes_per_step,
+    weights_read_bandwidth,
+)
 from tutor.measure.timing import CancelCheck, check_cancel
 
 Progress = Callable[[float, str], None]
@@ -180,7 +187,6 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
                       "step_ms_median": statistics.median(times) * 1e3, "step_ms_min": min(times) * 1e3,
                       "cv": statistics.stdev(times) / statistics.fmean(times) if len(times) > 1 else 0.0,
                       "timed_steps": len(times), "tokens_per_s": 1 / typical})
-    del models
     fixed_s, slope, r2, raw_fixed_s = fit_line([s["bytes_per_step"] for s in sizes], [s["step_s"] for s in sizes])
     eff_bw = 1 / slope if slope > 0 else float("inf")
     peak = peak_bandwidth_gbs * 1e9
@@ -188,6 +194,14 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
     gap = decompose(ref["step_s"], ref["weights_bytes"], ref["kv_bytes"], fixed_s, eff_bw, peak)
     largest = max(s["bytes_per_step"] for s in sizes)
     resident = device == "cpu" and last_level_cache_bytes is not None and largest <= last_level_cache_bytes
+    # Which roof feeds the largest model's weights, read with decode's own GEMVs where they live (the
+    # decomposition keeps the STREAM copy as its peak, as the lesson teaches; the reveal names both).
+    feed = weights_read_bandwidth(models[-1], device, should_cancel)
+    llc = last_level_cache_bytes if device == "cpu" else None
+    feeding = {"kind": "gap", "level": "dram" if llc is None else weights_level(ref["weights_bytes"], llc),
+               "bandwidth_gbs": feed["gbs"], "read": feed, "weights_bytes": ref["weights_bytes"],
+               "last_level_cache_bytes": llc, "llc_multiple": ref["weights_bytes"] / llc if llc else None,
+               "dram_bandwidth_gbs": peak_bandwidth_gbs}
     if progress:
         progress(1.0, "decode gap: fitted")
     return {
@@ -205,6 +219,7 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
         "reference": {"n_params": ref["n_params"], "weights_bytes": ref["weights_bytes"],
                       "kv_bytes": ref["kv_bytes"], "step_ms": ref["step_ms"]},
         "gap": gap,
+        "feeding": feeding,
         "cache": {"last_level_cache_bytes": last_level_cache_bytes, "largest_bytes_per_step": largest,
                   "resident": resident,
                   # above 100: even the largest model spills out of the cache; below, decode may never reach DRAM

@@ -162,12 +162,13 @@ def decode_roof_text(get: Callable[[str], Any], lang: Lang) -> str | None:
     llc, multiple = get("feeding.last_level_cache_bytes"), get("feeding.llc_multiple")
     fields: dict[str, object] = {"weights": format_bytes(weights, lang), "gbs": _gbs(gbs, lang),
                                  "copy": _gbs(copy, lang), "llc_name": get("feeding.sizing.last_level_name") or "L3"}
+    prefix = "decode_roof.gap." if get("feeding.kind") == "gap" else "decode_roof."
     if not _is_number(llc) or not _is_number(multiple):
-        text = t("decode_roof.gpu", lang, **fields)
+        text = t(f"{prefix}gpu", lang, **fields)
     else:
         fields.update(llc=format_bytes(llc, lang),
                       multiple=format_number(multiple, lang, ".2f" if multiple < 10 else ".0f"))
-        text = t(f"decode_roof.{level}", lang, **fields)
+        text = t(f"{prefix}{level}", lang, **fields)
         budget = get("feeding.sizing.budget_bytes")
         if level != "dram" and get("feeding.sizing.grown") and _is_number(budget):
             text += t("decode_roof.budget", lang, budget=format_bytes(budget, lang),
