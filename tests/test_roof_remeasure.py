@@ -203,3 +203,21 @@ async def test_esc_stops_a_re_measurement_and_the_old_roof_stays(tmp_path: Path)
         assert app.screen is screen  # Esc stopped the re-measurement; it did not leave
         assert chart.roof_stamp() == before
         assert "previous roof stays" in str(screen.query_one("#ex-status", Static).render())
+
+
+def test_the_cli_reveal_says_when_the_roof_was_measured(data_dir: Path, capsys: Any) -> None:
+    from tutor import paths
+    from tutor.cli import main
+    from tutor.measure.device import device_info
+    from tutor.measure.roofline_model import ROOFLINE_FORMAT, store_roofline
+
+    roof = {"peak_bandwidth_gbs": 320.0, "peak_gflops": {"float32": 1600.0}, "peak_tflops": {"float32": 1.6},
+            "ridge_flops_per_byte": {"float32": 5.0}, "ridge_point": 5.0, "datasheet": None,
+            "device": {"kind": "cpu", "name": "test", "fingerprint": "x"}, "format": ROOFLINE_FORMAT,
+            "measured_at": time.time() - 10 * 60 - 20, "load_average": 0.4, "bandwidth": {"cv": 0.01}}
+    store_roofline(str(device_info("cpu")["fingerprint"]), roof, paths.roofline_cache())
+    code = main(["exercise", "run", "t-copy-gbs", "--predict", "18", "--device", "cpu", "--budget", "0.05",
+                 "--lang", "en", "--course", str(COURSE)])
+    out = capsys.readouterr().out
+    assert code == 0 and "measured roofline: 320.0 GB/s" in out
+    assert "(cached) — roof measured 10 min ago, load 0.4, CV 1.0%" in out

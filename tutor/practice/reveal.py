@@ -14,6 +14,7 @@ from tutor.grading import Prediction, choices_of
 from tutor.grading.truth import source_in
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, format_number, t
+from tutor.practice.roof_stamp import roof_stamp
 from tutor.practice.runner import Outcome
 from tutor.results import device_label
 from tutor.telemetry.format import describe_window
@@ -138,6 +139,9 @@ def _figures(outcome: Outcome, lang: Lang) -> tuple[RevealField | None, list[str
         lines.append(t("ex.fig.roofline", lang, bw=format_number(roof.peak_bandwidth_gbs, lang, ",.1f"))
                      + (t("ex.fig.ridge", lang, ridge=format_number(ridge, lang, ".3g")) if ridge is not None else "")
                      + (t("ex.fig.cached", lang) if roof.cached else ""))
+        stamp = roof_stamp(roof, lang)
+        if stamp:
+            lines[-1] += f" — {stamp}"
         sheet = roof.datasheet
         if sheet is not None and sheet.bandwidth_gbs:
             lines.append(t("ex.fig.datasheet", lang, name=sheet.name,
