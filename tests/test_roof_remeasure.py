@@ -221,3 +221,25 @@ def test_the_cli_reveal_says_when_the_roof_was_measured(data_dir: Path, capsys: 
     out = capsys.readouterr().out
     assert code == 0 and "measured roofline: 320.0 GB/s" in out
     assert "(cached) — roof measured 10 min ago, load 0.4, CV 1.0%" in out
+
+
+def test_roofline_lab_points_above_a_stale_roof_have_it_measured_again(data_dir: Path) -> None:
+    from tutor import paths
+    from tutor.measure.api import run_request
+    from tutor.measure.device import device_info
+    from tutor.measure.roofline_model import ROOFLINE_FORMAT, store_roofline
+    from tutor.progress.notebook import summarise_result
+
+    # a roof measured under heavy load: far below what this machine does
+    stale = {"peak_bandwidth_gbs": 0.01, "peak_gflops": {"float32": 0.05}, "peak_tflops": {"float32": 5e-5},
+             "ridge_flops_per_byte": {"float32": 5.0}, "ridge_point": 5.0, "datasheet": None,
+             "device": {"kind": "cpu", "name": "test", "fingerprint": "x"}, "format": ROOFLINE_FORMAT,
+             "measured_at": time.time() - HOUR}
+    store_roofline(str(device_info("cpu")["fingerprint"]), stale, paths.roofline_cache())
+    r = run_request({"op": "sweep", "name": "roofline_points", "device": "cpu", "roofline_mode": "tiny"})
+    check = r["roof_check"]
+    assert check["code"] == "points_above_roof" and check["remeasured"] and "gemm" in check["points"]
+    assert check["previous_roofline"]["peak_bandwidth_gbs"] == 0.01
+    assert r["roofline"]["peak_bandwidth_gbs"] > 0.01 and not r["roofline"]["cached"]  # the plot gets the new roof
+    assert "measured your roofline again" in summarise_result(r, "en")
+    assert "volvió a medir tu roofline" in summarise_result(r, "es")

@@ -519,4 +519,9 @@ MESSAGES: dict[str, str] = {
         "Where the weights live: the largest model's {weights}, in the GPU's memory, read at {gbs} with decode's "
         "own GEMVs (the decomposition's peak, your STREAM copy: {copy})."
     ),
+    "roof.points_remeasured": (
+        "Tutor's note: {points} landed above the cached roof (up to {fraction} of it), so that roof was suspect "
+        "(measured while the machine was busy, or the machine changed). The tutor measured your roofline again; the "
+        "plot and these figures show the new one."
+    ),
 }

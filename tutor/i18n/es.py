@@ -526,4 +526,9 @@ MESSAGES: dict[str, str] = {
         "Dónde viven los pesos: los {weights} del modelo mayor, en la memoria de la GPU, leídos a {gbs} con los "
         "propios GEMV del decode (el pico de la descomposición, tu copia STREAM: {copy})."
     ),
+    "roof.points_remeasured": (
+        "Nota del tutor: {points} quedaron por encima del techo guardado (hasta el {fraction}), así que ese techo "
+        "era dudoso (medido con la máquina ocupada, o la máquina cambió). El tutor volvió a medir tu roofline; el "
+        "gráfico y estas cifras muestran el nuevo."
+    ),
 }

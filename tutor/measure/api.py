@@ -217,11 +217,37 @@ def op_sweep(request: dict[str, Any], progress: Progress, should_cancel: CancelC
         roof = _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel)
         body = sweeps.roofline_points(device, params, lambda f, pt, m: emit(0.5 + 0.5 * f, pt, m),
                                       should_cancel, roof)
+        body["roof_check"] = _points_check(device, info, request, params, body, roof, progress, should_cancel)
     elif name == "gemm_share":
         body = sweeps.gemm_share(device, params, emit, should_cancel, mode=_mode(request))
     else:
         body = getattr(sweeps, name)(device, params, emit, should_cancel)
     return {"kind": "sweep", "name": name, "params": params, "device": _short(info), **body}
+
+
+def _points_check(device: str, info: dict[str, Any], request: dict[str, Any], params: dict[str, Any],
+                  body: dict[str, Any], roof: dict[str, Any], progress: Progress,
+                  should_cancel: CancelCheck | None) -> dict[str, Any] | None:
+    """Points of the roofline sweep above a cached roof they should not beat make the roof suspect: it is measured
+    again, once (not when it was just measured), and the sweep carries the new one."""
+    from tutor.measure.device import cache_sizes
+    from tutor.measure.registry import WORKLOADS
+    from tutor.theory.roofline import points_above_roof
+
+    llc = int(cache_sizes()["last_level"]) if device == "cpu" else None
+    points = [{**p, "working_set_bytes": WORKLOADS[p["name"]].memory_fn(p["params"])} for p in body["points"]]
+    dtype = str(params.get("dtype", "float32"))
+    check = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
+    if check is None or not roof.get("cached"):
+        return check
+    previous = {"measured_at": roof.get("measured_at"), "peak_bandwidth_gbs": roof.get("peak_bandwidth_gbs"),
+                "peak_gflops": roof.get("peak_gflops")}
+    roof = _roofline(device, info, request, lambda f, m: progress(0.95, f"roofline again: {m}"), should_cancel,
+                     refresh=True)
+    body["roofline"] = roof
+    after = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
+    return {**check, "remeasured": True, "previous_roofline": previous, "still_above": after is not None,
+            "fraction_after": None if after is None else after["fraction"]}
 
 
 def op_vram(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,

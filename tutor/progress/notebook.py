@@ -18,7 +18,8 @@ from datetime import datetime
 from importlib import metadata
 from typing import Any
 
-from tutor.i18n import Lang
+from tutor.i18n import Lang, t
+from tutor.i18n import format_number as locale_number
 from tutor.results import BenchReport, Device, ResultError, SweepPoint, device_label, sweep_point
 from tutor.telemetry.format import describe_window
 from tutor.untrusted import clean
@@ -450,6 +451,14 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
         roof = result.get("roofline") if isinstance(result.get("roofline"), Mapping) else {}
         if roof:
             parts.append(_describe_roofline(roof, lang))
+        check = result.get("roof_check")
+        if isinstance(check, Mapping) and check.get("remeasured") and _is_figure(check.get("fraction")):
+            note = t("roof.points_remeasured", lang, points=", ".join(str(p) for p in check.get("points") or ()),
+                     fraction=locale_number(float(check["fraction"]), lang, ".0%"))
+            if check.get("still_above") and _is_figure(check.get("fraction_after")):
+                note += " " + t("roof.still_above", lang,
+                                fraction=locale_number(float(check["fraction_after"]), lang, ".0%"))
+            parts.append(note)
         parts.append(_table(_HEADERS["roofline_points"][lang], [
             (str(p.get("name", "")), p["arithmetic_intensity"], p["gflops"], p.get("gbs", "")) for p in points]))
     else:

@@ -133,3 +133,18 @@ def bound_check(*, measured: float, bound: float, cv: float, samples: int = 1) -
     margin = noise_margin(cv, samples)
     return {"code": "noise" if fraction <= 1 + margin else "above_bound", "fraction": fraction, "margin": margin,
             "cv": cv}
+
+
+def points_above_roof(points: list[dict[str, Any]], roofline: dict[str, Any], *,
+                      last_level_cache_bytes: int | None = None, dtype: str = "float32") -> dict[str, Any] | None:
+    """The points of a roofline sweep that sit above a roof they should not beat (``roof_check`` of each, a
+    cache-resident one excepted), or None. Each point has ``name``, ``gflops``, ``gbs`` and ``working_set_bytes``."""
+    above, worst = [], 0.0
+    for p in points:
+        check = roof_check(achieved_gflops=float(p.get("gflops") or 0.0), achieved_gbs=float(p.get("gbs") or 0.0),
+                           working_set_bytes=p.get("working_set_bytes"), roofline=roofline,
+                           last_level_cache_bytes=last_level_cache_bytes, dtype=dtype)
+        if check is not None and check["code"] != "cache_resident":
+            above.append(str(p.get("name", "?")))
+            worst = max(worst, float(check["fraction"]))
+    return {"code": "points_above_roof", "points": above, "fraction": worst} if above else None
