@@ -36,17 +36,26 @@ def test_an_ordinary_cache_gets_a_model_four_times_its_size() -> None:
 
 
 def test_a_480_mib_cache_cannot_be_reached_within_the_budget_and_says_so() -> None:
-    s = reference_decode("quick", llc=480 * MiB, available=PLENTY)
-    kv = decode_sizing.kv_cache_bytes(s.hidden, s.layers, s.max_seq_len, decode_sizing.RUNS["quick"]["big_batch"])
+    s = reference_decode("full", llc=480 * MiB, available=PLENTY)
+    kv = decode_sizing.kv_cache_bytes(s.hidden, s.layers, s.max_seq_len, decode_sizing.RUNS["full"]["big_batch"])
     assert s.weights_bytes + kv <= DRAM_BUDGET_BYTES  # the budget holds the weights and the batch's KV cache
     assert not s.dram_sized and s.level == "partial" and 3 < (s.llc_multiple or 0) < DRAM_MULTIPLE
-    line = sizing.decode_setup_line("quick", "en", caches={"last_level": 480 * MiB, "source": "/sys"},
+    line = sizing.decode_setup_line("full", "en", caches={"last_level": 480 * MiB, "source": "/sys"},
                                     available=PLENTY)
-    assert line is not None and "only 3.97× your 480 MiB last-level cache" in line
+    assert line is not None and "your 480 MiB last-level cache" in line
     assert "2.0 GiB memory budget does not let it reach 4× the cache" in line
-    es = sizing.decode_setup_line("quick", "es", caches={"last_level": 480 * MiB, "source": "/sys"},
+    es = sizing.decode_setup_line("full", "es", caches={"last_level": 480 * MiB, "source": "/sys"},
                                   available=PLENTY)
-    assert es is not None and "solo 3,97× tu caché de último nivel de 480 MiB" in es
+    assert es is not None and "tu caché de último nivel de 480 MiB" in es
+    # --quick keeps decode within 1 GiB so the quick bench stays under 2 GB of RAM, and says the budget stopped it
+    quick = reference_decode("quick", llc=480 * MiB, available=PLENTY)
+    quick_kv = decode_sizing.kv_cache_bytes(quick.hidden, quick.layers, quick.max_seq_len,
+                                            decode_sizing.RUNS["quick"]["big_batch"])
+    assert quick.weights_bytes + quick_kv <= decode_sizing.QUICK_BUDGET_BYTES < DRAM_BUDGET_BYTES
+    assert quick.grown and quick.level == "partial" and quick.budget_bytes == decode_sizing.QUICK_BUDGET_BYTES
+    quick_line = sizing.decode_setup_line("quick", "en", caches={"last_level": 480 * MiB, "source": "/sys"},
+                                          available=PLENTY)
+    assert quick_line is not None and "1.0 GiB memory budget does not let it reach 4× the cache" in quick_line
     # little free RAM shrinks the budget, never past it
     tight = reference_decode("quick", llc=480 * MiB, available=1 * GiB)
     assert tight.weights_bytes <= 512 * MiB and tight.budget_bytes == 512 * MiB
