@@ -186,3 +186,35 @@ def test_the_gap_decomposition_names_where_the_largest_models_weights_live(data_
     en, es = decode_roof_text(dig(r), "en"), decode_roof_text(dig(r), "es")
     assert en is not None and en.startswith("Where the weights live: the largest model's")
     assert es is not None and es.startswith("Dónde viven los pesos: los")
+
+
+def _fake_decode(gain: float) -> dict[str, Any]:
+    b1 = {"batch": 1, "tokens_per_s": 14.4, "bound_tokens_per_s": 15.0, "fraction_of_bound": 0.96, "cv": 0.02,
+          "bytes_per_token": 2.0e9, "bytes_per_step": 2.0e9, "dram_bound_tokens_per_s": 12.0}
+    b8 = {**b1, "batch": 8, "bound_tokens_per_s": 120.0, "fraction_of_bound": 0.96 * gain,
+          "tokens_per_s": 120.0 * 0.96 * gain, "bytes_per_token": 2.0e9 / 8}
+    return {"kind": "decode", "device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "fp"}, "params": {},
+            "batches": {"1": b1, "8": b8}, "big_batch": b8, "big_batch_gain": gain, "bandwidth_gbs": 30.0,
+            "tokens_per_s": 14.4, "bound_tokens_per_s": 15.0, "cv": 0.02,
+            **_decode_result("dram", 32 * MiB, 2_000_000_000)}
+
+
+@pytest.mark.parametrize(("gain", "shown", "not_shown"), [
+    (0.33, "did not pay here", "The proof is in the batch"),
+    (3.0, "The proof is in the batch", "did not pay here"),
+])
+def test_the_batch_sentence_follows_what_the_batch_did(tmp_path: Path, gain: float, shown: str,
+                                                       not_shown: str) -> None:
+    from tutor.grading import parse_prediction
+    from tutor.practice import ExerciseRunner
+    from tutor.progress import ProgressStore
+
+    course = load_course(bundled_course())
+    exercise = course.exercises["n0-l4-gap"]
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    try:
+        runner = ExerciseRunner(store, lambda request, progress, cancel: _fake_decode(gain))
+        outcome = runner.run(exercise, parse_prediction(exercise, "15", 0.8), device="cpu")
+    finally:
+        store.close()
+    assert shown in outcome.explanation["en"] and not_shown not in outcome.explanation["en"]

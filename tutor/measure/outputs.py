@@ -69,7 +69,7 @@ _DECODE = (
     "tokens_per_s", "bound_tokens_per_s", "cv", "bandwidth_gbs", "n_params", "weights_bytes_per_step",
     "prompt_tokens", "decode_steps", *(f"batches.<batch>.{k}" for k in _DECODE_BATCH),
     # the larger batch whatever the mode; the roof that feeds the weights (tutor.measure.decode_sizing)
-    *(f"big_batch.{k}" for k in _DECODE_BATCH), "dram_bandwidth_gbs", "dram_bound_tokens_per_s",
+    *(f"big_batch.{k}" for k in _DECODE_BATCH), "big_batch_gain", "dram_bandwidth_gbs", "dram_bound_tokens_per_s",
     "feeding.bandwidth_gbs", "feeding.weights_bytes", "feeding.last_level_cache_bytes", "feeding.llc_multiple",
     "feeding.dram_bandwidth_gbs",
 )
