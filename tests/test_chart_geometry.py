@@ -4,10 +4,12 @@ even ticks when the data spans decades, labels that never overlap, the legend ou
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from itertools import pairwise
 
 from textual.app import App, ComposeResult
 
+from tutor.results import Datasheet, RooflineReference
 from tutor.ui.chart_geometry import (
     axis_range,
     cell,
@@ -21,7 +23,7 @@ from tutor.ui.chart_geometry import (
 )
 from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
 
-ROOF = {"peak_bandwidth_gbs": 32.0, "peak_gflops": {"float32": 160.0}}
+ROOF = RooflineReference(peak_bandwidth_gbs=32.0, peak_gflops={"float32": 160.0})
 
 
 def test_log_axis_when_the_data_spans_decades() -> None:
@@ -119,7 +121,7 @@ async def test_the_legend_is_drawn_below_the_plot_area() -> None:
 
 
 def test_each_point_lands_in_its_cell_on_the_drawn_chart() -> None:
-    roof = {**ROOF, "datasheet": {"bandwidth_gbs": 1000.0, "tflops": {"float32": 50.0}}}
+    roof = replace(ROOF, datasheet=Datasheet("", bandwidth_gbs=1000.0, tflops={"float32": 50.0}))
     measured = RooflinePoint("your workload", 0.25, 7.5)
     guess = RooflinePoint("your guess", 0.25, 160.0, "magenta", "x")
     chart = RooflineChart(roofline=roof, points=[measured, guess])

@@ -65,14 +65,18 @@ class FakeEngine:
 
 def test_the_stamp_says_age_load_and_noise_in_both_languages() -> None:
     now = 1_000_000.0
-    roof = {"measured_at": now - 12 * 60 - 5, "load_average": 0.42, "bandwidth": {"cv": 0.012}}
+    raw = {"peak_bandwidth_gbs": 10.0, "measured_at": now - 12 * 60 - 5, "load_average": 0.42,
+           "bandwidth": {"cv": 0.012}}
+    roof = RooflineReference.from_json(raw)
     assert roof_stamp(roof, "en", now) == "roof measured 12 min ago, load 0.4, CV 1.2%"
     assert roof_stamp(roof, "es", now) == "techo medido hace 12 min, carga 0,4, CV 1,2\xa0%"
-    assert roof_stamp({"measured_at": now - 2}, "en", now) == "roof measured just now"
-    assert roof_stamp({"peak_bandwidth_gbs": 1.0}, "en", now) is None  # a roof that does not say: nothing invented
+    just_now = RooflineReference(peak_bandwidth_gbs=1.0, measured_at=now - 2)
+    assert roof_stamp(just_now, "en", now) == "roof measured just now"
+    silent = RooflineReference(peak_bandwidth_gbs=1.0)
+    assert roof_stamp(silent, "en", now) is None  # a roof that does not say: nothing invented
     assert age_text(3 * HOUR, "es") == "hace 3 h" and age_text(3 * 86400, "en") == "3 d ago"
     # what an attempt keeps of a roofline still says when, under what load and with what noise it was measured
-    kept = RooflineReference.from_json({**roof, "peak_bandwidth_gbs": 10.0}).summary()
+    kept = RooflineReference.from_json(raw).summary()
     assert kept.load_average == 0.42 and kept.bandwidth_cv == 0.012
     assert roof_stamp(kept, "en", now) == roof_stamp(roof, "en", now)
 

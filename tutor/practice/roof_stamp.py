@@ -10,20 +10,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
 from typing import Any
 
 from tutor.i18n import Lang, format_number, t
 from tutor.results import RooflineReference
-
-
-def _field(roof: Mapping[str, Any] | RooflineReference, key: str) -> Any:
-    if isinstance(roof, RooflineReference):
-        return getattr(roof, key, None)
-    if key == "bandwidth_cv" and "bandwidth_cv" not in roof:
-        bandwidth = roof.get("bandwidth")
-        return bandwidth.get("cv") if isinstance(bandwidth, Mapping) else None
-    return roof.get(key)
 
 
 def _number(value: Any) -> float | None:
@@ -43,17 +33,17 @@ def age_text(seconds: float, lang: Lang) -> str:
     return t("roof.age.d", lang, n=int(seconds // 86400))
 
 
-def roof_stamp(roof: Mapping[str, Any] | RooflineReference | None, lang: Lang, now: float | None = None
+def roof_stamp(roof: RooflineReference | None, lang: Lang, now: float | None = None
                ) -> str | None:
     """"roof measured 12 min ago, load 0,4, CV 1,2 %" for a roofline that records when it was measured; None
     when it does not (an older stored result, a test's made-up roof)."""
     if roof is None:
         return None
-    measured_at = _number(_field(roof, "measured_at"))
+    measured_at = _number(roof.measured_at)
     if measured_at is None:
         return None
     age = age_text((time.time() if now is None else now) - measured_at, lang)
-    load, cv = _number(_field(roof, "load_average")), _number(_field(roof, "bandwidth_cv"))
+    load, cv = _number(roof.load_average), _number(roof.bandwidth_cv)
     cv_text = t("roof.stamp.cv", lang, cv=format_number(cv, lang, ".1%")) if cv is not None else ""
     if load is None:
         return t("roof.stamp.no_load", lang, age=age, cv=cv_text)
@@ -67,16 +57,14 @@ def remeasure_request(device: str = "auto", mode: str = "quick") -> dict[str, An
     return build_request({"op": "roofline", "params": {"mode": mode, "refresh": True}}, device=device).to_wire()
 
 
-def remeasured_text(before: Mapping[str, Any] | RooflineReference | None, after: Mapping[str, Any], lang: Lang
-                    ) -> str:
+def remeasured_text(before: RooflineReference | None, after: RooflineReference, lang: Lang) -> str:
     """What the re-measurement found, next to the roof it replaced."""
 
-    def figures(roof: Mapping[str, Any] | RooflineReference | None) -> tuple[str, str]:
+    def figures(roof: RooflineReference | None) -> tuple[str, str]:
         if roof is None:
             return "?", "?"
-        bw = _number(_field(roof, "peak_bandwidth_gbs"))
-        peaks = _field(roof, "peak_gflops")
-        flops = _number(peaks.get("float32")) if isinstance(peaks, Mapping) else None
+        bw = _number(roof.peak_bandwidth_gbs)
+        flops = _number(roof.peak_gflops.get("float32"))
         return (f"{format_number(bw, lang, '.1f')} GB/s" if bw is not None else "?",
                 f"{format_number(flops, lang, '.0f')} GFLOP/s" if flops is not None else "?")
 

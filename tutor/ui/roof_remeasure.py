@@ -10,7 +10,7 @@ leaving the screen cancel it, and a run that does not finish is one notice throu
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,6 +20,7 @@ from textual.message import Message
 from tutor.i18n import Lang, t
 from tutor.practice.failures import Failure
 from tutor.practice.roof_stamp import remeasure_request
+from tutor.results import ResultError, RooflineReference
 
 MeasureCall = Callable[[dict[str, Any], Callable[[float, str], None], threading.Event], Any]
 
@@ -39,7 +40,7 @@ class RoofRemeasureProgress(Message):
 class RoofRemeasureDone(Message):
     """The re-measurement ended: the new roof, or the failure that stopped it (``cancelled`` when Esc did)."""
 
-    roof: dict[str, Any] | None
+    roof: RooflineReference | None
     failure: Failure | None = None
     cancelled: bool = False
 
@@ -63,7 +64,7 @@ class RoofRemeasure:
     def roof_status(self, text: str, fraction: float | None = None) -> None:
         raise NotImplementedError
 
-    def roof_remeasured(self, roof: dict[str, Any]) -> None:
+    def roof_remeasured(self, roof: RooflineReference) -> None:
         raise NotImplementedError
 
     def can_remeasure_roof(self) -> bool:
@@ -108,7 +109,12 @@ class RoofRemeasure:
         if cancel.is_set():
             post(RoofRemeasureDone(None, cancelled=True))
             return
-        post(RoofRemeasureDone(dict(result) if isinstance(result, Mapping) else None))
+        try:  # the worker's JSON, read once into the typed roof
+            roof = RooflineReference.from_json(result, "the measured roofline")
+        except ResultError as exc:
+            post(RoofRemeasureDone(None, classify(exc)))
+            return
+        post(RoofRemeasureDone(roof))
 
     def on_roof_remeasure_progress(self, message: RoofRemeasureProgress) -> None:
         if self.roof_remeasuring:

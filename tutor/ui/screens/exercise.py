@@ -33,7 +33,7 @@ from tutor.practice.reveal import build_reveal, describe_prediction
 from tutor.practice.roof_stamp import remeasured_text
 from tutor.practice.runner import MeasureFn
 from tutor.practice.sizing import setup_line
-from tutor.results import Measurement
+from tutor.results import Measurement, RooflineReference
 from tutor.telemetry import Sampler
 from tutor.ui.keys import bindings
 from tutor.ui.layout import toggle_telemetry
@@ -119,7 +119,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.hints_shown = 0
         self.outcome: Outcome | None = None
         self._measuring: Worker[None] | None = None
-        self._remeasured_roof: dict[str, Any] | None = None
+        self._remeasured_roof: RooflineReference | None = None
         """The roof F5 measured after the reveal (the chart draws it from then on)."""
         self.stalled_for: float | None = None
         """Seconds without a sign of life from the running measurement when it was found stalled, else None."""
@@ -647,7 +647,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         chart.display = roof is not None
         if m is not None and roof is not None:
             chart.dtype = m.dtype
-            chart.roofline = self._remeasured_roof or roof.to_json()
+            chart.roofline = self._remeasured_roof or roof
             chart.points = tuple(chart_points(outcome, lang))
         self.query_one("#ex-explanation", PackMarkdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
         self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
@@ -669,7 +669,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self._status(text)
         self.refresh_bindings()
 
-    def roof_remeasured(self, roof: dict[str, Any]) -> None:
+    def roof_remeasured(self, roof: RooflineReference) -> None:
         chart = self.query_one("#ex-chart", RooflineChart)
         before = chart.roofline
         chart.roofline = self._remeasured_roof = roof

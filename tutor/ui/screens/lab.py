@@ -32,7 +32,7 @@ from tutor.practice.roof_stamp import remeasured_text, roof_stamp
 from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import load_entries, summarise_result, sweep_point, sweep_points
 from tutor.progress.store_errors import StoreError
-from tutor.results import BenchReport, Device, device_label
+from tutor.results import BenchReport, Device, ResultError, RooflineReference, device_label
 from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import ProgressChanged
@@ -92,7 +92,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self._measuring: Worker[None] | None = None
         self._started_at = 0.0
         self._doctor_runs_before: int | None = None
-        self._roof: Mapping[str, Any] | None = None
+        self._roof: RooflineReference | None = None
         """The roof the plot draws (the lab's result's, or the one F5 measured since)."""
 
     # -- layout ----------------------------------------------------------------------------------------------
@@ -364,7 +364,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self._set_status(text)
         self.refresh_bindings()
 
-    def roof_remeasured(self, roof: dict[str, Any]) -> None:
+    def roof_remeasured(self, roof: RooflineReference) -> None:
         plot = self.query_one("#lab-plot", LabPlot)
         before = self._roof
         if plot.roofs:
@@ -373,14 +373,11 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
         self._set_status(remeasured_text(before, roof, self.lang))
 
-    def _set_roofs(self, plot: LabPlot, roof: Mapping[str, Any]) -> None:
+    def _set_roofs(self, plot: LabPlot, roof: RooflineReference) -> None:
         self._roof = roof
-        peaks = roof.get("peak_gflops")
-        dtype = str(self.lab.run.params.get("dtype", "float32"))
-        peak = peaks.get(dtype, peaks.get("float32")) if isinstance(peaks, Mapping) else peaks
         plot.set_roofs(
-            peak_bandwidth_gbs=roof.get("peak_bandwidth_gbs"),
-            peak_gflops=peak if isinstance(peak, int | float) else None,
+            peak_bandwidth_gbs=roof.peak_bandwidth_gbs,
+            peak_gflops=roof.peak_for(str(self.lab.run.params.get("dtype", "float32"))),
             label=t("lab.plot.roofline", self.lang),
             stamp=roof_stamp(roof, self.lang) or "",
         )
@@ -432,8 +429,9 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         if caches:
             plot.set_caches(caches)
         roof = result if result.get("kind") == "roofline" else result.get("roofline")
-        if isinstance(roof, Mapping):
-            self._set_roofs(plot, roof)
+        if roof is not None:
+            with contextlib.suppress(ResultError):  # a result without a readable roof draws none
+                self._set_roofs(plot, RooflineReference.from_json(roof))
         if result.get("kind") == "bench":
             body = bench_markdown(result, self.lang)
         else:

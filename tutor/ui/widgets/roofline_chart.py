@@ -9,9 +9,8 @@ in the cell :mod:`tutor.ui.chart_geometry` computes (a test checks it), and the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.console import Group
 from rich.text import Text
@@ -20,6 +19,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from tutor.practice.roof_stamp import roof_stamp
+from tutor.results import RooflineReference
 from tutor.ui.chart_geometry import (
     Axis,
     Canvas,
@@ -49,27 +49,19 @@ class RooflinePoint:
     marker: str = "●"
 
 
-def _peak(values: Any, dtype: str) -> float | None:
-    if isinstance(values, Mapping):
-        v = values.get(dtype, values.get("float32"))
-        return float(v) if isinstance(v, int | float) else None
-    return float(values) if isinstance(values, int | float) else None
-
-
-def roofs_of(roofline: Mapping[str, Any] | None, dtype: str = "float32") -> dict[str, tuple[float, float]]:
+def roofs_of(roofline: RooflineReference | None, dtype: str = "float32") -> dict[str, tuple[float, float]]:
     """``{"measured": (GB/s, GFLOP/s), "datasheet": (...)}`` for the roofs that are known."""
     out: dict[str, tuple[float, float]] = {}
-    if not roofline:
+    if roofline is None:
         return out
-    bw, flops = roofline.get("peak_bandwidth_gbs"), _peak(roofline.get("peak_gflops"), dtype)
-    if isinstance(bw, int | float) and bw > 0 and flops:
-        out["measured"] = (float(bw), flops)
-    sheet = roofline.get("datasheet")
-    if isinstance(sheet, Mapping):
-        sbw = sheet.get("bandwidth_gbs")
-        tflops = _peak(sheet.get("tflops"), dtype)
-        if isinstance(sbw, int | float) and sbw > 0 and tflops:
-            out["datasheet"] = (float(sbw), tflops * 1e3)
+    bw, flops = roofline.peak_bandwidth_gbs, roofline.peak_for(dtype)
+    if bw > 0 and flops:
+        out["measured"] = (bw, flops)
+    sheet = roofline.datasheet
+    if sheet is not None:
+        tflops = sheet.tflops.get(dtype, sheet.tflops.get("float32"))
+        if sheet.bandwidth_gbs and sheet.bandwidth_gbs > 0 and tflops:
+            out["datasheet"] = (sheet.bandwidth_gbs, tflops * 1e3)
     return out
 
 
@@ -94,8 +86,8 @@ class RooflineChart(Widget):
     }
     """
 
-    roofline: reactive[dict[str, Any] | None] = reactive(None, always_update=True)
-    """The roofline dict from the measurement (measured peaks, datasheet)."""
+    roofline: reactive[RooflineReference | None] = reactive(None, always_update=True)
+    """The roofline the measurement was judged against (measured peaks, datasheet)."""
     points: reactive[tuple[RooflinePoint, ...]] = reactive((), always_update=True)
     """Labelled points: the workload as measured, the learner's guess."""
     dtype: reactive[str] = reactive("float32")
@@ -104,7 +96,7 @@ class RooflineChart(Widget):
     def __init__(
         self,
         *,
-        roofline: Mapping[str, Any] | None = None,
+        roofline: RooflineReference | None = None,
         points: Sequence[RooflinePoint] = (),
         dtype: str = "float32",
         title: str = "Roofline",
@@ -113,7 +105,7 @@ class RooflineChart(Widget):
     ) -> None:
         super().__init__(id=id, classes=classes)
         self.title = title
-        self.set_reactive(RooflineChart.roofline, dict(roofline) if roofline else None)
+        self.set_reactive(RooflineChart.roofline, roofline)
         self.set_reactive(RooflineChart.points, tuple(points))
         self.set_reactive(RooflineChart.dtype, dtype)
 
