@@ -8,45 +8,47 @@ import pytest
 
 from tutor.measure import specs
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
+from tutor.results import RooflineReference
 from tutor.theory.roofline import classify
 
 # ridge 10 FLOP/B
 ROOF = {"peak_bandwidth_gbs": 100.0, "peak_gflops": {"float32": 1000.0, "bfloat16": 4000.0}, "format": ROOFLINE_FORMAT}
+REF = RooflineReference.from_json(ROOF)
 
 
 def test_memory_bound_far_below_the_ridge() -> None:
-    c = classify(intensity=0.25, achieved_gflops=20, achieved_gbs=80, roofline=ROOF)
-    assert c["bound"] == "memory" and not c["too_close_to_call"]
-    assert c["fraction_of_bandwidth_roof"] == pytest.approx(0.8)
-    assert c["fraction_of_compute_roof"] == pytest.approx(0.02)
-    assert c["ridge_flops_per_byte"] == pytest.approx(10)
-    assert c["attainable_gflops"] == pytest.approx(25)
+    c = classify(intensity=0.25, achieved_gflops=20, achieved_gbs=80, roofline=REF)
+    assert c.bound == "memory" and not c.too_close_to_call
+    assert c.fraction_of_bandwidth_roof == pytest.approx(0.8)
+    assert c.fraction_of_compute_roof == pytest.approx(0.02)
+    assert c.ridge_flops_per_byte == pytest.approx(10)
+    assert c.attainable_gflops == pytest.approx(25)
 
 
 def test_compute_bound_far_above_the_ridge() -> None:
-    c = classify(intensity=300, achieved_gflops=900, achieved_gbs=3, roofline=ROOF)
-    assert c["bound"] == "compute" and not c["too_close_to_call"]
+    c = classify(intensity=300, achieved_gflops=900, achieved_gbs=3, roofline=REF)
+    assert c.bound == "compute" and not c.too_close_to_call
 
 
 def test_near_the_ridge_is_too_close_to_call() -> None:
     for ai in (5.1, 10, 19.9):
-        c = classify(intensity=ai, achieved_gflops=500, achieved_gbs=500 / ai, roofline=ROOF)
-        assert c["too_close_to_call"] and c["in_band"], ai
-    c = classify(intensity=21, achieved_gflops=900, achieved_gbs=900 / 21, roofline=ROOF)
-    assert not c["too_close_to_call"]
+        c = classify(intensity=ai, achieved_gflops=500, achieved_gbs=500 / ai, roofline=REF)
+        assert c.too_close_to_call and c.in_band, ai
+    c = classify(intensity=21, achieved_gflops=900, achieved_gbs=900 / 21, roofline=REF)
+    assert not c.too_close_to_call
 
 
 def test_disagreeing_evidence_is_too_close_to_call() -> None:
     # Intensity says compute, but the kernel reaches far more of the bandwidth roof than of the compute roof.
-    c = classify(intensity=40, achieved_gflops=40, achieved_gbs=90, roofline=ROOF)
-    assert c["bound"] == "compute" and c["by_achieved"] == "memory" and c["too_close_to_call"]
+    c = classify(intensity=40, achieved_gflops=40, achieved_gbs=90, roofline=REF)
+    assert c.bound == "compute" and c.by_achieved == "memory" and c.too_close_to_call
 
 
 def test_dtype_uses_its_own_peak() -> None:
-    c = classify(intensity=20, achieved_gflops=1000, achieved_gbs=50, roofline=ROOF, dtype="bfloat16")
-    assert c["ridge_flops_per_byte"] == pytest.approx(40) and c["bound"] == "memory"
-    c = classify(intensity=20, achieved_gflops=1000, achieved_gbs=50, roofline=ROOF, dtype="float16")
-    assert c["ridge_dtype"] == "float32"
+    c = classify(intensity=20, achieved_gflops=1000, achieved_gbs=50, roofline=REF, dtype="bfloat16")
+    assert c.ridge_flops_per_byte == pytest.approx(40) and c.bound == "memory"
+    c = classify(intensity=20, achieved_gflops=1000, achieved_gbs=50, roofline=REF, dtype="float16")
+    assert c.ridge_dtype == "float32"
 
 
 def test_cache_round_trip(tmp_path: Path) -> None:

@@ -69,7 +69,9 @@ def test_each_type_round_trips_through_its_json() -> None:
                              mode="quick", measured_at=1.7e9, load_average=0.3, cached=True,
                              datasheet=Datasheet("Some GPU", 1000.0, {"float32": 50.0}), warnings=("busy",),
                              tables={"bandwidth": {"cv": 0.02}})
-    cls = Classification("memory", True, "memory", "compute", 0.62, 0.01, 5.0, {"band_factor": 1.5})
+    cls = Classification("memory", True, "memory", "compute", 0.62, 0.01, 5.0, ridge_dtype="float32", in_band=True,
+                         band_factor=1.5, arithmetic_intensity=4.0, attainable_gflops=128.0,
+                         fraction_of_attainable=0.1, extra={"a_newer_field": 1})
     check = RoofCheck("cache_resident", 1.4, 2**20, 2**25)
     points = (SweepPoint.from_json("gemm_sizes", {"n": 64, "gflops": 3.5, "cv": 0.1}),)
     m = Measurement(kind="workload", device=Device("cpu", "Test CPU", "fp"), params={"n": 1024, "dtype": "float32"},

@@ -14,6 +14,7 @@ from tutor.measure.api import run_request
 from tutor.measure.device import device_info
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, store_roofline
 from tutor.practice.runner import roof_note
+from tutor.results import RooflineReference
 from tutor.theory.roofline import measured_when_busy, roof_check
 
 TINY = {"device": "cpu", "roofline_mode": "tiny", "budget_s": 0.05}
@@ -41,14 +42,14 @@ def _roof(gbs: float, gflops: float, llc: int, **extra: Any) -> dict[str, Any]:
 
 
 def test_roof_check_names_the_reason() -> None:
-    roof = _roof(10.0, 100.0, 32 << 20)
+    roof = RooflineReference.from_json(_roof(10.0, 100.0, 32 << 20))
     assert roof_check(achieved_gflops=50, achieved_gbs=9, working_set_bytes=1 << 30, roofline=roof) is None
     cache = roof_check(achieved_gflops=1, achieved_gbs=30, working_set_bytes=1 << 20, roofline=roof)
-    assert cache is not None and cache["code"] == "cache_resident" and cache["fraction"] == pytest.approx(3.0)
+    assert cache is not None and cache.code == "cache_resident" and cache.fraction == pytest.approx(3.0)
     dram = roof_check(achieved_gflops=1, achieved_gbs=30, working_set_bytes=1 << 30, roofline=roof)
-    assert dram is not None and dram["code"] == "above_bandwidth_roof"
+    assert dram is not None and dram.code == "above_bandwidth_roof"
     compute = roof_check(achieved_gflops=120, achieved_gbs=1, working_set_bytes=1 << 30, roofline=roof)
-    assert compute is not None and compute["code"] == "above_compute_roof"
+    assert compute is not None and compute.code == "above_compute_roof"
     # Within its own noise it is not a surprise.
     assert roof_check(achieved_gflops=104, achieved_gbs=1, working_set_bytes=None, roofline=roof, cv=0.1) is None
 

@@ -14,7 +14,7 @@ from typing import Any
 from tutor.content.models import Exercise
 from tutor.grading.units import UnitError, convert, unit_of_formula_result, unit_of_metric
 from tutor.grading.verdict import ResolvedTruth
-from tutor.results import Classification, Measurement, ResultError, device_label
+from tutor.results import Measurement, device_label
 
 MEASURED_PREFIX = "measured:"
 
@@ -164,15 +164,15 @@ def _bound_truth(exercise: Exercise, m: Measurement | None) -> ResolvedTruth:
     classification = m.classification if m is not None else None
     if m is not None and m.roofline is not None and m.arithmetic_intensity is not None \
             and m.achieved_gflops is not None and m.achieved_gbs is not None:
-        with suppress(KeyError, TypeError, ValueError, ZeroDivisionError, ResultError):
-            classification = Classification.from_json(classify(
+        with suppress(KeyError, ValueError, ZeroDivisionError):
+            classification = classify(
                 intensity=m.arithmetic_intensity,
                 achieved_gflops=m.achieved_gflops,
                 achieved_gbs=m.achieved_gbs,
-                roofline=m.roofline.to_json(),
+                roofline=m.roofline,
                 dtype=m.dtype,
                 band=band_factor,
-            ))
+            )
     if m is None or classification is None or classification.bound not in ("memory", "compute"):
         raise TruthError("the measurement did not classify the workload against the roofline")
     return ResolvedTruth(

@@ -48,11 +48,12 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut, WorkloadError
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
-from tutor.results import Classification, Device, Measurement, RoofCheck, RooflineReference
+from tutor.results import Device, Measurement, RooflineReference
 
 Progress = Callable[[float, str], None]
 CancelCheck = Callable[[], bool]
@@ -128,7 +129,8 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
     budget = float(request.get("budget_s", 1.0))
     if not 0.05 <= budget <= 10:
         raise WorkloadError(f"budget_s={budget} is outside [0.05, 10]")
-    roof = _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel)
+    roof = RooflineReference.from_json(
+        _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel))
     progress(0.5, f"{name}: preparing inputs")
     with cached_allocations():
         fn = workload.build(params, device)
@@ -145,19 +147,19 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
     llc = int(cache_sizes()["last_level"])  # read from the system now, not remembered with the roof
     check = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs, working_set_bytes=working_set,
                        roofline=roof, last_level_cache_bytes=llc, dtype=dtype, cv=stats.cv)
-    if check is not None and check["code"] != "cache_resident":
+    if check is not None and check.code != "cache_resident":
         # Above a roof it should not beat: the roof is suspect (measured under load, the machine changed).
         # Measure it again, once, and judge the workload against the new one.
-        previous = {"measured_at": roof.get("measured_at"), "peak_bandwidth_gbs": roof.get("peak_bandwidth_gbs"),
-                    "peak_gflops": roof.get("peak_gflops")}
-        roof = _roofline(device, info, request, lambda f, m: progress(0.9, f"roofline again: {m}"), should_cancel,
-                         refresh=True)
+        previous = {"measured_at": roof.measured_at, "peak_bandwidth_gbs": roof.peak_bandwidth_gbs,
+                    "peak_gflops": dict(roof.peak_gflops)}
+        roof = RooflineReference.from_json(_roofline(
+            device, info, request, lambda f, m: progress(0.9, f"roofline again: {m}"), should_cancel, refresh=True))
         after = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
                            working_set_bytes=working_set, roofline=roof, last_level_cache_bytes=llc, dtype=dtype,
                            cv=stats.cv)
-        check = {**check, "remeasured": True, "previous_roofline": previous,
-                 "still_above": after is not None and after["code"] != "cache_resident",
-                 "fraction_after": None if after is None else after["fraction"]}
+        check = replace(check, remeasured=True, still_above=after is not None and after.code != "cache_resident",
+                        fraction_after=None if after is None else after.fraction,
+                        extra={**check.extra, "previous_roofline": previous})
     classification = classify(intensity=intensity, achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
                               roofline=roof, dtype=dtype)
     progress(1.0, f"{name}: done")
@@ -175,10 +177,10 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
         achieved_gflops=achieved_gflops,
         best_gbs=nbytes / stats.min / 1e9,
         best_gflops=flops / stats.min / 1e9,
-        roofline=RooflineReference.from_json(roof),
-        classification=Classification.from_json(classification),
+        roofline=roof,
+        classification=classification,
         working_set_bytes=working_set,
-        roof_check=RoofCheck.from_json(check) if check is not None else None,
+        roof_check=check,
     )
     return measurement.to_json()  # JSON: it crosses the worker's pipe
 
@@ -237,7 +239,7 @@ def _points_check(device: str, info: dict[str, Any], request: dict[str, Any], pa
     llc = int(cache_sizes()["last_level"]) if device == "cpu" else None
     points = [{**p, "working_set_bytes": WORKLOADS[p["name"]].memory_fn(p["params"])} for p in body["points"]]
     dtype = str(params.get("dtype", "float32"))
-    check = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
+    check = points_above_roof(points, RooflineReference.from_json(roof), last_level_cache_bytes=llc, dtype=dtype)
     if check is None or not roof.get("cached"):
         return check
     previous = {"measured_at": roof.get("measured_at"), "peak_bandwidth_gbs": roof.get("peak_bandwidth_gbs"),
@@ -245,7 +247,7 @@ def _points_check(device: str, info: dict[str, Any], request: dict[str, Any], pa
     roof = _roofline(device, info, request, lambda f, m: progress(0.95, f"roofline again: {m}"), should_cancel,
                      refresh=True)
     body["roofline"] = roof
-    after = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
+    after = points_above_roof(points, RooflineReference.from_json(roof), last_level_cache_bytes=llc, dtype=dtype)
     return {**check, "remeasured": True, "previous_roofline": previous, "still_above": after is not None,
             "fraction_after": None if after is None else after["fraction"]}
 

@@ -143,16 +143,26 @@ class Classification:
     fraction_of_bandwidth_roof: float | None = None
     fraction_of_compute_roof: float | None = None
     ridge_flops_per_byte: float | None = None
+    ridge_dtype: str | None = None
+    """The dtype whose matmul peak made the ridge (fp32 when the workload's dtype was not measured)."""
+    in_band: bool = False
+    """The intensity lies within ``band_factor`` of the ridge."""
+    band_factor: float | None = None
+    arithmetic_intensity: float | None = None
+    attainable_gflops: float | None = None
+    """min(compute roof, intensity × bandwidth roof)."""
+    fraction_of_attainable: float | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
-    """The rest of the judgement (band, attainable rate, the ridge's dtype…)."""
+    """Fields this type does not name (a newer engine's)."""
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"bound": self.bound, "too_close_to_call": self.too_close_to_call}
-        put(out, "by_intensity", self.by_intensity)
-        put(out, "by_achieved", self.by_achieved)
-        put(out, "fraction_of_bandwidth_roof", self.fraction_of_bandwidth_roof)
-        put(out, "fraction_of_compute_roof", self.fraction_of_compute_roof)
-        put(out, "ridge_flops_per_byte", self.ridge_flops_per_byte)
+        for key in ("by_intensity", "by_achieved", "fraction_of_bandwidth_roof", "fraction_of_compute_roof",
+                    "ridge_flops_per_byte", "ridge_dtype", "band_factor", "arithmetic_intensity",
+                    "attainable_gflops", "fraction_of_attainable"):
+            put(out, key, getattr(self, key))
+        if self.in_band:
+            out["in_band"] = True
         return {**self.extra, **out}
 
     @classmethod
@@ -162,7 +172,11 @@ class Classification:
                    by_intensity=r.opt_text("by_intensity"), by_achieved=r.opt_text("by_achieved"),
                    fraction_of_bandwidth_roof=r.opt_number("fraction_of_bandwidth_roof"),
                    fraction_of_compute_roof=r.opt_number("fraction_of_compute_roof"),
-                   ridge_flops_per_byte=r.opt_number("ridge_flops_per_byte"), extra=r.rest())
+                   ridge_flops_per_byte=r.opt_number("ridge_flops_per_byte"), ridge_dtype=r.opt_text("ridge_dtype"),
+                   in_band=r.flag("in_band"), band_factor=r.opt_number("band_factor"),
+                   arithmetic_intensity=r.opt_number("arithmetic_intensity"),
+                   attainable_gflops=r.opt_number("attainable_gflops"),
+                   fraction_of_attainable=r.opt_number("fraction_of_attainable"), extra=r.rest())
 
 
 @dataclass(frozen=True)
@@ -173,6 +187,8 @@ class RoofCheck:
     code: str
     fraction: float
     """The achieved rate as a fraction of the roof it beats."""
+    margin: float | None = None
+    """How far above the roof its own noise could carry it (the floor, or 3 CVs)."""
     working_set_bytes: float | None = None
     last_level_cache_bytes: float | None = None
     remeasured: bool = False
@@ -182,6 +198,7 @@ class RoofCheck:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {**self.extra, "code": self.code, "fraction": self.fraction}
+        put(out, "margin", self.margin)
         put(out, "working_set_bytes", self.working_set_bytes)
         put(out, "last_level_cache_bytes", self.last_level_cache_bytes)
         if self.remeasured:
@@ -191,7 +208,7 @@ class RoofCheck:
     @classmethod
     def from_json(cls, data: Any, where: str = "roof_check") -> RoofCheck:
         r = Reader(data, where)
-        return cls(code=r.text("code"), fraction=r.number("fraction"),
+        return cls(code=r.text("code"), fraction=r.number("fraction"), margin=r.opt_number("margin"),
                    working_set_bytes=r.opt_number("working_set_bytes"),
                    last_level_cache_bytes=r.opt_number("last_level_cache_bytes"), remeasured=r.flag("remeasured"),
                    still_above=r.flag("still_above"), fraction_after=r.opt_number("fraction_after"),

@@ -1,10 +1,8 @@
 """The roofline as the course teaches it: which roof bounds a workload, and why a measurement may sit above a roof.
 
-Pure Python on plain numbers (a roofline dict, achieved rates); the measured roofline and its cache live in
-:mod:`tutor.measure`. A roofline dict has at least::
-
-    {"peak_bandwidth_gbs": float, "peak_gflops": {dtype: float}, "ridge_flops_per_byte": {dtype: float},
-     "ridge_point": float (float32), "device": {...}, "datasheet": {...} | None}
+Pure Python on the typed roofline (:class:`tutor.results.RooflineReference`) and achieved rates; it answers with a
+:class:`~tutor.results.Classification` or a :class:`~tutor.results.RoofCheck`. The measured roofline and its cache
+(plain JSON, :func:`measured_when_busy` reads it) live in :mod:`tutor.measure`.
 """
 
 from __future__ import annotations
@@ -12,13 +10,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from tutor.results import Classification, RoofCheck, RooflineReference
+
 # Inside [ridge / BAND, ridge × BAND] the bound is "too close to call": both answers count.
 TOO_CLOSE_BAND = 2.0
 
 
-def peak_gflops_for(roofline: dict[str, Any], dtype: str) -> tuple[float, str]:
+def peak_gflops_for(roofline: RooflineReference, dtype: str) -> tuple[float, str]:
     """The measured matmul peak for ``dtype`` (falling back to float32), and the dtype it belongs to."""
-    peaks: dict[str, float] = roofline.get("peak_gflops", {})
+    peaks = roofline.peak_gflops
     if dtype in peaks:
         return float(peaks[dtype]), dtype
     return float(peaks["float32"]), "float32"
@@ -29,10 +29,10 @@ def classify(
     intensity: float,
     achieved_gflops: float,
     achieved_gbs: float,
-    roofline: dict[str, Any],
+    roofline: RooflineReference,
     dtype: str = "float32",
     band: float = TOO_CLOSE_BAND,
-) -> dict[str, Any]:
+) -> Classification:
     """Which roof bounds a workload.
 
     The bound comes from the arithmetic intensity against the measured ridge point (for the workload's dtype).
@@ -40,7 +40,7 @@ def classify(
     rates point the other way (the workload reaches a larger fraction of the other roof).
     """
     peak_gflops, peak_dtype = peak_gflops_for(roofline, dtype)
-    peak_gbs = float(roofline["peak_bandwidth_gbs"])
+    peak_gbs = roofline.peak_bandwidth_gbs
     ridge = peak_gflops / peak_gbs
     frac_bw = achieved_gbs / peak_gbs if peak_gbs > 0 else 0.0
     frac_compute = achieved_gflops / peak_gflops if peak_gflops > 0 else 0.0
@@ -48,21 +48,21 @@ def classify(
     by_achieved = "memory" if frac_bw >= frac_compute else "compute"
     in_band = intensity > 0 and abs(math.log(intensity / ridge)) < math.log(band)
     attainable = min(peak_gflops, intensity * peak_gbs)
-    return {
-        "bound": by_intensity,
-        "too_close_to_call": bool(in_band or by_intensity != by_achieved),
-        "by_intensity": by_intensity,
-        "by_achieved": by_achieved,
-        "in_band": bool(in_band),
-        "band_factor": band,
-        "ridge_flops_per_byte": ridge,
-        "ridge_dtype": peak_dtype,
-        "arithmetic_intensity": intensity,
-        "fraction_of_bandwidth_roof": frac_bw,
-        "fraction_of_compute_roof": frac_compute,
-        "attainable_gflops": attainable,
-        "fraction_of_attainable": achieved_gflops / attainable if attainable > 0 else None,
-    }
+    return Classification(
+        bound=by_intensity,
+        too_close_to_call=bool(in_band or by_intensity != by_achieved),
+        by_intensity=by_intensity,
+        by_achieved=by_achieved,
+        in_band=bool(in_band),
+        band_factor=band,
+        ridge_flops_per_byte=ridge,
+        ridge_dtype=peak_dtype,
+        arithmetic_intensity=intensity,
+        fraction_of_bandwidth_roof=frac_bw,
+        fraction_of_compute_roof=frac_compute,
+        attainable_gflops=attainable,
+        fraction_of_attainable=achieved_gflops / attainable if attainable > 0 else None,
+    )
 
 
 # -- when the roof is wrong -----------------------------------------------------------------------------------
@@ -89,11 +89,11 @@ def roof_check(
     achieved_gflops: float,
     achieved_gbs: float,
     working_set_bytes: int | None,
-    roofline: dict[str, Any],
+    roofline: RooflineReference,
     last_level_cache_bytes: int | None = None,
     dtype: str = "float32",
     cv: float = 0.0,
-) -> dict[str, Any] | None:
+) -> RoofCheck | None:
     """Why a measurement sits above a roof, if it does by more than its noise (None when it does not).
 
     ``cache_resident``: above the bandwidth roof with a working set that fits in the last-level cache (the roof
@@ -103,16 +103,17 @@ def roof_check(
     """
     margin = max(ABOVE_ROOF_FLOOR, 3.0 * max(0.0, cv))
     peak_gflops, _ = peak_gflops_for(roofline, dtype)
-    peak_gbs = float(roofline["peak_bandwidth_gbs"])
-    llc = last_level_cache_bytes or roofline.get("bandwidth", {}).get("last_level_cache_bytes")
+    peak_gbs = roofline.peak_bandwidth_gbs
+    bandwidth = roofline.tables.get("bandwidth")
+    llc = last_level_cache_bytes or (bandwidth.get("last_level_cache_bytes") if isinstance(bandwidth, dict) else None)
     if peak_gflops > 0 and achieved_gflops > peak_gflops * (1 + margin):
-        return {"code": "above_compute_roof", "fraction": achieved_gflops / peak_gflops, "margin": margin}
+        return RoofCheck("above_compute_roof", achieved_gflops / peak_gflops, margin)
     if peak_gbs > 0 and achieved_gbs > peak_gbs * (1 + margin):
         fraction = achieved_gbs / peak_gbs
         if isinstance(llc, int | float) and working_set_bytes is not None and working_set_bytes <= llc:
-            return {"code": "cache_resident", "fraction": fraction, "margin": margin,
-                    "working_set_bytes": working_set_bytes, "last_level_cache_bytes": int(llc)}
-        return {"code": "above_bandwidth_roof", "fraction": fraction, "margin": margin}
+            return RoofCheck("cache_resident", fraction, margin, working_set_bytes=working_set_bytes,
+                             last_level_cache_bytes=int(llc))
+        return RoofCheck("above_bandwidth_roof", fraction, margin)
     return None
 
 
@@ -135,7 +136,7 @@ def bound_check(*, measured: float, bound: float, cv: float, samples: int = 1) -
             "cv": cv}
 
 
-def points_above_roof(points: list[dict[str, Any]], roofline: dict[str, Any], *,
+def points_above_roof(points: list[dict[str, Any]], roofline: RooflineReference, *,
                       last_level_cache_bytes: int | None = None, dtype: str = "float32") -> dict[str, Any] | None:
     """The points of a roofline sweep that sit above a roof they should not beat (``roof_check`` of each, a
     cache-resident one excepted), or None. Each point has ``name``, ``gflops``, ``gbs`` and ``working_set_bytes``."""
@@ -144,7 +145,7 @@ def points_above_roof(points: list[dict[str, Any]], roofline: dict[str, Any], *,
         check = roof_check(achieved_gflops=float(p.get("gflops") or 0.0), achieved_gbs=float(p.get("gbs") or 0.0),
                            working_set_bytes=p.get("working_set_bytes"), roofline=roofline,
                            last_level_cache_bytes=last_level_cache_bytes, dtype=dtype)
-        if check is not None and check["code"] != "cache_resident":
+        if check is not None and check.code != "cache_resident":
             above.append(str(p.get("name", "?")))
-            worst = max(worst, float(check["fraction"]))
+            worst = max(worst, check.fraction)
     return {"code": "points_above_roof", "points": above, "fraction": worst} if above else None
