@@ -104,8 +104,17 @@ def test_grading_and_theory_never_reach_the_measurement_engine(module: str) -> N
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("tutor.theory")))
 def test_theory_is_pure(module: str) -> None:
+    # the theory reads the typed results (a leaf room, below) and nothing else of the tutor
     inside = {m for m in GRAPH[module] if m.startswith("tutor.")}
-    assert all(m.startswith("tutor.theory") for m in inside), (module, inside)
+    assert all(m.startswith(("tutor.theory", "tutor.results")) for m in inside), (module, inside)
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("tutor.results")))
+def test_the_typed_results_are_a_leaf(module: str) -> None:
+    inside = {m for m in GRAPH[module] if m.startswith("tutor.")}
+    assert all(m.startswith("tutor.results") for m in inside), (module, inside)
+    for heavy in ("torch", "textual", "rich"):
+        assert not _imports(module, heavy), (module, heavy)
 
 
 @pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("tutor.commands")))
