@@ -19,7 +19,7 @@ from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
-from tutor.results import BenchReport, ResultError
+from tutor.results import BenchReport, Device, ResultError
 
 C0_LEVEL = "n0"
 L4_GAP_EXERCISES = ("n0-l4-gap-fixed", "n0-l4-gap-bandwidth", "n0-l4-gap-extra")
@@ -66,13 +66,9 @@ def when(at: float | None) -> str:
 
 
 def attempt_device_kind(attempt: Mapping[str, Any]) -> str | None:
-    m = attempt.get("measurement")
-    if isinstance(m, Mapping):
-        summary = m.get("summary") if isinstance(m.get("summary"), Mapping) else m
-        device = summary.get("device") if isinstance(summary, Mapping) else None
-        if isinstance(device, Mapping) and device.get("kind"):
-            return str(device["kind"])
-    return None
+    """The kind of device (``cpu``, ``cuda``) a stored attempt was measured on (one reader: :meth:`Device.of`)."""
+    device = Device.of(attempt.get("measurement"))
+    return device.kind or None if device is not None else None
 
 
 def bench_report_of(run: Mapping[str, Any]) -> BenchReport | None:
