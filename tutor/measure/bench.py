@@ -2,8 +2,10 @@
 
 ``run_bench(mode, device, progress, should_cancel)`` measures the roofline (STREAM copy bandwidth and matmul
 peak per dtype), the bundled transformer's decode tokens/s against its bandwidth bound, and a training step's
-tokens/s and MFU, and returns the ``gpu-tutor/bench/v1`` report (a :class:`tutor.results.BenchReport`). Headline
-figures are best-of-repeats (min time); each has the coefficient of variation of its timed repeats beside it.
+tokens/s and MFU, and returns the ``gpu-tutor/bench/v1`` report (a :class:`tutor.results.BenchReport`). The
+figures are measured in interleaved rounds (:mod:`tutor.measure.bench_rounds`): each headline is the median
+over the rounds of its round values, with the coefficient of variation across the rounds beside it — the
+noise the comparison rule uses.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from tutor.measure.bench_report import COMPARISON_RULE
 from tutor.measure.device import device_info, environment, resolve_device
 from tutor.measure.errors import WorkloadError
+from tutor.measure.estimators import ROUND_CV, combined_cv
 from tutor.measure.timing import CancelCheck
 from tutor.results import BenchReport, Device, RooflineReference
 from tutor.results.bench import bench_rows
@@ -38,9 +41,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     """Run the reference benchmark; ``mode`` is "quick", "full" or "tiny" (tests only)."""
     import torch
 
-    from tutor.measure.decode_sizing import reference_decode
-    from tutor.measure.model import measure_decode, measure_train_step, theoretical_peak
-    from tutor.measure.roofline import measure_roofline
+    from tutor.measure.bench_rounds import measure_interleaved
     from tutor.measure.roofline_model import store_roofline
 
     if mode not in BENCH_MODES:
@@ -54,23 +55,17 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     threads = torch.get_num_threads()
     try:
         torch.set_num_threads(threads)  # pinned: every part of this run uses the same count (decode may try one)
-        roof = measure_roofline(dev, info, mode, should_cancel, lambda f, m: report_progress(0.55 * f, m),
-                                array_cap_bytes=QUICK_ARRAY_CAP_BYTES if mode == "quick" else None)
-        bw = roof["bandwidth"]
-        within_cache = dev == "cpu" and bw["array_bytes"] < 4 * bw["last_level_cache_bytes"]
-        if mode != "tiny" and not (mode == "quick" and within_cache):
-            # a roof from arrays the cache can hold is not cached as this machine's DRAM roof
-            store_roofline(info["fingerprint"], roof)
-        decode = measure_decode(dev, mode, roof["peak_bandwidth_gbs"], should_cancel,
-                                lambda f, m: report_progress(0.55 + 0.2 * f, m),
-                                sizing=reference_decode(mode, device=dev))
-        train_dtype = "bfloat16" if dev == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
-        theoretical, theoretical_source = theoretical_peak(roof.get("physical_limits"), train_dtype)
-        train = measure_train_step(dev, mode, roof["peak_gflops"][train_dtype], train_dtype, should_cancel,
-                                   lambda f, m: report_progress(0.75 + 0.25 * f, m),
-                                   theoretical_gflops=theoretical, theoretical_source=theoretical_source)
+        measured = measure_interleaved(dev, info, mode, should_cancel, report_progress,
+                                       array_cap_bytes=QUICK_ARRAY_CAP_BYTES if mode == "quick" else None)
     finally:
         torch.set_num_threads(threads)
+    roof, decode, train = measured["roofline"], measured["decode"], measured["train_step"]
+    train_dtype = measured["train_dtype"]
+    bw = roof["bandwidth"]
+    within_cache = dev == "cpu" and bw["array_bytes"] < 4 * bw["last_level_cache_bytes"]
+    if mode != "tiny" and not (mode == "quick" and within_cache):
+        # a roof from arrays the cache can hold is not cached as this machine's DRAM roof
+        store_roofline(info["fingerprint"], roof)
     report_progress(1.0, "bench done")
     load_after = _load_average()
     warnings = list(roof["warnings"])
@@ -84,6 +79,8 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
                         f"{bw['last_level_cache_bytes'] / 2**20:.0f} MiB last-level cache, so the peak bandwidth may "
                         "be partly the cache's, not DRAM's; `tutor bench --full` sizes the arrays for DRAM")
     gemm_cv = {d: g["cv"] for d, g in roof["gemm"].items() if "cv" in g}
+    rounds = measured["rounds"]
+    decode_threads = decode["batches"]["1"]["threads"]
     headline = {
         "peak_bandwidth_gbs": roof["peak_bandwidth_gbs"],
         "peak_flops_tflops": dict(roof["peak_tflops"]),
@@ -94,14 +91,16 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         "mfu": train["mfu"],
     }
     bw_cv = roof["bandwidth"]["cv"]
+    implied_by = (roof.get("physical_limits") or {}).get("ghz_implied_by")
     cv = {
         "peak_bandwidth_gbs": bw_cv,
         "peak_flops_tflops": gemm_cv,
-        "ridge_flops_per_byte": (bw_cv**2 + gemm_cv.get("float32", 0.0) ** 2) ** 0.5,
+        "ridge_flops_per_byte": combined_cv(bw_cv, gemm_cv.get("float32")),
         "decode_tokens_per_s": decode["cv"],
         "decode_bound_tokens_per_s": decode["feeding"]["read"]["cv"],
         "train_tokens_per_s": train["cv"],
-        "mfu": (train["cv"] ** 2 + gemm_cv.get(train_dtype, 0.0) ** 2) ** 0.5,
+        # MFU's denominator is a constant unless the clock behind it was inferred from a measured matmul
+        "mfu": combined_cv(train["cv"], gemm_cv.get(implied_by) if implied_by else None),
     }
     notes = [
         f"peak bandwidth: {roof['bandwidth']['method']}, arrays of "
@@ -116,9 +115,13 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         f"FlopCounterMode FLOPs per step ÷ step time ÷ the theoretical {train_dtype} peak "
         f"({train['theoretical_gflops'] or 0:.0f} GFLOP/s, {train['theoretical_source'] or 'unknown'}); "
         f"{train['fraction_of_measured_peak'] * 100:.0f} % of the measured matmul peak",
-        f"threads: torch pinned to {threads} for the whole run",
+        f"threads: torch pinned to {threads} for the whole run (decode at batch 1 with {decode_threads}, the "
+        "faster on a short probe)",
+        f"rounds: {rounds['count']} interleaved rounds of {', '.join(rounds['order'])}, then {rounds['decode_rounds']} "
+        f"of decode (its model, sized to the cache, does not fit in memory beside them); each headline is the "
+        f"{rounds['estimator']}",
         COMPARISON_RULE,
-        "CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
+        f"CV = {ROUND_CV}; ridge and MFU combine their inputs' CVs",
     ]
     return BenchReport(
         mode=mode,
@@ -127,7 +130,8 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         created_at=started,
         duration_s=time.time() - started,
         env=environment(),
-        tests={"bandwidth": roof["bandwidth"], "gemm": roof["gemm"], "decode": decode, "train_step": train},
+        tests={"bandwidth": roof["bandwidth"], "gemm": roof["gemm"], "decode": decode, "train_step": train,
+               "rounds": rounds},
         roofline=RooflineReference.from_json({k: roof[k] for k in (
             "peak_bandwidth_gbs", "peak_gflops", "ridge_flops_per_byte", "ridge_point", "datasheet",
             "physical_limits")}),

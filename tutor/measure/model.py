@@ -210,9 +210,21 @@ def weights_read_bandwidth(model: nn.Module, device: str, should_cancel: CancelC
             "method": "every weight matrix read once by a one-token linear (a GEMV, as decode reads it), best pass"}
 
 
+@dataclass(frozen=True)
+class DecodeTiming:
+    """Decode steps timed elsewhere (``tutor bench`` times them in interleaved rounds): every step's seconds, the
+    thread count, and per round the median step (the headline is then the median over the rounds and its CV the
+    spread across rounds)."""
+
+    step_times: tuple[float, ...]
+    threads: int
+    round_step_s: tuple[float, ...] = ()
+
+
 def measure_decode(
     device: str, mode: str, bandwidth_gbs: float, should_cancel: CancelCheck | None = None,
     progress: Progress | None = None, *, sizing: DecodeSizing | None = None,
+    model: TinyTransformer | None = None, timed: dict[int, DecodeTiming] | None = None,
 ) -> dict[str, Any]:
     """Greedy decode with a KV cache at batch 1 and a larger batch; tokens/s against the bound of the roof that
     feeds the weights.
@@ -222,6 +234,8 @@ def measure_decode(
     step is the bandwidth measured reading these weights where they live (:func:`weights_read_bandwidth`) ÷ (weights
     read + KV cache read); at batch B a step yields B tokens. A batch-1 figure above its bound by more than its
     noise has that bandwidth measured again (``bound_check``).
+    ``model`` (the model ``sizing`` describes, already built) and ``timed`` (steps already timed, per
+    batch) let a caller that times the steps itself (``tutor bench``'s rounds) build the same result.
     """
     from tutor.theory.roofline import bound_check
 
@@ -229,7 +243,8 @@ def measure_decode(
     cfg: TransformerConfig = (TransformerConfig(**sizing.config_fields()) if sizing is not None
                               else cfg_mode["config"])
     dtype = torch.float32
-    model = build_model(cfg, device, dtype).eval()
+    if model is None:
+        model = build_model(cfg, device, dtype).eval()
     w_bytes = weight_bytes_per_step(model)
     prompt, steps = cfg_mode["prompt"], cfg_mode["decode_steps"]
     if progress:
@@ -250,8 +265,12 @@ def measure_decode(
     for bi, batch in enumerate(batches):
         if progress:
             progress((bi + 0.2) / len(batches), f"decode: batch {batch}, {steps} tokens")
-        step_times, threads = _best_decode_run(model, batch, prompt, steps, cfg_mode["decode_repeats"], dtype,
-                                               device, should_cancel, cfg_mode["decode_budget_s"])
+        given = (timed or {}).get(batch)
+        if given is not None:
+            step_times, threads = list(given.step_times), given.threads
+        else:
+            step_times, threads = _best_decode_run(model, batch, prompt, steps, cfg_mode["decode_repeats"], dtype,
+                                                   device, should_cancel, cfg_mode["decode_budget_s"])
         # KV read per step grows with position; use the mean context of the timed steps.
         mean_ctx = prompt + (steps + 1) / 2
         kv_bytes = 2 * cfg.layers * cfg.kv_heads * cfg.head_dim * mean_ctx * batch * 4
@@ -259,6 +278,10 @@ def measure_decode(
         # Per-step median: robust to the other processes of a shared machine preempting a step now and then.
         median_step = statistics.median(step_times)
         cv = statistics.stdev(step_times) / statistics.fmean(step_times) if len(step_times) > 1 else 0.0
+        rounds = given.round_step_s if given is not None else ()
+        if rounds:  # the median over the rounds of each round's median step; its CV across the rounds
+            median_step = statistics.median(rounds)
+            cv = statistics.stdev(rounds) / statistics.fmean(rounds) if len(rounds) > 1 else 0.0
         out["batches"][str(batch)] = {
             "batch": batch,
             "tokens_per_s": batch / median_step,
@@ -269,11 +292,12 @@ def measure_decode(
             "bytes_per_step": bytes_per_step,
             "bytes_per_token": bytes_per_step / batch,
             "threads": threads,
+            **({"rounds": len(rounds), "round_tokens_per_s": [batch / r for r in rounds]} if rounds else {}),
         }
     _set_bounds(out, feeding["bandwidth_gbs"], bandwidth_gbs)
     b1 = out["batches"]["1"]
     check = bound_check(measured=b1["tokens_per_s"], bound=b1["bound_tokens_per_s"], cv=b1["cv"],
-                        samples=b1["timed_steps"])
+                        samples=b1.get("rounds") or b1["timed_steps"])
     if check is not None and check["code"] == "above_bound":
         # Above its bound by more than its noise: the bandwidth behind the bound is suspect (measured during a
         # busy spell). Measure it again, once, keep the better of the two (a roof is the best the memory sustains)
@@ -285,7 +309,7 @@ def measure_decode(
         feeding.update(bandwidth_gbs=max(before, again["gbs"]), read_again=again)
         _set_bounds(out, feeding["bandwidth_gbs"], bandwidth_gbs)
         after = bound_check(measured=b1["tokens_per_s"], bound=b1["bound_tokens_per_s"], cv=b1["cv"],
-                            samples=b1["timed_steps"])
+                            samples=b1.get("rounds") or b1["timed_steps"])
         check = {**check, "remeasured": True, "bandwidth_before_gbs": before, "bandwidth_after_gbs": again["gbs"],
                  "fraction_after": b1["fraction_of_bound"],
                  "still_above": after is not None and after["code"] == "above_bound"}
@@ -311,9 +335,10 @@ def _set_bounds(out: dict[str, Any], feeding_gbs: float, dram_gbs: float) -> Non
 
 
 def _decode_run(model: TinyTransformer, batch: int, prompt: int, steps: int, repeats: int, dtype: torch.dtype,
-                device: str, should_cancel: CancelCheck | None, budget_s: float) -> list[float]:
-    """Seconds per step of up to ``repeats`` timed greedy decodes of ``steps`` tokens after a short warm-up;
-    stops early once ``budget_s`` is spent (after at least 16 timed steps) so a busy machine cannot stall it."""
+                device: str, should_cancel: CancelCheck | None, budget_s: float, warmup: bool = True) -> list[float]:
+    """Seconds per step of up to ``repeats`` timed greedy decodes of ``steps`` tokens after a short warm-up
+    (``warmup=False``: none, for a model already warm); stops early once ``budget_s`` is spent (after at least 16
+    timed steps) so a busy machine cannot stall it."""
     cfg = model.cfg
     caches = model.new_cache(batch, dtype, device)
     gen = torch.Generator(device="cpu").manual_seed(1)
@@ -321,7 +346,7 @@ def _decode_run(model: TinyTransformer, batch: int, prompt: int, steps: int, rep
     step_times: list[float] = []
     spent = 0.0
     with torch.inference_mode():
-        for rep in range(repeats + 1):  # run 0 is the warm-up (8 steps)
+        for rep in range(0 if warmup else 1, repeats + 1):  # run 0 is the warm-up (8 steps)
             check_cancel(should_cancel)
             logits = model(tokens, caches, 0)
             nxt = logits[:, -1:].argmax(-1)
@@ -383,11 +408,96 @@ def theoretical_peak(limits: dict[str, Any] | None, dtype: str) -> tuple[float |
     roofline: the datasheet on a known GPU, cores × clock × SIMD on a CPU); (None, None) when unknown."""
     if not limits:
         return None, None
+    by_dtype = limits.get("source_by_dtype")
     for key in ("gflops", "nominal_gflops"):
         table = limits.get(key)
         if isinstance(table, dict) and isinstance(table.get(dtype), int | float) and table[dtype] > 0:
-            return float(table[dtype]), str(limits.get("source") or key)
+            source = by_dtype.get(dtype) if isinstance(by_dtype, dict) else None
+            return float(table[dtype]), str(source or limits.get("source") or key)
     return None, None
+
+
+class TrainRig:
+    """The training-step workload, built once: the mode's model, a fixed batch, AdamW and the step's FLOPs as
+    FlopCounterMode counts them. :meth:`step` runs and times one step; :meth:`result` turns step times into the
+    figures. ``tutor bench`` times one step per interleaved round; :func:`measure_train_step` times a run."""
+
+    def __init__(self, device: str, mode: str, peak_dtype: str = "float32", progress: Progress | None = None
+                 ) -> None:
+        cfg_mode = MODEL_MODES[mode]
+        self.cfg: TransformerConfig = cfg_mode["config"]
+        self.device = device
+        self.model = build_model(self.cfg, device, torch.float32).train()
+        self.batch, self.seq = cfg_mode["train_batch"], cfg_mode["train_seq"]
+        gen = torch.Generator(device="cpu").manual_seed(2)
+        self.tokens = torch.randint(0, self.cfg.vocab, (self.batch, self.seq), generator=gen).to(device)
+        self.targets = torch.randint(0, self.cfg.vocab, (self.batch, self.seq), generator=gen).to(device)
+        self.autocast = device == "cuda" and peak_dtype == "bfloat16"
+        self.peak_dtype = peak_dtype
+        self.opt = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
+        if progress:
+            progress(0.0, "train step: counting FLOPs")
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
+            self.flops = train_flops_per_step(self.model, self.tokens, self.targets)
+
+    def step(self) -> float:
+        """One step (forward, cross-entropy, backward, AdamW); its seconds."""
+        _sync(self.device)
+        t0 = time.perf_counter_ns()
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
+            logits = self.model(self.tokens)
+            loss = F.cross_entropy(logits.flatten(0, 1).float(), self.targets.flatten())
+        loss.backward()
+        self.opt.step()
+        self.opt.zero_grad(set_to_none=True)
+        _sync(self.device)
+        return (time.perf_counter_ns() - t0) / 1e9
+
+    def release(self) -> None:
+        """Free the model, its gradients and Adam's state (the figures stay computable by :meth:`result`)."""
+        self.n_params = n_params(self.model)
+        del self.model, self.opt, self.tokens, self.targets
+
+    def result(self, times: list[float], peak_gflops: float, *, theoretical_gflops: float | None = None,
+               theoretical_source: str | None = None, round_times: list[float] | None = None) -> dict[str, Any]:
+        """The figures from timed steps: tokens/s of the best step, or with ``round_times`` (one step time per
+        interleaved round) the median over the rounds, with the CV across them."""
+        batch, seq = self.batch, self.seq
+        rates = [batch * seq / t for t in times]
+        s = _summary(rates, times)
+        estimate_s = min(times)
+        estimator = "the best step"
+        if round_times:
+            estimate_s = statistics.median(round_times)
+            s["cv"] = statistics.stdev(round_times) / statistics.fmean(round_times) if len(round_times) > 1 else 0.0
+            estimator = "median over the rounds (one step per round)"
+        achieved = self.flops / estimate_s
+        n = getattr(self, "n_params", None) or n_params(self.model)
+        return {
+            "model": self.cfg.to_dict(),
+            "n_params": n,
+            "batch": batch,
+            "seq_len": seq,
+            "tokens_per_step": batch * seq,
+            "flops_per_step": self.flops,
+            "flops_per_token": self.flops / (batch * seq),
+            "six_n_flops_per_token": 6 * n,
+            "tokens_per_s": batch * seq / estimate_s,
+            "tokens_per_s_median": s["median"],
+            "tokens_per_s_best_step": s["best"],
+            "estimator": estimator,
+            "cv": s["cv"],
+            "repeats": s["repeats"],
+            "achieved_gflops": achieved / 1e9,
+            "peak_gflops": peak_gflops,
+            "peak_dtype": self.peak_dtype,
+            "fraction_of_measured_peak": achieved / (peak_gflops * 1e9),
+            "theoretical_gflops": theoretical_gflops,
+            "theoretical_source": theoretical_source,
+            "mfu": achieved / (theoretical_gflops * 1e9) if theoretical_gflops else None,
+            "precision": "bf16 autocast" if self.autocast else "float32",
+            "flops_source": "torch.utils.flop_counter.FlopCounterMode (forward + backward)",
+        }
 
 
 def measure_train_step(
@@ -398,62 +508,17 @@ def measure_train_step(
     """One training step (forward, cross-entropy, backward, AdamW): tokens/s, MFU over the device's theoretical
     peak (PaLM's definition; None when the device's peak is unknown) and the fraction of the measured peak."""
     cfg_mode = MODEL_MODES[mode]
-    cfg: TransformerConfig = cfg_mode["config"]
-    model = build_model(cfg, device, torch.float32).train()
-    batch, seq = cfg_mode["train_batch"], cfg_mode["train_seq"]
-    gen = torch.Generator(device="cpu").manual_seed(2)
-    tokens = torch.randint(0, cfg.vocab, (batch, seq), generator=gen).to(device)
-    targets = torch.randint(0, cfg.vocab, (batch, seq), generator=gen).to(device)
-    autocast = device == "cuda" and peak_dtype == "bfloat16"
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    if progress:
-        progress(0.0, "train step: counting FLOPs")
-    with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
-        flops = train_flops_per_step(model, tokens, targets)
-    rates, times = [], []
+    rig = TrainRig(device, mode, peak_dtype, progress)
+    times: list[float] = []
     steps = cfg_mode["train_steps"]
     for i in range(steps + 1):  # the first step is the warm-up (allocates Adam's state)
         check_cancel(should_cancel)
         if progress:
-            progress((i + 1) / (steps + 2), f"train step {i}/{steps} (batch {batch} × {seq} tokens)")
-        _sync(device)
-        t0 = time.perf_counter_ns()
-        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
-            logits = model(tokens)
-            loss = F.cross_entropy(logits.flatten(0, 1).float(), targets.flatten())
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-        _sync(device)
-        elapsed = (time.perf_counter_ns() - t0) / 1e9
+            progress((i + 1) / (steps + 2), f"train step {i}/{steps} (batch {rig.batch} × {rig.seq} tokens)")
+        elapsed = rig.step()
         if i > 0:
-            rates.append(batch * seq / elapsed)
             times.append(elapsed)
             if sum(times) > cfg_mode["train_budget_s"] and len(times) >= 2:
                 break
-    s = _summary(rates, times)
-    best_time = min(times)
-    achieved = flops / best_time
-    return {
-        "model": cfg.to_dict(),
-        "n_params": n_params(model),
-        "batch": batch,
-        "seq_len": seq,
-        "tokens_per_step": batch * seq,
-        "flops_per_step": flops,
-        "flops_per_token": flops / (batch * seq),
-        "six_n_flops_per_token": 6 * n_params(model),
-        "tokens_per_s": s["best"],
-        "tokens_per_s_median": s["median"],
-        "cv": s["cv"],
-        "repeats": s["repeats"],
-        "achieved_gflops": achieved / 1e9,
-        "peak_gflops": peak_gflops,
-        "peak_dtype": peak_dtype,
-        "fraction_of_measured_peak": achieved / (peak_gflops * 1e9),
-        "theoretical_gflops": theoretical_gflops,
-        "theoretical_source": theoretical_source,
-        "mfu": achieved / (theoretical_gflops * 1e9) if theoretical_gflops else None,
-        "precision": "bf16 autocast" if autocast else "float32",
-        "flops_source": "torch.utils.flop_counter.FlopCounterMode (forward + backward)",
-    }
+    return rig.result(times, peak_gflops, theoretical_gflops=theoretical_gflops,
+                      theoretical_source=theoretical_source)

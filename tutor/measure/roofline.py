@@ -23,7 +23,12 @@ from tutor.measure.device import (
 from tutor.measure.errors import DeviceError
 from tutor.measure.registry import WORKLOADS
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
-from tutor.measure.specs import cpu_flops_per_cycle_per_core, cpu_theoretical_peak_flops, lookup_spec
+from tutor.measure.specs import (
+    cpu_flops_per_cycle_explained,
+    cpu_flops_per_cycle_per_core,
+    cpu_theoretical_peak_flops,
+    lookup_spec,
+)
 from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
 from tutor.theory.roofline import busy_threshold, measured_when_busy
 
@@ -54,6 +59,18 @@ def _stat(stats: TimedRuns, work: float) -> dict[str, Any]:
     return {"time_s": stats.stats().to_json(), "best": work / stats.min, "median": work / stats.median}
 
 
+def stream_array_bytes(device: str, mode: str, array_cap_bytes: int | None = None) -> int:
+    """Bytes of each STREAM array: the mode's size or 4× the last-level cache, whichever is larger (1 GiB at
+    least on a GPU), at most ``array_cap_bytes`` on the CPU when given."""
+    cfg = MODES[mode]
+    array_bytes = cfg["stream_bytes"] if mode == "tiny" else max(cfg["stream_bytes"], dram_working_set_bytes())
+    if device == "cuda":
+        return max(array_bytes, 1 * 2**30)
+    if array_cap_bytes is not None:
+        array_bytes = min(array_bytes, array_cap_bytes)
+    return int(array_bytes)
+
+
 def measure_bandwidth(
     device: str, mode: str = "quick", should_cancel: CancelCheck | None = None, progress: Progress = _noop,
     dtype: str = "float32", array_cap_bytes: int | None = None,
@@ -70,12 +87,7 @@ def measure_bandwidth(
     """
     cfg = MODES[mode]
     elem = 4 if dtype == "float32" else 8
-    array_bytes = cfg["stream_bytes"] if mode == "tiny" else max(cfg["stream_bytes"], dram_working_set_bytes())
-    if device == "cuda":
-        array_bytes = max(array_bytes, 1 * 2**30)
-    elif array_cap_bytes is not None:
-        array_bytes = min(array_bytes, array_cap_bytes)
-    n = array_bytes // elem
+    n = stream_array_bytes(device, mode, array_cap_bytes) // elem
     rounds = cfg.get("stream_rounds", 1)
     out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rounds,
                            "last_level_cache_bytes": cache_sizes()["last_level"]}
@@ -174,32 +186,62 @@ def measure_dtypes(device: str, mode: str) -> tuple[str, ...]:
     return tuple(MODES[mode]["dtypes_cpu"])
 
 
-def physical_limits(device: str, device_name: str) -> dict[str, Any]:
-    """Ceilings no honest figure may exceed: the datasheet on a known GPU; cores × clock × SIMD on the CPU."""
+CLOCK_SOURCES = {
+    "cpufreq": "cpufreq's cpuinfo_max_freq (the highest boost clock)",
+    "cpuinfo": "/proc/cpuinfo's 'cpu MHz' (no cpufreq here: the current clock, or in a VM the host's base rate, "
+               "which the cores exceed when they boost)",
+}
+
+
+def physical_limits(device: str, device_name: str, measured_gflops: dict[str, float] | None = None
+                    ) -> dict[str, Any]:
+    """Ceilings no honest figure may exceed: the datasheet on a known GPU; cores × clock × FLOPs per cycle on the
+    CPU, each input named with where it was read.
+
+    On a CPU without cpufreq (a VM, a container) the only clock the OS reports is /proc/cpuinfo's, the base rate
+    the cores exceed when they boost. When a matmul measured at ``measured_gflops`` needs a faster clock than that,
+    the clock used is the one it needs (a lower bound on the real clock, so the peak is a lower bound too and an
+    MFU over it an upper bound): a theoretical peak below a measured rate would be wrong."""
     if device == "cuda":
         spec = lookup_spec(device_name)
         if spec is None:
             return {}
         return {"bandwidth_gbs": spec.bandwidth_gbs,
                 "gflops": {k: v * 1e3 for k, v in spec.tflops.items()}, "source": spec.source}
-    ghz = cpu_max_ghz()
-    nominal = ghz is None
-    ghz = ghz or cpu_clock_ghz()
-    if ghz is None:
+    max_ghz = cpu_max_ghz()
+    reported = max_ghz or cpu_clock_ghz()
+    if reported is None:
         return {}
     flags = set(cpu_flags())
     cores = physical_cores()
-    key = "nominal_gflops" if nominal else "gflops"
     dtypes = ("float32", "float64", "bfloat16", "float16")
+    per_cycle = {d: cpu_flops_per_cycle_per_core(flags, d) for d in dtypes}
+    clock_source = CLOCK_SOURCES["cpufreq" if max_ghz else "cpuinfo"]
+    ghz, implied_by = reported, None
+    if max_ghz is None:
+        for d, g in sorted((measured_gflops or {}).items()):
+            need = g / (cores * per_cycle[d]) if d in per_cycle else 0.0
+            if need > ghz:
+                ghz, implied_by = need, d
+    if implied_by is None:
+        clock = f"{ghz:.2f} GHz from {clock_source}"
+    else:
+        clock = (f"{ghz:.2f} GHz at least: the measured {implied_by} matmul "
+                 f"({(measured_gflops or {})[implied_by]:.0f} GFLOP/s) needs it, while {clock_source} reports "
+                 f"{reported:.2f} GHz (so this peak is a lower bound and an MFU over it an upper bound)")
+    key = "gflops" if max_ghz else "nominal_gflops"
     return {
         key: {d: cpu_theoretical_peak_flops(cores, ghz, flags, d) / 1e9 for d in dtypes},
         # the inputs of the formula, so an exercise can apply it to this machine's own numbers
         "cores": cores,
         "ghz": ghz,
-        "flops_per_cycle": {d: cpu_flops_per_cycle_per_core(flags, d) for d in dtypes},
-        "source": f"{cores} cores × {ghz:.2f} GHz × SIMD FLOPs/cycle (2 FMA pipes, widest vector ISA)"
-        + (" — at the reported (nominal) clock; boost clocks can exceed it, so it is not a hard limit"
-           if nominal else ""),
+        "ghz_reported": reported,
+        "clock_source": clock_source,
+        "ghz_implied_by": implied_by,
+        "flops_per_cycle": per_cycle,
+        "source": f"{cores} cores × {clock} × FLOPs per cycle per core (SIMD width × FMA pipes, or AMX tiles)",
+        "source_by_dtype": {
+            d: f"{cores} cores × {clock} × {cpu_flops_per_cycle_explained(flags, d)}" for d in dtypes},
     }
 
 
@@ -222,13 +264,21 @@ def measure_roofline(
             gemm[dtype] = measure_gemm_peak(device, dtype, mode, should_cancel, gemm_progress)
         except (DeviceError, RuntimeError) as exc:
             gemm[dtype] = {"dtype": dtype, "error": str(exc).splitlines()[0]}
+    progress(1.0, "roofline measured")
+    return assemble_roofline(device, device_info, mode, bw, gemm, started)
+
+
+def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: dict[str, Any],
+                      gemm: dict[str, dict[str, Any]], started: float) -> dict[str, Any]:
+    """The roofline from measured bandwidth (:func:`measure_bandwidth`'s shape) and matmul peaks per dtype
+    (:func:`measure_gemm_peak`'s shape, or ``{"error": ...}``): ridge points, physical limits, warnings."""
     peak_gflops = {d: g["peak_gflops"] for d, g in gemm.items() if "peak_gflops" in g}
     if "float32" not in peak_gflops:
         raise RuntimeError("could not measure the float32 matmul peak")
     peak_gbs = bw["peak_bandwidth_gbs"]
     ridge = {d: g / peak_gbs for d, g in peak_gflops.items()}
     spec = lookup_spec(device_info["name"]) if device == "cuda" else None
-    limits = physical_limits(device, device_info["name"])
+    limits = physical_limits(device, device_info["name"], peak_gflops)
     warnings = []
     if "bandwidth_gbs" in limits and peak_gbs > limits["bandwidth_gbs"]:
         warnings.append(f"measured bandwidth {peak_gbs:.0f} GB/s is above the datasheet {limits['bandwidth_gbs']}")
@@ -236,7 +286,6 @@ def measure_roofline(
         lim = limits.get("gflops", {}).get(d)
         if lim is not None and g > lim:
             warnings.append(f"measured {d} {g:.0f} GFLOP/s is above the physical limit {lim:.0f}")
-    progress(1.0, "roofline measured")
     return {
         "device": {k: device_info[k] for k in ("kind", "name", "fingerprint")},
         "mode": mode,

@@ -111,20 +111,47 @@ def lookup_spec(device_name: str) -> DeviceSpec | None:
     return None
 
 
-def cpu_flops_per_cycle_per_core(flags: set[str], dtype: str = "float32") -> int:
-    """Peak FLOPs per cycle per core from the SIMD width: 2 FMA pipes × lanes × 2 (multiply + add).
+AMX_FLOPS_PER_CYCLE = 1024
+"""Per core with AMX (Intel Sapphire Rapids and later): one TMUL unit; a TDPBF16PS of 16×32 by 32×16 tiles is
+8192 multiply-adds every 16 cycles = 1024 FLOPs per cycle (Intel's "1024 BF16 operations per cycle per core")."""
+
+
+def cpu_flops_per_cycle_per_core(flags: set[str] | frozenset[str], dtype: str = "float32") -> int:
+    """Peak FLOPs per cycle per core: with AMX for bf16 (or AMX-FP16 for fp16) the tile unit's 1024; otherwise the
+    SIMD width: 2 FMA pipes × lanes × 2 (multiply + add).
 
     An upper bound (real cores may have one 512-bit pipe, or split 512-bit ops into two 256-bit halves).
     """
+    if (dtype == "bfloat16" and "amx_bf16" in flags) or (dtype == "float16" and "amx_fp16" in flags):
+        return AMX_FLOPS_PER_CYCLE
+    width_bits, fma = _simd(flags)
+    return 2 * (width_bits // _lane_bits(flags, dtype)) * fma
+
+
+def _simd(flags: set[str] | frozenset[str]) -> tuple[int, int]:
     width_bits = 512 if "avx512f" in flags else 256 if "avx2" in flags or "avx" in flags else 128
     fma = 2 if "fma" in flags or "avx512f" in flags else 1
-    bits = 64 if dtype == "float64" else 32
-    if dtype == "bfloat16" and flags & {"avx512_bf16", "amx_bf16"}:
-        bits = 16
-    if dtype == "float16" and flags & {"avx512_fp16", "amx_fp16"}:
-        bits = 16
-    lanes = width_bits // bits
-    return 2 * lanes * fma
+    return width_bits, fma
+
+
+def _lane_bits(flags: set[str] | frozenset[str], dtype: str) -> int:
+    if (dtype == "bfloat16" and "avx512_bf16" in flags) or (dtype == "float16" and "avx512_fp16" in flags):
+        return 16
+    return 64 if dtype == "float64" else 32
+
+
+def cpu_flops_per_cycle_explained(flags: set[str] | frozenset[str], dtype: str = "float32") -> str:
+    """Where :func:`cpu_flops_per_cycle_per_core` comes from, in words (e.g. "2 AVX-512 FMA pipes × 16 float32
+    lanes × 2 (multiply + add)")."""
+    n = cpu_flops_per_cycle_per_core(flags, dtype)
+    if n == AMX_FLOPS_PER_CYCLE:  # only the tile unit reaches it
+        return f"{n} FLOP/cycle: one AMX tile unit per core ({dtype})"
+    width_bits, fma = _simd(flags)
+    isa = {512: "AVX-512", 256: "AVX2" if "avx2" in flags else "AVX", 128: "SSE"}[width_bits]
+    lanes = width_bits // _lane_bits(flags, dtype)
+    pipes = f"{fma} {isa} FMA pipe{'s' if fma > 1 else ''}" if "fma" in flags or "avx512f" in flags else (
+        f"{isa} (no FMA)")
+    return f"{n} FLOP/cycle: {pipes} × {lanes} {dtype} lanes × 2 (multiply + add)"
 
 
 def cpu_theoretical_peak_flops(cores: int, ghz: float, flags: set[str], dtype: str = "float32") -> float:

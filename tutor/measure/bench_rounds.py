@@ -1,0 +1,297 @@
+"""``tutor bench``'s measurements in interleaved rounds (imports torch).
+
+Every workload is built and warmed up first (STREAM arrays; per dtype, the matmul size the probe finds fastest;
+the decode model with the thread count that decodes faster; the training step with Adam's state allocated). Then
+each of the mode's rounds gives every headline figure a short slice — STREAM copy, each dtype's matmul, a batch-1
+decode, one training step — so a burst of other work on a shared machine spoils a round of every figure alike
+instead of all of one figure. Each figure's headline is the median over the rounds of its round values
+(:mod:`tutor.measure.estimators`), and its CV the spread across the rounds.
+
+The results have the shapes of :func:`tutor.measure.roofline.measure_roofline`, :func:`measure_decode` and
+:func:`measure_train_step`, plus each figure's ``rounds``.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import torch
+
+from tutor.measure import kernels
+from tutor.measure.device import cache_sizes
+from tutor.measure.errors import DeviceError
+from tutor.measure.estimators import ROUND_ESTIMATOR, best_rate, interleave, median_rate
+from tutor.measure.model import (
+    MODEL_MODES,
+    DecodeTiming,
+    TrainRig,
+    TransformerConfig,
+    _decode_run,
+    build_model,
+    measure_decode,
+    theoretical_peak,
+)
+from tutor.measure.registry import WORKLOADS
+from tutor.measure.roofline import (
+    CUDA_GEMM_N,
+    MODES,
+    assemble_roofline,
+    measure_dtypes,
+    stream_array_bytes,
+)
+from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
+
+Progress = Callable[[float, str], None]
+
+# Per mode: how many rounds, and how long each figure's slice of a round lasts (a training slice is one step);
+# decode has its own rounds of ``decode_round_steps`` tokens after the prompt. The counts are odd, so the
+# median is one round's value and the median of rates is the rate of the median time.
+ROUNDS: dict[str, dict[str, Any]] = {
+    "tiny": {"rounds": 3, "copy_repeats": 2, "gemm_round_s": 0.005, "decode_rounds": 3, "decode_round_steps": 8},
+    "quick": {"rounds": 9, "copy_repeats": 5, "gemm_round_s": 0.12, "decode_rounds": 9, "decode_round_steps": 16},
+    "full": {"rounds": 15, "copy_repeats": 8, "gemm_round_s": 0.3, "decode_rounds": 15, "decode_round_steps": 48},
+}
+GEMM_WARMUP = {"bfloat16": 3, "float16": 3}
+"""Untimed calls before a dtype's first timing: oneDNN picks and JIT-compiles the bf16/fp16 kernels (AMX tiles on
+recent Xeons) on the first calls; fp32 and fp64 go straight to the BLAS."""
+SIZE_TOLERANCE = 0.05
+"""The matmul size used in the rounds: the largest probed size within this fraction of the fastest (so two runs
+pick the same size when two sizes are about as fast)."""
+
+
+def _noop(_f: float, _m: str) -> None:
+    return None
+
+
+def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cancel: CancelCheck | None,
+               progress: Progress) -> tuple[Callable[[], float], dict[str, Any], list[float]]:
+    """STREAM triad measured once (reported, not a headline) and the STREAM copy round task."""
+    cfg, rcfg = MODES[mode], ROUNDS[mode]
+    dtype, elem = "float32", 4
+    n = stream_array_bytes(device, mode, array_cap_bytes) // elem
+    out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rcfg["rounds"],
+                           "last_level_cache_bytes": cache_sizes()["last_level"]}
+    params = {"n": n, "dtype": dtype}
+    if "triad" in cfg["stream_kernels"]:
+        progress(0.0, f"bandwidth: triad on {n * elem / 2**20:.0f} MiB arrays")
+        fn = kernels.build("triad", params, device)
+        gigabytes = WORKLOADS["triad"].bytes_fn(params) / 1e9
+        stats = time_callable(fn, device, warmup=2, min_repeats=5, max_repeats=cfg["max_repeats"],
+                              budget_s=cfg["budget_s"] / 2, should_cancel=should_cancel)
+        del fn  # three arrays: freed before the rounds' workloads are built
+        out["kernels"]["triad"] = {"gbs_best": gigabytes / stats.min, "gbs_median": gigabytes / stats.median,
+                                   "gbs_single_best": gigabytes / stats.min, "time_s": stats.stats().to_json(),
+                                   "bytes": WORKLOADS["triad"].bytes_fn(params), "rounds": 1}
+    progress(0.5, f"bandwidth: copy on {n * elem / 2**20:.0f} MiB arrays")
+    copy = kernels.build("copy", params, device)
+    gigabytes = WORKLOADS["copy"].bytes_fn(params) / 1e9
+    time_callable(copy, device, warmup=2, min_repeats=1, max_repeats=1, budget_s=0, should_cancel=should_cancel)
+    samples: list[float] = []
+
+    def task() -> float:
+        stats = time_callable(copy, device, warmup=0, min_repeats=rcfg["copy_repeats"],
+                              max_repeats=rcfg["copy_repeats"], budget_s=0, should_cancel=should_cancel)
+        samples.extend(stats.times_s)
+        return best_rate(gigabytes, stats.times_s)
+
+    out["kernels"]["copy"] = {"bytes": WORKLOADS["copy"].bytes_fn(params)}
+    return task, out, samples
+
+
+def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | None, progress: Progress
+               ) -> tuple[Callable[[], float], dict[str, Any]]:
+    """Probe the mode's square sizes for ``dtype`` (after the dtype's warm-up), keep the fastest size's
+    matrices and return its round task: the best of k calls, k sized to the mode's slice of a round."""
+    cfg, rcfg = MODES[mode], ROUNDS[mode]
+    sizes = CUDA_GEMM_N[mode] if device == "cuda" else cfg["gemm_n"]
+    tensor_dtype = "float32" if dtype == "tfloat32" else dtype
+    tried: list[dict[str, Any]] = []
+    fns: dict[int, Callable[[], Any]] = {}
+    for n in sizes:
+        check_cancel(should_cancel)
+        progress(0.0, f"matmul: {dtype} {n}×{n}×{n} (choosing the size)")
+        params = {"m": n, "n": n, "k": n, "dtype": tensor_dtype}
+        fn = kernels.build("gemm", params, device)
+        flops = WORKLOADS["gemm"].flops_fn(params)
+        t0 = time.perf_counter()
+        fn()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        first = time.perf_counter() - t0
+        if device == "cpu" and first > 2.0 and tried:
+            break  # a dtype without fast kernels: larger sizes would take minutes
+        stats = time_callable(fn, device, warmup=GEMM_WARMUP.get(dtype, 1), min_repeats=3, max_repeats=3,
+                              budget_s=0, should_cancel=should_cancel)
+        tried.append({"n": n, "gflops_best": flops / stats.min / 1e9, "gflops_median": flops / stats.median / 1e9,
+                      "time_s": stats.stats().to_json(), "flops": flops})
+        fns[n] = fn
+        if device == "cpu" and first > 2.0:
+            break
+    fastest = max(e["gflops_best"] for e in tried)
+    chosen = max((e for e in tried if e["gflops_best"] >= (1 - SIZE_TOLERANCE) * fastest), key=lambda e: e["n"])
+    fn, flops = fns[chosen["n"]], chosen["flops"]
+    fns.clear()  # only the chosen size's matrices stay allocated
+    per_call = chosen["time_s"]["min"]
+    k = max(2, min(30, math.ceil(rcfg["gemm_round_s"] / max(per_call, 1e-9))))
+    prev_tf32 = torch.backends.cuda.matmul.allow_tf32 if device == "cuda" else None
+
+    def task() -> float:
+        if device == "cuda":
+            torch.backends.cuda.matmul.allow_tf32 = dtype == "tfloat32"
+        try:
+            stats = time_callable(fn, device, warmup=0, min_repeats=k, max_repeats=k, budget_s=0,
+                                  should_cancel=should_cancel)
+        finally:
+            if prev_tf32 is not None:
+                torch.backends.cuda.matmul.allow_tf32 = prev_tf32
+        return best_rate(flops / 1e9, stats.times_s)
+
+    info = {"dtype": dtype, "n": chosen["n"], "sizes": [{k2: v for k2, v in e.items() if k2 != "flops"}
+                                                        for e in tried],
+            "calls_per_round": k}
+    return task, info
+
+
+def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
+                        should_cancel: CancelCheck | None = None, progress: Progress = _noop,
+                        array_cap_bytes: int | None = None) -> dict[str, Any]:
+    """Build every workload, run the interleaved rounds, and return ``{"roofline", "decode", "train_step",
+    "rounds"}`` (the first three in the shapes the single-figure functions return)."""
+    started = time.time()
+    rcfg = ROUNDS[mode]
+    rounds = rcfg["rounds"]
+    tasks: list[tuple[str, Callable[[], float]]] = []
+    setup = lambda lo, hi: (lambda f, m: progress(lo + (hi - lo) * f, m))  # noqa: E731
+
+    if device == "cuda":
+        torch.cuda.reset_peak_memory_stats()
+    copy_task, bw, copy_samples = _copy_task(device, mode, array_cap_bytes, should_cancel, setup(0.0, 0.08))
+    tasks.append(("bandwidth", copy_task))
+
+    dtypes = measure_dtypes(device, mode)
+    gemm_info: dict[str, dict[str, Any]] = {}
+    for i, dtype in enumerate(dtypes):
+        try:
+            lo, hi = 0.08 + 0.12 * i / len(dtypes), 0.08 + 0.12 * (i + 1) / len(dtypes)
+            task, gemm_info[dtype] = _gemm_task(device, dtype, mode, should_cancel, setup(lo, hi))
+        except (DeviceError, RuntimeError) as exc:
+            gemm_info[dtype] = {"dtype": dtype, "error": str(exc).splitlines()[0]}
+            continue
+        tasks.append((f"matmul {dtype}", task))
+    if "float32" not in {d for d, g in gemm_info.items() if "error" not in g}:
+        raise RuntimeError("could not measure the float32 matmul peak")
+
+    train_dtype = "bfloat16" if device == "cuda" and "bfloat16" in gemm_info and "error" not in gemm_info[
+        "bfloat16"] else "float32"
+    progress(0.2, "train step: building the model, counting FLOPs, warming up")
+    rig = TrainRig(device, mode, train_dtype)
+    rig.step()  # the warm-up: allocates Adam's state
+    train_times: list[float] = []
+
+    def train_task() -> float:
+        t = rig.step()
+        train_times.append(t)
+        return rig.batch * rig.seq / t
+
+    tasks.append(("training", train_task))
+
+    order = [name for name, _ in tasks]
+    figures = interleave(tasks, rounds, should_cancel, lambda f, m: progress(0.25 + 0.45 * f, m))
+
+    # -- results in the single-figure functions' shapes -----------------------------------------------------
+    bandwidth = figures["bandwidth"]
+    copy_stats = TimedRuns(tuple(copy_samples))
+    gigabytes = bw["kernels"]["copy"]["bytes"] / 1e9
+    bw["kernels"]["copy"].update({
+        "gbs_best": bandwidth.estimate, "gbs_median": gigabytes / copy_stats.median,
+        "gbs_single_best": gigabytes / copy_stats.min, "gbs_round_best": list(bandwidth.values),
+        "time_s": copy_stats.stats().to_json(), "rounds": rounds,
+    })
+    bw.update(peak_bandwidth_gbs=bandwidth.estimate, cv=bandwidth.cv,
+              method=f"STREAM copy (2 words per element): {ROUND_ESTIMATOR}, a round's value the best of "
+                     f"{rcfg['copy_repeats']} copies; {rounds} rounds interleaved with the other figures")
+    gemm: dict[str, dict[str, Any]] = {}
+    for dtype, g in gemm_info.items():
+        if "error" in g:
+            gemm[dtype] = g
+            continue
+        fig = figures[f"matmul {dtype}"]
+        gemm[dtype] = {**g, "peak_gflops": fig.estimate, "cv": fig.cv, "rounds": fig.to_dict(),
+                       "method": f"torch.mm of random square matrices ({g['n']}³, the fastest size probed): "
+                                 f"{ROUND_ESTIMATOR}, a round's value the best of {g['calls_per_round']} calls"}
+    roof = assemble_roofline(device, device_info, mode, bw, gemm, started)
+
+    theoretical, source = theoretical_peak(roof.get("physical_limits"), train_dtype)
+    train = rig.result(train_times, roof["peak_gflops"][train_dtype], theoretical_gflops=theoretical,
+                       theoretical_source=source, round_times=train_times)
+    train["rounds"] = figures["training"].to_dict()
+    # The decode model is sized to this machine's cache (up to 1 GiB of weights in quick mode): it cannot sit in
+    # memory beside the STREAM arrays and the training step, so decode has its own rounds once they are freed.
+    rig.release()
+    tasks.clear()  # the round tasks hold the STREAM arrays and the matmuls' matrices
+    del copy_task
+    gc.collect()
+    decode = _decode_rounds(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
+                            lambda f, m: progress(0.7 + 0.3 * f, m))
+    progress(1.0, "measured")
+    return {"roofline": roof, "decode": decode, "train_step": train, "train_dtype": train_dtype,
+            "rounds": {"count": rounds, "order": order, "estimator": ROUND_ESTIMATOR,
+                       "decode_rounds": ROUNDS[mode]["decode_rounds"]}}
+
+
+def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: CancelCheck | None,
+                   progress: Progress) -> dict[str, Any]:
+    """Batch-1 decode of the model sized for this machine, in the mode's decode rounds (each a prefill and
+    ``decode_round_steps`` tokens; a round's value is 1 ÷ its median step, the headline the median over the
+    rounds), the larger batch once, then :func:`measure_decode`'s bound from the bandwidth feeding the weights."""
+    from tutor.measure.decode_sizing import reference_decode
+
+    rcfg, mcfg = ROUNDS[mode], MODEL_MODES[mode]
+    prompt = mcfg["prompt"]
+    sizing = reference_decode(mode, device=device)
+    progress(0.0, "decode: building the model sized for this machine")
+    model = build_model(TransformerConfig(**sizing.config_fields()), device, torch.float32).eval()
+    # The thread count that decodes faster on this machine now (a decode step is ~100 small ops, each an OpenMP
+    # region: on a shared CPU one preempted thread stalls them all, and one thread can win).
+    default_threads = torch.get_num_threads()
+    candidates = [default_threads] if device == "cuda" or default_threads == 1 else [default_threads, 1]
+    probe: dict[int, float] = {}
+    steps_per_round = rcfg["decode_round_steps"]
+    try:
+        for threads in candidates:
+            check_cancel(should_cancel)
+            progress(0.05, f"decode: probing {threads} thread(s)")
+            torch.set_num_threads(threads)
+            probe[threads] = statistics.median(_decode_run(model, 1, prompt, max(4, steps_per_round // 2), 1,
+                                                           torch.float32, device, should_cancel, math.inf))
+        decode_threads = min(probe, key=lambda t: probe[t])
+        torch.set_num_threads(decode_threads)
+        steps: list[float] = []
+        round_step: list[float] = []
+
+        def decode_task() -> float:
+            times = _decode_run(model, 1, prompt, steps_per_round, 1, torch.float32, device, should_cancel,
+                                math.inf, warmup=False)
+            steps.extend(times)
+            round_step.append(statistics.median(times))
+            return median_rate(1.0, times)
+
+        figure = interleave([("decode", decode_task)], rcfg["decode_rounds"], should_cancel,
+                            lambda f, m: progress(0.1 + 0.5 * f, m))["decode"]
+        progress(0.6, f"decode: batch {mcfg['big_batch']}, {mcfg['decode_steps']} tokens")
+        big = _decode_run(model, mcfg["big_batch"], prompt, mcfg["decode_steps"], 1, torch.float32, device,
+                          should_cancel, mcfg["decode_budget_s"])
+    finally:
+        torch.set_num_threads(default_threads)
+    timed = {1: DecodeTiming(tuple(steps), decode_threads, tuple(round_step)),
+             mcfg["big_batch"]: DecodeTiming(tuple(big), decode_threads)}
+    decode = measure_decode(device, mode, bandwidth_gbs, should_cancel, lambda f, m: progress(0.7 + 0.3 * f, m),
+                            sizing=sizing, model=model, timed=timed)
+    decode.update(decode_steps=steps_per_round, rounds=figure.to_dict(),
+                  thread_probe_s={str(t): s for t, s in probe.items()})
+    return decode
