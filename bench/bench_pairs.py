@@ -22,12 +22,12 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
 
-from tutor.measure.bench_report import COMPARISON_RULE, compare, flat_cv, flat_headline
+from tutor.measure.bench_report import COMPARISON_RULE, compare
+from tutor.results import BenchReport
 
 
-def one_run(mode: str, data_dir: str) -> tuple[dict[str, Any], float, float]:
+def one_run(mode: str, data_dir: str) -> tuple[BenchReport, float, float]:
     """(report, wall seconds of the whole command, peak RSS in MiB of this child) — the child's own peak, from
     wait4's rusage."""
     t0 = time.perf_counter()
@@ -42,7 +42,7 @@ def one_run(mode: str, data_dir: str) -> tuple[dict[str, Any], float, float]:
         err.seek(0)
         if proc.returncode != 0:
             raise SystemExit(f"tutor bench failed ({proc.returncode}): {err.read().strip().splitlines()[-1:]}")
-        report = json.loads(out.read())
+        report = BenchReport.from_json(json.loads(out.read()))
     return report, wall, usage.ru_maxrss / 1024  # KiB on Linux
 
 
@@ -55,7 +55,7 @@ def main() -> int:
     print(COMPARISON_RULE)
     print("targets (issue 12): headline CVs across runs under 3 %, at least 9 of 10 pairs agreeing, each quick run "
           "under 30 s and 2 GB")
-    runs: list[dict[str, Any]] = []
+    runs: list[BenchReport] = []
     walls: list[float] = []
     rss: list[float] = []
     agreed = 0
@@ -68,14 +68,14 @@ def main() -> int:
             rss += [rss_a, rss_b]
             comparison = compare(b, a)
             assert comparison is not None
-            worst = max(comparison["figures"], key=lambda f: abs(f["ratio"] - 1) / f["allowed"])
-            agreed += comparison["agree"]
-            print(f"pair {i + 1}: {'agree' if comparison['agree'] else 'DISAGREE'}; furthest: {worst['key']} "
-                  f"{abs(worst['ratio'] - 1) * 100:.1f} % (allowed ±{worst['allowed'] * 100:.1f} %); runs took "
+            worst = max(comparison.figures, key=lambda f: abs(f.ratio - 1) / f.allowed)
+            agreed += comparison.agree
+            print(f"pair {i + 1}: {'agree' if comparison.agree else 'DISAGREE'}; furthest: {worst.key} "
+                  f"{abs(worst.ratio - 1) * 100:.1f} % (allowed ±{worst.allowed * 100:.1f} %); runs took "
                   f"{wall_a:.1f} s and {wall_b:.1f} s; peak RSS {rss_a:.0f} and {rss_b:.0f} MiB", flush=True)
     print(f"\nagreement: {agreed} of {args.pairs} pairs ({agreed / args.pairs * 100:.0f} %)")
-    heads = [flat_headline(r["headline"]) for r in runs]
-    own = [flat_cv(r) for r in runs]
+    heads = [r.headline() for r in runs]
+    own = [r.spreads() for r in runs]
     print(f"{'figure':<34} {'median':>12} {'CV across runs':>15} {'mean own CV':>12}")
     for key in heads[0]:
         values = [h[key] for h in heads if key in h]
@@ -83,15 +83,16 @@ def main() -> int:
         cvs = [c[key] for c in own if key in c]
         mean_own = statistics.fmean(cvs) * 100 if cvs else float("nan")
         print(f"{key:<34} {statistics.median(values):>12.4g} {spread * 100:>14.1f}% {mean_own:>11.1f}%")
-    durations = [r["duration_s"] for r in runs]
+    durations = [r.duration_s or 0.0 for r in runs]
     print(f"bench duration (measuring): median {statistics.median(durations):.1f} s, max {max(durations):.1f} s")
     print(f"wall time per `tutor bench --{args.mode}` (the whole command): median {statistics.median(walls):.1f} s, "
           f"max {max(walls):.1f} s")
     print(f"peak RSS per run: median {statistics.median(rss):.0f} MiB, max {max(rss):.0f} MiB")
-    rounds = runs[0].get("rounds") or {}
+    rounds = runs[0].tests.get("rounds") or {}
     if rounds:
         print(f"estimator: {rounds.get('estimator')} ({rounds.get('count')} interleaved rounds of "
-              f"{', '.join(rounds.get('order', []))}); own CV = the CV across a run's rounds")
+              f"{', '.join(rounds.get('order', []))}, then {rounds.get('decode_rounds')} of decode); own CV = "
+              "the CV across a run's rounds")
     print(f"load average at end: {os.getloadavg()[0]:.1f}")
     return 0
 
