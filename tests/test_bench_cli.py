@@ -58,6 +58,10 @@ def test_tiny_run_twice(tmp_path: Path) -> None:
     if train["theoretical_gflops"]:  # MFU is over the device's theoretical peak, not the measured matmul peak
         assert report["headline"]["mfu"] == pytest.approx(train["achieved_gflops"] / train["theoretical_gflops"])
     assert any(n.startswith("comparison: two runs agree when") for n in report["notes"])
+    rounds = report["tests"]["rounds"]["count"]
+    assert f"each figure: the median of {rounds} interleaved rounds" in proc.stdout
+    if train["theoretical_gflops"]:  # the peak behind MFU, with where each input was read
+        assert "MFU over a theoretical peak of" in proc.stdout and "cores ×" in proc.stdout
 
     proc = run_cli("bench", "--tiny", "--device", "cpu", "--data-dir", str(data), "--json")  # bare --json: stdout
     assert proc.returncode == 0, proc.stderr

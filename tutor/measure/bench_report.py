@@ -190,9 +190,24 @@ def render_table(report: BenchReport, comparison: BenchComparison | None = None)
     roof_line = decode_roof_line(report)
     if roof_line:
         lines.append(f"  {roof_line}")
+    lines += [f"  {line}" for line in method_lines(report)]
     for w in report.warnings:
         lines.append(f"  warning: {w}")
     return "\n".join(lines)
+
+
+def method_lines(report: BenchReport) -> list[str]:
+    """How the headline and its CV were estimated, and where MFU's theoretical peak comes from (for the table)."""
+    out = []
+    rounds = report.tests.get("rounds")
+    if isinstance(rounds, dict) and rounds.get("count"):
+        out.append(f"each figure: the median of {rounds['count']} interleaved rounds (decode: of "
+                   f"{rounds.get('decode_rounds')} rounds); CV = the spread across the rounds")
+    train = report.tests.get("train_step")
+    if isinstance(train, dict) and train.get("theoretical_gflops") and train.get("theoretical_source"):
+        out.append(f"MFU over a theoretical peak of {float(train['theoretical_gflops']):,.0f} GFLOP/s = "
+                   f"{train['theoretical_source']}")
+    return out
 
 
 def render_markdown(report: BenchReport, comparison: BenchComparison | None = None, lang: str = "en", *,

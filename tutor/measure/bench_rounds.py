@@ -53,7 +53,7 @@ Progress = Callable[[float, str], None]
 # median is one round's value and the median of rates is the rate of the median time.
 ROUNDS: dict[str, dict[str, Any]] = {
     "tiny": {"rounds": 3, "copy_repeats": 2, "gemm_round_s": 0.005, "decode_rounds": 3, "decode_round_steps": 8},
-    "quick": {"rounds": 9, "copy_repeats": 5, "gemm_round_s": 0.12, "decode_rounds": 9, "decode_round_steps": 16},
+    "quick": {"rounds": 7, "copy_repeats": 5, "gemm_round_s": 0.1, "decode_rounds": 7, "decode_round_steps": 12},
     "full": {"rounds": 15, "copy_repeats": 8, "gemm_round_s": 0.3, "decode_rounds": 15, "decode_round_steps": 48},
 }
 GEMM_WARMUP = {"bfloat16": 3, "float16": 3}
