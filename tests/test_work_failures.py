@@ -161,6 +161,7 @@ async def test_a_dying_doctor_is_one_notice_and_r_runs_it_again(tmp_path: Path) 
         await pilot.pause(0.2)
         the_one_notice(app, "doctor", failure_text("doctor", "the doctor's process ended with status -9", "es"))
         assert "el diagnóstico no pudo terminar" in notices(app)[-1].message
+        assert "no pudo terminar" in str(screen.query_one("#doctor-headline").render())  # not "checking…"
         assert not app.store.doctor_runs()
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: len(calls) == 2 and not screen.query_one("#doctor-rerun", Button).disabled)
@@ -273,3 +274,23 @@ async def test_leaving_the_doctor_cancels_its_worker_and_quitting_does_not_hang(
         await pilot.press("ctrl+q")
     assert stopped.wait(2.0), "quitting did not cancel the doctor's worker"
     assert time.monotonic() - quit_at < 3.0
+
+
+async def test_a_broken_login_check_is_one_notice_and_the_learner_can_try_again(tmp_path: Path) -> None:
+    from tutor.progress import StoreBase
+    from tutor.ui.screens.login import LoginScreen
+
+    tries: list[str] = []
+
+    def broken(name: str, token: str) -> StoreBase:
+        tries.append(name)
+        raise ZeroDivisionError("division by zero")
+
+    app = make_app(course=load_course(EXERCISES), store=None, lang="es", telemetry="host", login=broken)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LoginScreen))
+        await pilot.press(*"ana", "enter", *"tok", "enter")
+        await wait_for(pilot, lambda: bool(tries) and not app.screen.query_one("#login-enter", Button).disabled)
+        await pilot.pause(0.2)
+        the_one_notice(app, "login", t("work.error", "es", detail="ZeroDivisionError: division by zero"))
+        assert not app.logged_in and isinstance(app.screen, LoginScreen)

@@ -307,6 +307,7 @@ MESSAGES: dict[str, str] = {
     "work.exercise": "Exercise measurement",
     "work.lab": "Lab measurement",
     "work.doctor": "Environment check",
+    "work.login": "Logging in to the class",
     "work.course": "The course could not be loaded",
     "work.roofline": "Re-measuring the roofline",
     "work.other": "Background task",

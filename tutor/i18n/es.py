@@ -309,6 +309,7 @@ MESSAGES: dict[str, str] = {
     "work.exercise": "Medición del ejercicio",
     "work.lab": "Medición del laboratorio",
     "work.doctor": "Diagnóstico del entorno",
+    "work.login": "Entrar a la clase",
     "work.course": "No se pudo cargar el curso",
     "work.roofline": "Nueva medición del roofline",
     "work.other": "Tarea en segundo plano",

@@ -37,8 +37,9 @@ from tutor.untrusted import clean, clean_line
 if TYPE_CHECKING:
     from tutor.measure.worker import MeasureWorker
     from tutor.ui.screens.doctor import DoctorRunner
+    from tutor.ui.screens.login import LoginScreen
 
-WORK_KINDS = ("exercise", "lab", "doctor", "course", "roofline")
+WORK_KINDS = ("exercise", "lab", "doctor", "course", "login", "roofline")
 """What a :class:`WorkFailed` notice can be about (its title); anything else is a background task."""
 
 class TutorApp(App[None]):
@@ -111,7 +112,7 @@ class TutorApp(App[None]):
             return
         self._open_course()
 
-    def on_login_screen_logged_in(self, message: Any) -> None:
+    def on_login_screen_logged_in(self, message: LoginScreen.LoggedIn) -> None:
         self.store = message.store
         self.marks = CourseMarks.load(self.store)
         self.pop_screen()
@@ -207,7 +208,9 @@ class TutorApp(App[None]):
                 screen.show_loading(None if finished else (message.done, message.total))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.node is self and event.state == WorkerState.ERROR and event.worker.error is not None:
+        # The lease poll is best effort every two seconds: its failures say nothing (the next poll tries again).
+        if (event.worker.node is self and event.state == WorkerState.ERROR and event.worker.error is not None
+                and event.worker.group != "lease-holder"):
             from tutor.practice.failures import classify
 
             if event.worker.group == "course":

@@ -58,6 +58,8 @@ class DoctorScreen(TutorScreen[None]):
         self._lock_path = lock_path
         self.report: DoctorReport | None = None
         """The last report shown (None while the first run is going)."""
+        self.failure: Failure | None = None
+        """Why the last run did not finish (None while one runs or after one finished)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -85,7 +87,9 @@ class DoctorScreen(TutorScreen[None]):
         self.query_one("#doctor-rerun", Button).label = i18n.t("doctor.rerun", lang)
         self.query_one("#doctor-write-lock", Button).label = i18n.t("doctor.write_lock", lang)
         if self.report is None:
-            self.query_one("#doctor-headline", Static).update(i18n.t("doctor.running", lang))
+            failed = self.failure.text(lang) if self.failure is not None else None
+            self.query_one("#doctor-headline", Static).update(plain(failed or i18n.t("doctor.running", lang)))
+            self.query_one("#doctor-headline", Static).set_class(failed is not None, "-failed")
 
     # -- running ---------------------------------------------------------------------------------------------
 
@@ -105,6 +109,8 @@ class DoctorScreen(TutorScreen[None]):
             self.action_write_lock()
 
     def _start(self, mode: LockMode) -> None:
+        self.failure = None
+        self._label()
         self.query_one("#doctor-loading").display = True
         for button in self.query(Button):
             button.disabled = True
@@ -124,7 +130,9 @@ class DoctorScreen(TutorScreen[None]):
 
     def work_failed(self, worker: Worker[object], failure: Failure) -> None:
         if worker.group == "doctor":
-            self._ready()  # the notice says why; r runs it again
+            self.failure = failure  # the headline says why (the notice too); r runs it again
+            self._ready()
+            self._label()
 
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "doctor" or event.state != WorkerState.SUCCESS:

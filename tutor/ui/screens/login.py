@@ -9,7 +9,7 @@ a few wrong tries the session ends.
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
 
 from rich.text import Text
 from textual import work
@@ -18,8 +18,11 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Button, Input, Label, Static
+from textual.worker import Worker
 
 from tutor.i18n import Lang, t
+from tutor.practice.failures import Failure
+from tutor.progress import StoreBase
 from tutor.ui.screens.base import TutorScreen
 
 #: Seconds a refused try waits before it is answered (slows down guessing), and tries before the session ends.
@@ -36,7 +39,7 @@ class LoginScreen(TutorScreen[None]):
     class LoggedIn(Message):
         """The database accepted the learner: ``store`` is theirs."""
 
-        def __init__(self, store: Any) -> None:
+        def __init__(self, store: StoreBase) -> None:
             super().__init__()
             self.store = store
 
@@ -45,7 +48,7 @@ class LoginScreen(TutorScreen[None]):
             super().__init__()
             self.code = code
 
-    def __init__(self, login: Any) -> None:
+    def __init__(self, login: Callable[[str, str], StoreBase] | None) -> None:
         super().__init__(id="login")
         self._login = login
         self.tries = 0
@@ -94,6 +97,8 @@ class LoginScreen(TutorScreen[None]):
         from tutor.progress.store_errors import StoreDenied, StoreError, StoreUnreachable
 
         started = time.monotonic()
+        if self._login is None:
+            raise RuntimeError("this tutor has no class to log in to")
         try:
             store = self._login(name, token)
         except StoreUnreachable:
@@ -104,6 +109,11 @@ class LoginScreen(TutorScreen[None]):
             self.post_message(self.Refused("login.refused"))
             return
         self.post_message(self.LoggedIn(store))
+
+    def work_failed(self, worker: Worker[object], failure: Failure) -> None:
+        # the check itself broke (the notice says how): the learner can try again
+        self.query_one("#login-status", Static).update("")
+        self.query_one("#login-enter", Button).disabled = False
 
     def on_login_screen_refused(self, message: Refused) -> None:
         self.tries += 1
