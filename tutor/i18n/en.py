@@ -8,6 +8,8 @@ from __future__ import annotations
 MESSAGES: dict[str, str] = {
     # shared chrome and counts
     "app.subtitle": "predict, then measure",
+    "app.no_exercise": "Exercise {id} is not in this course",
+    "app.no_lab": "Lab {id} is not in this course",
     "app.no_class": "The class report needs a class's store (tutor --store postgresql://…)",
     "map.title": "Course map",
     "map.invalid": "Files with errors",

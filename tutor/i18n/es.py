@@ -8,6 +8,8 @@ from __future__ import annotations
 MESSAGES: dict[str, str] = {
     # shared chrome and counts
     "app.subtitle": "predice, luego mide",
+    "app.no_exercise": "El ejercicio {id} no está en este curso",
+    "app.no_lab": "El laboratorio {id} no está en este curso",
     "app.no_class": "El informe de la clase necesita el almacén de una clase (tutor --store postgresql://…)",
     "map.title": "Mapa del curso",
     "map.invalid": "Archivos con errores",

@@ -304,7 +304,7 @@ class TutorApp(App[None]):
 
         exercise = self.course.exercises.get(message.exercise_id)
         if exercise is None:
-            self.notify(clean_line(f"exercise {message.exercise_id} is not in this course"), severity="warning",
+            self.notify(clean_line(t("app.no_exercise", self.lang, id=message.exercise_id)), severity="warning",
                         markup=False)
             return
         if message.pass_number > 1 and not exercise_status(exercise.id, self.store.attempts(exercise.id)).pass2_open:
@@ -331,7 +331,7 @@ class TutorApp(App[None]):
         lesson = self.course.lessons.get(message.lesson_id)
         lab = next((lab for lab in lesson.labs if lab.id == message.lab_id), None) if lesson else None
         if lesson is None or lab is None:
-            self.notify(clean_line(f"lab {message.lab_id} is not in this course"), severity="warning", markup=False)
+            self.notify(clean_line(t("app.no_lab", self.lang, id=message.lab_id)), severity="warning", markup=False)
             return
         screen = LabScreen(lesson, lab)
         if not self._already_open(screen.id):
