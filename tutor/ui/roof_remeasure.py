@@ -1,10 +1,11 @@
 """Measuring the roofline again on request (F5) from the exercise reveal and the lab screens (issue 11 item 4).
 
-A screen mixes in :class:`RoofRemeasure`, offers the ``remeasure_roof`` binding, and says where the new roof goes
-(:meth:`RoofRemeasure.roof_remeasured`) and where the status goes (:meth:`RoofRemeasure.roof_status`). The
-measurement runs in a thread worker of the screen, through the same measuring function as the screen's other
-requests (the app's warm worker process, or the one a test injects), with its progress on the screen; Esc and
-leaving the screen cancel it, and a run that does not finish is one notice through the app's one error path.
+A screen derives from :class:`RoofRemeasure` (a :class:`~tutor.ui.screens.base.TutorScreen`), offers the
+``remeasure_roof`` binding, and says where the new roof goes (:meth:`RoofRemeasure.roof_remeasured`) and where the
+status goes (:meth:`RoofRemeasure.roof_status`). The measurement runs in a thread worker of the screen, through the
+same measuring function as the screen's other requests (the app's warm worker process, or the one a test injects),
+with its progress on the screen; Esc and leaving the screen cancel it, and a run that does not finish is one notice
+through the app's one error path.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tutor.i18n import Lang, t
 from tutor.practice.failures import Failure
 from tutor.practice.roof_stamp import remeasure_request
 from tutor.results import ResultError, RooflineReference
+from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 
 MeasureCall = Callable[[dict[str, Any], Callable[[float, str], None], threading.Event], Any]
 
@@ -45,7 +47,7 @@ class RoofRemeasureDone(Message):
     cancelled: bool = False
 
 
-class RoofRemeasure:
+class RoofRemeasure(TutorScreen[None]):
     """Re-measure the roofline on request. The screen (a :class:`~tutor.ui.screens.base.TutorScreen`) provides
     :meth:`roof_measure_call`, :meth:`roof_status`, :meth:`roof_remeasured` and :meth:`can_remeasure_roof`; Esc
     calls :meth:`cancel_roof_remeasure`, and leaving the screen cancels the worker as it cancels every other one.
@@ -83,17 +85,16 @@ class RoofRemeasure:
         """Stop a re-measurement in flight (the thread sees it through ``worker_cancel_event``); whether one was."""
         if not self.roof_remeasuring:
             return False
-        self.workers.cancel_group(self, "roof")  # type: ignore[attr-defined]
+        self.workers.cancel_group(self, "roof")
         return True
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="roof")
     def _roof_worker(self) -> None:
         from tutor.measure.errors import MeasureCancelled
         from tutor.practice.failures import classify
-        from tutor.ui.screens.base import worker_cancel_event
 
         cancel = worker_cancel_event()
-        post = self.post_message  # type: ignore[attr-defined]
+        post = self.post_message
 
         def progress(fraction: float, text: str) -> None:
             post(RoofRemeasureProgress(float(fraction), str(text or "")))
@@ -127,11 +128,8 @@ class RoofRemeasure:
         else:
             self.roof_status(t("roof.remeasure_stopped", self._roof_lang()))
             if message.failure is not None:
-                self.report_failure("roofline", message.failure)  # type: ignore[attr-defined]
-        refresh = getattr(self, "refresh_bindings", None)
-        if refresh is not None:
-            refresh()
+                self.report_failure("roofline", message.failure)
+        self.refresh_bindings()
 
     def _roof_lang(self) -> Lang:
-        app = getattr(self, "app", None)
-        return "es" if getattr(app, "lang", "en") == "es" else "en"
+        return self.lang

@@ -646,6 +646,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         roof = m.roofline if m is not None else None
         chart.display = roof is not None
         if m is not None and roof is not None:
+            chart.lang = lang
             chart.dtype = m.dtype
             chart.roofline = self._remeasured_roof or roof
             chart.points = tuple(chart_points(outcome, lang))

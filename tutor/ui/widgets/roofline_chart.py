@@ -18,6 +18,7 @@ from textual.app import RenderResult
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from tutor.i18n import Lang
 from tutor.practice.roof_stamp import roof_stamp
 from tutor.results import RooflineReference
 from tutor.ui.chart_geometry import (
@@ -92,6 +93,8 @@ class RooflineChart(Widget):
     """Labelled points: the workload as measured, the learner's guess."""
     dtype: reactive[str] = reactive("float32")
     """Which dtype's compute roof to draw."""
+    lang: reactive[Lang] = reactive[Lang]("en")
+    """The language of the chart's own words (set by its screen)."""
 
     def __init__(
         self,
@@ -164,7 +167,7 @@ class RooflineChart(Widget):
     def roof_stamp(self) -> str | None:
         """When the drawn roof was measured, under what load and noise ("roof measured 12 min ago, load 0,4, CV
         1,2 %"), in the app's language; None when the roofline does not record it."""
-        return roof_stamp(self.roofline, "es" if getattr(self.app, "lang", "en") == "es" else "en")
+        return roof_stamp(self.roofline, self.lang)
 
     def render(self) -> RenderResult:
         width, height = max(20, self.size.width), max(8, self.size.height)
