@@ -610,7 +610,10 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.query_one("#ex-cancel").display = False
         self._status("")
         self._show_reveal(outcome)
-        # the reveal is below the prediction form: bring it into view once it has been laid out
+        # the reveal is below the prediction form: bring it into view once it has been laid out. The page takes the
+        # focus (the disabled Measure button had passed it to a widget above, whose scroll would win otherwise),
+        # so PageUp/PageDown read the reveal.
+        self.query_one("#exercise-main", VerticalScroll).focus(scroll_visible=False)
         reveal = self.query_one("#ex-reveal")
         self.call_after_refresh(reveal.scroll_visible, top=True, animate=False)
         self.post_message(ProgressChanged())
