@@ -13,10 +13,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from tutor.i18n import localize_number
+from tutor.i18n.numbers import format_number, significant
 
 _PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_.]{0,120})(?::([^{}]{0,20}))?\}")
-_SPEC = re.compile(r"^(?:[^{}]?[<>^])?[+\- ]?(?P<width>\d{1,2})?[,_]?(?:\.(?P<prec>\d{1,2}))?[eEfFgG%d]?$")
+_SPEC = re.compile(
+    r"^(?:(?P<fill>[^{}])?(?P<align>[<>^]))?(?P<sign>[+\- ])?(?P<width>\d{1,2})?[,_]?"
+    r"(?:\.(?P<prec>\d{1,2}))?[eEfFgG%d]?$"
+)
+_CORE = re.compile(r",?(?:\.\d{1,2})?[eEfFgG%d]?$")
 MISSING = "—"
 MAX_WIDTH = 40
 MAX_PRECISION = 12
@@ -40,10 +44,38 @@ def flatten(data: Mapping[str, Any], prefix: str = "", depth: int = 0) -> dict[s
 
 
 def _format_one(value: Any, spec: str | None, lang: str = "en") -> str:
-    text = _format_raw(value, spec)
-    if lang != "en" and isinstance(value, int | float) and not isinstance(value, bool) and text != MISSING:
-        return localize_number(text, lang)
-    return text
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        text = _format_number(float(value) if isinstance(value, float) else value, spec, lang)
+        if text is not None:
+            return text
+    return _format_raw(value, spec)
+
+
+def _format_number(value: float, spec: str | None, lang: str) -> str | None:
+    """A number through the locale formatter (``3,07`` in Spanish): the spec's precision and type, then its sign,
+    width and alignment. ``None`` when the spec is not allowed (the caller shows ``—``)."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if not spec:
+        return significant(value, lang, 4) if isinstance(value, float) else format_number(value, lang, "d")
+    m = _SPEC.match(spec)
+    if m is None or int(m.group("width") or 0) > MAX_WIDTH or int(m.group("prec") or 0) > MAX_PRECISION:
+        return None
+    core = _CORE.search(spec)
+    text = format_number(value, lang, core.group(0) if core else "")
+    if m.group("sign") == "+" and value >= 0:
+        text = "+" + text
+    elif m.group("sign") == " " and value >= 0:
+        text = " " + text
+    width = int(m.group("width") or 0)
+    align = m.group("align") or ">"
+    fill = m.group("fill") or " "
+    pad = max(width - len(text), 0)
+    if align == "<":
+        return text + fill * pad
+    if align == "^":
+        return fill * (pad // 2) + text + fill * (pad - pad // 2)
+    return fill * pad + text
 
 
 def _format_raw(value: Any, spec: str | None) -> str:

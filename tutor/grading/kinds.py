@@ -7,7 +7,8 @@ import math
 from tutor.content.models import Exercise, Grading
 from tutor.grading.units import format_value
 from tutor.grading.verdict import Prediction, ResolvedTruth, Verdict, VerdictWord
-from tutor.i18n import localize_number
+from tutor.i18n import LANGS, t
+from tutor.i18n.numbers import decimal, percent
 
 # Scores of the number tiers: within ``full`` → 1, ``most`` → 0.75 (still a pass), ``some`` → 0.4, else 0.
 FULL_SCORE = 1.0
@@ -50,8 +51,21 @@ def number_score(prediction: float, truth: float, grading: Grading) -> tuple[flo
     return 0.0, ratio
 
 
-def _pct(ratio: float) -> str:
-    return f"{(ratio - 1) * 100:.0f} %"
+def _pct(ratio: float, lang: str) -> str:
+    """A tolerance or miss as a percentage over 1 (``1.25`` → ``25 %``)."""
+    return percent((ratio - 1) * 100, lang)
+
+
+def _off(ratio: float, lang: str) -> str:
+    """How far off: a factor from 2× on (``3,10×``), a percentage below, ``∞`` when not comparable."""
+    if math.isinf(ratio):
+        return "∞"
+    return f"{decimal(ratio, lang, 2)}×" if ratio >= 2 else _pct(ratio, lang)
+
+
+def _feedback(key: str, **fields: object) -> dict[str, str]:
+    """Feedback in both languages from one catalog key; a callable field is called with the language."""
+    return {lang: t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()}) for lang in LANGS}
 
 
 def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading) -> Verdict:
@@ -60,26 +74,25 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
     if truth.value is None:
         raise GradingError("the truth has no value")
     score, ratio = number_score(prediction.value, truth.value, grading)
-    p_en, t_en = format_value(prediction.value, truth.unit), format_value(truth.value, truth.unit)
-    p_es, t_es = format_value(prediction.value, truth.unit, "es"), format_value(truth.value, truth.unit, "es")
-    direction_en = "high" if prediction.value > truth.value else "low"
-    direction_es = "alta" if prediction.value > truth.value else "baja"
-    off = "∞" if math.isinf(ratio) else (f"{ratio:.2f}×" if ratio >= 2 else _pct(ratio))
-    off_es = localize_number(off, "es")
+    p_value, t_value = prediction.value, truth.value
+    direction = "grade.high" if p_value > t_value else "grade.low"
+    fields: dict[str, object] = {
+        "said": lambda lang: format_value(p_value, truth.unit, lang),
+        "truth": lambda lang: format_value(t_value, truth.unit, lang),
+        "off": lambda lang: _off(ratio, lang),
+        "tolerance": lambda lang: _pct(grading.full, lang),
+        "direction": lambda lang: t(direction, lang),
+    }
     if score == FULL_SCORE:
-        fb = {"en": f"Within {_pct(grading.full)}: you said {p_en}, the truth is {t_en}.",
-              "es": f"Dentro del {_pct(grading.full)}: dijiste {p_es}, la verdad es {t_es}."}
+        fb = _feedback("grade.number.within", **fields)
     elif score > 0:
-        fb = {"en": f"Close but {direction_en} by {off}: you said {p_en}, the truth is {t_en}.",
-              "es": f"Cerca, pero {direction_es} por {off_es}: dijiste {p_es}, la verdad es {t_es}."}
+        fb = _feedback("grade.number.close", **fields)
     else:
-        fb = {"en": f"Off by {off} ({direction_en}): you said {p_en}, the truth is {t_en}.",
-              "es": f"Te alejaste {off_es} (demasiado {direction_es}): dijiste {p_es}, la verdad es {t_es}."}
+        fb = _feedback("grade.number.off", **fields)
     return Verdict(verdict_word(score), score, fb, truth, ratio=None if math.isinf(ratio) else ratio)
 
 
-_BOUND_LABEL = {"memory": {"en": "memory-bound", "es": "limitado por memoria"},
-                "compute": {"en": "compute-bound", "es": "limitado por cómputo"}}
+_BOUND_LABEL = {"memory": "grade.bound.memory", "compute": "grade.bound.compute"}
 
 
 def grade_bound(prediction: Prediction, truth: ResolvedTruth) -> Verdict:
@@ -87,20 +100,13 @@ def grade_bound(prediction: Prediction, truth: ResolvedTruth) -> Verdict:
         raise GradingError("a bound prediction is 'memory' or 'compute'")
     if truth.choice not in _BOUND_LABEL:
         raise GradingError("the measurement did not classify the workload")
-    said = _BOUND_LABEL[prediction.choice]
-    real = _BOUND_LABEL[truth.choice]
+    said, real = _BOUND_LABEL[prediction.choice], _BOUND_LABEL[truth.choice]
+    fields: dict[str, object] = {"said": lambda lang: t(said, lang), "real": lambda lang: t(real, lang)}
     if truth.too_close:
-        fb = {"en": f"Too close to call on this machine (it sits near the ridge point; leaning {real['en']}): "
-                    "both answers count.",
-              "es": f"Demasiado cerca para decidir en esta máquina (está junto al punto de cresta; tiende a "
-                    f"{real['es']}): cuentan ambas respuestas."}
-        return Verdict("correct", FULL_SCORE, fb, truth, both_count=True)
+        return Verdict("correct", FULL_SCORE, _feedback("grade.bound.too_close", **fields), truth, both_count=True)
     if prediction.choice == truth.choice:
-        fb = {"en": f"Right: it is {real['en']}.", "es": f"Correcto: está {real['es']}."}
-        return Verdict("correct", FULL_SCORE, fb, truth)
-    fb = {"en": f"Not this time: you said {said['en']}, the measurement says {real['en']}.",
-          "es": f"Esta vez no: dijiste {said['es']}, la medición dice {real['es']}."}
-    return Verdict("wrong", 0.0, fb, truth)
+        return Verdict("correct", FULL_SCORE, _feedback("grade.bound.right", **fields), truth)
+    return Verdict("wrong", 0.0, _feedback("grade.bound.wrong", **fields), truth)
 
 
 def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, grading: Grading) -> Verdict:
@@ -110,15 +116,13 @@ def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, 
         raise GradingError("the truth has no size")
     real = "fits" if truth.value <= capacity_gb else "does_not_fit"
     choice_right = prediction.choice == real
-    size, cap = format_value(truth.value, "GB"), format_value(capacity_gb, "GB")
-    size_es, cap_es = format_value(truth.value, "GB", "es"), format_value(capacity_gb, "GB", "es")
-    label = {"fits": {"en": "fits", "es": "cabe"}, "does_not_fit": {"en": "does not fit", "es": "no cabe"}}[real]
-    if choice_right:
-        fb = {"en": f"Right: it takes {size}, so it {label['en']} in {cap}.",
-              "es": f"Correcto: ocupa {size_es}, así que {label['es']} en {cap_es}."}
-    else:
-        fb = {"en": f"Not this time: it takes {size}, so it {label['en']} in {cap}.",
-              "es": f"Esta vez no: ocupa {size_es}, así que {label['es']} en {cap_es}."}
+    size_gb = truth.value
+    fields: dict[str, object] = {
+        "size": lambda lang: format_value(size_gb, "GB", lang),
+        "capacity": lambda lang: format_value(capacity_gb, "GB", lang),
+        "fits": lambda lang: t(f"grade.fit.{real}", lang),
+    }
+    fb = _feedback("grade.fit.right" if choice_right else "grade.fit.wrong", **fields)
     ratio: float | None = None
     if prediction.value is None:
         score = FULL_SCORE if choice_right else 0.0
@@ -126,8 +130,9 @@ def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, 
         size_score, r = number_score(prediction.value, truth.value, grading)
         ratio = None if math.isinf(r) else r
         score = FIT_CHOICE_WEIGHT * (1.0 if choice_right else 0.0) + (1 - FIT_CHOICE_WEIGHT) * size_score
-        fb = {"en": fb["en"] + f" Your size: {format_value(prediction.value, 'GB')}.",
-              "es": fb["es"] + f" Tu tamaño: {format_value(prediction.value, 'GB', 'es')}."}
+        said_gb = prediction.value
+        yours = _feedback("grade.fit.your_size", size=lambda lang: format_value(said_gb, "GB", lang))
+        fb = {lang: f"{fb[lang]} {yours[lang]}" for lang in fb}
     score = round(score, 6)
     return Verdict(verdict_word(score), score, fb, truth, ratio=ratio)
 
@@ -139,10 +144,9 @@ def grade_diagnose(prediction: Prediction, truth: ResolvedTruth, exercise: Exerc
     labels = {c.id: c.label for c in exercise.choices}
     real = labels.get(truth.choice or "")
     if prediction.choice == truth.choice:
-        return Verdict("correct", FULL_SCORE, {"en": "Right cause.", "es": "Causa correcta."}, truth)
-    fb = {"en": f"Not this one: the cause is “{real.get('en') if real else truth.choice}”.",
-          "es": f"No es esa: la causa es «{real.get('es') if real else truth.choice}»."}
-    return Verdict("wrong", 0.0, fb, truth)
+        return Verdict("correct", FULL_SCORE, _feedback("grade.diagnose.right"), truth)
+    cause = (lambda lang: real.get(lang) or real.get("en") or "") if real else (lambda lang: truth.choice or "")
+    return Verdict("wrong", 0.0, _feedback("grade.diagnose.wrong", cause=cause), truth)
 
 
 def grade(exercise: Exercise, prediction: Prediction, truth: ResolvedTruth) -> Verdict:

@@ -131,27 +131,29 @@ def unit_of_formula_result(result_unit: str) -> str | None:
 
 
 def format_value(value: float, unit: str | None, lang: str = "en") -> str:
-    """A figure for a learner: three significant digits and its unit, in ``lang``'s separators."""
-    from tutor.i18n import localize_number
+    """A figure for a learner in ``lang``: bytes and FLOP scaled by an SI prefix (``16,1 GB``), other units with
+    three significant digits (``0,17``, ``1 234``)."""
+    from tutor.i18n import numbers
 
+    if unit in ("bytes", "bytes/s", "FLOP", "FLOP/s") and math.isfinite(value) and abs(value) >= 1000:
+        return numbers.quantity(value, unit, lang)
     if not math.isfinite(value):
-        return f"{value} {unit or ''}".strip()
+        return f"{numbers.significant(value, lang)} {unit or ''}".strip()
     magnitude = abs(value)
     if magnitude >= 1000 or magnitude == 0:
-        text = f"{value:,.0f}"
+        text = numbers.integer(value, lang)
     elif magnitude >= 100:
-        text = f"{value:.0f}"
+        text = numbers.decimal(value, lang, 0)
     elif magnitude >= 10:
-        text = f"{value:.1f}"
+        text = numbers.decimal(value, lang, 1)
     elif magnitude >= 0.01:
-        text = f"{value:.3g}"
+        text = numbers.significant(value, lang, 3)
     else:
-        text = f"{value:.2e}"
-    text = localize_number(text, lang)
+        text = numbers.scientific(value, lang, 2)
     if unit in (None, "", "fraction"):
         return text
     if unit == "x":
         return f"{text}×"
     if unit == "%":
-        return f"{text} %"
+        return text + numbers.percent_sign(lang)
     return f"{text} {unit}"

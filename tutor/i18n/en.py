@@ -527,4 +527,35 @@ MESSAGES: dict[str, str] = {
         "(measured while the machine was busy, or the machine changed). The tutor measured your roofline again; the "
         "plot and these figures show the new one."
     ),
+    # tutor.grading.kinds
+    "grade.high": "high",
+    "grade.low": "low",
+    "grade.number.within": "Within {tolerance}: you said {said}, the truth is {truth}.",
+    "grade.number.close": "Close but {direction} by {off}: you said {said}, the truth is {truth}.",
+    "grade.number.off": "Off by {off} ({direction}): you said {said}, the truth is {truth}.",
+    "grade.bound.memory": "memory-bound",
+    "grade.bound.compute": "compute-bound",
+    "grade.bound.too_close": (
+        "Too close to call on this machine (it sits near the ridge point; leaning {real}): both answers count."
+    ),
+    "grade.bound.right": "Right: it is {real}.",
+    "grade.bound.wrong": "Not this time: you said {said}, the measurement says {real}.",
+    "grade.fit.fits": "fits",
+    "grade.fit.does_not_fit": "does not fit",
+    "grade.fit.right": "Right: it takes {size}, so it {fits} in {capacity}.",
+    "grade.fit.wrong": "Not this time: it takes {size}, so it {fits} in {capacity}.",
+    "grade.fit.your_size": "Your size: {size}.",
+    "grade.diagnose.right": "Right cause.",
+    "grade.diagnose.wrong": "Not this one: the cause is “{cause}”.",
+    # tutor.telemetry.format
+    "window.busy_mean": "GPU busy mean {value}",
+    "window.cpu_mean": "CPU mean {value}",
+    "window.peak": ", peak {value}",
+    "window.vram": "peak VRAM {peak} GiB",
+    "window.vram_of": "peak VRAM {peak} of {total} GiB",
+    "window.ram": "peak RAM {peak} GiB",
+    "window.ram_of": "peak RAM {peak} of {total} GiB",
+    "window.power": "mean power {value}",
+    # tutor.ui.widgets.telemetry_panel
+    "tel.clocks": "temp {temp} · SM {sm}/{sm_max} MHz · mem {mem}/{mem_max} MHz",
 }

@@ -534,4 +534,36 @@ MESSAGES: dict[str, str] = {
         "era dudoso (medido con la máquina ocupada, o la máquina cambió). El tutor volvió a medir tu roofline; el "
         "gráfico y estas cifras muestran el nuevo."
     ),
+    # tutor.grading.kinds
+    "grade.high": "alta",
+    "grade.low": "baja",
+    "grade.number.within": "Dentro del {tolerance}: dijiste {said}, la verdad es {truth}.",
+    "grade.number.close": "Cerca, pero {direction} por {off}: dijiste {said}, la verdad es {truth}.",
+    "grade.number.off": "Te alejaste {off} (demasiado {direction}): dijiste {said}, la verdad es {truth}.",
+    "grade.bound.memory": "limitado por memoria",
+    "grade.bound.compute": "limitado por cómputo",
+    "grade.bound.too_close": (
+        "Demasiado cerca para decidir en esta máquina (está junto al punto de cresta; tiende a {real}): cuentan ambas "
+        "respuestas."
+    ),
+    "grade.bound.right": "Correcto: está {real}.",
+    "grade.bound.wrong": "Esta vez no: dijiste {said}, la medición dice {real}.",
+    "grade.fit.fits": "cabe",
+    "grade.fit.does_not_fit": "no cabe",
+    "grade.fit.right": "Correcto: ocupa {size}, así que {fits} en {capacity}.",
+    "grade.fit.wrong": "Esta vez no: ocupa {size}, así que {fits} en {capacity}.",
+    "grade.fit.your_size": "Tu tamaño: {size}.",
+    "grade.diagnose.right": "Causa correcta.",
+    "grade.diagnose.wrong": "No es esa: la causa es «{cause}».",
+    # tutor.telemetry.format
+    "window.busy_mean": "GPU activa media {value}",
+    "window.cpu_mean": "CPU media {value}",
+    "window.peak": ", pico {value}",
+    "window.vram": "VRAM pico {peak} GiB",
+    "window.vram_of": "VRAM pico {peak} de {total} GiB",
+    "window.ram": "RAM pico {peak} GiB",
+    "window.ram_of": "RAM pico {peak} de {total} GiB",
+    "window.power": "potencia media {value}",
+    # tutor.ui.widgets.telemetry_panel
+    "tel.clocks": "temperatura {temp} · SM {sm}/{sm_max} MHz · memoria {mem}/{mem_max} MHz",
 }

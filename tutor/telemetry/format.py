@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tutor.i18n import tn
+from tutor.i18n import Lang, numbers, t, tn
 from tutor.telemetry.model import MetricValue
 
 NA = "N/A"
@@ -19,45 +19,51 @@ def number(value: MetricValue) -> float | None:
     return float(value)
 
 
-def gib(value: MetricValue, digits: int = 1, *, na: str = NA) -> str:
+def gib(value: MetricValue, digits: int = 1, *, na: str = NA, lang: str = "en") -> str:
     x = number(value)
-    return na if x is None else f"{x / 2**30:.{digits}f}"
+    return na if x is None else numbers.decimal(x / 2**30, lang, digits)
 
 
-def used_of(used: MetricValue, total: MetricValue, unit: str = "GiB", *, na: str = NA) -> str:
-    """``"6.1 / 24.0 GiB"``; either side may be N/A."""
-    return f"{gib(used, na=na)} / {gib(total, na=na)} {unit}"
+def used_of(used: MetricValue, total: MetricValue, unit: str = "GiB", *, na: str = NA, lang: str = "en") -> str:
+    """``"6.1 / 24.0 GiB"`` (``"6,1 / 24,0 GiB"`` in Spanish); either side may be N/A."""
+    return f"{gib(used, na=na, lang=lang)} / {gib(total, na=na, lang=lang)} {unit}"
 
 
-def pct(value: MetricValue, *, na: str = NA) -> str:
+def pct(value: MetricValue, *, na: str = NA, lang: str = "en") -> str:
     x = number(value)
-    return na if x is None else f"{x:.0f} %"
+    return na if x is None else numbers.decimal(x, lang, 0) + " %"
 
 
-def watts(value: MetricValue, *, na: str = NA) -> str:
+def watts(value: MetricValue, *, na: str = NA, lang: str = "en") -> str:
     x = number(value)
-    return na if x is None else f"{x:.0f} W"
+    return na if x is None else f"{numbers.decimal(x, lang, 0)} W"
 
 
-def mhz(value: MetricValue, *, na: str = NA) -> str:
+def mhz(value: MetricValue, *, na: str = NA, lang: str = "en") -> str:
     x = number(value)
-    return na if x is None else f"{x:.0f}"
+    return na if x is None else numbers.decimal(x, lang, 0)
 
 
-def celsius(value: MetricValue, *, na: str = NA) -> str:
+def celsius(value: MetricValue, *, na: str = NA, lang: str = "en") -> str:
     x = number(value)
-    return na if x is None else f"{x:.0f} °C"
+    return na if x is None else f"{numbers.decimal(x, lang, 0)} °C"
 
 
-def rate(value: MetricValue, *, na: str = NA) -> str:
-    """Bytes per second, scaled (``"3.2 GB/s"``)."""
+def rate(value: MetricValue, *, na: str = NA, lang: str = "en") -> str:
+    """Bytes per second, scaled (``"3.2 GB/s"``; ``"3,2 GB/s"`` in Spanish)."""
     x = number(value)
     if x is None:
         return na
     for unit, scale in (("GB/s", 1e9), ("MB/s", 1e6), ("kB/s", 1e3)):
         if x >= scale:
-            return f"{x / scale:.1f} {unit}"
-    return f"{x:.0f} B/s"
+            return f"{numbers.decimal(x / scale, lang, 1)} {unit}"
+    return f"{numbers.decimal(x, lang, 0)} B/s"
+
+
+def load(value: MetricValue, *, na: str = NA, lang: str = "en") -> str:
+    """A load average, two decimals."""
+    x = number(value)
+    return na if x is None else numbers.decimal(x, lang, 2)
 
 
 def ratio(value: MetricValue, total: MetricValue) -> float | None:
@@ -73,34 +79,26 @@ def words(value: MetricValue) -> tuple[str, ...]:
     return tuple(str(w) for w in value) if isinstance(value, tuple) else ()
 
 
-_WINDOW_WORDS = {
-    "es": {"busy": "GPU activa", "cpu": "CPU", "mean": "media", "peak": "pico", "vram": "VRAM pico",
-           "ram": "RAM pico", "of": "de", "power": "potencia media", "samples": "muestras"},
-    "en": {"busy": "GPU busy", "cpu": "CPU", "mean": "mean", "peak": "peak", "vram": "peak VRAM",
-           "ram": "peak RAM", "of": "of", "power": "mean power", "samples": "samples"},
-}
-
-
 def describe_window(device: str, summary: Mapping[str, Any], lang: str = "en") -> str | None:
     """One line for the telemetry over a measurement's window (a ``WindowSummary.as_dict()``): mean and peak
     utilization, peak memory, mean power — what the reveal and the lab notebook show. None without samples."""
     if not summary.get("samples"):
         return None
-    w = _WINDOW_WORDS.get(lang, _WINDOW_WORDS["en"])
+    code: Lang = "es" if lang == "es" else "en"
     gpu = summary.get("kind") != "host"
     parts = []
     mean, peak = number(summary.get("util_mean_pct")), number(summary.get("util_peak_pct"))
     if mean is not None:
-        text = f"{w['busy'] if gpu else w['cpu']} {w['mean']} {mean:.0f} %"
-        parts.append(text + (f", {w['peak']} {peak:.0f} %" if peak is not None else ""))
+        text = t("window.busy_mean" if gpu else "window.cpu_mean", code, value=pct(mean, lang=code))
+        parts.append(text + (t("window.peak", code, value=pct(peak, lang=code)) if peak is not None else ""))
     mem = number(summary.get("mem_peak_bytes"))
     if mem is not None:
         total = number(summary.get("mem_total_bytes"))
-        of = f" {w['of']} {total / 2**30:.1f}" if total is not None else ""
-        parts.append(f"{w['vram'] if gpu else w['ram']} {mem / 2**30:.1f}{of} GiB")
+        key = ("window.vram" if gpu else "window.ram") + ("_of" if total is not None else "")
+        parts.append(t(key, code, peak=gib(mem, lang=code), total=gib(total, lang=code)))
     power = number(summary.get("power_mean_w"))
     if power is not None:
-        parts.append(f"{w['power']} {power:.0f} W")
+        parts.append(t("window.power", code, value=watts(power, lang=code)))
     name = summary.get("name") or device
-    samples = tn("count.sample", int(summary["samples"]), "es" if lang == "es" else "en")
+    samples = tn("count.sample", int(summary["samples"]), code)
     return f"{name}: " + " · ".join(parts) + f" ({samples})"

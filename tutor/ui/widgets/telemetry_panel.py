@@ -31,7 +31,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
-from tutor.i18n import Lang, format_number, localize_number, t
+from tutor.i18n import Lang, format_number, t
 from tutor.telemetry import (
     BackendSpecError,
     BackendStatus,
@@ -439,8 +439,8 @@ class TelemetryPanel(Vertical):
             util = self._value(info, sample, util_key)
             used = self._value(info, sample, mem_key)
             total = self._value(info, sample, total_key) or info.static.get(total_key)
-            memory = localize_number(fmt.used_of(used, total, na=na), lang)
-            head = f"{replay}{name} · {util_word} {fmt.pct(util, na=na)} · {mem_word} {memory}"
+            memory = fmt.used_of(used, total, na=na, lang=lang)
+            head = f"{replay}{name} · {util_word} {fmt.pct(util, na=na, lang=lang)} · {mem_word} {memory}"
             history = snap.series(info.id, util_key)
             room = width - len(head) - 3
             spark = _spark(tuple(history.values[-room:])) if history is not None and room > 4 else ""
@@ -507,20 +507,21 @@ class TelemetryPanel(Vertical):
         used, total = v("mem_used_bytes"), v("mem_total_bytes") or info.static.get("mem_total_bytes")
         power, limit = v("power_w"), v("power_limit_w") or info.static.get("power_limit_w")
         def mhz(key: str) -> str:
-            return fmt.mhz(v(key), na=na)
+            return fmt.mhz(v(key), na=na, lang=lang)
 
         lines = [
             head,
-            self._row(t("tel.busy", lang), fmt.ratio(util, 100), fmt.pct(util, na=na)),
-            self._row(t("tel.mem_bus", lang), fmt.ratio(bus, 100), fmt.pct(bus, na=na)),
-            self._row("VRAM", fmt.ratio(used, total), fmt.used_of(used, total, na=na)),
+            self._row(t("tel.busy", lang), fmt.ratio(util, 100), fmt.pct(util, na=na, lang=lang)),
+            self._row(t("tel.mem_bus", lang), fmt.ratio(bus, 100), fmt.pct(bus, na=na, lang=lang)),
+            self._row("VRAM", fmt.ratio(used, total), fmt.used_of(used, total, na=na, lang=lang)),
             self._row(t("tel.power", lang), fmt.ratio(power, limit),
-                      f"{fmt.watts(power, na=na)} / {fmt.watts(limit, na=na)}"),
-            f"temp {fmt.celsius(v('temp_c'), na=na)} · SM {mhz('sm_clock_mhz')}/{mhz('sm_clock_max_mhz')} MHz"
-            f" · mem {mhz('mem_clock_mhz')}/{mhz('mem_clock_max_mhz')} MHz",
+                      f"{fmt.watts(power, na=na, lang=lang)} / {fmt.watts(limit, na=na, lang=lang)}"),
+            t("tel.clocks", lang, temp=fmt.celsius(v("temp_c"), na=na, lang=lang), sm=mhz("sm_clock_mhz"),
+              sm_max=mhz("sm_clock_max_mhz"), mem=mhz("mem_clock_mhz"), mem_max=mhz("mem_clock_max_mhz")),
         ]
         if v("pcie_tx_bytes_s") is not None or v("pcie_rx_bytes_s") is not None:
-            tx, rx = fmt.rate(v("pcie_tx_bytes_s"), na=na), fmt.rate(v("pcie_rx_bytes_s"), na=na)
+            tx = fmt.rate(v("pcie_tx_bytes_s"), na=na, lang=lang)
+            rx = fmt.rate(v("pcie_rx_bytes_s"), na=na, lang=lang)
             lines.append(f"PCIe TX {tx} · RX {rx}")
         reasons = fmt.words(v("throttle"))
         if reasons:
@@ -529,7 +530,7 @@ class TelemetryPanel(Vertical):
         if self.wide and isinstance(procs, tuple) and procs:
             lines.append(t("tel.processes", lang))
             for pid, name, mem in procs[:4]:
-                lines.append(f"  {name} ({pid}) {fmt.gib(mem, na=na)} GiB")
+                lines.append(f"  {name} ({pid}) {fmt.gib(mem, na=na, lang=lang)} GiB")
         if self.wide:
             lines += [t("tel.note", lang, note=translate_status_text(n, lang)) for n in info.notes]
         return lines
@@ -548,13 +549,13 @@ class TelemetryPanel(Vertical):
         cpu = v("cpu_pct")
         ram, ram_total = v("ram_used_bytes"), v("ram_total_bytes")
         swap, swap_total = v("swap_used_bytes"), v("swap_total_bytes")
-        lines = [head, self._row("CPU", fmt.ratio(cpu, 100), fmt.pct(cpu, na=na))]
+        lines = [head, self._row("CPU", fmt.ratio(cpu, 100), fmt.pct(cpu, na=na, lang=lang))]
         per_core = v("cpu_per_core_pct")
         if self.wide and isinstance(per_core, tuple) and per_core:
             lines.append(f"{t('tel.cores', lang):<{8 if lang == 'en' else 9}}{_spark(per_core)}")
-        lines.append(self._row("RAM", fmt.ratio(ram, ram_total), fmt.used_of(ram, ram_total, na=na)))
-        load = " ".join(na if v(k) is None else f"{v(k):.2f}" for k in ("load_1", "load_5", "load_15"))
-        lines.append(f"swap {fmt.used_of(swap, swap_total, na=na)} · {t('tel.load', lang)} {load}")
+        lines.append(self._row("RAM", fmt.ratio(ram, ram_total), fmt.used_of(ram, ram_total, na=na, lang=lang)))
+        load = " ".join(fmt.load(v(k), na=na, lang=lang) for k in ("load_1", "load_5", "load_15"))
+        lines.append(f"swap {fmt.used_of(swap, swap_total, na=na, lang=lang)} · {t('tel.load', lang)} {load}")
         return lines
 
     def _plot(self, snap: TelemetrySnapshot) -> None:
