@@ -12,11 +12,13 @@ from textual.reactive import reactive
 from textual.widgets import Input, Static
 
 from tutor.grading.truth import source_in
+from tutor.i18n.message import Message
 from tutor.progress.notebook import summarise_result
 from tutor.telemetry import BackendStatus
-from tutor.telemetry.nvml import _INIT_FAILURES, _MIG_NOTE, _WSL_NOTE
+from tutor.telemetry.host import HostBackend
+from tutor.telemetry.nvml import _INIT_FAILURES, _WSL_NOTE
 from tutor.ui.screens.lab import bench_markdown
-from tutor.ui.widgets.telemetry_panel import TelemetryPanel, status_message, throttle_word, translate_status_text
+from tutor.ui.widgets.telemetry_panel import TelemetryPanel, status_message, throttle_word
 
 from .test_exercise_screen import app_for, fake_measure, open_exercise, wait_for
 from .test_telemetry_panel import TRACE, PanelApp, shown
@@ -77,24 +79,39 @@ async def test_host_panel_in_spanish() -> None:
 
 
 def test_every_nvml_failure_has_a_spanish_banner_and_note() -> None:
-    for code, reason, note in _INIT_FAILURES.values():
-        status = BackendStatus(backend="host", code=code, message=f"No NVIDIA GPU ({reason}) — showing CPU and RAM",
-                               notes=(note,))
+    """The core hands the panel catalog messages; each failure reads in Spanish, and the English stays for the
+    CLI (``status.message``)."""
+    for code, name in _INIT_FAILURES.values():
+        gpu = BackendStatus(backend="nvml", code=code, said=Message(f"tel.reason.{name}"),
+                            noted=(Message(f"tel.note.{name}"),))
+        status = HostBackend(fallback=gpu).probe()
         es = status_message(status, "es")
-        assert es.startswith("Sin GPU NVIDIA (") and reason not in es, es
-        assert status_message(status, "en") == status.message
-        assert translate_status_text(note, "es") != note
-    assert translate_status_text(_WSL_NOTE, "es").startswith("WSL2: NVML viene")
-    assert translate_status_text(_MIG_NOTE.format(name="GPU 0"), "es").startswith("MIG está activado en GPU 0")
-    lost = BackendStatus(backend="nvml", code="gpu_lost",
-                         message="GPU 0 lost (NVML: GPU is lost) — it needs a reset or a reboot; host CPU and RAM")
+        assert es.startswith("Sin GPU NVIDIA (") and gpu.message not in es, es
+        assert status_message(status, "en") == status.message == f"No NVIDIA GPU ({gpu.message}) — showing CPU and RAM"
+        assert status.note_texts("es") != status.notes
+    assert _WSL_NOTE.render("es").startswith("WSL2: NVML viene")
+    assert Message.of("tel.note.mig", name="GPU 0").render("es").startswith("MIG está activado en GPU 0")
+    lost = BackendStatus(backend="nvml+host", code="gpu_lost", said=Message.of(
+        "tel.status.with_host", status=Message.of("tel.status.gpu_lost", names="GPU 0")))
+    assert lost.message == "GPU 0 lost (NVML: GPU is lost) — it needs a reset or a reboot; host CPU and RAM"
     assert status_message(lost, "es").endswith("reiniciar el equipo; CPU y RAM del equipo")
-    odd = BackendStatus(backend="nvml", code="error", message="NVML failed to start (weird driver text)")
+    odd = BackendStatus(backend="nvml", code="error",
+                        said=Message.of("tel.status.nvml_failed", error="weird driver text"))
     assert status_message(odd, "es") == "NVML no pudo arrancar (weird driver text)"
-    unknown = BackendStatus(backend="nvml", code="error", message="something nobody wrote down")
+    unknown = BackendStatus(backend="nvml", code="error", said=Message.verbatim("something nobody wrote down"))
     assert status_message(unknown, "es") == "something nobody wrote down"  # the detail is kept
     assert throttle_word("software power cap", "es") == "límite de potencia por software"
     assert throttle_word("other (0x400)", "es") == "otro (0x400)"
+    assert throttle_word("other (0x400)", "en") == "other (0x400)"
+
+
+def test_a_status_survives_a_trace_round_trip_as_codes() -> None:
+    status = HostBackend(fallback=BackendStatus(backend="nvml", code="no_devices", said=Message(
+        "tel.reason.no_devices"))).probe()
+    back = BackendStatus.from_dict(status.as_dict())
+    assert back == status and back.text("es").startswith("Sin GPU NVIDIA (NVML no encontró")
+    older = BackendStatus.from_dict({"backend": "nvml", "code": "ok", "message": "stubbed NVML", "notes": ["n"]})
+    assert older.text("es") == "stubbed NVML" and older.notes == ("n",)  # a recorded sentence is shown as recorded
 
 
 def test_truth_sources_in_spanish_keep_english_for_the_cli() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.content import load_course
+from tutor.i18n.message import Message
 from tutor.progress import ProgressStore
 from tutor.telemetry import BackendStatus, DeviceInfo, DeviceSample, Sampler, TelemetryBackend
 from tutor.ui.app import make_app
@@ -38,7 +39,7 @@ class Wedged(TelemetryBackend):
         self.calls = 0
 
     def probe(self) -> BackendStatus:
-        return BackendStatus(backend="nvml", code="ok", message="NVML")
+        return BackendStatus(backend="nvml", code="ok", said=Message.verbatim("NVML"))
 
     def devices(self) -> tuple[DeviceInfo, ...]:
         return (DeviceInfo(id="gpu0", kind="gpu", name="Fake GPU", metrics=("gpu_util_pct", "mem_used_bytes"),

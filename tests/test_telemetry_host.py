@@ -7,6 +7,7 @@ import time
 
 import psutil
 
+from tutor.i18n.message import Message
 from tutor.telemetry.host import HOST_METRICS, HostBackend
 from tutor.telemetry.model import BackendStatus
 
@@ -49,7 +50,9 @@ def test_cpu_percent_sees_a_busy_loop() -> None:
 
 
 def test_fallback_reason_is_kept() -> None:
-    reason = BackendStatus(backend="nvml", code="driver_not_loaded", message="NVIDIA driver not loaded", notes=("x",))
+    reason = BackendStatus(backend="nvml", code="driver_not_loaded", said=Message("tel.reason.driver_not_loaded"),
+                           noted=(Message.verbatim("x"),))
     status = HostBackend(fallback=reason).probe()
     assert status.code == "driver_not_loaded" and status.notes == ("x",)
     assert status.message == "No NVIDIA GPU (NVIDIA driver not loaded) — showing CPU and RAM"
+    assert status.text("es") == "Sin GPU NVIDIA (el driver de NVIDIA no está cargado) — se muestran la CPU y la RAM"

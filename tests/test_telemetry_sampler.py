@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tutor.i18n.message import Message
 from tutor.telemetry import BackendStatus, DeviceInfo, DeviceSample, Sampler, TelemetryBackend, open_backend
 from tutor.telemetry.replay import ReplayBackend
 
@@ -27,7 +28,7 @@ class Scripted(TelemetryBackend):
         self.lock = threading.Lock()
 
     def probe(self) -> BackendStatus:
-        return BackendStatus(backend="scripted", code="ok", message="scripted")
+        return BackendStatus(backend="scripted", code="ok", said=Message.verbatim("scripted"))
 
     def devices(self) -> tuple[DeviceInfo, ...]:
         return (DeviceInfo(id="gpu0", kind="gpu", name="Fake", metrics=("gpu_util_pct", "mem_used_bytes", "power_w"),

@@ -558,4 +558,64 @@ MESSAGES: dict[str, str] = {
     "window.power": "mean power {value}",
     # tutor.ui.widgets.telemetry_panel
     "tel.clocks": "temp {temp} · SM {sm}/{sm_max} MHz · mem {mem}/{mem_max} MHz",
+    # tutor.telemetry
+    "text.verbatim": "{text}",
+    "tel.status.host_ok": "CPU and RAM of this machine (psutil)",
+    "tel.status.host_fallback": "No NVIDIA GPU ({reason}) — showing CPU and RAM",
+    "tel.status.with_host": "{status}; host CPU and RAM",
+    "tel.status.nvml_ok.one": "NVIDIA NVML — {n} GPU, driver {driver}",
+    "tel.status.nvml_ok.other": "NVIDIA NVML — {n} GPUs, driver {driver}",
+    "tel.status.gpu_lost": "{names} lost (NVML: GPU is lost) — it needs a reset or a reboot",
+    "tel.status.replay": "Replay of {file} ({recorded}) — recorded figures, not this machine's",
+    "tel.status.unknown_backend": "unknown backend",
+    "tel.status.timeout": "the telemetry driver did not answer within {seconds} s",
+    "tel.status.failed": "telemetry failed: {error}",
+    "tel.status.not_probed": "not probed",
+    "tel.status.off": "Telemetry is off: {error}",
+    "tel.status.nvml_failed": "NVML failed to start ({error})",
+    "tel.note.recorded": "Recorded on {recorded}: {message}",
+    "tel.reason.library_not_found": "NVML library not found",
+    "tel.reason.driver_not_loaded": "NVIDIA driver not loaded",
+    "tel.reason.driver_library_mismatch": "NVIDIA driver/library version mismatch",
+    "tel.reason.no_permission": "no permission to use the NVIDIA driver",
+    "tel.reason.os_blocked": "the operating system blocked NVML",
+    "tel.reason.not_installed": "nvidia-ml-py not installed",
+    "tel.reason.no_devices": "NVML found no usable GPU",
+    "tel.note.library_not_found": (
+        "libnvidia-ml.so.1 is not on this system: no NVIDIA driver is installed, or this container was started without "
+        "GPU access (docker run --gpus all)."
+    ),
+    "tel.note.driver_not_loaded": (
+        "The driver's library is installed but its kernel module is not running: reboot, or check `lsmod | grep "
+        "nvidia` and `dmesg` (Secure Boot can block an unsigned module)."
+    ),
+    "tel.note.driver_library_mismatch": (
+        "The user-space library and the kernel module are different versions, usually after a driver update without a "
+        "reboot: reboot."
+    ),
+    "tel.note.no_permission": (
+        "This user cannot open /dev/nvidia*: check the device files' group (often 'video' or 'render'), or pass the "
+        "GPU into the container."
+    ),
+    "tel.note.os_blocked": "The OS refused the request (a sandbox or a security policy).",
+    "tel.note.not_installed": "pip install nvidia-ml-py to read NVIDIA GPUs.",
+    "tel.note.no_devices": "The driver is loaded but lists no GPU this user can use.",
+    "tel.note.wsl": (
+        "WSL2: NVML comes from the Windows driver through /usr/lib/wsl/lib. Per-process GPU memory is not reported, "
+        "and clock-event reasons, PCIe throughput and some clocks may be N/A; nvidia-smi on Windows shows them."
+    ),
+    "tel.note.mig": (
+        "MIG is enabled on {name}: NVML reports no whole-GPU utilization in this mode; memory and power are for the "
+        "whole card."
+    ),
+    "tel.throttle.idle": "idle",
+    "tel.throttle.application_clocks_setting": "application clocks setting",
+    "tel.throttle.software_power_cap": "software power cap",
+    "tel.throttle.hardware_slowdown": "hardware slowdown",
+    "tel.throttle.sync_boost": "sync boost",
+    "tel.throttle.software_thermal_slowdown": "software thermal slowdown",
+    "tel.throttle.hardware_thermal_slowdown": "hardware thermal slowdown",
+    "tel.throttle.power_brake_external": "power brake (external)",
+    "tel.throttle.display_clock_setting": "display clock setting",
+    "tel.throttle.other": "other ({bits})",
 }

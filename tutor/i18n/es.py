@@ -566,4 +566,65 @@ MESSAGES: dict[str, str] = {
     "window.power": "potencia media {value}",
     # tutor.ui.widgets.telemetry_panel
     "tel.clocks": "temperatura {temp} · SM {sm}/{sm_max} MHz · memoria {mem}/{mem_max} MHz",
+    # tutor.telemetry
+    "text.verbatim": "{text}",
+    "tel.status.host_ok": "CPU y RAM de esta máquina (psutil)",
+    "tel.status.host_fallback": "Sin GPU NVIDIA ({reason}) — se muestran la CPU y la RAM",
+    "tel.status.with_host": "{status}; CPU y RAM del equipo",
+    "tel.status.nvml_ok.one": "NVIDIA NVML — {n} GPU, driver {driver}",
+    "tel.status.nvml_ok.other": "NVIDIA NVML — {n} GPU, driver {driver}",
+    "tel.status.gpu_lost": "{names} perdida (NVML: GPU is lost) — necesita un reset o reiniciar el equipo",
+    "tel.status.replay": "Replay de {file} ({recorded}) — cifras grabadas, no de esta máquina",
+    "tel.status.unknown_backend": "backend desconocido",
+    "tel.status.timeout": "el driver de telemetría no respondió en {seconds} s",
+    "tel.status.failed": "la telemetría falló: {error}",
+    "tel.status.not_probed": "aún sin sondear",
+    "tel.status.off": "Telemetría desactivada: {error}",
+    "tel.status.nvml_failed": "NVML no pudo arrancar ({error})",
+    "tel.note.recorded": "Grabado en {recorded}: {message}",
+    "tel.reason.library_not_found": "no se encontró la biblioteca NVML",
+    "tel.reason.driver_not_loaded": "el driver de NVIDIA no está cargado",
+    "tel.reason.driver_library_mismatch": "el driver de NVIDIA y su biblioteca son de versiones distintas",
+    "tel.reason.no_permission": "sin permiso para usar el driver de NVIDIA",
+    "tel.reason.os_blocked": "el sistema operativo bloqueó NVML",
+    "tel.reason.not_installed": "nvidia-ml-py no está instalado",
+    "tel.reason.no_devices": "NVML no encontró ninguna GPU utilizable",
+    "tel.note.library_not_found": (
+        "libnvidia-ml.so.1 no está en este sistema: no hay ningún driver de NVIDIA instalado, o este contenedor se "
+        "arrancó sin acceso a la GPU (docker run --gpus all)."
+    ),
+    "tel.note.driver_not_loaded": (
+        "La biblioteca del driver está instalada, pero su módulo del kernel no está cargado: reinicia, o revisa `lsmod "
+        "| grep nvidia` y `dmesg` (Secure Boot puede bloquear un módulo sin firmar)."
+    ),
+    "tel.note.driver_library_mismatch": (
+        "La biblioteca de espacio de usuario y el módulo del kernel son de versiones distintas, normalmente tras "
+        "actualizar el driver sin reiniciar: reinicia."
+    ),
+    "tel.note.no_permission": (
+        "Este usuario no puede abrir /dev/nvidia*: revisa el grupo de esos ficheros de dispositivo (a menudo 'video' o "
+        "'render'), o pasa la GPU al contenedor."
+    ),
+    "tel.note.os_blocked": "El sistema operativo rechazó la petición (un sandbox o una política de seguridad).",
+    "tel.note.not_installed": "pip install nvidia-ml-py para leer las GPU NVIDIA.",
+    "tel.note.no_devices": "El driver está cargado, pero no lista ninguna GPU que este usuario pueda usar.",
+    "tel.note.wsl": (
+        "WSL2: NVML viene del driver de Windows a través de /usr/lib/wsl/lib. No se informa de la memoria de GPU por "
+        "proceso, y los motivos de reloj limitado, el caudal PCIe y algunos relojes pueden salir N/D; nvidia-smi en "
+        "Windows sí los muestra."
+    ),
+    "tel.note.mig": (
+        "MIG está activado en {name}: en este modo NVML no da la utilización de la GPU entera; la memoria y la "
+        "potencia son de toda la tarjeta."
+    ),
+    "tel.throttle.idle": "inactiva",
+    "tel.throttle.application_clocks_setting": "ajuste de relojes de aplicación",
+    "tel.throttle.software_power_cap": "límite de potencia por software",
+    "tel.throttle.hardware_slowdown": "ralentización por hardware",
+    "tel.throttle.sync_boost": "boost sincronizado",
+    "tel.throttle.software_thermal_slowdown": "ralentización térmica por software",
+    "tel.throttle.hardware_thermal_slowdown": "ralentización térmica por hardware",
+    "tel.throttle.power_brake_external": "freno de potencia (externo)",
+    "tel.throttle.display_clock_setting": "ajuste del reloj de pantalla",
+    "tel.throttle.other": "otro ({bits})",
 }

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import psutil
 
+from tutor.i18n.message import Message
 from tutor.telemetry.model import BackendStatus, DeviceInfo, DeviceSample, MetricValue, TelemetryBackend
 
 HOST_METRICS: tuple[str, ...] = (
@@ -65,10 +66,10 @@ class HostBackend(TelemetryBackend):
             return BackendStatus(
                 backend="host",
                 code=self._fallback.code,
-                message=f"No NVIDIA GPU ({self._fallback.message}) — showing CPU and RAM",
-                notes=self._fallback.notes,
+                said=Message.of("tel.status.host_fallback", reason=self._fallback.said),
+                noted=self._fallback.noted,
             )
-        return BackendStatus(backend="host", code="ok", message="CPU and RAM of this machine (psutil)")
+        return BackendStatus(backend="host", code="ok", said=Message("tel.status.host_ok"))
 
     def set_fallback(self, fallback: BackendStatus | None) -> None:
         self._fallback = fallback

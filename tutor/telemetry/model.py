@@ -7,10 +7,12 @@ mutate one after it is made. A metric that a device cannot report is ``None`` (s
 from __future__ import annotations
 
 import abc
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
+
+from tutor.i18n.message import Message
 
 #: A metric's value: a number, a tuple of words (throttle reasons), a tuple of process records, or ``None``
 #: when the device does not report it (or the read failed this time).
@@ -96,32 +98,59 @@ NUMERIC_METRICS: frozenset[str] = frozenset(
 
 @dataclass(frozen=True)
 class BackendStatus:
-    """Whether a backend is live, and if not, why — the banner's text.
+    """Whether a backend is live, and if not, why — the banner's text, as catalog messages (``said``, ``noted``).
 
     ``backend`` is what is live *now* (``"nvml+host"``, ``"host"``, ``"replay"``, ...). When ``auto`` fell back to
     the host, ``code`` keeps the GPU's failure (e.g. ``library_not_found``) so the reason is never lost.
+    ``message`` and ``notes`` are the English sentences (``tutor telemetry``, JSON); ``text(lang)`` and
+    ``note_texts(lang)`` say them in the learner's language.
     """
 
     backend: str
     code: StatusCode
-    message: str
-    notes: tuple[str, ...] = ()
+    said: Message
+    noted: tuple[Message, ...] = ()
 
     @property
     def ok(self) -> bool:
         return self.code == "ok"
 
+    @property
+    def message(self) -> str:
+        return self.said.render("en")
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        return self.note_texts("en")
+
+    def text(self, lang: str) -> str:
+        return self.said.render(lang)
+
+    def note_texts(self, lang: str) -> tuple[str, ...]:
+        return tuple(n.render(lang) for n in self.noted)
+
     def as_dict(self) -> dict[str, Any]:
-        return {"backend": self.backend, "code": self.code, "message": self.message, "notes": list(self.notes)}
+        return {"backend": self.backend, "code": self.code, "message": self.message, "notes": list(self.notes),
+                "said": self.said.as_dict(), "noted": [n.as_dict() for n in self.noted]}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> BackendStatus:
+    def from_dict(cls, data: Mapping[str, Any], text: Callable[[str], str] = str) -> BackendStatus:
+        """Read back (a trace's status). Messages recorded as codes keep their codes; a bare sentence (an older
+        trace) is shown as recorded."""
         return cls(
-            backend=str(data.get("backend", "")),
-            code=data.get("code", "error"),
-            message=str(data.get("message", "")),
-            notes=tuple(str(n) for n in data.get("notes", ())),
+            backend=text(str(data.get("backend", ""))),
+            code=text(str(data.get("code", "error"))),  # type: ignore[arg-type]
+            said=Message.from_dict(data.get("said"), text) or Message.verbatim(text(str(data.get("message", "")))),
+            noted=messages_from(data, text),
         )
+
+
+def messages_from(data: Mapping[str, Any], text: Callable[[str], str]) -> tuple[Message, ...]:
+    """``noted`` (codes) if the record has it, else its English ``notes`` as they were written."""
+    coded = data.get("noted")
+    if isinstance(coded, list):
+        return tuple(m for m in (Message.from_dict(n, text) for n in coded[:16]) if m is not None)
+    return tuple(Message.verbatim(text(str(n))) for n in list(data.get("notes", ()))[:16])
 
 
 @dataclass(frozen=True)
@@ -138,7 +167,7 @@ class DeviceInfo:
     name: str
     metrics: tuple[str, ...]
     static: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    notes: tuple[str, ...] = ()
+    noted: tuple[Message, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.static, MappingProxyType):
@@ -146,6 +175,14 @@ class DeviceInfo:
 
     def supports(self, metric: str) -> bool:
         return metric in self.metrics
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """The notes in English (``tutor telemetry``); ``note_texts(lang)`` in the learner's language."""
+        return self.note_texts("en")
+
+    def note_texts(self, lang: str) -> tuple[str, ...]:
+        return tuple(n.render(lang) for n in self.noted)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -155,6 +192,7 @@ class DeviceInfo:
             "metrics": list(self.metrics),
             "static": dict(self.static),
             "notes": list(self.notes),
+            "noted": [n.as_dict() for n in self.noted],
         }
 
     @classmethod
@@ -166,7 +204,7 @@ class DeviceInfo:
             name=str(data.get("name", data["id"])),
             metrics=tuple(str(m) for m in data.get("metrics", ())),
             static=dict(data.get("static", {})),
-            notes=tuple(str(n) for n in data.get("notes", ())),
+            noted=messages_from(data, str),
         )
 
 

@@ -27,6 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from tutor.i18n.message import Message
 from tutor.telemetry.model import BackendStatus, DeviceInfo, DeviceSample, MetricValue, StatusCode, TelemetryBackend
 
 RETRY_SECONDS = 60.0
@@ -46,47 +47,22 @@ _ERR_ARGUMENT_VERSION_MISMATCH = 25
 _DROP_CODES = frozenset({_ERR_NOT_SUPPORTED, _ERR_FUNCTION_NOT_FOUND, _ERR_NO_PERMISSION})
 _LOST_CODES = frozenset({_ERR_GPU_IS_LOST, _ERR_RESET_REQUIRED})
 
-#: Why nvmlInit failed → (status code, short reason for the banner, what to do about it).
-_INIT_FAILURES: dict[int, tuple[StatusCode, str, str]] = {
-    _ERR_LIBRARY_NOT_FOUND: (
-        "library_not_found",
-        "NVML library not found",
-        "libnvidia-ml.so.1 is not on this system: no NVIDIA driver is installed, or this container was started "
-        "without GPU access (docker run --gpus all).",
-    ),
-    _ERR_DRIVER_NOT_LOADED: (
-        "driver_not_loaded",
-        "NVIDIA driver not loaded",
-        "The driver's library is installed but its kernel module is not running: reboot, or check "
-        "`lsmod | grep nvidia` and `dmesg` (Secure Boot can block an unsigned module).",
-    ),
-    _ERR_LIB_RM_VERSION_MISMATCH: (
-        "driver_library_mismatch",
-        "NVIDIA driver/library version mismatch",
-        "The user-space library and the kernel module are different versions, usually after a driver update "
-        "without a reboot: reboot.",
-    ),
-    _ERR_NO_PERMISSION: (
-        "no_permission",
-        "no permission to use the NVIDIA driver",
-        "This user cannot open /dev/nvidia*: check the device files' group (often 'video' or 'render'), or pass "
-        "the GPU into the container.",
-    ),
-    _ERR_OPERATING_SYSTEM: (
-        "no_permission",
-        "the operating system blocked NVML",
-        "The OS refused the request (a sandbox or a security policy).",
-    ),
+#: Why nvmlInit failed → (status code, the catalog's name for the reason and for what to do about it:
+#: ``tel.reason.<name>``, ``tel.note.<name>``).
+_INIT_FAILURES: dict[int, tuple[StatusCode, str]] = {
+    _ERR_LIBRARY_NOT_FOUND: ("library_not_found", "library_not_found"),
+    _ERR_DRIVER_NOT_LOADED: ("driver_not_loaded", "driver_not_loaded"),
+    _ERR_LIB_RM_VERSION_MISMATCH: ("driver_library_mismatch", "driver_library_mismatch"),
+    _ERR_NO_PERMISSION: ("no_permission", "no_permission"),
+    _ERR_OPERATING_SYSTEM: ("no_permission", "os_blocked"),
 }
 
-_WSL_NOTE = (
-    "WSL2: NVML comes from the Windows driver through /usr/lib/wsl/lib. Per-process GPU memory is not reported, "
-    "and clock-event reasons, PCIe throughput and some clocks may be N/A; nvidia-smi on Windows shows them."
-)
-_MIG_NOTE = (
-    "MIG is enabled on {name}: NVML reports no whole-GPU utilization in this mode; memory and power are for the "
-    "whole card."
-)
+_WSL_NOTE = Message("tel.note.wsl")
+
+
+def _mig_note(name: str) -> Message:
+    return Message.of("tel.note.mig", name=name)
+
 
 #: Clock-event (throttle) reason bits → words. GPU idle is benign: nothing is running, so clocks drop.
 CLOCK_EVENT_REASONS: tuple[tuple[int, str], ...] = (
@@ -154,7 +130,7 @@ class _Gpu:
     handle: Any
     name: str
     static: dict[str, Any]
-    notes: list[str]
+    notes: list[Message]
     dropped: set[str] = field(default_factory=set)
     mem_v2: bool = True
     events_call: str = "nvmlDeviceGetCurrentClocksEventReasons"
@@ -219,38 +195,40 @@ class NvmlBackend(TelemetryBackend):
         return BackendStatus(
             backend="nvml",
             code="gpu_lost",
-            message=f"{names} lost (NVML: GPU is lost) — it needs a reset or a reboot",
-            notes=self._status.notes,
+            said=Message.of("tel.status.gpu_lost", names=names),
+            noted=self._status.noted,
         )
 
-    def _failure(self, code: StatusCode, message: str, *notes: str) -> BackendStatus:
+    def _failure(self, code: StatusCode, said: Message, *notes: Message) -> BackendStatus:
         all_notes = list(notes)
         if self._wsl:
             all_notes.append(_WSL_NOTE)
-        return BackendStatus(backend="nvml", code=code, message=message, notes=tuple(all_notes))
+        return BackendStatus(backend="nvml", code=code, said=said, noted=tuple(all_notes))
+
+    def _known_failure(self, code: StatusCode, name: str, *notes: Message) -> BackendStatus:
+        """A failure the catalog words: ``tel.reason.<name>`` and its note ``tel.note.<name>``."""
+        return self._failure(code, Message(f"tel.reason.{name}"), Message(f"tel.note.{name}"), *notes)
 
     def _init_failure(self, exc: Exception) -> BackendStatus:
         value = getattr(exc, "value", None)
         if isinstance(value, int) and value in _INIT_FAILURES:
-            code, message, note = _INIT_FAILURES[value]
-            return self._failure(code, message, note)
-        return self._failure("error", f"NVML failed to start ({exc})")
+            return self._known_failure(*_INIT_FAILURES[value])
+        return self._failure("error", Message.of("tel.status.nvml_failed", error=str(exc)))
 
     def _initialise(self) -> BackendStatus:
         self.init_attempts += 1
         try:
             nvml = importlib.import_module("pynvml")
         except ImportError:
-            return self._failure(
-                "library_not_found", "nvidia-ml-py not installed", "pip install nvidia-ml-py to read NVIDIA GPUs."
-            )
+            return self._known_failure("library_not_found", "not_installed")
         error = getattr(nvml, "NVMLError", Exception)
         try:
             nvml.nvmlInit()
         except error as exc:
             return self._init_failure(exc)
         except OSError as exc:
-            return self._failure("library_not_found", "NVML library not found", str(exc))
+            reason = Message("tel.reason.library_not_found")
+            return self._failure("library_not_found", reason, Message.verbatim(str(exc)))
         self._nvml = nvml
         try:
             count = int(nvml.nvmlDeviceGetCount())
@@ -270,23 +248,21 @@ class NvmlBackend(TelemetryBackend):
             return self._init_failure(exc)
         if not gpus:
             self._shutdown()
-            return self._failure(
-                "no_devices", "NVML found no usable GPU", "The driver is loaded but lists no GPU this user can use."
-            )
+            return self._known_failure("no_devices", "no_devices")
         self._gpus = gpus
         for gpu in gpus:
             self._read(gpu)  # the first read settles which metrics each device supports
             self._refresh_info(gpu)
-        notes: list[str] = []
+        notes: list[Message] = []
         if self._wsl:
             notes.append(_WSL_NOTE)
         notes += [n for g in gpus for n in g.notes]
-        plural = "s" if len(gpus) > 1 else ""
+        plural = "one" if len(gpus) == 1 else "other"
         return BackendStatus(
             backend="nvml",
             code="ok",
-            message=f"NVIDIA NVML — {len(gpus)} GPU{plural}, driver {driver or '?'}",
-            notes=tuple(notes),
+            said=Message.of(f"tel.status.nvml_ok.{plural}", n=len(gpus), driver=driver or "?"),
+            noted=tuple(notes),
         )
 
     # -- NVML calls ---------------------------------------------------------------------------------------
@@ -325,13 +301,13 @@ class NvmlBackend(TelemetryBackend):
         if isinstance(cc, tuple | list) and len(cc) == 2:
             static["compute_capability"] = f"{cc[0]}.{cc[1]}"
             static["sm_arch"] = f"sm_{cc[0]}{cc[1]}"
-        notes: list[str] = []
+        notes: list[Message] = []
         mig = self._optional("nvmlDeviceGetMigMode", handle)
         if isinstance(mig, tuple | list) and mig:
             enabled = int(mig[0]) == int(getattr(nvml, "NVML_DEVICE_MIG_ENABLE", 1))
             static["mig"] = enabled
             if enabled:
-                notes.append(_MIG_NOTE.format(name=name))
+                notes.append(_mig_note(name))
         else:
             static["mig"] = None
         return _Gpu(index=index, handle=handle, name=name, static=static, notes=notes)
@@ -501,7 +477,7 @@ class NvmlBackend(TelemetryBackend):
         metrics = () if gpu.lost else self._metrics_for(gpu)
         if gpu.info is None or gpu.info.metrics != metrics or dict(gpu.info.static) != gpu.static:
             gpu.info = DeviceInfo(
-                id=gpu.id, kind="gpu", name=gpu.name, metrics=metrics, static=dict(gpu.static), notes=tuple(gpu.notes)
+                id=gpu.id, kind="gpu", name=gpu.name, metrics=metrics, static=dict(gpu.static), noted=tuple(gpu.notes)
             )
 
     # -- the interface ------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tutor.i18n.message import Message
 from tutor.telemetry.model import BackendStatus, DeviceInfo, DeviceSample, TelemetryBackend
 from tutor.telemetry.trace import Trace, read_trace
 from tutor.untrusted import clean_line
@@ -21,13 +22,14 @@ class ReplayBackend(TelemetryBackend):
         self.trace: Trace = read_trace(path)
         self._loop = loop
         self._next = 0
-        recorded = self.trace.backend or "unknown backend"
-        notes = [f"Recorded on {recorded}: {self.trace.status.message}"] if self.trace.status.message else []
+        recorded: Message | str = self.trace.backend or Message("tel.status.unknown_backend")
+        status = self.trace.status
+        notes = [Message.of("tel.note.recorded", recorded=recorded, message=status.said)] if status.message else []
         self._status = BackendStatus(
             backend="replay",
             code="replay",
-            message=f"Replay of {clean_line(self.trace.path.name)} ({recorded}) — recorded figures, not this machine's",
-            notes=(*notes, *self.trace.status.notes),
+            said=Message.of("tel.status.replay", file=clean_line(self.trace.path.name), recorded=recorded),
+            noted=(*notes, *status.noted),
         )
 
     def probe(self) -> BackendStatus:

@@ -35,6 +35,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
+from tutor.i18n.message import Message
 from tutor.telemetry.model import (
     NUMERIC_METRICS,
     BackendStatus,
@@ -351,11 +352,11 @@ class Sampler:
                                                                            self.backend.devices())))
         except FutureTimeout:
             self._status = BackendStatus(backend=self.backend.name, code="error",
-                                         message=f"the telemetry driver did not answer within {self.call_timeout:g} s")
+                                         said=Message.of("tel.status.timeout", seconds=float(self.call_timeout)))
             self._devices = ()
         except Exception as exc:
             self.last_error = exc
-            self._status = BackendStatus(backend=self.backend.name, code="error", message=str(exc))
+            self._status = BackendStatus(backend=self.backend.name, code="error", said=Message.verbatim(str(exc)))
             self._devices = ()
         return self._snapshot(self._clock(), ())
 
@@ -378,7 +379,7 @@ class Sampler:
             self.last_error = exc
             samples = ()
             self._status = BackendStatus(
-                backend=self.backend.name, code="error", message=f"telemetry failed: {exc}"
+                backend=self.backend.name, code="error", said=Message.of("tel.status.failed", error=str(exc))
             )
         t = self._clock()
         self._last_samples, self._last_sampled_at = samples, t
@@ -397,7 +398,8 @@ class Sampler:
 
     def _snapshot(self, t: float, samples: tuple[DeviceSample, ...],
                   sampled_at: float | None = None) -> TelemetrySnapshot:
-        status = self._status or BackendStatus(backend=self.backend.name, code="error", message="not probed")
+        status = self._status or BackendStatus(backend=self.backend.name, code="error",
+                                               said=Message("tel.status.not_probed"))
         with self._lock:
             self._seq += 1
             history = tuple(

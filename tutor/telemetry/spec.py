@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tutor.i18n.message import Message
 from tutor.telemetry.host import HostBackend
 from tutor.telemetry.model import BackendStatus, DeviceInfo, DeviceSample, TelemetryBackend
 from tutor.telemetry.nvml import NvmlBackend
@@ -34,7 +35,8 @@ class AutoBackend(TelemetryBackend):
             self.host.set_fallback(None)
             self.host.probe()
             return BackendStatus(
-                backend="nvml+host", code=gpu.code, message=f"{gpu.message}; host CPU and RAM", notes=gpu.notes
+                backend="nvml+host", code=gpu.code, said=Message.of("tel.status.with_host", status=gpu.said),
+                noted=gpu.noted,
             )
         self.host.set_fallback(gpu)
         return self.host.probe()

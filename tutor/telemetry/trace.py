@@ -35,6 +35,7 @@ from tutor.telemetry.model import (
     DeviceSample,
     DeviceState,
     MetricValue,
+    messages_from,
 )
 from tutor.untrusted import UnsafeFile, clean_line, loads_bounded, read_text_bounded
 
@@ -146,7 +147,8 @@ def sample_lines(
             "backend": backend,
             "device": s.device,
             "metrics": {k: _jsonable(v) for k, v in s.metrics.items()},
-            "status": {"code": status.code, "message": status.message, "device": s.state},
+            "status": {"code": status.code, "message": status.message, "said": status.said.as_dict(),
+                       "device": s.state},
         }
         for s in samples
     ]
@@ -232,12 +234,11 @@ def _device(data: Any) -> DeviceInfo:
     info = DeviceInfo.from_dict(data)
     return DeviceInfo(id=_text(info.id), kind=info.kind, name=_text(info.name),
                       metrics=tuple(_text(m) for m in info.metrics[:256]), static=_static(data.get("static")),
-                      notes=tuple(_text(n) for n in info.notes[:16]))
+                      noted=messages_from(data, _text))
 
 
-def _status(status: BackendStatus) -> BackendStatus:
-    return BackendStatus(backend=_text(status.backend), code=_text(status.code),  # type: ignore[arg-type]
-                         message=_text(status.message), notes=tuple(_text(n) for n in status.notes[:16]))
+def _status(data: Mapping[str, Any]) -> BackendStatus:
+    return BackendStatus.from_dict(data, _text)
 
 
 def read_trace(path: str | Path) -> Trace:
@@ -299,7 +300,7 @@ def read_trace(path: str | Path) -> Trace:
     if header is not None:
         try:
             devices = tuple(_device(d) for d in header.get("devices", ()))
-            status_obj = _status(BackendStatus.from_dict(header.get("status") or {}))
+            status_obj = _status(header.get("status") or {})
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
             raise TraceError(f"{shown}:1: bad header ({clean_line(str(exc))[:80]})") from None
         backend = _text(header.get("backend") or backend)
@@ -314,6 +315,6 @@ def read_trace(path: str | Path) -> Trace:
             for dev, keys in seen.items()
         )
         sl = status_line or {}
-        status_obj = BackendStatus(backend=backend, code=_text(sl.get("code", "ok")),  # type: ignore[arg-type]
-                                   message=_text(sl.get("message", "")))
+        status_obj = BackendStatus.from_dict({"backend": backend, "code": sl.get("code", "ok"),
+                                              "message": sl.get("message", ""), "said": sl.get("said")}, _text)
     return Trace(path=path, backend=backend, status=status_obj, devices=devices, ticks=tuple(ticks))

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from textual import events
@@ -32,6 +31,7 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from tutor.i18n import Lang, format_number, t
+from tutor.i18n.message import Message as MessageCode
 from tutor.telemetry import (
     BackendSpecError,
     BackendStatus,
@@ -51,121 +51,10 @@ COMPACT_ROWS = 5
 SPARK = "▁▂▃▄▅▆▇█"
 
 
-#: Throttle (clock-event) reasons as NVML's decoder words them → Spanish.
-_THROTTLE_ES = {
-    "idle": "inactiva",
-    "application clocks setting": "ajuste de relojes de aplicación",
-    "software power cap": "límite de potencia por software",
-    "hardware slowdown": "ralentización por hardware",
-    "sync boost": "boost sincronizado",
-    "software thermal slowdown": "ralentización térmica por software",
-    "hardware thermal slowdown": "ralentización térmica por hardware",
-    "power brake (external)": "freno de potencia (externo)",
-    "display clock setting": "ajuste del reloj de pantalla",
-}
-
-#: Why NVML could not start (the short reasons :mod:`tutor.telemetry.nvml` gives) → Spanish.
-_REASONS_ES = {
-    "NVML library not found": "no se encontró la biblioteca NVML",
-    "NVIDIA driver not loaded": "el driver de NVIDIA no está cargado",
-    "NVIDIA driver/library version mismatch": "el driver de NVIDIA y su biblioteca son de versiones distintas",
-    "no permission to use the NVIDIA driver": "sin permiso para usar el driver de NVIDIA",
-    "the operating system blocked NVML": "el sistema operativo bloqueó NVML",
-    "nvidia-ml-py not installed": "nvidia-ml-py no está instalado",
-    "NVML found no usable GPU": "NVML no encontró ninguna GPU utilizable",
-}
-
-#: The fixed notes of the core (what to do about a failure, WSL, MIG) → Spanish.
-_NOTES_ES = {
-    "libnvidia-ml.so.1 is not on this system: no NVIDIA driver is installed, or this container was started "
-    "without GPU access (docker run --gpus all).":
-        "libnvidia-ml.so.1 no está en este sistema: no hay ningún driver de NVIDIA instalado, o este contenedor "
-        "se arrancó sin acceso a la GPU (docker run --gpus all).",
-    "The driver's library is installed but its kernel module is not running: reboot, or check "
-    "`lsmod | grep nvidia` and `dmesg` (Secure Boot can block an unsigned module).":
-        "La biblioteca del driver está instalada, pero su módulo del kernel no está cargado: reinicia, o revisa "
-        "`lsmod | grep nvidia` y `dmesg` (Secure Boot puede bloquear un módulo sin firmar).",
-    "The user-space library and the kernel module are different versions, usually after a driver update "
-    "without a reboot: reboot.":
-        "La biblioteca de espacio de usuario y el módulo del kernel son de versiones distintas, normalmente tras "
-        "actualizar el driver sin reiniciar: reinicia.",
-    "This user cannot open /dev/nvidia*: check the device files' group (often 'video' or 'render'), or pass "
-    "the GPU into the container.":
-        "Este usuario no puede abrir /dev/nvidia*: revisa el grupo de esos ficheros de dispositivo (a menudo "
-        "'video' o 'render'), o pasa la GPU al contenedor.",
-    "The OS refused the request (a sandbox or a security policy).":
-        "El sistema operativo rechazó la petición (un sandbox o una política de seguridad).",
-    "pip install nvidia-ml-py to read NVIDIA GPUs.": "pip install nvidia-ml-py para leer las GPU NVIDIA.",
-    "The driver is loaded but lists no GPU this user can use.":
-        "El driver está cargado, pero no lista ninguna GPU que este usuario pueda usar.",
-    "WSL2: NVML comes from the Windows driver through /usr/lib/wsl/lib. Per-process GPU memory is not reported, "
-    "and clock-event reasons, PCIe throughput and some clocks may be N/A; nvidia-smi on Windows shows them.":
-        "WSL2: NVML viene del driver de Windows a través de /usr/lib/wsl/lib. No se informa de la memoria de GPU "
-        "por proceso, y los motivos de reloj limitado, el caudal PCIe y algunos relojes pueden salir N/D; "
-        "nvidia-smi en Windows sí los muestra.",
-}
-
-#: The status codes the core reports (``tutor.telemetry.model.StatusCode``).
-STATUS_CODES = frozenset({
-    "ok", "library_not_found", "driver_not_loaded", "driver_library_mismatch", "no_permission", "no_devices",
-    "gpu_lost", "replay", "error",
-})
-
-_Pattern = tuple[re.Pattern[str], Callable[[re.Match[str]], str]]
-
-#: The core's status sentences with a variable part (a file, a driver version, a reason), in Spanish.
-_MESSAGES_ES: tuple[_Pattern, ...] = (
-    (re.compile(r"No NVIDIA GPU \((?P<reason>.*)\) — showing CPU and RAM"),
-     lambda m: f"Sin GPU NVIDIA ({_reason_es(m['reason'])}) — se muestran la CPU y la RAM"),
-    (re.compile(r"CPU and RAM of this machine \(psutil\)"), lambda m: "CPU y RAM de esta máquina (psutil)"),
-    (re.compile(r"NVIDIA NVML — (?P<n>\d+) GPUs?, driver (?P<driver>.*?)(?P<host>; host CPU and RAM)?"),
-     lambda m: f"NVIDIA NVML — {m['n']} GPU, driver {m['driver']}"
-               + ("; CPU y RAM del equipo" if m["host"] else "")),
-    (re.compile(r"(?P<names>.*) lost \(NVML: GPU is lost\) — it needs a reset or a reboot"
-                r"(?P<host>; host CPU and RAM)?"),
-     lambda m: f"{m['names']} perdida (NVML: GPU is lost) — necesita un reset o reiniciar el equipo"
-               + ("; CPU y RAM del equipo" if m["host"] else "")),
-    (re.compile(r"Replay of (?P<file>.*) \((?P<rec>[^()]*)\) — recorded figures, not this machine's"),
-     lambda m: f"Replay de {m['file']} ({m['rec']}) — cifras grabadas, no de esta máquina"),
-    (re.compile(r"Telemetry is off: (?P<why>.*)"), lambda m: f"Telemetría desactivada: {m['why']}"),
-    (re.compile(r"telemetry failed: (?P<why>.*)"), lambda m: f"la telemetría falló: {m['why']}"),
-    (re.compile(r"not probed"), lambda m: "aún sin sondear"),
-    (re.compile(r"NVML failed to start \((?P<why>.*)\)"), lambda m: f"NVML no pudo arrancar ({m['why']})"),
-    (re.compile(r"MIG is enabled on (?P<name>.*): NVML reports no whole-GPU utilization in this mode; memory and "
-                r"power are for the whole card\."),
-     lambda m: f"MIG está activado en {m['name']}: en este modo NVML no da la utilización de la GPU entera; "
-               "la memoria y la potencia son de toda la tarjeta."),
-    (re.compile(r"Recorded on (?P<rec>[^:]*): (?P<message>.*)"),
-     lambda m: f"Grabado en {m['rec']}: {translate_status_text(m['message'], 'es')}"),
-)
-
-
-def _reason_es(reason: str) -> str:
-    return _REASONS_ES.get(reason) or translate_status_text(reason, "es")
-
-
-def translate_status_text(text: str, lang: Lang) -> str:
-    """A status message or note of the telemetry core in ``lang``. The core words them in English (for
-    ``tutor telemetry``'s JSON); an unknown sentence — a driver's own error text — is kept as it is."""
-    if lang == "en":
-        return text
-    if text in _NOTES_ES:
-        return _NOTES_ES[text]
-    if text in _REASONS_ES:
-        return _REASONS_ES[text]
-    for pattern, render in _MESSAGES_ES:
-        match = pattern.fullmatch(text)
-        if match:
-            return render(match)
-    return text
-
-
 def status_message(status: BackendStatus, lang: Lang) -> str:
-    """The banner's sentence for ``status`` in ``lang`` (by its code; the detail is kept where there is no
-    translation). Replay stays labelled as replay in every language."""
-    if lang == "en" or status.code not in STATUS_CODES:
-        return status.message
-    return translate_status_text(status.message, lang)
+    """The banner's sentence for ``status`` in ``lang``: the core gives catalog messages, never English to parse.
+    Replay stays labelled as replay in every language."""
+    return status.text(lang)
 
 
 class TelemetryUpdated(Message):
@@ -195,12 +84,13 @@ def _spark(values: tuple[Any, ...]) -> str:
 
 
 def throttle_word(reason: str, lang: Lang) -> str:
-    """A throttle reason in ``lang`` (an unknown bit, ``other (0x…)``, keeps its value)."""
-    if lang == "en":
-        return reason
-    if reason.startswith("other ("):
-        return "otro " + reason.removeprefix("other ")
-    return _THROTTLE_ES.get(reason, reason)
+    """A throttle reason (NVML's decoder's word, the metric's value) in ``lang``; an unknown bit, ``other
+    (0x…)``, keeps its value."""
+    if reason.startswith("other (") and reason.endswith(")"):
+        return t("tel.throttle.other", lang, bits=reason.removeprefix("other (")[:-1])
+    key = "tel.throttle." + re.sub(r"[^a-z]+", "_", reason.lower()).strip("_")
+    text = t(key, lang)
+    return reason if text == key else text
 
 
 class TelemetryPanel(Vertical):
@@ -457,8 +347,7 @@ class TelemetryPanel(Vertical):
         label = t("tel.replay", lang) if status.backend == "replay" else status.backend
         lines = [Content.assemble((clean_line(label), "bold"), " · ", clean(status_message(status, lang)))]
         if self.wide or status.code != "ok":
-            lines += [Content(clean(f"  {translate_status_text(note, lang)}"))
-                      for note in status.notes[: None if self.wide else 1]]
+            lines += [Content(clean(f"  {note}")) for note in status.note_texts(lang)[: None if self.wide else 1]]
         return Content("\n").join(lines)
 
     def _bar_width(self) -> int:
@@ -532,7 +421,7 @@ class TelemetryPanel(Vertical):
             for pid, name, mem in procs[:4]:
                 lines.append(f"  {name} ({pid}) {fmt.gib(mem, na=na, lang=lang)} GiB")
         if self.wide:
-            lines += [t("tel.note", lang, note=translate_status_text(n, lang)) for n in info.notes]
+            lines += [t("tel.note", lang, note=n) for n in info.note_texts(lang)]
         return lines
 
     def _host_lines(self, info: DeviceInfo, sample: DeviceSample | None) -> list[str]:
@@ -648,7 +537,8 @@ class TelemetryFeed:
             backend = spec if isinstance(spec, TelemetryBackend) else open_backend(spec)
         except BackendSpecError as exc:
             feed = cls(app, None)
-            status = BackendStatus(backend="none", code="error", message=f"Telemetry is off: {exc}")
+            status = BackendStatus(backend="none", code="error",
+                                   said=MessageCode.of("tel.status.off", error=str(exc)))
             snapshot = TelemetrySnapshot(
                 t=time.time(), seq=1, interval=interval, status=status, devices=(), samples=()
             )
