@@ -231,6 +231,6 @@ def test_the_result_shows_the_telemetry_over_the_run() -> None:
                                      "util_peak_pct": 100.0, "mem_peak_bytes": 3 * 2**30,
                                      "mem_total_bytes": 24 * 2**30, "power_mean_w": None}}}
     es = summarise_result(result, "es")
-    assert "Telemetría durante la ejecución:** AMD EPYC: CPU media 96 %, pico 100 % · RAM pico 3.0 de 24.0 GiB" in es
+    assert "Telemetría durante la ejecución:** AMD EPYC: CPU media 96 %, pico 100 % · RAM pico 3,0 de 24,0 GiB" in es
     assert "(9 muestras)" in es
     assert "peak RAM 3.0 of 24.0 GiB (9 samples)" in summarise_result(result, "en")
