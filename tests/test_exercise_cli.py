@@ -89,7 +89,9 @@ def test_number_from_formula_on_measured_bandwidth(capsys: pytest.CaptureFixture
     # 320 GB/s (the cached roofline) / 16 GB per token = 20 tokens/s
     code, right = run_json(capsys, "t-decode-limit", "21")
     assert code == 0 and right["verdict"] == "correct" and right["truth"] == pytest.approx(20.0)
-    assert right["truth_source"].startswith("formula decode_bound_tokens_per_s applied to measured inputs")
+    assert right["truth_source"].startswith("the formula “decode bound = bandwidth ÷ bytes per token” applied to "
+                                            "measured inputs")
+    assert right["truth_said"]["code"] == "truth.formula_measured"
     code, wrong = run_json(capsys, "t-decode-limit", "50")
     assert code == 0 and wrong["verdict"] == "wrong"
 
@@ -111,7 +113,8 @@ def test_fit_and_diagnose_need_no_measurement(capsys: pytest.CaptureFixture[str]
 def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = tutor(capsys, "exercise", "run", "t-fit", "--predict", "does_not_fit", "--lang", "en")
     assert code == 0
-    assert "Verdict: wrong" in out and "formula weights_bytes" in out
+    assert "Verdict: wrong" in out and "the formula “weights = parameters × bytes per element”" in out
+    assert "weights_bytes" not in out  # the formula by its name, never its identifier
 
 
 def test_the_spanish_reveal_speaks_spanish(capsys: pytest.CaptureFixture[str]) -> None:
@@ -120,6 +123,7 @@ def test_the_spanish_reveal_speaks_spanish(capsys: pytest.CaptureFixture[str]) -
     assert code == 0
     assert "Veredicto: incorrecto" in out and "La verdad:" in out and "Tu predicción:" in out
     assert "16,0 GB" in out and "16.0 GB" not in out
+    assert "la fórmula «pesos = parámetros × bytes por elemento»" in out and "weights_bytes" not in out
     for english in ("verdict:", "truth:", "does_not_fit", "score", "applied to"):
         assert english not in out, english
 

@@ -113,7 +113,9 @@ def test_bound_without_classification_is_an_error() -> None:
 def test_fit_choice_and_size() -> None:
     truth = resolve_truth(FIT, None)
     assert truth.value == pytest.approx(16.0) and truth.unit == "GB"
-    assert "formula weights_bytes" in truth.source
+    assert truth.source == "the formula “weights = parameters × bytes per element” applied to the exercise's inputs"
+    assert truth.source_in("es") == ("la fórmula «pesos = parámetros × bytes por elemento» aplicada a los datos "
+                                     "del ejercicio")
     assert grade(FIT, Prediction(choice="fits"), truth).score == 1.0
     assert grade(FIT, Prediction(choice="does_not_fit"), truth).verdict == "wrong"
     both = grade(FIT, Prediction(choice="fits", value=16.5), truth)
@@ -138,7 +140,10 @@ def test_formula_with_measured_inputs_and_unit_conversion() -> None:
     truth = resolve_truth(e, measured({"roofline": {"peak_bandwidth_gbs": 1600.0},
                                       "device": {"name": "RTX", "kind": "cuda"}}))
     assert truth.value == pytest.approx(100.0)
-    assert truth.source.startswith("formula decode_bound_tokens_per_s applied to measured inputs")
+    assert truth.source == ("the formula “decode bound = bandwidth ÷ bytes per token” applied to measured inputs "
+                            "(measured on RTX (cuda))")
+    assert truth.source_in("es") == ("la fórmula «cota de decode = ancho de banda ÷ bytes por token» aplicada a "
+                                     "entradas medidas (medidas en RTX (cuda))")
     assert truth.details["measured_inputs"] == {"bandwidth_gbs": "roofline.peak_bandwidth_gbs"}
     # a measured GFLOP/s figure feeds a FLOP/s input; a fraction is asked in %
     mfu = ex(kind="number", unit="%", measure={"op": "roofline"},
@@ -248,3 +253,22 @@ def test_calibration() -> None:
 def test_truth_json_round_trip() -> None:
     t = ResolvedTruth(source="s", value=1.0, unit="GB", details={"a": 1})
     assert ResolvedTruth.from_json(t.to_json()) == t
+
+
+def test_every_formula_has_a_human_name_in_both_languages() -> None:
+    from tutor.i18n import LANGS, t
+    from tutor.theory.formulas import FORMULAS
+
+    for name in FORMULAS:
+        for lang in LANGS:
+            text = t(f"formula.{name}.name", lang)
+            assert text != f"formula.{name}.name", f"{name} has no {lang} name"
+            assert "_" not in text and name not in text, f"{name}'s {lang} name shows an identifier: {text}"
+
+
+def test_truth_source_keeps_its_message_through_json() -> None:
+    truth = resolve_truth(DIAG, None)
+    back = ResolvedTruth.from_json(truth.to_json())
+    assert back == truth and back.source_in("es") == "la clave de respuestas del ejercicio"
+    older = ResolvedTruth.from_json({"source": "measured on an old machine", "choice": "x"})
+    assert older.source_in("es") == "measured on an old machine"  # stored before the codes: shown as recorded

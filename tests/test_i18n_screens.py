@@ -11,7 +11,6 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Input, Static
 
-from tutor.grading.truth import source_in
 from tutor.i18n.message import Message
 from tutor.progress.notebook import summarise_result
 from tutor.telemetry import BackendStatus
@@ -112,22 +111,6 @@ def test_a_status_survives_a_trace_round_trip_as_codes() -> None:
     assert back == status and back.text("es").startswith("Sin GPU NVIDIA (NVML no encontró")
     older = BackendStatus.from_dict({"backend": "nvml", "code": "ok", "message": "stubbed NVML", "notes": ["n"]})
     assert older.text("es") == "stubbed NVML" and older.notes == ("n",)  # a recorded sentence is shown as recorded
-
-
-def test_truth_sources_in_spanish_keep_english_for_the_cli() -> None:
-    cases = {
-        "measured on Test CPU (cpu)": "medido en Test CPU (cpu)",
-        "measured on AMD EPYC (cpu): arithmetic intensity against the measured ridge point":
-            "medido en AMD EPYC (cpu): intensidad aritmética frente al punto de cresta medido",
-        "formula decode_bound_tokens_per_s applied to measured inputs (measured on this machine)":
-            "fórmula decode_bound_tokens_per_s aplicada a entradas medidas (medidas en esta máquina)",
-        "formula kv_cache_bytes applied to the exercise's inputs":
-            "fórmula kv_cache_bytes aplicada a los datos del ejercicio",
-        "the exercise's answer key": "la clave de respuestas del ejercicio",
-    }
-    for en, es in cases.items():
-        assert source_in(en, "es") == es
-        assert source_in(en, "en") == en
 
 
 async def test_reveal_follows_the_language(tmp_path: Path) -> None:

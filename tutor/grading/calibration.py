@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tutor.i18n.message import Message
+
 BUCKETS: tuple[int, ...] = (50, 60, 70, 80, 90, 100)
 
 
@@ -21,9 +23,11 @@ class Bucket:
         return self.right / self.total if self.total else None
 
     def sentence(self, lang: str = "en") -> str:
-        if lang == "es":
-            return f"de tus predicciones al {self.confidence_pct} %, acertaste {self.right} de {self.total}"
-        return f"of your {self.confidence_pct} % guesses, {self.right} of {self.total} were right"
+        return self.said().render(lang)
+
+    def said(self) -> Message:
+        """How this bucket did, as a catalog message."""
+        return Message.of("progress.calibration.bucket", pct=self.confidence_pct, right=self.right, total=self.total)
 
 
 @dataclass(frozen=True)

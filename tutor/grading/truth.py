@@ -7,14 +7,14 @@ Pure Python: the formulas and the roofline classification live in :mod:`tutor.th
 from __future__ import annotations
 
 import math
-import re
 from contextlib import suppress
 from typing import Any
 
 from tutor.content.models import Exercise
 from tutor.grading.units import UnitError, convert, unit_of_formula_result, unit_of_metric
 from tutor.grading.verdict import ResolvedTruth
-from tutor.results import Measurement, device_label
+from tutor.i18n.message import Message, Param
+from tutor.results import Device, Measurement
 
 MEASURED_PREFIX = "measured:"
 
@@ -51,10 +51,26 @@ def _to_target(value: float, unit: str | None, target: str | None, what: str) ->
         raise TruthError(f"{what}: {exc}") from None
 
 
+def device_param(device: Device | None) -> Param:
+    """The device a truth was measured on, as a message parameter: its label (data, shown as it is), or "this
+    machine" in the reader's language when the measurement names none."""
+    return device.label() if device is not None else Message.of("truth.this_machine")
+
+
+def formula_name(formula: str) -> Message:
+    """The human name of a registered formula (``formula.<name>.name`` in the catalogs): what it computes and how,
+    never its identifier."""
+    return Message.of(f"formula.{formula}.name")
+
+
+#: The labels the measurement engine writes on a measurement (data in a stored attempt), as catalog codes.
+_MEASUREMENT_LABELS = {"measured at small scale, extrapolated": "truth.label.extrapolated"}
+
+
 def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> ResolvedTruth:
     """The right answer for ``exercise`` given this run's ``measurement`` (None when nothing was measured)."""
     if exercise.kind == "diagnose":
-        return ResolvedTruth(source="the exercise's answer key", choice=exercise.answer)
+        return ResolvedTruth(said=Message.of("truth.answer_key"), choice=exercise.answer)
     if exercise.kind == "bound":
         return _bound_truth(exercise, measurement)
     truth = exercise.truth
@@ -70,22 +86,18 @@ def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> Resolv
         raw = _number(lookup(measurement, metric), f"the measured {metric}")
         value = _to_target(raw, unit_of_metric(metric), target, metric)
         label = measurement.label
-        source = f"measured on {device_label(measurement.device)}"
+        said = Message.of("truth.measured", device=device_param(measurement.device))
         if label and "measured on" not in label:
-            source += f" — {label}"
+            code = _MEASUREMENT_LABELS.get(label)
+            said = Message.of("truth.measured_labelled", measured=said,
+                              label=Message.of(code) if code else Message.verbatim(label))
         return ResolvedTruth(
-            source=source,
+            said=said,
             value=value,
             unit=target,
             details={"metric": metric, "raw": raw, "raw_unit": unit_of_metric(metric)},
         )
     return _formula_truth(exercise, measurement, target)
-
-
-CPU_FIT_SOURCE = (
-    "the lesson's formula at full scale (weights, gradients and Adam, activations, context); on a CPU the "
-    "small-scale measurement is shown beside it as evidence"
-)
 
 
 def _cpu_fit_truth(measurement: Measurement, target: str | None) -> ResolvedTruth:
@@ -98,7 +110,7 @@ def _cpu_fit_truth(measurement: Measurement, target: str | None) -> ResolvedTrut
     measured_gb = _number(measurement.figures.get("total_gb"), "the extrapolated measurement")
     value = _to_target(formula_gb, "GB", target, "formula_total_gb")
     return ResolvedTruth(
-        source=CPU_FIT_SOURCE,
+        said=Message.of("truth.cpu_fit"),
         value=value,
         unit=target,
         details={
@@ -143,12 +155,12 @@ def _formula_truth(exercise: Exercise, measurement: Measurement | None, target: 
     except FormulaError as exc:
         raise TruthError(str(exc)) from None
     value = _to_target(result, unit_of_formula_result(spec.result_unit), target, f"formula {truth.formula}")
-    where = "applied to measured inputs" if measured else "applied to the exercise's inputs"
-    source = f"formula {truth.formula} {where}"
-    if measured:
-        source += f" (measured on {device_label(measurement.device if measurement else None)})"
+    name = formula_name(truth.formula)
+    said = (Message.of("truth.formula_measured", formula=name,
+                       device=device_param(measurement.device if measurement else None))
+            if measured else Message.of("truth.formula_given", formula=name))
     return ResolvedTruth(
-        source=source,
+        said=said,
         value=value,
         unit=target,
         details={"formula": truth.formula, "inputs": inputs, "measured_inputs": measured,
@@ -176,42 +188,9 @@ def _bound_truth(exercise: Exercise, m: Measurement | None) -> ResolvedTruth:
     if m is None or classification is None or classification.bound not in ("memory", "compute"):
         raise TruthError("the measurement did not classify the workload against the roofline")
     return ResolvedTruth(
-        source=f"measured on {device_label(m.device)}: arithmetic intensity against the measured ridge point",
+        said=Message.of("truth.bound", device=device_param(m.device)),
         choice=classification.bound,
         too_close=classification.too_close_to_call,
         details={k: v for k, v in classification.to_json().items()
                  if isinstance(v, int | float | str | bool) or v is None},
     )
-
-
-_THIS_MACHINE_ES = {"this machine": "esta máquina"}
-
-#: The sentences ``resolve_truth`` writes as ``source``, in Spanish (the English stays the stored, CLI form).
-_SOURCES_ES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"the exercise's answer key"), "la clave de respuestas del ejercicio"),
-    (re.compile(r"measured on (?P<device>.*): arithmetic intensity against the measured ridge point"),
-     "medido en {device}: intensidad aritmética frente al punto de cresta medido"),
-    (re.compile(r"formula (?P<formula>\S+) applied to measured inputs \(measured on (?P<device>.*)\)"),
-     "fórmula {formula} aplicada a entradas medidas (medidas en {device})"),
-    (re.compile(r"formula (?P<formula>\S+) applied to measured inputs"),
-     "fórmula {formula} aplicada a entradas medidas"),
-    (re.compile(r"formula (?P<formula>\S+) applied to the exercise's inputs"),
-     "fórmula {formula} aplicada a los datos del ejercicio"),
-    (re.compile(re.escape(CPU_FIT_SOURCE)),
-     "la fórmula de la lección a escala completa (pesos, gradientes y Adam, activaciones, contexto); en una CPU la "
-     "medida a escala pequeña se muestra al lado como evidencia"),
-    (re.compile(r"measured on (?P<device>.*)"), "medido en {device}"),
-)
-
-
-def source_in(source: str, lang: str) -> str:
-    """A truth's ``source`` sentence in ``lang`` (``"es"`` or ``"en"``). ``source`` stays English where it is
-    stored and printed (``tutor exercise --json``); a sentence this module did not write is returned as is."""
-    if lang != "es":
-        return source
-    for pattern, template in _SOURCES_ES:
-        match = pattern.fullmatch(source)
-        if match:
-            fields = {k: _THIS_MACHINE_ES.get(v, v) for k, v in match.groupdict().items()}
-            return template.format(**fields)
-    return source

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from tutor.i18n.message import Message
+
 VerdictWord = Literal["correct", "partly", "wrong"]
 VERDICTS: tuple[VerdictWord, ...] = ("correct", "partly", "wrong")
 
@@ -38,40 +40,47 @@ class Prediction:
             confidence=float(confidence if confidence is not None else data.get("confidence", 0.8)),
         )
 
-    def describe(self, unit: str | None = None) -> str:
-        from tutor.grading.units import format_value
-
-        parts = []
-        if self.choice is not None:
-            parts.append(self.choice)
-        if self.value is not None:
-            parts.append(format_value(self.value, unit))
-        return " · ".join(parts) or "—"
-
 
 @dataclass(frozen=True)
 class ResolvedTruth:
     """The right answer for this run and where it came from.
 
     ``value`` is in ``unit`` (the exercise's unit; GB for ``fit``). ``choice`` is the right choice id for the
-    choice kinds. ``source`` says where it came from, e.g. ``measured on NVIDIA GeForce RTX 5090`` or
-    ``formula decode_bound_tokens_per_s applied to measured inputs``. ``details`` holds the figures behind it
-    (intensity, ridge point, inputs of the formula…), for the reveal.
+    choice kinds. ``said`` says where it came from as a catalog message (``truth.measured`` with the device,
+    ``truth.formula_measured`` with the formula's human name…), rendered in the reader's language by
+    :meth:`source_in`; ``source`` is its English rendering, kept for ``--json`` and the store. ``details`` holds
+    the figures behind it (intensity, ridge point, inputs of the formula…), for the reveal.
+
+    Built with ``said``; ``source`` alone (an attempt stored before the codes) is shown as it was recorded.
     """
 
-    source: str
+    source: str = ""
     value: float | None = None
     unit: str | None = None
     choice: str | None = None
     too_close: bool = False
     details: dict[str, Any] = field(default_factory=dict)
+    said: Message | None = None
+
+    def __post_init__(self) -> None:
+        if self.said is None:
+            object.__setattr__(self, "said", Message.verbatim(self.source))
+        elif not self.source:
+            object.__setattr__(self, "source", self.said.render("en"))
+
+    def source_in(self, lang: str) -> str:
+        """Where the truth came from, in ``lang``."""
+        return self.said.render(lang) if self.said is not None else self.source
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        out["said"] = self.said.as_dict() if self.said is not None else None
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ResolvedTruth:
-        return cls(**{k: data[k] for k in ("source", "value", "unit", "choice", "too_close", "details") if k in data})
+        kept = {k: data[k] for k in ("source", "value", "unit", "choice", "too_close", "details") if k in data}
+        return cls(**kept, said=Message.from_dict(data.get("said")))
 
 
 @dataclass(frozen=True)

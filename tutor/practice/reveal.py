@@ -11,7 +11,6 @@ from dataclasses import dataclass
 
 from tutor.content.models import Exercise
 from tutor.grading import Prediction, choices_of
-from tutor.grading.truth import source_in
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, format_number, t
 from tutor.practice.roof_stamp import roof_stamp
@@ -81,7 +80,7 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
     confidence = format_number(p.confidence * 100, lang, ".0f")
     fields = (
         RevealField(t("ex.prediction", lang), f"{describe_prediction(ex, p, truth.unit, lang)} ({confidence} %)"),
-        RevealField(t("ex.truth", lang), f"{shown_truth} — {t('ex.source', lang)}: {source_in(truth.source, lang)}"),
+        RevealField(t("ex.truth", lang), f"{shown_truth} — {t('ex.source', lang)}: {truth.source_in(lang)}"),
     )
     reproduced_line = None
     if outcome.pass_number > 1 and first_pass_verdict is not None:

@@ -106,6 +106,7 @@ class Outcome:
             "truth_unit": v.truth.unit,
             "truth_choice": v.truth.choice,
             "truth_source": v.truth.source,
+            "truth_said": v.truth.said.as_dict() if v.truth.said is not None else None,
             "too_close_to_call": v.truth.too_close,
             "both_count": v.both_count,
             "ratio": v.ratio,
