@@ -155,10 +155,10 @@ def _formula_truth(exercise: Exercise, measurement: Measurement | None, target: 
     except FormulaError as exc:
         raise TruthError(str(exc)) from None
     value = _to_target(result, unit_of_formula_result(spec.result_unit), target, f"formula {truth.formula}")
-    name = formula_name(truth.formula)
-    said = (Message.of("truth.formula_measured", formula=name,
+    human = formula_name(truth.formula)
+    said = (Message.of("truth.formula_measured", formula=human,
                        device=device_param(measurement.device if measurement else None))
-            if measured else Message.of("truth.formula_given", formula=name))
+            if measured else Message.of("truth.formula_given", formula=human))
     return ResolvedTruth(
         said=said,
         value=value,
