@@ -88,3 +88,21 @@ def test_lock_writes_the_rebuild_and_a_later_process_checks_it(capsys: pytest.Ca
         store.close()
     assert cond.passed and cond.refs["lock_run"] == 1 and cond.refs["check_run"] == 3
     assert "a later process" in cond.evidence["en"] and f"torch {torch.__version__}" in cond.evidence["en"]
+
+
+def test_the_lock_pins_every_runtime_dependency_the_tutor_declares() -> None:
+    """A rebuilt environment must not float a dependency: every package pyproject.toml declares for running the
+    tutor (babel, psycopg, textual-serve included) is pinned in the lock, hence in the requirements."""
+    import tomllib
+
+    from tutor.doctor.lock import current_lock
+
+    project = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    declared = {dep.split("[")[0].split(">")[0].split("=")[0].split("<")[0].strip().lower()
+                for dep in project["project"]["dependencies"]}
+    assert {"babel", "psycopg", "textual-serve"} <= declared
+    locked = {name.lower() for name, version in current_lock()["packages"].items() if version}
+    assert declared <= locked, declared - locked
+    pinned = {line.split("==")[0].lower() for line in requirements_text(current_lock()).splitlines()
+              if "==" in line and not line.startswith("#")}
+    assert declared <= pinned, declared - pinned

@@ -35,6 +35,10 @@ KEY_PACKAGES: tuple[str, ...] = (
     "PyYAML",
     "psutil",
     "platformdirs",
+    "babel",
+    "psycopg",
+    "psycopg-binary",
+    "textual-serve",
 )
 
 #: Environment variables the checks look at (and nothing else is copied into the view).
@@ -227,10 +231,31 @@ def gather(*, probe_kernel: bool = True, probe_timeout_s: float = 30.0) -> Envir
     )
 
 
+_KEY_LOWER = frozenset(n.lower() for n in KEY_PACKAGES)
+_REQUIREMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def declared_requirements(dist: str = "gpu-tutor") -> list[str]:
+    """The runtime dependencies the installed tutor declares (not its extras), so a lock pins every one of them
+    even when :data:`KEY_PACKAGES` forgets one."""
+    try:
+        found = importlib.metadata.requires(dist) or []
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    names = []
+    for requirement in found:
+        if "extra ==" in requirement.replace("extra==", "extra =="):
+            continue
+        match = _REQUIREMENT_NAME.match(requirement.strip())
+        if match:
+            names.append(match.group(0))
+    return names
+
+
 def package_versions() -> dict[str, str | None]:
     """Versions of :data:`KEY_PACKAGES` (None when absent) and of every installed ``nvidia-*`` wheel."""
     versions: dict[str, str | None] = {}
-    for name in KEY_PACKAGES:
+    for name in (*KEY_PACKAGES, *(n for n in declared_requirements() if n.lower() not in _KEY_LOWER)):
         try:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
