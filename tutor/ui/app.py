@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import work
 from textual.app import App, SystemCommand
@@ -50,7 +50,7 @@ class TutorApp(App[None]):
     COMMANDS = App.COMMANDS | {LessonCommands}
     HORIZONTAL_BREAKPOINTS = BREAKPOINTS
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        Binding("ctrl+q", "quit", t("key.app.quit_all", "en"), show=False, priority=True, id="app.quit_all"),
         *bindings("help", "lang!", "notebook!", "class_report!", help="help", lang="toggle_lang",
                   notebook="open_notebook", class_report="open_class_report"),
     ]
@@ -399,16 +399,29 @@ class TutorApp(App[None]):
             if isinstance(screen, TutorScreen):
                 screen.update_marks(self.marks)
 
+    def action_command_palette(self) -> None:
+        """ctrl+p: the command palette, its own words (search field, "no matches") in the current language."""
+        from textual.command import CommandPalette
+
+        from tutor.ui.palette import TutorPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
+            self.push_screen(TutorPalette(self.lang))
+
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The palette: the current screen's own actions (the keymap's words), every screen, every lesson, lab and
         exercise — in the current language."""
         from tutor.ui.keys import KEYMAP, label
         from tutor.ui.screens.help import HelpScreen, screen_keys
 
-        yield from super().get_system_commands(screen)
+        # Textual's own commands (Theme, Keys, Quit, Screenshot, Maximize) speak English only: the tutor words its
+        # own, from the catalog.
+        lang = self.lang
+        yield SystemCommand(t("palette.quit", lang), t("palette.quit_help", lang), self.action_quit)
+        yield SystemCommand(t("palette.screenshot", lang), t("palette.screenshot_help", lang),
+                            lambda: self.set_timer(0.1, self.deliver_screenshot))
         if not self.logged_in:  # nothing of the course before the login
             return
-        lang = self.lang
         here = screen.sub_title or screen.title or ""
         seen: set[str] = set()
         for items in list(screen._bindings.key_to_bindings.values()):

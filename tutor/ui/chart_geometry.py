@@ -16,6 +16,8 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from tutor.i18n.numbers import significant
+
 LOG_DECADES = 2.0
 """Data spanning at least this many decades goes on a log axis."""
 
@@ -184,12 +186,13 @@ def legend_rows(entries: Sequence[tuple[str, str]], width: int) -> list[str]:
     return ["   ".join(items[i] for i in row) for row in legend_layout([len(item) for item in items], width)]
 
 
-def short_number(v: float) -> str:
-    """A tick label: plain between 0.01 and 99 999, else as a power of ten (``1e6``)."""
+def short_number(v: float, lang: str = "en") -> str:
+    """A tick label in ``lang``: plain between 0.01 and 99 999 (``0,1`` in Spanish, ``0.1`` in English; no
+    grouping), else as a power of ten (``1e6``, no decimal separator in either language)."""
     if v == 0:
         return "0"
     if 1e-2 <= abs(v) < 1e5:
-        return f"{v:g}"
+        return significant(v, lang, 6)
     return f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-").replace("e+", "e")
 
 
@@ -269,15 +272,16 @@ class PlotArea:
         return self.x.lo + frac * (self.x.hi - self.x.lo)
 
 
-def plot_area(x: Axis, y: Axis, width: int, height: int) -> PlotArea:
-    """The plot area of a ``width``×``height`` chart: the y tick labels and the axis on the left, the x axis, its
-    tick labels and its name on the three bottom rows."""
-    margin = max((len(short_number(t)) for t in y.ticks), default=1) + 1
+def plot_area(x: Axis, y: Axis, width: int, height: int, lang: str = "en") -> PlotArea:
+    """The plot area of a ``width``×``height`` chart: the y tick labels (in ``lang``) and the axis on the left, the
+    x axis, its tick labels and its name on the three bottom rows."""
+    margin = max((len(short_number(t, lang)) for t in y.ticks), default=1) + 1
     return PlotArea(left=margin + 1, right=width - 1, top=0, bottom=max(1, height - 4), x=x, y=y)
 
 
-def draw_axes(canvas: Canvas, area: PlotArea, x_name: str, y_name: str, style: str = "") -> None:
-    """The frame: y ticks with labels on the left, x ticks with non-overlapping labels below, the axis names."""
+def draw_axes(canvas: Canvas, area: PlotArea, x_name: str, y_name: str, style: str = "", lang: str = "en") -> None:
+    """The frame: y ticks with labels on the left, x ticks with non-overlapping labels below (numbers written in
+    ``lang``), the axis names."""
     for row in range(area.top, area.bottom + 1):
         canvas.put(area.left - 1, row, "│", style)
     canvas.put(area.left - 1, area.bottom + 1, "└", style)
@@ -285,14 +289,14 @@ def draw_axes(canvas: Canvas, area: PlotArea, x_name: str, y_name: str, style: s
         canvas.put(col, area.bottom + 1, "─", style)
     for tick in area.y.ticks:
         row = area.row(tick)
-        text = short_number(tick)
+        text = short_number(tick, lang)
         canvas.write(area.left - 1 - len(text), row, text, style)
         canvas.put(area.left - 1, row, "┤", style)
     labels = []
     for tick in area.x.ticks:
         col = area.col(tick)
         canvas.put(col, area.bottom + 1, "┬", style)
-        text = short_number(tick)
+        text = short_number(tick, lang)
         labels.append((min(max(0, col - len(text) // 2), canvas.width - len(text)), text))
     for col, text in spread_labels(labels, canvas.width):
         canvas.write(col, area.bottom + 2, text, style)

@@ -83,13 +83,23 @@ def label(node: Any, key_id: str, lang: Lang) -> str:
     return t(f"key.{key_id}", lang)
 
 
+def _worded(binding: Binding, node: Any, lang: Lang) -> Binding:
+    """``binding`` described in ``lang``: a keymap entry or a binding whose id has a ``key.<id>`` catalog entry by
+    its id, Textual's command palette key by the catalog's ``key.palette``; any other as it is."""
+    if binding.action in ("command_palette", "app.command_palette"):
+        return dataclasses.replace(binding, description=t("key.palette", lang), tooltip=t("help.palette", lang))
+    if binding.id is None:
+        return binding
+    if binding.id in KEYMAP or t(f"key.{binding.id}", "en") != f"key.{binding.id}":
+        return dataclasses.replace(binding, description=label(node, binding.id, lang))
+    return binding
+
+
 def translate_bindings(node: Any, lang: Lang) -> None:
-    """Reword ``node``'s bindings in ``lang`` (those from the keymap, by their id) and refresh the footer."""
+    """Reword ``node``'s bindings in ``lang`` (see :func:`_worded`) and refresh the footer."""
     key_to_bindings = node._bindings.key_to_bindings
     for key, items in key_to_bindings.items():
-        key_to_bindings[key] = [
-            dataclasses.replace(b, description=label(node, b.id, lang)) if b.id in KEYMAP else b for b in items
-        ]
+        key_to_bindings[key] = [_worded(b, node, lang) for b in items]
     refresh = getattr(node, "refresh_bindings", None)
     if refresh is not None:
         refresh()

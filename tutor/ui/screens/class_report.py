@@ -65,8 +65,8 @@ class ClassReportScreen(TutorScreen[None]):
 
     CSS_PATH = "../styles/class_report.tcss"
     BINDINGS = [
-        Binding("escape", "app.pop_screen", "Back", show=True),
-        Binding("l", "app.toggle_lang", "es/en", show=True),
+        Binding("escape", "app.pop_screen", t("key.back", "en"), show=True, id="back"),
+        Binding("l", "app.toggle_lang", t("key.lang", "en"), show=True, id="lang"),
     ]
 
     def __init__(self, course: Course) -> None:

@@ -26,7 +26,7 @@ def open_code(screen: Any, op: str, name: str | None, lang: Lang) -> None:
 class CodeScreen(TutorModal[None]):
     """The timed code of one measurement, scrollable; Esc closes."""
 
-    BINDINGS = [Binding("escape,q,f3", "close", "Close", show=False)]
+    BINDINGS = [Binding("escape,q,f3", "close", t("key.close", "en"), show=False, id="close")]
 
     def __init__(self, markdown: str) -> None:
         super().__init__(id="code")

@@ -21,6 +21,7 @@ from tutor import i18n
 from tutor.doctor.isolated import run_doctor_isolated
 from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode, record_doctor_run
 from tutor.i18n import Lang
+from tutor.i18n.numbers import format_number
 from tutor.practice.failures import Failure
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
@@ -173,5 +174,6 @@ class DoctorScreen(TutorScreen[None]):
         summary = self.query_one("#doctor-summary", Static)
         words = {"fail": "count.failure", "warn": "count.warning", "ok": "count.ok", "skip": "count.skip"}
         counted = {k: i18n.tn(words[k], int(n), self.lang) if k in words else n for k, n in counts.items()}
-        summary.update(plain(i18n.t(key, self.lang, seconds=report.seconds, **counted)))
+        summary.update(plain(i18n.t(key, self.lang, seconds=format_number(report.seconds, self.lang, ".1f"),
+                                       **counted)))
         summary.set_class(not report.passed, "-failed")

@@ -27,6 +27,7 @@ from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, t
+from tutor.i18n.numbers import decimal
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
 from tutor.practice.failures import Failure, failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
@@ -149,7 +150,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
                                 yield RadioButton(plain_line(c.label.get(self.lang)), id=f"choice-{c.id}")
                     if ex.kind == "number":
                         with Horizontal(classes="ex-row"):
-                            yield Input(placeholder="0.0", id="ex-number", type="text")
+                            yield Input(placeholder=decimal(0, self.lang, 1), id="ex-number", type="text")
                             yield Label(plain_line(ex.unit or ""), id="ex-unit")
                     if ex.kind == "fit":
                         yield Label(id="ex-size-label")
@@ -203,6 +204,8 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.query_one("#ex-setup", Static).update(self._setup_text())
         self.query_one("#ex-prediction-label", Label).update(t("ex.prediction", lang))
         self.query_one("#ex-confidence-label", Label).update(t("ex.confidence", lang))
+        if ex.kind == "number":
+            self.query_one("#ex-number", Input).placeholder = decimal(0, lang, 1)
         if ex.kind == "fit":
             self.query_one("#ex-size-label", Label).update(t("ex.size_gb", lang))
         self.query_one("#ex-lock", Button).label = t("ex.lock", lang)

@@ -40,7 +40,7 @@ def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, st
 class HelpScreen(TutorModal[None]):
     """A table of the keys of the screen it covers; Esc, ? or F1 closes it."""
 
-    BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close", show=False)]
+    BINDINGS = [Binding("escape,question_mark,f1,q", "close", t("key.close", "en"), show=False, id="close")]
 
     def __init__(self, rows: list[tuple[str, str, bool]], title: str) -> None:
         super().__init__(id="help")

@@ -24,6 +24,7 @@ from textual.worker import Worker
 
 from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, t
+from tutor.i18n.numbers import format_number
 from tutor.measure.errors import MeasureCancelled, MeasureError
 from tutor.measure.registry import SWEEPS
 from tutor.practice.failures import Failure, classify, stalled_text
@@ -32,7 +33,7 @@ from tutor.practice.roof_stamp import remeasured_text, roof_stamp
 from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import load_entries, summarise_result, sweep_point, sweep_points
 from tutor.progress.store_errors import StoreError
-from tutor.results import BenchReport, Device, ResultError, RooflineReference, device_label
+from tutor.results import BenchReport, Device, ResultError, RooflineReference, SweepPoint, device_label
 from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import ProgressChanged
@@ -122,8 +123,8 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
                 yield LabPlot(
                     plot_kind or "lines",
                     title=lab.title.get(lang),
-                    x_label=sweep.x_label if sweep else "arithmetic intensity (FLOP/byte)",
-                    y_label=self._y_label(sweep.y_label if sweep else "GFLOP/s"),
+                    x_label=self._axis_label("x"),
+                    y_label=self._axis_label("y"),
                     lang=lang,
                     id="lab-plot",
                 )
@@ -173,7 +174,15 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self.refresh_bindings()
 
     def lang_changed(self, lang: Lang) -> None:
-        self.query_one("#lab-plot", LabPlot).lang = lang
+        plot = self.query_one("#lab-plot", LabPlot)
+        plot.title = self.lab.title.get(lang)
+        plot.x_label, plot.y_label = self._axis_label("x"), self._axis_label("y")
+        if plot.prediction is not None:
+            value, unit, _label = plot.prediction
+            plot.prediction = (value, unit, t("lab.plot.prediction", lang))
+        if self._roof is not None and plot.roofs:
+            self._set_roofs(plot, self._roof)
+        plot.lang = lang
         self.sub_title = clean_line(self.lab.title.get(lang))
         self.query_one("#lab-goal", PackMarkdown).update(self._goal_markdown())
         self.query_one("#lab-question", Label).update(plain(self._question()))
@@ -202,10 +211,17 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
             "lab.predict.placeholder_text", self.lang
         )
 
-    def _y_label(self, sweep_label: str) -> str:
-        if self.lab.run.name == "naive_vs_numpy":
-            return "s"
-        return sweep_label
+    def _axis_label(self, axis: str) -> str:
+        """The plot's ``x`` or ``y`` axis name in the learner's language (the roofline lab's are the
+        roofline_points sweep's)."""
+        run = self.lab.run
+        name = run.name if run.op == "sweep" else "roofline_points"
+        key = f"plot.axis.{name}.{axis}"
+        worded = t(key, self.lang)
+        if worded != key:
+            return worded
+        sweep = SWEEPS.get(name or "")  # a sweep the catalog does not word yet: the registry's own name
+        return (sweep.x_label if axis == "x" else sweep.y_label) if sweep else ""
 
     # -- predict first -----------------------------------------------------------------------------------------
 
@@ -341,7 +357,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
             return
         x, y = sp.at()
         self.query_one("#lab-plot", LabPlot).add_point(
-            series_label(sp.series, self.lang),
+            series_label(sp, self.lab.run.name or "", self.lang),
             x,
             y,
             extrapolated=sp.extrapolated,
@@ -392,7 +408,8 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self._show_result(message.result)
         self._file(message.result)
         device = device_label(message.result, "?")
-        self._set_status(t("lab.status.done", self.lang, device=device, seconds=message.seconds))
+        self._set_status(t("lab.status.done", self.lang, device=device,
+                           seconds=format_number(message.seconds, self.lang, ".1f")))
 
     def on_lab_screen_failed(self, message: Failed) -> None:
         if self.state != "running":
@@ -546,15 +563,16 @@ def _fraction(value: Any) -> float | None:
     return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
-_SERIES_ES = (("extrapolated", "extrapolado"), ("(measured)", "(medido)"), ("measured", "medido"))
-
-
-def series_label(label: str, lang: Lang) -> str:
-    """A series' legend in the UI language (the engine names them in English)."""
-    if lang == "es":
-        for en, es in _SERIES_ES:
-            label = label.replace(en, es)
-    return label
+def series_label(point: SweepPoint, sweep: str, lang: Lang) -> str:
+    """A series' legend in ``lang``, worded from the point's own fields (its sweep, its ``series`` figure, whether
+    it is extrapolated), never from the engine's English name for it."""
+    base = point.values.get("series")
+    if sweep == "naive_vs_numpy":
+        key = "lab.series.extrapolated" if point.extrapolated else "lab.series.measured_of"
+        return t(key, lang, series=clean_line(str(base or "python")))
+    if sweep == "roofline_points":
+        return t("lab.series.kernels", lang)
+    return clean_line(str(base)) if base else t("lab.series.measured", lang)
 
 
 def plot_series_of(result: Mapping[str, Any], lang: Lang = "en") -> list[PlotSeries]:
@@ -562,7 +580,7 @@ def plot_series_of(result: Mapping[str, Any], lang: Lang = "en") -> list[PlotSer
     series: dict[str, PlotSeries] = {}
     kind = "scatter" if result.get("name") == "roofline_points" else "line"
     for p in sweep_points(result):
-        label = series_label(p.series, lang)
+        label = series_label(p, str(result.get("name") or ""), lang)
         s = series.setdefault(label, PlotSeries(label, extrapolated=p.extrapolated, kind=kind))
         s.points.append(p.at())
         s.names.append(p.name)

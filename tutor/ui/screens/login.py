@@ -34,7 +34,7 @@ class LoginScreen(TutorScreen[None]):
     """Name and token; Enter submits."""
 
     CSS_PATH = "../styles/login.tcss"
-    BINDINGS = [Binding("f2", "app.toggle_lang", "es/en", show=True)]
+    BINDINGS = [Binding("f2", "app.toggle_lang", t("key.lang", "en"), show=True, id="lang")]
 
     class LoggedIn(Message):
         """The database accepted the learner: ``store`` is theirs."""

@@ -16,6 +16,7 @@ from textual.widgets import Button, DataTable, Footer, Header, Static
 
 from tutor.content import Course
 from tutor.i18n import Lang, format_number, t, tn
+from tutor.i18n.numbers import percent
 from tutor.practice.reveal import verdict_word
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
@@ -23,24 +24,24 @@ from tutor.ui.plain import plain, plain_text, styled
 from tutor.ui.screens.base import TutorModal, TutorScreen
 from tutor.untrusted import clean
 
-#: An attempt's state and verdict as the history table shows them (the store keeps the English ids).
-STATE_WORDS: dict[str, dict[str, str]] = {
-    "locked": {"es": "bloqueado", "en": "locked"},
-    "graded": {"es": "calificado", "en": "graded"},
-    "cancelled": {"es": "cancelado", "en": "cancelled"},
-    "failed": {"es": "fallido", "en": "failed"},
-}
+
+def state_word(state: str, lang: Lang) -> str:
+    """An attempt's state as the history table shows it (the store keeps the English ids; an unknown one shows as
+    stored)."""
+    key = f"progress.state.{state}"
+    worded = t(key, lang)
+    return state if worded == key else worded
 
 
-def _pass_cell(p: dict[str, Any]) -> str:
-    """One pass of one exercise: its score and the attempt it rests on, or nothing."""
-    return "" if p["score"] is None else f"{p['score']:.2f} (#{p['attempt']})"
+def _pass_cell(p: dict[str, Any], lang: Lang) -> str:
+    """One pass of one exercise: its score (in the learner's decimals) and the attempt it rests on, or nothing."""
+    return "" if p["score"] is None else f"{format_number(p['score'], lang, '.2f')} (#{p['attempt']})"
 
 
 class ConfirmReset(TutorModal[bool]):
     """Yes/no before anything is deleted."""
 
-    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
+    BINDINGS = [Binding("escape", "dismiss(False)", t("key.cancel", "en"), id="cancel")]
 
     def __init__(self, text: str) -> None:
         super().__init__()
@@ -148,9 +149,9 @@ class ProgressScreen(TutorScreen[None]):
                             f"{item['sections_read']}/{item['sections_total']}", f"{item['pass1_passed']}/{n}",
                             f"{item['pass2_passed']}/{n}", f"{item['reproduced']}/{n}", key=item["lesson"])
             for e in ex:
-                exercises.add_row(plain_text(e["exercise"]), plain_text(e["marks"]), _pass_cell(e["pass1"]),
-                                  _pass_cell(e["pass2"]), t("progress.reproduced", lang) if e["reproduced"] else "",
-                                  key=f"ex:{e['exercise']}")
+                exercises.add_row(plain_text(e["exercise"]), plain_text(e["marks"]), _pass_cell(e["pass1"], lang),
+                                  _pass_cell(e["pass2"], lang),
+                                  t("progress.reproduced", lang) if e["reproduced"] else "", key=f"ex:{e['exercise']}")
         cal = rep["calibration"]
         cal_lines = [styled("[b]$text[/b]", text=t("progress.calibration", lang))]
         if cal["n"]:
@@ -168,11 +169,12 @@ class ProgressScreen(TutorScreen[None]):
         history.clear(columns=True)
         history.add_columns(*t("progress.history_columns", lang).split("|"))
         for h in rep["history"]:
-            state = STATE_WORDS.get(h["state"], {}).get(lang, h["state"])
+            state = state_word(str(h["state"]), lang)
             verdict = verdict_word(h["verdict"] or "", lang)
             history.add_row(str(h["id"]), plain_text(h["at_text"]), plain_text(h["exercise"]), str(h["pass"]),
                             plain_text(state), plain_text(verdict),
-                            "" if h["score"] is None else f"{h['score']:.2f}", f"{h['confidence'] * 100:.0f} %",
+                            "" if h["score"] is None else format_number(h["score"], lang, ".2f"),
+                            percent(h["confidence"] * 100, lang),
                             str(h["hints_used"]), key=f"{h['id']}:{h['exercise']}")
 
     def _selected(self, table_id: str) -> str | None:

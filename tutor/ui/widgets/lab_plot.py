@@ -19,7 +19,8 @@ from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
 from tutor.i18n import Lang, t
-from tutor.ui.chart_geometry import axis_range, cell, label_rows, wants_log
+from tutor.i18n.numbers import decimal, format_number
+from tutor.ui.chart_geometry import axis_range, cell, label_rows, linear_ticks, short_number, wants_log
 from tutor.untrusted import clean_line
 
 # Colours from plotext's palette, one per series in order.
@@ -37,13 +38,14 @@ class PlotSeries:
     names: list[str] = field(default_factory=list)  # one label per point (roofline points)
 
 
-def binary_size(n: float) -> str:
-    """16K, 1M, 32M: a size in bytes as the tick labels of a working-set axis."""
+def binary_size(n: float, lang: str = "en") -> str:
+    """16K, 1M, 32M (``1,5M`` in Spanish): a size in bytes as the tick labels of a working-set axis."""
     for unit, scale in (("G", 2**30), ("M", 2**20), ("K", 2**10)):
         if n >= scale:
             value = n / scale
-            return f"{value:.0f}{unit}" if value >= 10 or value == int(value) else f"{value:.1f}{unit}"
-    return f"{n:.0f}"
+            digits = 0 if value >= 10 or value == int(value) else 1
+            return f"{decimal(value, lang, digits)}{unit}"
+    return decimal(n, lang, 0)
 
 
 def _log_ticks(lo: float, hi: float, base: float) -> list[float]:
@@ -54,12 +56,8 @@ def _log_ticks(lo: float, hi: float, base: float) -> list[float]:
     return [base**e for e in range(start, stop + 1) if lo / 1.001 <= base**e <= hi * 1.001]
 
 
-def _sci(v: float) -> str:
-    if v == 0:
-        return "0"
-    if 1e-2 <= abs(v) < 1e5:
-        return f"{v:g}"
-    return f"{v:.0e}".replace("e+0", "e").replace("e-0", "e-")
+def _sci(v: float, lang: str = "en") -> str:
+    return short_number(v, lang)
 
 
 class LabPlot(PlotextPlot):
@@ -84,8 +82,7 @@ class LabPlot(PlotextPlot):
         classes: str | None = None,
     ) -> None:
         super().__init__(id=id, classes=classes)
-        self.lang: Lang = lang
-        """The language of the plot's own words (set by its screen)."""
+        self._lang: Lang = lang
         self.kind = kind
         self.title = title
         self.x_label = x_label
@@ -94,6 +91,16 @@ class LabPlot(PlotextPlot):
         self.caches: dict[str, int] = {}
         self.roofs: dict[str, Any] = {}
         self.prediction: tuple[float, str, str] | None = None
+
+    @property
+    def lang(self) -> Lang:
+        """The language of the plot's own words and numbers (set by its screen; setting it draws again)."""
+        return self._lang
+
+    @lang.setter
+    def lang(self, lang: Lang) -> None:
+        self._lang = lang
+        self.redraw()
 
     # -- data in -------------------------------------------------------------------------------------------
 
@@ -132,7 +139,7 @@ class LabPlot(PlotextPlot):
         """When the drawn roof was measured ("" when no roof is drawn or it does not say)."""
         return str(self.roofs.get("stamp") or "")
 
-    def set_prediction(self, value: float | None, unit: str | None, label: str = "your prediction") -> None:
+    def set_prediction(self, value: float | None, unit: str | None, label: str = "") -> None:
         """Draw the learner's prediction where its unit is one of the plot's axes (a level, or a bandwidth roof)."""
         self.prediction = (float(value), unit or "", label) if _finite_positive(value) else None
         self.redraw()
@@ -159,10 +166,11 @@ class LabPlot(PlotextPlot):
     def redraw(self) -> None:
         plt = self.plt
         plt.clear_figure()
+        self._y_range = None
         stamp = self.roof_stamp
         plt.title(clean_line(f"{self.title} — {stamp}" if stamp else self.title))
-        plt.xlabel(self.x_label)
-        plt.ylabel(self.y_label)
+        plt.xlabel(clean_line(self.x_label))
+        plt.ylabel(clean_line(self.y_label))
         draw = {
             "working_set": self._draw_working_set,
             "naive_vs_numpy": self._draw_log_y,
@@ -171,12 +179,38 @@ class LabPlot(PlotextPlot):
         if self.series or self.roofs:
             draw()
             self._draw_prediction()
+        self._label_linear_axes()
         self.refresh()
+
+    def _label_linear_axes(self) -> None:
+        """Ticks written in the plot's language on every axis the drawing left to plotext (whose own labels have a
+        decimal point in every language)."""
+        pts = self._all_points()
+        if self.kind != "roofline_points" and self.kind != "naive_vs_numpy":
+            ys = [p[1] for p in pts]
+            if self.prediction is not None and self.prediction[1] == self.y_label:
+                ys.append(self.prediction[0])
+            if self._y_range is not None:
+                ys += list(self._y_range)
+            if ys:
+                lo, hi = min(ys), max(ys)
+                if hi <= lo:
+                    lo, hi = lo - 1, hi + 1
+                ticks = linear_ticks(lo, hi, 5)
+                if ticks:
+                    self.plt.yticks(list(ticks), [self._num(v) for v in ticks])
+
+    def _num(self, v: float) -> str:
+        return short_number(v, self.lang)
+
+    _y_range: tuple[float, float] | None = None
 
     def _draw_prediction(self) -> None:
         if self.prediction is None:
             return
         value, unit, label = self.prediction
+        label = label or t("lab.plot.prediction", self.lang)
+        shown = format_number(value, self.lang, "g")
         pts = self._all_points()
         if self.kind == "roofline_points" and unit == "GB/s":
             xs = [p[0] for p in pts if p[0] > 0] or [0.1, 100.0]
@@ -184,16 +218,17 @@ class LabPlot(PlotextPlot):
             line_x = [lo * (hi / lo) ** (i / 20) for i in range(21)]
             peak = self.roofs.get("flops")
             cap = peak if _finite_positive(peak) else math.inf
-            self.plt.plot(line_x, [min(cap, x * value) for x in line_x], label=clean_line(f"{label} ({value:g} GB/s)"),
+            self.plt.plot(line_x, [min(cap, x * value) for x in line_x], label=clean_line(f"{label} ({shown} GB/s)"),
                           color="yellow", marker="dot")
         elif unit and unit == self.y_label:
             if self.kind not in ("naive_vs_numpy",) and pts:
                 # the y axis holds the measured points and the prediction, each on its own row
                 lo, hi = axis_range([p[1] for p in pts] + [value], log=False)
                 self.plt.ylim(lo, hi)
+                self._y_range = (lo, hi)
             self.plt.hline(value, "yellow")
             if pts:
-                self.plt.text(clean_line(f"{label}: {value:g} {unit}"), min(p[0] for p in pts), value, color="yellow",
+                self.plt.text(clean_line(f"{label}: {shown} {unit}"), min(p[0] for p in pts), value, color="yellow",
                               alignment="left")
 
     def _all_points(self) -> list[tuple[float, float]]:
@@ -219,7 +254,10 @@ class LabPlot(PlotextPlot):
             self.plt.xscale("log")  # the sizes grow geometrically
         self._plot_series()
         if xs and len(xs) <= 12:
-            self.plt.xticks(xs, [f"{x:g}" for x in xs])
+            self.plt.xticks(xs, [self._num(x) for x in xs])
+        elif xs:
+            many = _log_ticks(xs[0], xs[-1], 10) if self.kind == "gemm_sizes" else list(linear_ticks(xs[0], xs[-1]))
+            self.plt.xticks(many, [self._num(x) for x in many])
 
     def _draw_working_set(self) -> None:
         plt = self.plt
@@ -237,11 +275,11 @@ class LabPlot(PlotextPlot):
                 # At the foot of the line (the legend sits at the top left); a line in the right third of the axis
                 # gets its label on its left, so a large L3 near the last point is not cut off by the frame.
                 right = hi > lo and math.log(size / lo) / math.log(hi / lo) > 0.66
-                plt.text(f"{level} {binary_size(size)}", size, ymin, color="red",
+                plt.text(f"{level} {binary_size(size, self.lang)}", size, ymin, color="red",
                          alignment="right" if right else "left")
         ticks = _log_ticks(lo, hi, 4)
         if ticks:
-            plt.xticks(ticks, [binary_size(t) for t in ticks])
+            plt.xticks(ticks, [binary_size(tick, self.lang) for tick in ticks])
 
     def _draw_log_y(self) -> None:
         plt = self.plt
@@ -251,12 +289,15 @@ class LabPlot(PlotextPlot):
         if ys:
             ticks = _log_ticks(min(ys), max(ys), 10)
             if len(ticks) >= 2:
-                plt.yticks(ticks, [_sci(t) for t in ticks])
+                plt.yticks(ticks, [_sci(tick, self.lang) for tick in ticks])
         xs = sorted({p[0] for p in self._all_points()})
         if wants_log(xs, decades=1.0):
             plt.xscale("log")  # N from a handful to a thousand: even spacing per doubling, not a crowded left edge
         if xs and len(xs) <= 10:
-            plt.xticks(xs, [f"{x:g}" for x in xs])
+            plt.xticks(xs, [self._num(x) for x in xs])
+        elif xs:
+            many = _log_ticks(xs[0], xs[-1], 10) if wants_log(xs, decades=1.0) else list(linear_ticks(xs[0], xs[-1]))
+            plt.xticks(many, [self._num(x) for x in many])
 
     def _draw_roofline(self) -> None:
         plt = self.plt
@@ -274,11 +315,12 @@ class LabPlot(PlotextPlot):
             roof_x = [lo * (hi / lo) ** (i / n) for i in range(n + 1)]
             roof_x = sorted({*roof_x, ridge})
             roof_y = [min(peak, x * bw) for x in roof_x]
-            label = self.roofs.get("label") or "roof"
+            label = self.roofs.get("label") or t("lab.plot.roofline", self.lang)
             plt.plot(roof_x, roof_y, label=clean_line(label), color="red", marker="braille")
             plt.vline(ridge, "gray")
             floor = min([p[1] for p in pts] + [lo * bw])
-            plt.text(f"ridge {ridge:.3g} FLOP/B", ridge * (hi / lo) ** 0.01, floor, color="gray", alignment="left")
+            ridge_label = clean_line(t("plot.ridge", self.lang, ridge=format_number(ridge, self.lang, ".3g")))
+            plt.text(ridge_label, ridge * (hi / lo) ** 0.01, floor, color="gray", alignment="left")
         for i, s in enumerate(self.series.values()):
             sp = [(x, y, n) for (x, y), n in zip(s.points, s.names or [""] * len(s.points), strict=False) if y > 0]
             if not sp:
@@ -300,12 +342,12 @@ class LabPlot(PlotextPlot):
                          alignment="left")
         ticks = _log_ticks(lo, hi, 10)
         if len(ticks) >= 2:
-            plt.xticks(ticks, [_sci(t) for t in ticks])
+            plt.xticks(ticks, [_sci(tick, self.lang) for tick in ticks])
         ys = [p[1] for p in pts] + ([peak, lo * bw] if _finite_positive(bw) and _finite_positive(peak) else [])
         # No explicit limits: plotext 5.3 fails to lay out a legend on log axes with limits set.
         yt = _log_ticks(min(ys), max(ys), 10) if ys else []
         if len(yt) >= 2:
-            plt.yticks(yt, [_sci(t) for t in yt])
+            plt.yticks(yt, [_sci(tick, self.lang) for tick in yt])
 
 
 def _finite(v: Any) -> bool:

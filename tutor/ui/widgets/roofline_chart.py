@@ -18,7 +18,8 @@ from textual.app import RenderResult
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from tutor.i18n import Lang
+from tutor.i18n import Lang, t
+from tutor.i18n.numbers import format_number
 from tutor.practice.roof_stamp import roof_stamp
 from tutor.results import RooflineReference
 from tutor.ui.chart_geometry import (
@@ -66,12 +67,14 @@ def roofs_of(roofline: RooflineReference | None, dtype: str = "float32") -> dict
     return out
 
 
-def plottable(point: RooflinePoint, bandwidth_gbs: float | None) -> RooflinePoint | None:
-    """The point as drawn on log axes (a zero-FLOP kernel moved to :data:`ZERO_INTENSITY_AT`), or None."""
+def plottable(point: RooflinePoint, bandwidth_gbs: float | None, lang: Lang = "en") -> RooflinePoint | None:
+    """The point as drawn on log axes (a zero-FLOP kernel moved to :data:`ZERO_INTENSITY_AT`, its label saying so
+    in ``lang``), or None."""
     if point.intensity > 0 and point.gflops > 0:
         return point
     if point.intensity <= 0 and bandwidth_gbs and point.gflops >= 0:
-        return RooflinePoint(f"{point.label} (0 FLOP/B, drawn at {ZERO_INTENSITY_AT})", ZERO_INTENSITY_AT,
+        label = t("chart.zero_flop", lang, label=point.label, at=format_number(ZERO_INTENSITY_AT, lang, "g"))
+        return RooflinePoint(label, ZERO_INTENSITY_AT,
                              max(point.gflops, 0.0) or bandwidth_gbs * ZERO_INTENSITY_AT, point.color, point.marker)
     return None
 
@@ -125,7 +128,7 @@ class RooflineChart(Widget):
     def _drawn_points(self) -> list[RooflinePoint]:
         roofs = roofs_of(self.roofline, self.dtype)
         measured_bw = roofs.get("measured", (None, None))[0]
-        return [p for p in (plottable(p, measured_bw) for p in self.points) if p is not None]
+        return [p for p in (plottable(p, measured_bw, self.lang) for p in self.points) if p is not None]
 
     def axes(self) -> tuple[Axis, Axis]:
         """The x (FLOP/byte) and y (GFLOP/s) axes: both log, covering every point (measured and guessed), the
@@ -140,9 +143,12 @@ class RooflineChart(Widget):
         return x, y
 
     def legend_entries(self) -> list[tuple[str, str, str]]:
-        """(marker, label, style) of every roof and point, as the legend below the plot shows them."""
+        """(marker, label, style) of every roof and point, as the legend below the plot shows them (in the chart's
+        language, numbers included)."""
         roofs = roofs_of(self.roofline, self.dtype)
-        entries = [(ROOF_CHARS[name], f"{name}: {bw:,.0f} GB/s, {flops:,.0f} GFLOP/s", ROOF_STYLES[name])
+        lang = self.lang
+        entries = [(ROOF_CHARS[name], t(f"chart.roof.{name}", lang, bandwidth=format_number(bw, lang, ",.0f"),
+                                        flops=format_number(flops, lang, ",.0f")), ROOF_STYLES[name])
                    for name, (bw, flops) in roofs.items()]
         entries += [(p.marker, clean_line(p.label), _style(p.color)) for p in self._drawn_points()]
         return entries
@@ -150,8 +156,9 @@ class RooflineChart(Widget):
     def canvas(self, width: int, height: int) -> tuple[Canvas, PlotArea]:
         """The chart's plot area on a ``width``×``height`` canvas (the legend is not in it)."""
         canvas = Canvas(width, height)
-        area = plot_area(*self.axes(), width, height)
-        draw_axes(canvas, area, "FLOP/byte", "GFLOP/s", "grey50")
+        area = plot_area(*self.axes(), width, height, self.lang)
+        draw_axes(canvas, area, t("chart.axis.intensity", self.lang), t("chart.axis.gflops", self.lang), "grey50",
+                  self.lang)
         roofs = roofs_of(self.roofline, self.dtype)
         for name in ("datasheet", "measured"):
             if name in roofs:

@@ -489,6 +489,11 @@ class TelemetryPanel(Vertical):
                 plotted = True
         plt.ylim(0, 100)
         plt.xlim(-minutes, 0)
+        # Whole numbers on both axes (plotext's own tick labels carry a decimal point in every language).
+        plt.yticks([0.0, 25.0, 50.0, 75.0, 100.0], ["0", "25", "50", "75", "100"])
+        step = 2 if minutes > 5 else 1
+        xs_at = [float(x) for x in range(-minutes, 1, step)]
+        plt.xticks(xs_at, [str(int(x)).replace("-", "−") for x in xs_at])
         lang = self.lang
         plt.xlabel(t("tel.minutes_ago", lang))
         plt.title(t("tel.chart_title", lang) + (t("tel.chart_replay", lang) if snap.is_replay else ""))
