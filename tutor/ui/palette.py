@@ -13,21 +13,24 @@ from functools import partial
 
 from rich.align import Align
 from rich.text import Text
-from textual.command import CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
+from textual.command import CommandInput, CommandList, CommandPalette, DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.widgets.option_list import Option
 
 from tutor.i18n import Lang, t
 from tutor.ui.messages import OpenLesson
+from tutor.ui.screens.base import TutorScreen
 from tutor.untrusted import clean_line
 
 
-class TutorPalette(CommandPalette):
-    """The command palette, its own words in the app's language."""
+class TutorPalette(CommandPalette, TutorScreen[None]):
+    """The command palette, its own words in the app's language (a tutor screen: it follows the toggle)."""
 
     def __init__(self, lang: Lang) -> None:
         super().__init__(placeholder=t("palette.placeholder", lang), id="--command-palette")
-        self.lang: Lang = lang
+
+    def lang_changed(self, lang: Lang) -> None:
+        self.query_one(CommandInput).placeholder = t("palette.placeholder", lang)
 
     def _start_no_matches_countdown(self, search_value: str) -> None:
         self._stop_no_matches_countdown()
