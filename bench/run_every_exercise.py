@@ -1,14 +1,17 @@
 """Every bundled exercise run headless at its real sizes on this machine, and whether the explanation shown agrees
 with what was measured (issue 11 item 2).
 
-    .venv/bin/python bench/run_every_exercise.py [--only ID ...] [--data-dir DIR] [--small]
+    .venv/bin/python bench/run_every_exercise.py [--only ID ...] [--data-dir DIR] [--small] [--shape NAME]
 
 Each exercise goes through the exercise runner (the path of ``tutor exercise run``: lock a prediction, measure in
 the measuring worker process, grade, store) in a throwaway data dir, so the learner's progress and roofline cache
 are not touched (the roofline is measured once, in quick mode, and cached there). The table gives, per exercise:
 what was measured, the truth, the measured side, the ``explanation_when`` variants shown and whether the
 explanation agrees (:func:`tutor.practice.answer_key.check_outcome`). ``--small`` runs the quick check of the tests
-instead (each request shrunk, measured in this process).
+instead (each request shrunk, measured in this process). ``--shape NAME`` (``epyc-32m``, ``laptop-8m``, ``no-l3``,
+``xeon-480m``: the fake sysfs trees of ``tests/fixtures/sysfs``) runs them with that cache hierarchy simulated
+(``TUTOR_SYSFS_ROOT``, inherited by the measuring worker): sizes, setup lines, decode's model and roof and the
+explanation variants follow the shape, while the hardware measured is still this machine's — the table says so.
 """
 
 from __future__ import annotations
@@ -28,14 +31,22 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=None, metavar="ID", help="run only these exercises")
     parser.add_argument("--data-dir", default=None, help="data dir to use (default: a temporary one)")
     parser.add_argument("--small", action="store_true", help="the tests' quick check (small sizes, in-process)")
+    shapes = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "sysfs"
+    parser.add_argument("--shape", default=None, choices=sorted(p.name for p in shapes.iterdir() if p.is_dir()),
+                        help="simulate this cache hierarchy (a fake sysfs tree of tests/fixtures/sysfs)")
+    parser.add_argument("--cache-dependent", action="store_true",
+                        help="only the exercises whose sizes, roofs or words depend on the caches")
     args = parser.parse_args()
+    if args.shape:
+        os.environ["TUTOR_SYSFS_ROOT"] = str(shapes / args.shape)
     data_dir = args.data_dir or tempfile.mkdtemp(prefix="tutor-every-exercise-")
     os.environ["TUTOR_DATA_DIR"] = data_dir
 
     from tutor.content import load_course
+    from tutor.measure.device import cache_sizes
     from tutor.paths import bundled_course
     from tutor.practice import ExerciseRunner
-    from tutor.practice.answer_key import render_table, run_every_exercise, small_measure
+    from tutor.practice.answer_key import cache_dependent, render_table, run_every_exercise, small_measure
     from tutor.progress import ProgressStore
 
     course = load_course(bundled_course())
@@ -57,13 +68,25 @@ def main() -> int:
     started = time.monotonic()
     load = os.getloadavg()[0]
     print(f"data dir {data_dir}; load average {load:.2f}; {len(course.exercises)} exercises", flush=True)
+    caches = cache_sizes()
+    levels = ", ".join(f"{k} {v / 2**20:g} MiB" for k, v in caches["levels"].items())
+    if caches.get("simulated"):
+        print(f"SIMULATED cache hierarchy ({levels}) from {caches['source']}: not this machine's caches; the "
+              "hardware measured is this machine's", flush=True)
+    else:
+        print(f"cache hierarchy {levels} ({caches['source']})", flush=True)
+    ids = args.only
+    if args.cache_dependent:
+        ids = [i for i in sorted(course.exercises)
+               if cache_dependent(course.exercises[i]) and (ids is None or i in ids)]
 
     def done(check):  # type: ignore[no-untyped-def]
         mark = "ok " if check.agree else "NO "
-        print(f"  {mark} {check.exercise_id:32s} {check.seconds:6.1f} s  {check.truth}", flush=True)
+        print(f"  {mark} {check.exercise_id:32s} {check.seconds:6.1f} s  {check.truth}  [{check.setup}; "
+              f"{check.roof}; {check.variants}]", flush=True)
 
     try:
-        checks = run_every_exercise(course, ExerciseRunner(store, measure), device="cpu", ids=args.only,
+        checks = run_every_exercise(course, ExerciseRunner(store, measure), device="cpu", ids=ids,
                                     on_done=done)
     finally:
         if close is not None:

@@ -42,11 +42,11 @@ def test_a_480_mib_cache_cannot_be_reached_within_the_budget_and_says_so() -> No
     assert not s.dram_sized and s.level == "partial" and 3 < (s.llc_multiple or 0) < DRAM_MULTIPLE
     line = sizing.decode_setup_line("full", "en", caches={"last_level": 480 * MiB, "source": "/sys"},
                                     available=PLENTY)
-    assert line is not None and "your 480 MiB last-level cache" in line
+    assert line is not None and "your 480 MiB L3 (the last level; read from the system)" in line
     assert "2.0 GiB memory budget does not let it reach 4× the cache" in line
     es = sizing.decode_setup_line("full", "es", caches={"last_level": 480 * MiB, "source": "/sys"},
                                   available=PLENTY)
-    assert es is not None and "tu caché de último nivel de 480 MiB" in es
+    assert es is not None and "tu L3 de 480 MiB (el último nivel; leída del sistema)" in es
     # --quick keeps decode within 1 GiB so the quick bench stays under 2 GB of RAM, and says the budget stopped it
     quick = reference_decode("quick", llc=480 * MiB, available=PLENTY)
     quick_kv = decode_sizing.kv_cache_bytes(quick.hidden, quick.layers, quick.max_seq_len,
@@ -143,8 +143,9 @@ def _decode_result(level: str, llc: int, weights: int, check: dict[str, Any] | N
 def test_the_words_name_the_roof_in_both_languages() -> None:
     cache = _decode_result("cache", 480 * MiB, 117_500_000)
     en, es = decode_roof_text(dig(cache), "en"), decode_roof_text(dig(cache), "es")
-    assert en == ("Decode bound from your L3: the 112 MiB of weights fit in your 480 MiB L3, so the bound uses the "
-                  "bandwidth measured reading them there (47.0 GB/s), not your DRAM's (27.9 GB/s).")
+    assert en == ("Decode bound from your L3: the 112 MiB of weights fit in your 480 MiB L3 (read from the system), "
+                  "so the bound uses the bandwidth measured reading them there (47.0 GB/s), not your DRAM's "
+                  "(27.9 GB/s).")
     assert es is not None and "tu L3 de 480 MiB" in es and "(47,0 GB/s)" in es
     dram = decode_roof_text(dig(_decode_result("dram", 32 * MiB, 146_000_000)), "en")
     assert dram is not None and dram.startswith("Decode bound from DRAM: 139 MiB of weights, 4.35× your 32.0 MiB L3")
@@ -171,7 +172,7 @@ def test_the_decode_exercises_print_the_model_this_machine_gets(monkeypatch: pyt
     exercise = course.exercises["n0-l4-gap"]
     monkeypatch.setattr(sizing, "_caches", lambda: {"last_level": 32 * MiB, "source": "/sys/devices/system/cpu"})
     line = sizing.setup_line(exercise, "en")
-    assert line is not None and "its bound is DRAM's" in line and "4.36× your 32.0 MiB last-level cache" in line
+    assert line is not None and "its bound is DRAM's" in line and "4.36× your 32.0 MiB L3 (the last level" in line
     assert "119.4" not in exercise.prompt.en and "119,4" not in (exercise.prompt.es or "")
 
 

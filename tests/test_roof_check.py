@@ -61,7 +61,8 @@ def test_a_cache_resident_triad_is_explained_not_re_measured() -> None:
     assert r["roof_check"]["code"] == "cache_resident"
     assert "remeasured" not in r["roof_check"]
     values = {f"roof_check.{k}": v for k, v in r["roof_check"].items()}
-    assert "caché de último nivel" in (roof_note(values, "es") or "")
+    es = roof_note(values, "es") or ""
+    assert "caché de último nivel" in es and "leída del sistema" in es
     assert "last-level cache" in (roof_note(values, "en") or "")
 
 

@@ -32,9 +32,10 @@ def test_the_setup_line_says_what_the_run_holds_next_to_the_cache_read() -> None
     ws = working_set(ex, params, capped=capped, caches=LARGE)
     assert ws is not None and ws.arrays == 3
     assert setup_note(ws, "en").startswith("This run: 3 arrays of 640 MiB (1.9 GiB in all), 4.0× your 480 MiB")
-    assert "4,0× tu caché de último nivel de 480 MiB (leída del sistema): mide la DRAM" in setup_note(ws, "es")
+    assert "4,0× tu L3 de 480 MiB (el último nivel; leída del sistema): mide la DRAM" in setup_note(ws, "es")
     fits = working_set(ex, {"n": 1 << 20}, caches=LARGE)
-    assert fits is not None and "fit in your 480 MiB last-level cache" in setup_note(fits, "en")
+    assert fits is not None
+    assert "fit in your 480 MiB L3 (the last level; read from the system)" in setup_note(fits, "en")
     fallback = working_set(ex, {"n": 1 << 20}, caches={"last_level": 8 << 20, "source": "fallback (typical)"})
     assert fallback is not None and "could not be read" in setup_note(fallback, "en")
 

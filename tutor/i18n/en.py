@@ -27,7 +27,7 @@ MESSAGES: dict[str, str] = {
     "side.memory": "memory",
     "roof.cache_resident": (
         "Tutor's note: it reached {fraction} of the memory roof, more than DRAM allows, because its working set ({ws}) "
-        "fits in your last-level cache ({llc}, read from the system): the roof was measured in DRAM and this kernel "
+        "fits in your last-level cache ({llc}, {source}): the roof was measured in DRAM and this kernel "
         "never left the cache."
     ),
     "roof.remeasured": (
@@ -205,18 +205,21 @@ MESSAGES: dict[str, str] = {
     "ex.fig.datasheet": "datasheet ({name}): {bw} GB/s",
     "ex.fig.telemetry": "telemetry during the run — {line}",
     # tutor.practice.sizing
-    "setup.dram": "This run: {what}, {multiple}× your {llc} last-level cache ({source}): it measures DRAM.",
+    "setup.dram": "This run: {what}, {multiple}× your {llc} {llc_name} (the last level; {source}): it measures DRAM.",
     "setup.partial": (
-        "This run: {what}, only {multiple}× your {llc} last-level cache ({source}): part of it may stay in cache and "
+        "This run: {what}, only {multiple}× your {llc} {llc_name} (the last level; {source}): part of it may stay in "
+        "cache and "
         "come out above your DRAM."
     ),
     "setup.cache": (
-        "This run: {what}, which fit in your {llc} last-level cache ({source}): it measures the cache, not DRAM."
+        "This run: {what}, which fit in your {llc} {llc_name} (the last level; {source}): it measures the cache, not "
+        "DRAM."
     ),
     "setup.arrays": "{arrays} arrays of {each} ({total} in all)",
     "setup.one_array": "one array of {total}",
     "setup.bytes": "{total} in memory",
     "setup.read": "read from the system",
+    "setup.simulated": "SIMULATED from {path}, not this machine's caches",
     "setup.fallback": "a typical size: yours could not be read",
     "setup.capped": " The size was capped by the memory budget or the free RAM.",
     # tutor.practice.unfinished
@@ -508,19 +511,21 @@ MESSAGES: dict[str, str] = {
     "progress.cpu": "CPU-only evidence: this is C0 (CPU), not the GPU checkpoint.",
     # decode's bound from the roof that feeds the weights (issue 11 item 3)
     "decode_roof.dram": (
-        "Decode bound from DRAM: {weights} of weights, {multiple}× your {llc} {llc_name} (read from the system); "
+        "Decode bound from DRAM: {weights} of weights, {multiple}× your {llc} {llc_name} ({source}); "
         "read where they live, the weights arrive at {gbs} (your roofline's STREAM copy: {copy})."
     ),
     "decode_roof.partial": (
         "Decode bound from the bandwidth measured on the weights: {weights}, only {multiple}× your {llc} "
-        "{llc_name}, so part of them may stay in cache; they are read at {gbs} (your DRAM's STREAM copy: {copy})."
+        "{llc_name} ({source}), so part of them may stay in cache; they are read at {gbs} (your DRAM's STREAM copy: "
+        "{copy})."
     ),
     "decode_roof.budget": (
         " The {budget} memory budget keeps the model from reaching {target}× the cache: on this machine a pure "
         "DRAM bound cannot be tested."
     ),
     "decode_roof.cache": (
-        "Decode bound from your {llc_name}: the {weights} of weights fit in your {llc} {llc_name}, so the bound "
+        "Decode bound from your {llc_name}: the {weights} of weights fit in your {llc} {llc_name} ({source}), so the "
+        "bound "
         "uses the bandwidth measured reading them there ({gbs}), not your DRAM's ({copy})."
     ),
     "decode_roof.gpu": (
@@ -541,16 +546,17 @@ MESSAGES: dict[str, str] = {
     ),
     "setup.decode.dram": (
         "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, {multiple}× "
-        "your {llc} last-level cache ({source}): its bound is DRAM's."
+        "your {llc} {llc_name} (the last level; {source}): its bound is DRAM's."
     ),
     "setup.decode.partial": (
         "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, only "
-        "{multiple}× your {llc} last-level cache ({source}): part may stay in cache, so the bound will use the "
+        "{multiple}× your {llc} {llc_name} (the last level; {source}): part may stay in cache, so the bound will use "
+        "the "
         "bandwidth measured reading these weights."
     ),
     "setup.decode.cache": (
         "This run: the reference transformer with {params} parameters, {weights} of FP32 weights, which fit in "
-        "your {llc} last-level cache ({source}): the bound will use the cache's bandwidth, measured reading "
+        "your {llc} {llc_name} (the last level; {source}): the bound will use the cache's bandwidth, measured reading "
         "these weights, not your DRAM's."
     ),
     "setup.decode.budget": " The {budget} memory budget does not let it reach {target}× the cache.",

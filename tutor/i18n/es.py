@@ -27,7 +27,7 @@ MESSAGES: dict[str, str] = {
     "side.memory": "memoria",
     "roof.cache_resident": (
         "Nota del tutor: alcanzó el {fraction} del techo de memoria, más que la DRAM, porque su working set ({ws}) "
-        "cabe en tu caché de último nivel ({llc}, leída del sistema): el techo se midió en DRAM y este kernel no salió "
+        "cabe en tu caché de último nivel ({llc}, {source}): el techo se midió en DRAM y este kernel no salió "
         "de la caché."
     ),
     "roof.remeasured": (
@@ -207,18 +207,22 @@ MESSAGES: dict[str, str] = {
     "ex.fig.datasheet": "ficha técnica ({name}): {bw} GB/s",
     "ex.fig.telemetry": "telemetría de la medición — {line}",
     # tutor.practice.sizing
-    "setup.dram": "Esta ejecución: {what}, {multiple}× tu caché de último nivel de {llc} ({source}): mide la DRAM.",
+    "setup.dram": (
+        "Esta ejecución: {what}, {multiple}× tu {llc_name} de {llc} (el último nivel; {source}): mide la DRAM."
+    ),
     "setup.partial": (
-        "Esta ejecución: {what}, solo {multiple}× tu caché de último nivel de {llc} ({source}): una parte puede "
+        "Esta ejecución: {what}, solo {multiple}× tu {llc_name} de {llc} (el último nivel; {source}): una parte puede "
         "quedarse en caché y salir por encima de tu DRAM."
     ),
     "setup.cache": (
-        "Esta ejecución: {what}, que caben en tu caché de último nivel de {llc} ({source}): mide la caché, no la DRAM."
+        "Esta ejecución: {what}, que caben en tu {llc_name} de {llc} (el último nivel; {source}): mide la caché, no la "
+        "DRAM."
     ),
     "setup.arrays": "{arrays} arrays de {each} ({total} en total)",
     "setup.one_array": "un array de {total}",
     "setup.bytes": "{total} en memoria",
     "setup.read": "leída del sistema",
+    "setup.simulated": "SIMULADA desde {path}, no son las cachés de esta máquina",
     "setup.fallback": "tamaño típico: no se pudo leer la de tu máquina",
     "setup.capped": " El tamaño quedó limitado por el presupuesto de memoria o la RAM libre.",
     # tutor.practice.unfinished
@@ -515,12 +519,13 @@ MESSAGES: dict[str, str] = {
     "progress.cpu": "Evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU.",
     # decode's bound from the roof that feeds the weights (issue 11 item 3)
     "decode_roof.dram": (
-        "Cota de decode desde la DRAM: {weights} de pesos, {multiple}× tu {llc_name} de {llc} (leída del "
-        "sistema); leídos donde viven, los pesos llegan a {gbs} (la copia STREAM de tu roofline: {copy})."
+        "Cota de decode desde la DRAM: {weights} de pesos, {multiple}× tu {llc_name} de {llc} ({source}); leídos donde "
+        "viven, los pesos llegan a {gbs} (la copia STREAM de tu roofline: {copy})."
     ),
     "decode_roof.partial": (
         "Cota de decode desde el ancho de banda medido sobre los pesos: {weights}, solo {multiple}× tu "
-        "{llc_name} de {llc}, así que una parte puede quedarse en caché; se leen a {gbs} (la copia STREAM de tu "
+        "{llc_name} de {llc} ({source}), así que una parte puede quedarse en caché; se leen a {gbs} (la copia STREAM "
+        "de tu "
         "DRAM: {copy})."
     ),
     "decode_roof.budget": (
@@ -528,7 +533,8 @@ MESSAGES: dict[str, str] = {
         "máquina la cota de DRAM pura no se puede probar."
     ),
     "decode_roof.cache": (
-        "Cota de decode desde tu {llc_name}: los {weights} de pesos caben en tu {llc_name} de {llc}, así que la "
+        "Cota de decode desde tu {llc_name}: los {weights} de pesos caben en tu {llc_name} de {llc} ({source}), así "
+        "que la "
         "cota usa el ancho de banda medido leyéndolos ahí ({gbs}), no el de tu DRAM ({copy})."
     ),
     "decode_roof.gpu": (
@@ -550,16 +556,16 @@ MESSAGES: dict[str, str] = {
     ),
     "setup.decode.dram": (
         "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, "
-        "{multiple}× tu caché de último nivel de {llc} ({source}): su cota es la de la DRAM."
+        "{multiple}× tu {llc_name} de {llc} (el último nivel; {source}): su cota es la de la DRAM."
     ),
     "setup.decode.partial": (
         "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, solo "
-        "{multiple}× tu caché de último nivel de {llc} ({source}): una parte puede quedarse en caché, así que la "
+        "{multiple}× tu {llc_name} de {llc} (el último nivel; {source}): una parte puede quedarse en caché, así que la "
         "cota usará el ancho de banda medido leyendo estos pesos."
     ),
     "setup.decode.cache": (
         "Esta ejecución: el transformer de referencia con {params} parámetros, {weights} de pesos FP32, que "
-        "caben en tu caché de último nivel de {llc} ({source}): la cota usará el ancho de banda de la caché, "
+        "caben en tu {llc_name} de {llc} (el último nivel; {source}): la cota usará el ancho de banda de la caché, "
         "medido leyendo estos pesos, no el de tu DRAM."
     ),
     "setup.decode.budget": " El presupuesto de memoria de {budget} no deja llegar a {target}× la caché.",

@@ -144,9 +144,12 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
     achieved_gbs, achieved_gflops = nbytes / stats.median / 1e9, flops / stats.median / 1e9
     dtype = params.get("dtype", "float32")
     working_set = workload.memory_fn(params)
-    llc = int(cache_sizes()["last_level"])  # read from the system now, not remembered with the roof
+    caches = cache_sizes()
+    llc = int(caches["last_level"])  # read from the system now, not remembered with the roof
     check = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs, working_set_bytes=working_set,
                        roofline=roof, last_level_cache_bytes=llc, dtype=dtype, cv=stats.cv)
+    if check is not None:  # where the cache size came from (a simulated one is never called the learner's)
+        check = replace(check, extra={**check.extra, "cache_source": caches["source"]})
     if check is not None and check.code != "cache_resident":
         # Above a roof it should not beat: the roof is suspect (measured under load, the machine changed).
         # Measure it again, once, and judge the workload against the new one.
@@ -280,14 +283,17 @@ def op_decode(request: dict[str, Any], progress: Progress, should_cancel: Cancel
 def op_decode_gap(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
                   on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.decode_gap import measure_decode_gap
-    from tutor.measure.device import cache_sizes
+    from tutor.measure.device import cache_sizes, last_level_name
 
     device, info = _device(request)
     mode = _mode(request)
     roof = _roofline(device, info, request, lambda f, m: progress(0.2 * f, f"roofline: {m}"), should_cancel)
-    llc = cache_sizes().get("last_level") if device == "cpu" else None
+    caches = cache_sizes()
+    llc = caches.get("last_level") if device == "cpu" else None
     out = measure_decode_gap(device, mode, roof["peak_bandwidth_gbs"], llc, should_cancel,
                              lambda f, m: progress(0.2 + 0.8 * f, m))
+    if device == "cpu":
+        out["feeding"].update(cache_source=caches["source"], llc_name=last_level_name(caches["levels"]))
     return {"kind": "decode_gap", "device": _short(info), **out}
 
 

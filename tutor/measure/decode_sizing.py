@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from tutor.i18n import Lang, format_bytes, format_number, t
-from tutor.measure.device import DRAM_BUDGET_BYTES, available_bytes, cache_sizes
+from tutor.measure.device import DRAM_BUDGET_BYTES, available_bytes, cache_origin, cache_sizes, last_level_name
 
 #: Weights at least this multiple of the last-level cache are read from DRAM (the SPEC's rule for DRAM figures).
 DRAM_MULTIPLE = 4.0
@@ -107,7 +107,7 @@ def reference_decode(mode: str, *, device: str = "cpu", llc: int | None = None, 
         caches = cache_sizes()
         llc = int(caches["last_level"])
         cache_source = cache_source or str(caches.get("source", ""))
-        llc_name = max(caches["levels"], key=lambda name: caches["levels"][name], default="L3")
+        llc_name = last_level_name(caches["levels"])
     budget = QUICK_BUDGET_BYTES if mode == "quick" else DRAM_BUDGET_BYTES
     free = available if available is not None else available_bytes()
     if free is not None:
@@ -149,6 +149,19 @@ def reference_decode(mode: str, *, device: str = "cpu", llc: int | None = None, 
 
 
 
+def cache_source_text(source: object, lang: Lang) -> str:
+    """Where the cache sizes behind a line came from, in ``lang``: read from this system, typical sizes, or a
+    simulated tree (``TUTOR_SYSFS_ROOT``), never presented as the learner's."""
+    origin = cache_origin(source)
+    if origin == "simulated":
+        text = str(source)
+        path = text[text.find("=") + 1:].rstrip(")") if "=" in text else text
+        from tutor.untrusted import clean_line
+
+        return t("setup.simulated", lang, path=clean_line(path)[:200])
+    return t("setup.fallback" if origin == "fallback" else "setup.read", lang)
+
+
 def _gbs(value: Any, lang: Lang) -> str:
     return f"{format_number(float(value), lang, '.1f')} GB/s"
 
@@ -164,7 +177,10 @@ def decode_roof_text(get: Callable[[str], Any], lang: Lang) -> str | None:
         return None
     llc, multiple = get("feeding.last_level_cache_bytes"), get("feeding.llc_multiple")
     fields: dict[str, object] = {"weights": format_bytes(weights, lang), "gbs": _gbs(gbs, lang),
-                                 "copy": _gbs(copy, lang), "llc_name": get("feeding.sizing.last_level_name") or "L3"}
+                                 "copy": _gbs(copy, lang),
+                                 "llc_name": get("feeding.sizing.last_level_name") or get("feeding.llc_name") or "L3",
+                                 "source": cache_source_text(get("feeding.sizing.cache_source")
+                                                             or get("feeding.cache_source"), lang)}
     prefix = "decode_roof.gap." if get("feeding.kind") == "gap" else "decode_roof."
     if not _is_number(llc) or not _is_number(multiple):
         text = t(f"{prefix}gpu", lang, **fields)

@@ -134,12 +134,33 @@ def _parse_size(text: str) -> int | None:
 FALLBACK_CACHES: dict[str, int] = {"L1": 48 * 2**10, "L2": 1 * 2**20, "L3": 16 * 2**20}
 
 
+#: Where the kernel publishes the cache hierarchy (one core's: L1/L2 per core, L3 shared), under the sysfs root.
+CACHE_SUBPATH = "devices/system/cpu/cpu0/cache"
+#: Testing aid: a directory laid out like ``/sys`` (``devices/system/cpu/cpu0/cache/index*/{type,level,size}``) whose
+#: cache hierarchy replaces this machine's, in this process and in the measuring worker it starts (which inherits
+#: the environment). Every line that names a cache then says it is simulated; ``tests/fixtures/sysfs/`` holds the
+#: shapes the answer key is checked on (``bench/run_every_exercise.py --shape``).
+SYSFS_ROOT_ENV = "TUTOR_SYSFS_ROOT"
+#: The ``source`` of a simulated hierarchy starts with this word (:func:`cache_origin`).
+SIMULATED_PREFIX = "simulated"
+
+
+def cache_sizes(root: str | Path | None = None) -> dict[str, Any]:
+    """Data-cache sizes of one core's hierarchy, from ``/sys/devices/system/cpu/cpu0/cache`` (per instance:
+    L1/L2 per core, L3 shared), with the source named; typical figures if unreadable.
+
+    ``root`` (or, without it, the :data:`SYSFS_ROOT_ENV` environment variable) names a fake sysfs tree to read
+    instead: the answer is then marked ``"simulated": True`` and its ``source`` starts with ``simulated``, so no
+    line presents it as the learner's cache."""
+    if root is None:
+        root = os.environ.get(SYSFS_ROOT_ENV) or None
+    return dict(_read_cache_sizes(str(root) if root is not None else None))
+
+
 @cache
-def cache_sizes() -> dict[str, Any]:
-    """Data-cache sizes of one core's hierarchy, from /sys/devices/system/cpu/cpu0/cache (per instance:
-    L1/L2 per core, L3 shared), with the source named; typical figures if unreadable."""
+def _read_cache_sizes(root: str | None) -> dict[str, Any]:
     sizes: dict[str, int] = {}
-    base = Path("/sys/devices/system/cpu/cpu0/cache")
+    base = Path(root or "/sys") / CACHE_SUBPATH
     try:
         for index in sorted(base.glob("index*")):
             kind = (index / "type").read_text().strip()
@@ -151,10 +172,29 @@ def cache_sizes() -> dict[str, Any]:
                 sizes[f"L{level}"] = size
     except (OSError, ValueError):
         sizes = {}
+    if root is not None:
+        if not sizes:
+            raise DeviceError(f"{SYSFS_ROOT_ENV}={root}: no cache hierarchy under {base}")
+        return {"levels": sizes, "source": f"{SIMULATED_PREFIX} ({SYSFS_ROOT_ENV}={root})",
+                "last_level": max(sizes.values()), "simulated": True}
     if sizes:
-        return {"levels": sizes, "source": str(base), "last_level": max(sizes.values())}
+        return {"levels": sizes, "source": str(base), "last_level": max(sizes.values()), "simulated": False}
     return {"levels": dict(FALLBACK_CACHES), "source": "fallback (typical sizes; cache sizes unreadable)",
-            "last_level": max(FALLBACK_CACHES.values())}
+            "last_level": max(FALLBACK_CACHES.values()), "simulated": False}
+
+
+def cache_origin(source: object) -> str:
+    """Where a cache figure came from, by its recorded ``source``: ``read`` (this machine's sysfs), ``simulated``
+    (a fake tree, :data:`SYSFS_ROOT_ENV`) or ``fallback`` (typical sizes)."""
+    text = str(source or "")
+    if text.startswith(SIMULATED_PREFIX):
+        return "simulated"
+    return "fallback" if text.startswith("fallback") else "read"
+
+
+def last_level_name(levels: dict[str, int]) -> str:
+    """The name of the largest level (``L3``, or ``L2`` on a chip without an L3)."""
+    return max(levels, key=lambda name: levels[name], default="L3")
 
 
 #: Most memory a DRAM-sized measurement may hold over all its arrays, whatever the cache: a laptop keeps room for

@@ -243,6 +243,11 @@ class ExerciseCheck:
     variants: str
     problems: tuple[str, ...]
     seconds: float
+    setup: str = "—"
+    """The working set next to the last-level cache, as the setup line under the prompt said it (``4.0× L3
+    dram``), or ``—`` when the exercise has no setup line."""
+    roof: str = "—"
+    """Which roof bounded a decode measurement (``dram 27 GB/s``), or ``—``."""
 
     @property
     def agree(self) -> bool:
@@ -258,6 +263,56 @@ def _truth_text(outcome: Outcome) -> str:
     return "—"
 
 
+_SETUP_KIND = (("measures DRAM", "dram"), ("bound is DRAM's", "dram"), ("part of it may stay", "partial"),
+               ("part may stay", "partial"), ("measures the cache", "cache"), ("use the cache's bandwidth", "cache"))
+_SETUP_MULTIPLE = re.compile(r"([\d.,]+)× your [\d.,]+ \S+ (L\d)")
+
+
+def setup_summary(exercise: Exercise) -> str:
+    """The setup line of ``exercise`` in short (``4.0× L3 dram``, ``fits L2 cache``), read from its English text,
+    and ``simulated`` when the cache hierarchy behind it was; ``—`` without a setup line."""
+    from tutor.practice.sizing import setup_line
+
+    line = setup_line(exercise, "en")
+    if not line:
+        return "—"
+    kind = next((k for phrase, k in _SETUP_KIND if phrase in line), "?")
+    m = _SETUP_MULTIPLE.search(line)
+    level = re.search(r"MiB (L\d) \(the last level|GiB (L\d) \(the last level|KiB (L\d) \(the last level", line)
+    name = next((g for g in (level.groups() if level else ()) if g), "")
+    head = f"{m.group(1)}× {m.group(2)}" if m else f"fits {name}".strip()
+    return f"{head} {kind}" + (" (simulated)" if "SIMULATED" in line else "")
+
+
+def cache_dependent(exercise: Exercise) -> bool:
+    """Whether what ``exercise`` measures or says depends on the cache hierarchy: a size taken from it (``dram``),
+    decode (its model and roof), the decode gap, the working-set sweep, the roofline (its STREAM arrays), or a
+    variant that reads a cache figure."""
+    call = exercise.measure
+    if call is not None and (call.dram is not None or call.op in ("decode", "decode_gap", "roofline")
+                             or (call.op == "sweep" and call.name == "working_set")):
+        return True
+    return any(v.when.metric is not None and v.when.metric.startswith(("cache.", "caches.", "feeding."))
+               for v in exercise.explanation_when)
+
+
+def _roof_text(outcome: Outcome) -> str:
+    level, gbs = _figure_raw(outcome, "feeding.level"), _figure(outcome, "feeding.bandwidth_gbs")
+    if not isinstance(level, str) or gbs is None:
+        return "—"
+    return f"{level} {gbs:.1f} GB/s"
+
+
+def _figure_raw(outcome: Outcome, path: str) -> Any:
+    m = outcome.measurement
+    if m is None:
+        return None
+    try:
+        return m.figure(path)
+    except KeyError:
+        return None
+
+
 def run_every_exercise(course: Course, runner: ExerciseRunner, *, device: str = "cpu",
                        ids: Iterable[str] | None = None, budget_s: float | None = None,
                        on_done: Callable[[ExerciseCheck], None] | None = None) -> list[ExerciseCheck]:
@@ -268,15 +323,16 @@ def run_every_exercise(course: Course, runner: ExerciseRunner, *, device: str = 
         call = ex.measure
         measured = "—" if call is None else call.op + (f" {call.name}" if call.name else "")
         started = time.monotonic()
+        setup = setup_summary(ex)
         try:
             outcome = runner.run(ex, default_prediction(ex), device=device, budget_s=budget_s)
         except AttemptFailed as exc:
             check = ExerciseCheck(ex_id, ex.kind, measured, "—", "—", "—", (f"failed: {exc.reason}",),
-                                  time.monotonic() - started)
+                                  time.monotonic() - started, setup)
         else:
             problems, side, variants = check_outcome(outcome)
             check = ExerciseCheck(ex_id, ex.kind, measured, _truth_text(outcome), side, variants, tuple(problems),
-                                  time.monotonic() - started)
+                                  time.monotonic() - started, setup, _roof_text(outcome))
         checks.append(check)
         if on_done is not None:
             on_done(check)
@@ -285,9 +341,9 @@ def run_every_exercise(course: Course, runner: ExerciseRunner, *, device: str = 
 
 def render_table(checks: list[ExerciseCheck]) -> str:
     """A plain-text table: exercise, measured, truth, side, variants, agree?, seconds; then the problems."""
-    header = ("exercise", "measured", "truth", "side", "explanation variants", "agree?", "s")
-    rows = [(c.exercise_id, c.measured, c.truth, c.side, c.variants, "yes" if c.agree else "NO",
-             f"{c.seconds:.1f}") for c in checks]
+    header = ("exercise", "measured", "truth", "side", "setup", "decode roof", "explanation variants", "agree?", "s")
+    rows = [(c.exercise_id, c.measured, c.truth, c.side, c.setup.replace(" (simulated)", ""), c.roof, c.variants,
+             "yes" if c.agree else "NO", f"{c.seconds:.1f}") for c in checks]
     widths = [min(44, max(len(str(r[i])) for r in [header, *rows])) for i in range(len(header))]
     lines = ["  ".join(str(v)[:w].ljust(w) for v, w in zip(row, widths, strict=True)).rstrip()
              for row in [header, *rows]]

@@ -25,7 +25,7 @@ from tutor.grading import (
 )
 from tutor.grading.explain import condition_holds
 from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
-from tutor.measure.decode_sizing import decode_roof_text
+from tutor.measure.decode_sizing import cache_source_text, decode_roof_text
 from tutor.progress.passes import require_pass2_open
 from tutor.progress.store import StoreBase
 from tutor.results import Measurement, ResultError
@@ -193,7 +193,8 @@ def roof_note(values: Mapping[str, Any], lang: Lang) -> str | None:
         ws, llc = values.get("roof_check.working_set_bytes"), values.get("roof_check.last_level_cache_bytes")
         if not isinstance(ws, int | float) or not isinstance(llc, int | float):
             return None
-        return t("roof.cache_resident", lang, fraction=pct, ws=format_bytes(ws, lang), llc=format_bytes(llc, lang))
+        return t("roof.cache_resident", lang, fraction=pct, ws=format_bytes(ws, lang), llc=format_bytes(llc, lang),
+                 source=cache_source_text(values.get("roof_check.cache_source"), lang))
     if code in ("above_compute_roof", "above_bandwidth_roof") and values.get("roof_check.remeasured"):
         note = t("roof.remeasured", lang, fraction=pct)
         after = values.get("roof_check.fraction_after")

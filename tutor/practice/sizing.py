@@ -15,6 +15,7 @@ from typing import Any
 
 from tutor.content.models import Exercise
 from tutor.i18n import Lang, format_bytes, format_number, t
+from tutor.measure.decode_sizing import cache_source_text
 from tutor.measure.device import DRAM_BUDGET_BYTES, available_bytes
 
 #: Element sizes of the dtypes the registry allows.
@@ -31,6 +32,7 @@ class WorkingSet:
     cache_source: str
     cache_read: bool
     capped: bool = False
+    last_level_name: str = "L3"
 
     @property
     def llc_multiple(self) -> float:
@@ -87,12 +89,17 @@ def working_set(exercise: Exercise, params: Mapping[str, Any] | None = None, *, 
     except (WorkloadError, KeyError, ValueError):
         return None
     arrays = None
-    if "n" in p:
+    # Arrays of n elements only where the workload's memory is proportional to n (STREAM-like kernels); for a
+    # GEMM, n is a matrix side and the working set is given in bytes.
+    if "n" in p and int(workload.memory_fn({**p, "n": 2 * int(p["n"])})) == 2 * total:
         size = _ELEMENT_BYTES.get(str(p.get("dtype", "float32")), 4)
         arrays = max(1, round(total / (int(p["n"]) * size)))
     info = caches or _caches()
     source = str(info.get("source", ""))
-    return WorkingSet(total, arrays, int(info["last_level"]), source, not source.startswith("fallback"), capped)
+    from tutor.measure.device import cache_origin, last_level_name
+
+    return WorkingSet(total, arrays, int(info["last_level"]), source, cache_origin(source) != "fallback", capped,
+                      last_level_name(dict(info.get("levels") or {})))
 
 
 def setup_note(ws: WorkingSet, lang: Lang) -> str:
@@ -109,7 +116,8 @@ def setup_note(ws: WorkingSet, lang: Lang) -> str:
         "what": what,
         "multiple": format_number(multiple, lang, ".1f" if multiple < 10 else ".0f"),
         "llc": format_bytes(ws.last_level_cache, lang),
-        "source": t("setup.read" if ws.cache_read else "setup.fallback", lang),
+        "llc_name": ws.last_level_name,
+        "source": cache_source_text(ws.cache_source, lang),
     }
     key = "setup.dram" if multiple >= 4 else "setup.partial" if multiple > 1 else "setup.cache"
     return t(key, lang, **fields) + (t("setup.capped", lang) if ws.capped else "")
@@ -122,6 +130,7 @@ def decode_setup_line(mode: str, lang: Lang, *, caches: Mapping[str, Any] | None
     """The line under a decode exercise's prompt: the reference model this machine gets (sized from its caches,
     as the measurement will size it), its weights next to the last-level cache, and so which roof bounds it."""
     from tutor.measure.decode_sizing import DRAM_MULTIPLE, model_params, reference_decode
+    from tutor.measure.device import last_level_name
 
     info = caches or _caches()
     sizing = reference_decode(mode, llc=int(info["last_level"]), available=available,
@@ -135,7 +144,7 @@ def decode_setup_line(mode: str, lang: Lang, *, caches: Mapping[str, Any] | None
              weights=format_bytes(sizing.weights_bytes, lang),
              multiple=format_number(multiple, lang, ".2f" if multiple < 10 else ".0f"),
              llc=format_bytes(int(info["last_level"]), lang),
-             source=t("setup.fallback" if source.startswith("fallback") else "setup.read", lang))
+             llc_name=last_level_name(dict(info.get("levels") or {})), source=cache_source_text(source, lang))
     if sizing.grown and not sizing.dram_sized:
         text += t("setup.decode.budget", lang, budget=format_bytes(sizing.budget_bytes, lang),
                   target=format_number(DRAM_MULTIPLE, lang, ".0f"))

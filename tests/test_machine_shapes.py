@@ -1,0 +1,111 @@
+"""The course on machines shaped unlike this one (issue 11: "on a differently shaped one").
+
+The cache hierarchy is read from sysfs; ``TUTOR_SYSFS_ROOT`` points it at a fake tree (``tests/fixtures/sysfs``:
+an EPYC-like 32 MiB L3, a laptop's 8 MiB L3, a chip with no L3, the course's 480 MiB L3). On each shape the setup
+line under every prompt names that shape's last level and says it is simulated (never the learner's), decode's
+model and roof follow the shape, and the exercises whose sizes, roofs or words depend on the caches are run
+headless at small sizes with their explanations read against what was measured. ``bench/run_every_exercise.py
+--shape NAME`` runs every exercise at its real sizes on a shape.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tutor.content import load_course
+from tutor.i18n import format_bytes
+from tutor.measure import device
+from tutor.measure.api import run_request
+from tutor.measure.decode_sizing import reference_decode
+from tutor.paths import bundled_course
+from tutor.practice import ExerciseRunner
+from tutor.practice.answer_key import cache_dependent, render_table, run_every_exercise, setup_summary, small_measure
+from tutor.practice.sizing import setup_line
+from tutor.progress import ProgressStore
+
+SHAPES = Path(__file__).parent / "fixtures" / "sysfs"
+MiB = 2**20
+#: Per shape: the levels the tree holds, the last level's name, and where quick decode's weights live.
+EXPECTED = {
+    "epyc-32m": ({"L1": 32 * 2**10, "L2": 1 * MiB, "L3": 32 * MiB}, "L3", "dram"),
+    "laptop-8m": ({"L1": 48 * 2**10, "L2": 1280 * 2**10, "L3": 8 * MiB}, "L3", "dram"),
+    "no-l3": ({"L1": 32 * 2**10, "L2": 2 * MiB}, "L2", "dram"),
+    "xeon-480m": ({"L1": 48 * 2**10, "L2": 2 * MiB, "L3": 480 * MiB}, "L3", "partial"),
+}
+
+
+@pytest.fixture(params=sorted(EXPECTED))
+def shape(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv(device.SYSFS_ROOT_ENV, str(SHAPES / request.param))
+    return str(request.param)
+
+
+def test_each_fake_tree_reads_as_its_shape_and_says_it_is_simulated(shape: str) -> None:
+    levels, llc_name, _ = EXPECTED[shape]
+    caches = device.cache_sizes()
+    assert caches["levels"] == levels  # the instruction caches are left out, as on a real sysfs
+    assert caches["last_level"] == max(levels.values()) and device.last_level_name(caches["levels"]) == llc_name
+    assert caches["simulated"] is True and device.cache_origin(caches["source"]) == "simulated"
+
+
+def test_without_the_variable_the_machine_s_own_caches_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(device.SYSFS_ROOT_ENV, raising=False)
+    caches = device.cache_sizes()
+    assert caches["simulated"] is False and device.cache_origin(caches["source"]) in ("read", "fallback")
+
+
+def test_a_root_without_caches_is_an_error_not_this_machine(tmp_path: Path) -> None:
+    with pytest.raises(device.DeviceError, match="no cache hierarchy"):
+        device.cache_sizes(tmp_path)
+
+
+def test_every_setup_line_names_the_shape_s_last_level_and_says_simulated(shape: str) -> None:
+    levels, llc_name, decode_level = EXPECTED[shape]
+    llc = format_bytes(max(levels.values()), "en")
+    course = load_course(bundled_course())
+    lines = 0
+    for exercise in course.exercises.values():
+        en, es = setup_line(exercise, "en"), setup_line(exercise, "es")
+        if en is None:
+            assert es is None
+            continue
+        lines += 1
+        assert f"your {llc} {llc_name} (the last level; SIMULATED from" in en, en
+        assert es is not None and "SIMULADA desde" in es and f"tu {llc_name} de" in es, es
+        call = exercise.measure
+        if call is not None and call.dram is not None and "capped" not in en:
+            summary = setup_summary(exercise)
+            assert summary.endswith("dram (simulated)"), (exercise.id, summary)  # sized to ≥ 4× this shape's cache
+    assert lines >= 20
+    decode = course.exercises["n0-l4-gap"]
+    assert setup_summary(decode).split()[-2] == decode_level
+    assert reference_decode("quick").level == decode_level
+    assert reference_decode("quick").last_level_name == llc_name
+
+
+@pytest.mark.parametrize("name", ["epyc-32m", "no-l3"])
+def test_the_cache_dependent_exercises_agree_on_other_shapes(name: str, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exercises whose sizes, roofs or words depend on the caches, run headless at small sizes on the two
+    shapes least like this machine (the whole set runs on this machine in test_every_exercise, and on every
+    shape at real sizes in bench/run_every_exercise.py --shape). The roofline op's own exercises are left to
+    those: each shape would measure its STREAM arrays again (~30 s), and their truths do not read the caches."""
+    monkeypatch.setenv(device.SYSFS_ROOT_ENV, str(SHAPES / name))
+    course = load_course(bundled_course())
+    ids = sorted(i for i, ex in course.exercises.items()
+                 if cache_dependent(ex) and ex.measure is not None and ex.measure.op != "roofline")
+    assert {"n0-l4-gap", "n0-l4-gap-bandwidth", "f1-lab01-dram-bandwidth", "n0-l1-triad-bound"} <= set(ids)
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    try:
+        checks = run_every_exercise(course, ExerciseRunner(store, small_measure(run_request)), device="cpu",
+                                    ids=ids)
+    finally:
+        store.close()
+    table = render_table(checks)
+    assert all(c.agree for c in checks), table
+    by_id = {c.exercise_id: c for c in checks}
+    assert by_id["n0-l4-gap"].setup.endswith("(simulated)"), table
+    # the tiny decode model of the quick check sits in every shape's cache, so its roof is the cache's
+    assert by_id["n0-l4-gap"].roof.startswith(("cache", "partial")), table
