@@ -111,18 +111,20 @@ def test_a_vm_clock_below_what_a_measured_matmul_needs_is_raised_and_said(monkey
 
 
 def test_interleaved_bench_with_real_torch_at_tiny_sizes() -> None:
-    from tutor.measure.bench_rounds import ROUNDS, measure_interleaved
+    from tutor.measure.bench_rounds import measure_interleaved
     from tutor.measure.device import device_info
+    from tutor.measure.roofline import MODES
 
     seen: list[str] = []
     out = measure_interleaved("cpu", device_info("cpu"), "tiny", progress=lambda _f, m: seen.append(m))
-    rounds = ROUNDS["tiny"]["rounds"]
+    rounds = MODES["tiny"]["rounds"]
     order = out["rounds"]["order"]
     assert order[0] == "bandwidth" and order[-1] == "training" and "matmul float32" in order
     round_lines = [m for m in seen if m.startswith("round ")]
-    decode_rounds = ROUNDS["tiny"]["decode_rounds"]
+    decode_rounds = MODES["tiny"]["decode_rounds"]
     assert round_lines == ([f"round {r + 1}/{rounds}: {name}" for r in range(rounds) for name in order]
-                           + [f"round {r + 1}/{decode_rounds}: decode" for r in range(decode_rounds)])
+                           + [f"round {r + 1}/{decode_rounds}: {name}" for r in range(decode_rounds)
+                              for name in ("decode", "decode bound")])
     roof, decode, train = out["roofline"], out["decode"], out["train_step"]
     copy = roof["bandwidth"]["kernels"]["copy"]
     assert len(copy["gbs_round_best"]) == rounds
@@ -133,5 +135,37 @@ def test_interleaved_bench_with_real_torch_at_tiny_sizes() -> None:
     assert decode["batches"]["1"]["rounds"] == decode_rounds == decode["rounds"]["rounds"]
     assert decode["tokens_per_s"] == pytest.approx(decode["rounds"]["estimate"])
     assert str(decode["batches"]["1"]["threads"]) in decode["thread_probe_s"]  # the faster of the probed counts
-    assert train["repeats"] == rounds and train["tokens_per_s"] == pytest.approx(train["rounds"]["estimate"])
+    steps = MODES["tiny"]["train_round_steps"]
+    assert train["repeats"] == rounds * steps and train["tokens_per_s"] == pytest.approx(train["rounds"]["estimate"])
     assert train["estimator"].startswith("median over the rounds")
+    # the bound's bandwidth: passes over the weights interleaved with decode's rounds, the median over them
+    read = decode["feeding"]["read"]
+    assert read["rounds"]["rounds"] == decode_rounds and read["gbs"] == pytest.approx(read["rounds"]["estimate"])
+    assert read["passes"] == decode_rounds * MODES["tiny"]["read_round_passes"]
+    assert decode["bound_tokens_per_s"] > 0 and str(read["threads"]) in read["thread_probe_s"]
+    assert out["rounds"]["read_passes"] == MODES["tiny"]["read_round_passes"]
+
+
+def test_warm_until_stable_stops_once_two_successive_groups_agree() -> None:
+    from tutor.measure.estimators import warm_until_stable
+
+    times = iter([0.9, 0.5, 0.3, 0.2, 0.11, 0.1, 0.1, 0.1, 0.1, 0.1])  # a JIT's first calls, then steady
+    best, calls = warm_until_stable(lambda: next(times), group=2, tolerance=0.02)
+    assert (best, calls) == (0.1, 8)  # groups' bests 0.5, 0.2, 0.1, 0.1: the fourth agrees with the third
+    slow = iter([0.9**i for i in range(40)])  # 10 % faster every call, never stable: stops at the call cap
+    best, calls = warm_until_stable(lambda: next(slow), group=2, max_calls=6)
+    assert calls == 6 and best == pytest.approx(0.9**5)
+    with pytest.raises(MeasureCancelled):
+        warm_until_stable(lambda: 0.1, should_cancel=lambda: True)
+
+
+def test_interleave_keeps_the_garbage_collector_off_during_the_rounds_and_restores_it() -> None:
+    import gc
+
+    seen: list[bool] = []
+    assert gc.isenabled()
+    interleave([("a", lambda: seen.append(gc.isenabled()) or 1.0)], 3)
+    assert seen == [False, False, False] and gc.isenabled()
+    with pytest.raises(MeasureCancelled):
+        interleave([("a", lambda: 1.0)], 3, should_cancel=lambda: True)
+    assert gc.isenabled()

@@ -339,6 +339,12 @@ MESSAGES: dict[str, str] = {
     "palette.doctor_help": "Driver, torch, CUDA and the environment lock",
     "palette.bench": "Bench: measure this machine",
     "palette.bench_help": "The bench lab",
+    "bench.cv_spread": "CV: the spread across that run's own rounds",
+    "bench.estimator": (
+        "each figure: the median of {rounds} interleaved rounds, a round's value the best of its calls "
+        "(training: of {train_steps} steps); decode: the median of {decode_rounds} rounds, its bound's "
+        "bandwidth the best of {read_passes} passes over the weights in each; CV = the spread across the rounds"
+    ),
     "bench.no_previous": (
         "No previous run on this fingerprint to compare with: run the bench again for the second pass."
     ),

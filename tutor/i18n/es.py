@@ -344,6 +344,13 @@ MESSAGES: dict[str, str] = {
     "palette.doctor_help": "Driver, torch, CUDA y el lock del entorno",
     "palette.bench": "Bench: medir esta máquina",
     "palette.bench_help": "El laboratorio del bench",
+    "bench.cv_spread": "CV: la dispersión entre las rondas de esa misma ejecución",
+    "bench.estimator": (
+        "cada cifra: la mediana de {rounds} rondas intercaladas, el valor de una ronda el mejor de sus "
+        "llamadas (entrenamiento: de {train_steps} pasos); decodificación: la mediana de {decode_rounds} "
+        "rondas, el ancho de banda de su cota el mejor de {read_passes} lecturas de los pesos en cada una; "
+        "CV = la dispersión entre las rondas"
+    ),
     "bench.no_previous": (
         "No hay una ejecución anterior en esta huella: vuelve a ejecutar el bench para la segunda pasada."
     ),

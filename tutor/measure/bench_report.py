@@ -20,7 +20,7 @@ NOISE_K = 2.0
 NOISE_CAP = 0.15
 COMPARISON_RULE = (f"comparison: two runs agree when each headline figure differs by at most max(floor, "
                    f"{NOISE_K:g}·√(CV₁² + CV₂²)) — the two runs' intervals overlap — with a floor of 5 % and a "
-                   f"ceiling of {NOISE_CAP * 100:.0f} %")
+                   f"ceiling of {NOISE_CAP * 100:.0f} % ({t('bench.cv_spread', 'en')})")
 
 _LABELS: dict[str, tuple[str, str]] = {
     "peak_bandwidth_gbs": ("peak bandwidth", "GB/s"),
@@ -201,8 +201,8 @@ def method_lines(report: BenchReport) -> list[str]:
     out = []
     rounds = report.tests.get("rounds")
     if isinstance(rounds, dict) and rounds.get("count"):
-        out.append(f"each figure: the median of {rounds['count']} interleaved rounds (decode: of "
-                   f"{rounds.get('decode_rounds')} rounds); CV = the spread across the rounds")
+        out.append(t("bench.estimator", "en", rounds=rounds["count"], decode_rounds=rounds.get("decode_rounds"),
+                     train_steps=rounds.get("train_steps_per_round", 1), read_passes=rounds.get("read_passes", 1)))
     train = report.tests.get("train_step")
     if isinstance(train, dict) and train.get("theoretical_gflops") and train.get("theoretical_source"):
         out.append(f"MFU over a theoretical peak of {float(train['theoretical_gflops']):,.0f} GFLOP/s = "

@@ -25,7 +25,7 @@ import torch
 from tutor.measure import kernels
 from tutor.measure.device import cache_sizes
 from tutor.measure.errors import DeviceError
-from tutor.measure.estimators import ROUND_ESTIMATOR, best_rate, interleave, median_rate
+from tutor.measure.estimators import ROUND_ESTIMATOR, best_rate, interleave, median_rate, warm_until_stable
 from tutor.measure.model import (
     MODEL_MODES,
     DecodeTiming,
@@ -34,7 +34,9 @@ from tutor.measure.model import (
     _decode_run,
     build_model,
     measure_decode,
+    read_thread_counts,
     theoretical_peak,
+    weights_read_pass,
 )
 from tutor.measure.registry import WORKLOADS
 from tutor.measure.roofline import (
@@ -48,17 +50,12 @@ from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_call
 
 Progress = Callable[[float, str], None]
 
-# Per mode: how many rounds, and how long each figure's slice of a round lasts (a training slice is one step);
-# decode has its own rounds of ``decode_round_steps`` tokens after the prompt. The counts are odd, so the
-# median is one round's value and the median of rates is the rate of the median time.
-ROUNDS: dict[str, dict[str, Any]] = {
-    "tiny": {"rounds": 3, "copy_repeats": 2, "gemm_round_s": 0.005, "decode_rounds": 3, "decode_round_steps": 8},
-    "quick": {"rounds": 7, "copy_repeats": 5, "gemm_round_s": 0.1, "decode_rounds": 7, "decode_round_steps": 12},
-    "full": {"rounds": 15, "copy_repeats": 8, "gemm_round_s": 0.3, "decode_rounds": 15, "decode_round_steps": 48},
-}
+# The rounds per mode (how many, each figure's slice of a round, decode's own rounds) are in
+# tutor.measure.roofline.MODES beside the sizes they time.
 GEMM_WARMUP = {"bfloat16": 3, "float16": 3}
-"""Untimed calls before a dtype's first timing: oneDNN picks and JIT-compiles the bf16/fp16 kernels (AMX tiles on
-recent Xeons) on the first calls; fp32 and fp64 go straight to the BLAS."""
+"""The fewest untimed calls before a dtype's first timing: oneDNN picks and JIT-compiles the bf16/fp16 kernels (AMX
+tiles on recent Xeons) on the first calls, and these dtypes are then warmed up further until their time is stable
+(:func:`tutor.measure.estimators.warm_until_stable`); fp32 and fp64 go straight to the BLAS."""
 SIZE_TOLERANCE = 0.05
 """The matmul size used in the rounds: the largest probed size within this fraction of the fastest (so two runs
 pick the same size when two sizes are about as fast)."""
@@ -68,10 +65,15 @@ def _noop(_f: float, _m: str) -> None:
     return None
 
 
+def _one_call(fn: Callable[[], Any], device: str) -> Callable[[], float]:
+    """A callable that runs ``fn`` once, timed, and returns its seconds."""
+    return lambda: time_callable(fn, device, warmup=0, min_repeats=1, max_repeats=1, budget_s=0).min
+
+
 def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cancel: CancelCheck | None,
                progress: Progress) -> tuple[Callable[[], float], dict[str, Any], list[float]]:
     """STREAM triad measured once (reported, not a headline) and the STREAM copy round task."""
-    cfg, rcfg = MODES[mode], ROUNDS[mode]
+    cfg = rcfg = MODES[mode]
     dtype, elem = "float32", 4
     n = stream_array_bytes(device, mode, array_cap_bytes) // elem
     out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rcfg["rounds"],
@@ -107,7 +109,7 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
                ) -> tuple[Callable[[], float], dict[str, Any]]:
     """Probe the mode's square sizes for ``dtype`` (after the dtype's warm-up), keep the fastest size's
     matrices and return its round task: the best of k calls, k sized to the mode's slice of a round."""
-    cfg, rcfg = MODES[mode], ROUNDS[mode]
+    cfg = rcfg = MODES[mode]
     sizes = CUDA_GEMM_N[mode] if device == "cuda" else cfg["gemm_n"]
     tensor_dtype = "float32" if dtype == "tfloat32" else dtype
     tried: list[dict[str, Any]] = []
@@ -125,7 +127,13 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
         first = time.perf_counter() - t0
         if device == "cpu" and first > 2.0 and tried:
             break  # a dtype without fast kernels: larger sizes would take minutes
-        stats = time_callable(fn, device, warmup=GEMM_WARMUP.get(dtype, 1), min_repeats=3, max_repeats=3,
+        warmup = GEMM_WARMUP.get(dtype, 1)
+        if dtype in GEMM_WARMUP and device == "cpu":  # until two successive pairs of calls agree within 2 %
+            time_callable(fn, device, warmup=warmup - 1, min_repeats=1, max_repeats=1, budget_s=0,
+                          should_cancel=should_cancel)
+            warm_until_stable(_one_call(fn, device), max_s=1.0, should_cancel=should_cancel)
+            warmup = 0
+        stats = time_callable(fn, device, warmup=warmup, min_repeats=3, max_repeats=3,
                               budget_s=0, should_cancel=should_cancel)
         tried.append({"n": n, "gflops_best": flops / stats.min / 1e9, "gflops_median": flops / stats.median / 1e9,
                       "time_s": stats.stats().to_json(), "flops": flops})
@@ -137,7 +145,10 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
     fn, flops = fns[chosen["n"]], chosen["flops"]
     fns.clear()  # only the chosen size's matrices stay allocated
     per_call = chosen["time_s"]["min"]
-    k = max(2, min(30, math.ceil(rcfg["gemm_round_s"] / max(per_call, 1e-9))))
+    # calls per round: enough to fill the slice; one call when a single call already fills it (fp64 at 2048 on a
+    # CPU), else at least two, so a round's best skips one interrupted call
+    fewest = 1 if per_call >= rcfg["gemm_round_s"] else 2
+    k = max(fewest, min(30, math.ceil(rcfg["gemm_round_s"] / max(per_call, 1e-9))))
     prev_tf32 = torch.backends.cuda.matmul.allow_tf32 if device == "cuda" else None
 
     def task() -> float:
@@ -163,7 +174,7 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     """Build every workload, run the interleaved rounds, and return ``{"roofline", "decode", "train_step",
     "rounds"}`` (the first three in the shapes the single-figure functions return)."""
     started = time.time()
-    rcfg = ROUNDS[mode]
+    rcfg = MODES[mode]
     rounds = rcfg["rounds"]
     tasks: list[tuple[str, Callable[[], float]]] = []
     setup = lambda lo, hi: (lambda f, m: progress(lo + (hi - lo) * f, m))  # noqa: E731
@@ -189,14 +200,18 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     train_dtype = "bfloat16" if device == "cuda" and "bfloat16" in gemm_info and "error" not in gemm_info[
         "bfloat16"] else "float32"
     progress(0.2, "train step: building the model, counting FLOPs, warming up")
-    rig = TrainRig(device, mode, train_dtype)
-    rig.step()  # the warm-up: allocates Adam's state
+    rig = TrainRig(device, mode, train_dtype)  # its FLOP count runs one forward and backward
+    for _ in range(rcfg["train_warmup_steps"]):  # discarded: the first step allocates Adam's state
+        rig.step()
     train_times: list[float] = []
+    train_round_best: list[float] = []
+    steps_per_round = rcfg["train_round_steps"]
 
     def train_task() -> float:
-        t = rig.step()
-        train_times.append(t)
-        return rig.batch * rig.seq / t
+        times = [rig.step() for _ in range(steps_per_round)]
+        train_times.extend(times)
+        train_round_best.append(min(times))
+        return best_rate(rig.batch * rig.seq, times)
 
     tasks.append(("training", train_task))
 
@@ -228,7 +243,7 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
 
     theoretical, source = theoretical_peak(roof.get("physical_limits"), train_dtype)
     train = rig.result(train_times, roof["peak_gflops"][train_dtype], theoretical_gflops=theoretical,
-                       theoretical_source=source, round_times=train_times)
+                       theoretical_source=source, round_times=train_round_best, steps_per_round=steps_per_round)
     train["rounds"] = figures["training"].to_dict()
     # The decode model is sized to this machine's cache (up to 1 GiB of weights in quick mode): it cannot sit in
     # memory beside the STREAM arrays and the training step, so decode has its own rounds once they are freed.
@@ -241,17 +256,20 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     progress(1.0, "measured")
     return {"roofline": roof, "decode": decode, "train_step": train, "train_dtype": train_dtype,
             "rounds": {"count": rounds, "order": order, "estimator": ROUND_ESTIMATOR,
-                       "decode_rounds": ROUNDS[mode]["decode_rounds"]}}
+                       "decode_rounds": rcfg["decode_rounds"],
+                       "train_steps_per_round": steps_per_round, "read_passes": rcfg["read_round_passes"]}}
 
 
 def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: CancelCheck | None,
                    progress: Progress) -> dict[str, Any]:
     """Batch-1 decode of the model sized for this machine, in the mode's decode rounds (each a prefill and
     ``decode_round_steps`` tokens; a round's value is 1 ÷ its median step, the headline the median over the
-    rounds), the larger batch once, then :func:`measure_decode`'s bound from the bandwidth feeding the weights."""
+    rounds), each round followed by ``read_round_passes`` passes over the weights (a round's value the best pass's
+    bandwidth; the bound's bandwidth the median over the rounds), the larger batch once, then
+    :func:`measure_decode`'s figures with that bound."""
     from tutor.measure.decode_sizing import reference_decode
 
-    rcfg, mcfg = ROUNDS[mode], MODEL_MODES[mode]
+    rcfg, mcfg = MODES[mode], MODEL_MODES[mode]
     prompt = mcfg["prompt"]
     sizing = reference_decode(mode, device=device)
     progress(0.0, "decode: building the model sized for this machine")
@@ -270,6 +288,17 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
             probe[threads] = statistics.median(_decode_run(model, 1, prompt, max(4, steps_per_round // 2), 1,
                                                            torch.float32, device, should_cancel, math.inf))
         decode_threads = min(probe, key=lambda t: probe[t])
+        # The bound's bandwidth: the weights read by GEMVs with the faster thread count (probed the same way).
+        one_pass, read_bytes = weights_read_pass(model, device)
+        read_probe: dict[int, float] = {}
+        for threads in read_thread_counts(device):
+            check_cancel(should_cancel)
+            torch.set_num_threads(threads)
+            one_pass()  # a cache that can hold the weights now holds them, as after decode's warm-up
+            read_probe[threads] = min(one_pass(), one_pass())
+        read_threads = min(read_probe, key=lambda t: read_probe[t])
+        passes = rcfg["read_round_passes"]
+        read_times: list[float] = []
         torch.set_num_threads(decode_threads)
         steps: list[float] = []
         round_step: list[float] = []
@@ -281,8 +310,21 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
             round_step.append(statistics.median(times))
             return median_rate(1.0, times)
 
-        figure = interleave([("decode", decode_task)], rcfg["decode_rounds"], should_cancel,
-                            lambda f, m: progress(0.1 + 0.5 * f, m))["decode"]
+        def read_task() -> float:
+            torch.set_num_threads(read_threads)
+            try:
+                times = []
+                for _ in range(passes):
+                    check_cancel(should_cancel)
+                    times.append(one_pass())
+            finally:
+                torch.set_num_threads(decode_threads)
+            read_times.extend(times)
+            return best_rate(read_bytes / 1e9, times)
+
+        figures = interleave([("decode", decode_task), ("decode bound", read_task)], rcfg["decode_rounds"],
+                             should_cancel, lambda f, m: progress(0.1 + 0.5 * f, m))
+        figure, read = figures["decode"], figures["decode bound"]
         progress(0.6, f"decode: batch {mcfg['big_batch']}, {mcfg['decode_steps']} tokens")
         big = _decode_run(model, mcfg["big_batch"], prompt, mcfg["decode_steps"], 1, torch.float32, device,
                           should_cancel, mcfg["decode_budget_s"])
@@ -290,8 +332,12 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
         torch.set_num_threads(default_threads)
     timed = {1: DecodeTiming(tuple(steps), decode_threads, tuple(round_step)),
              mcfg["big_batch"]: DecodeTiming(tuple(big), decode_threads)}
+    feed = {"gbs": read.estimate, "bytes": read_bytes, "threads": read_threads, "passes": len(read_times),
+            "cv": read.cv, "rounds": read.to_dict(), "thread_probe_s": {str(t): v for t, v in read_probe.items()},
+            "method": f"every weight matrix read once by a one-token linear (a GEMV, as decode reads it): "
+                      f"{ROUND_ESTIMATOR}, a round's value the best of {passes} passes"}
     decode = measure_decode(device, mode, bandwidth_gbs, should_cancel, lambda f, m: progress(0.7 + 0.3 * f, m),
-                            sizing=sizing, model=model, timed=timed)
+                            sizing=sizing, model=model, timed=timed, feed=feed)
     decode.update(decode_steps=steps_per_round, rounds=figure.to_dict(),
                   thread_probe_s={str(t): s for t, s in probe.items()})
     return decode

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tutor.i18n import Lang, format_number, t
 
 
@@ -59,3 +61,14 @@ class MeasureTimedOut(MeasureFailed):
 
     def messages(self) -> dict[str, str]:
         return {lang: self.message(lang) for lang in ("es", "en")}
+
+
+CancelCheck = Callable[[], bool]
+"""Asked between timed calls: True stops the measurement (:func:`check_cancel` raises)."""
+
+
+def check_cancel(should_cancel: CancelCheck | None) -> None:
+    """Raise :class:`MeasureCancelled` when ``should_cancel`` says so (here so the pure estimators and the timing
+    harness share it without importing each other)."""
+    if should_cancel is not None and should_cancel():
+        raise MeasureCancelled("cancelled")

@@ -6,15 +6,25 @@ Why rounds, interleaved: on a shared machine (a VM, a laptop with a browser open
 from milliseconds to seconds. Measured one figure after another, a two-second burst lands entirely on one figure
 and no statistic of that figure's samples can see it. Measured round-robin — every figure a short slice in each
 round — the burst spoils one or two rounds of every figure alike, and the median over the rounds ignores them.
+
+Within a round a figure's value is the best of its few calls (:func:`best_rate`: other work only ever slows a
+call down, so the fastest of a round's calls is the one nothing interrupted). Python's garbage collector is off
+while the rounds run (:func:`interleave`): a full collection among the training step's many objects would land
+in one round of one figure. A kernel whose first calls are slow (oneDNN choosing and JIT-compiling its bf16
+kernels, AMX state) is warmed up until its time stops changing (:func:`warm_until_stable`).
+
+This module is the one home of these statistics: :class:`tutor.measure.timing.TimedRuns` takes its CV from here.
 """
 
 from __future__ import annotations
 
+import gc
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tutor.measure.timing import CancelCheck, check_cancel
+from tutor.measure.errors import CancelCheck, check_cancel
 
 ROUND_ESTIMATOR = "median over the rounds of each round's value"
 """How a headline figure is estimated from its rounds (said in the report's notes)."""
@@ -61,6 +71,29 @@ def best_rate(work: float, times_s: Sequence[float]) -> float:
     return work / min(times_s)
 
 
+def warm_until_stable(call: Callable[[], float], *, group: int = 2, tolerance: float = 0.02, min_groups: int = 2,
+                      max_calls: int = 24, max_s: float = 2.0, should_cancel: CancelCheck | None = None
+                      ) -> tuple[float, int]:
+    """Warm a kernel up until its time is stable: ``call`` runs it once and returns its seconds; calls come in
+    groups of ``group``, and the warm-up stops once the best of a group is within ``tolerance`` of the previous
+    group's best (after ``min_groups`` groups), or after ``max_calls`` calls or ``max_s`` seconds, whichever comes
+    first. Returns (the last group's best seconds, calls made)."""
+    calls, previous, best = 0, None, float("inf")
+    started = time.perf_counter()
+    for g in range(max(1, max_calls // max(1, group))):
+        best = float("inf")
+        for _ in range(max(1, group)):
+            check_cancel(should_cancel)
+            best = min(best, call())
+            calls += 1
+        if previous is not None and g + 1 >= min_groups and abs(best / previous - 1) <= tolerance:
+            break
+        if time.perf_counter() - started > max_s:
+            break
+        previous = best
+    return best, calls
+
+
 def median_rate(work: float, times_s: Sequence[float]) -> float:
     """A round's value for a sequence of steps (decode): ``work`` ÷ the median step time."""
     return work / statistics.median(times_s)
@@ -74,17 +107,25 @@ def interleave(tasks: Sequence[tuple[str, Task]], rounds: int, should_cancel: Ca
                progress: Progress | None = None) -> dict[str, RoundFigure]:
     """Run ``rounds`` rounds; each round calls every task once, in order, and records the value it returns.
 
-    Returns each task's :class:`RoundFigure`. ``should_cancel`` is checked before every task."""
+    Returns each task's :class:`RoundFigure`. ``should_cancel`` is checked before every task. The garbage
+    collector runs once before the rounds and not during them (it is switched back on after, as it was)."""
     if rounds < 1:
         raise ValueError("at least one round")
     values: dict[str, list[float]] = {name: [] for name, _ in tasks}
     total = rounds * len(tasks)
-    for r in range(rounds):
-        for i, (name, task) in enumerate(tasks):
-            check_cancel(should_cancel)
-            if progress is not None:
-                progress((r * len(tasks) + i) / total, f"round {r + 1}/{rounds}: {name}")
-            values[name].append(float(task()))
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for r in range(rounds):
+            for i, (name, task) in enumerate(tasks):
+                check_cancel(should_cancel)
+                if progress is not None:
+                    progress((r * len(tasks) + i) / total, f"round {r + 1}/{rounds}: {name}")
+                values[name].append(float(task()))
+    finally:
+        if was_enabled:
+            gc.enable()
     return {name: RoundFigure(tuple(v)) for name, v in values.items()}
 
 

@@ -15,6 +15,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from tutor.measure.decode_sizing import DecodeSizing, weights_level
+from tutor.measure.estimators import cv
 from tutor.measure.timing import CancelCheck, check_cancel
 
 Progress = Callable[[float, str], None]
@@ -158,55 +159,64 @@ def _sync(device: str) -> None:
 
 
 def _summary(rates: list[float], times: list[float]) -> dict[str, Any]:
-    mean_t = statistics.fmean(times)
-    cv = statistics.stdev(times) / mean_t if len(times) > 1 else 0.0
-    return {"best": max(rates), "median": statistics.median(rates), "cv": cv, "repeats": len(rates),
+    return {"best": max(rates), "median": statistics.median(rates), "cv": cv(times), "repeats": len(rates),
             "times_s": times}
+
+
+def weights_read_pass(model: nn.Module, device: str) -> tuple[Callable[[], float], int]:
+    """(one pass, bytes): a pass reads every weight matrix once by a one-token ``linear`` — the matrix-vector
+    product a decode step makes of it — and sums every vector, and returns its seconds."""
+    params = [p.detach() for p in model.parameters()]
+    total = sum(p.numel() * p.element_size() for p in params)
+    inputs = {int(p.shape[-1]): torch.randn(1, 1, int(p.shape[-1]), dtype=p.dtype, device=p.device)
+              for p in params if p.dim() == 2}
+
+    def one_pass() -> float:
+        _sync(device)
+        t0 = time.perf_counter_ns()
+        with torch.inference_mode():
+            for p in params:
+                if p.dim() == 2:
+                    F.linear(inputs[int(p.shape[-1])], p)
+                else:
+                    p.sum()
+        _sync(device)
+        return (time.perf_counter_ns() - t0) / 1e9
+
+    return one_pass, total
+
+
+def read_thread_counts(device: str) -> list[int]:
+    """The thread counts a weights read (and decode) tries: torch's, and one on a CPU with more than one."""
+    default = torch.get_num_threads()
+    return [default] if device == "cuda" or default == 1 else [default, 1]
 
 
 def weights_read_bandwidth(model: nn.Module, device: str, should_cancel: CancelCheck | None = None,
                            budget_s: float = 1.0) -> dict[str, Any]:
     """The bandwidth that feeds a decode step's weights, measured on the weights themselves, wherever they live
-    (DRAM, or a cache that holds them): every weight matrix read once by a one-token ``linear`` — the
-    matrix-vector product a decode step makes of it — and every vector summed. Best pass, with torch's thread
-    count and with one thread (the faster count, as decode picks). Not a STREAM copy: a GEMV reads its matrix and
-    writes almost nothing, and measured here a copy (25 GB/s) or a ``sum`` (24 GB/s) fed less than decode's own
-    GEMVs read (31 GB/s), so a bound from either would be beaten."""
-    params = [p.detach() for p in model.parameters()]
-    total = sum(p.numel() * p.element_size() for p in params)
-    inputs = {int(p.shape[-1]): torch.randn(1, 1, int(p.shape[-1]), dtype=p.dtype, device=p.device)
-              for p in params if p.dim() == 2}
+    (DRAM, or a cache that holds them): :func:`weights_read_pass`, best pass, with torch's thread count and with
+    one thread (the faster count, as decode picks). Not a STREAM copy: a GEMV reads its matrix and writes almost
+    nothing, and measured here a copy (25 GB/s) or a ``sum`` (24 GB/s) fed less than decode's own GEMVs read
+    (31 GB/s), so a bound from either would be beaten."""
+    one_pass, total = weights_read_pass(model, device)
     default = torch.get_num_threads()
-    counts = [default] if device == "cuda" or default == 1 else [default, 1]
+    counts = read_thread_counts(device)
     best_s, best_threads, times_all = float("inf"), default, []
-
-    def one_pass() -> float:
-        _sync(device)
-        t0 = time.perf_counter_ns()
-        for p in params:
-            if p.dim() == 2:
-                F.linear(inputs[int(p.shape[-1])], p)
-            else:
-                p.sum()
-        _sync(device)
-        return (time.perf_counter_ns() - t0) / 1e9
-
     try:
-        with torch.inference_mode():
-            for threads in counts:
-                torch.set_num_threads(threads)
-                one_pass()  # warm-up: a cache that can hold the weights now holds them, as after decode's warm-up
-                times: list[float] = []
-                while len(times) < 3 or (sum(times) < budget_s / len(counts) and len(times) < 30):
-                    check_cancel(should_cancel)
-                    times.append(one_pass())
-                if min(times) < best_s:
-                    best_s, best_threads, times_all = min(times), threads, times
+        for threads in counts:
+            torch.set_num_threads(threads)
+            one_pass()  # warm-up: a cache that can hold the weights now holds them, as after decode's warm-up
+            times: list[float] = []
+            while len(times) < 3 or (sum(times) < budget_s / len(counts) and len(times) < 30):
+                check_cancel(should_cancel)
+                times.append(one_pass())
+            if min(times) < best_s:
+                best_s, best_threads, times_all = min(times), threads, times
     finally:
         torch.set_num_threads(default)
-    mean = statistics.fmean(times_all)
     return {"gbs": total / best_s / 1e9, "bytes": total, "threads": best_threads, "passes": len(times_all),
-            "cv": statistics.stdev(times_all) / mean if len(times_all) > 1 else 0.0,
+            "cv": cv(times_all),
             "method": "every weight matrix read once by a one-token linear (a GEMV, as decode reads it), best pass"}
 
 
@@ -225,6 +235,7 @@ def measure_decode(
     device: str, mode: str, bandwidth_gbs: float, should_cancel: CancelCheck | None = None,
     progress: Progress | None = None, *, sizing: DecodeSizing | None = None,
     model: TinyTransformer | None = None, timed: dict[int, DecodeTiming] | None = None,
+    feed: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Greedy decode with a KV cache at batch 1 and a larger batch; tokens/s against the bound of the roof that
     feeds the weights.
@@ -235,7 +246,9 @@ def measure_decode(
     read + KV cache read); at batch B a step yields B tokens. A batch-1 figure above its bound by more than its
     noise has that bandwidth measured again (``bound_check``).
     ``model`` (the model ``sizing`` describes, already built) and ``timed`` (steps already timed, per
-    batch) let a caller that times the steps itself (``tutor bench``'s rounds) build the same result.
+    batch) let a caller that times the steps itself (``tutor bench``'s rounds) build the same result; ``feed`` (the
+    weights' read bandwidth in :func:`weights_read_bandwidth`'s shape, measured by that caller in its rounds) is
+    then used instead of measuring it here.
     """
     from tutor.theory.roofline import bound_check
 
@@ -247,9 +260,11 @@ def measure_decode(
         model = build_model(cfg, device, dtype).eval()
     w_bytes = weight_bytes_per_step(model)
     prompt, steps = cfg_mode["prompt"], cfg_mode["decode_steps"]
-    if progress:
-        progress(0.0, f"decode: reading {w_bytes / 2**20:.0f} MiB of weights to measure the bandwidth that feeds them")
-    feed = weights_read_bandwidth(model, device, should_cancel)
+    if feed is None:
+        if progress:
+            progress(0.0, f"decode: reading {w_bytes / 2**20:.0f} MiB of weights to measure the bandwidth that feeds "
+                          "them")
+        feed = weights_read_bandwidth(model, device, should_cancel)
     llc = sizing.last_level_cache_bytes if sizing is not None else None
     level = "dram" if device == "cuda" else weights_level(w_bytes, llc)
     feeding: dict[str, Any] = {
@@ -277,17 +292,17 @@ def measure_decode(
         bytes_per_step = w_bytes + kv_bytes
         # Per-step median: robust to the other processes of a shared machine preempting a step now and then.
         median_step = statistics.median(step_times)
-        cv = statistics.stdev(step_times) / statistics.fmean(step_times) if len(step_times) > 1 else 0.0
+        step_cv = cv(step_times)
         rounds = given.round_step_s if given is not None else ()
         if rounds:  # the median over the rounds of each round's median step; its CV across the rounds
             median_step = statistics.median(rounds)
-            cv = statistics.stdev(rounds) / statistics.fmean(rounds) if len(rounds) > 1 else 0.0
+            step_cv = cv(rounds)
         out["batches"][str(batch)] = {
             "batch": batch,
             "tokens_per_s": batch / median_step,
             "tokens_per_s_best_step": batch / min(step_times),
             "median_step_s": median_step,
-            "cv": cv,
+            "cv": step_cv,
             "timed_steps": len(step_times),
             "bytes_per_step": bytes_per_step,
             "bytes_per_token": bytes_per_step / batch,
@@ -459,9 +474,10 @@ class TrainRig:
         del self.model, self.opt, self.tokens, self.targets
 
     def result(self, times: list[float], peak_gflops: float, *, theoretical_gflops: float | None = None,
-               theoretical_source: str | None = None, round_times: list[float] | None = None) -> dict[str, Any]:
-        """The figures from timed steps: tokens/s of the best step, or with ``round_times`` (one step time per
-        interleaved round) the median over the rounds, with the CV across them."""
+               theoretical_source: str | None = None, round_times: list[float] | None = None,
+               steps_per_round: int = 1) -> dict[str, Any]:
+        """The figures from timed steps: tokens/s of the best step, or with ``round_times`` (per interleaved round,
+        the best of its ``steps_per_round`` steps) the median over the rounds, with the CV across them."""
         batch, seq = self.batch, self.seq
         rates = [batch * seq / t for t in times]
         s = _summary(rates, times)
@@ -469,8 +485,9 @@ class TrainRig:
         estimator = "the best step"
         if round_times:
             estimate_s = statistics.median(round_times)
-            s["cv"] = statistics.stdev(round_times) / statistics.fmean(round_times) if len(round_times) > 1 else 0.0
-            estimator = "median over the rounds (one step per round)"
+            s["cv"] = cv(round_times)
+            estimator = ("median over the rounds (one step per round)" if steps_per_round == 1 else
+                         f"median over the rounds of each round's best of {steps_per_round} steps")
         achieved = self.flops / estimate_s
         n = getattr(self, "n_params", None) or n_params(self.model)
         return {

@@ -34,16 +34,25 @@ from tutor.theory.roofline import busy_threshold, measured_when_busy
 
 Progress = Callable[[float, str], None]
 
-# Per mode: array bytes for DRAM figures (at least 4× LLC), GEMM sizes, time budgets.
+# Per mode: array bytes for DRAM figures (at least 4× LLC), GEMM sizes, time budgets; and how ``tutor bench``
+# measures in interleaved rounds (tutor.measure.bench_rounds): the rounds, each figure's slice of a round (copies,
+# seconds of matmul calls, training steps after the warm-up steps), decode's own rounds (tokens each, and passes
+# over the weights for its bound). Round counts are odd, so the median is one round's value.
 MODES: dict[str, dict[str, Any]] = {
     "tiny": {"stream_bytes": 8 * 2**20, "stream_kernels": ("copy",), "gemm_n": (256,), "budget_s": 0.05,
-             "max_repeats": 5, "dtypes_cpu": ("float32",)},
+             "max_repeats": 5, "dtypes_cpu": ("float32",),
+             "rounds": 3, "copy_repeats": 2, "gemm_round_s": 0.005, "train_warmup_steps": 1, "train_round_steps": 1,
+             "decode_rounds": 3, "decode_round_steps": 8, "read_round_passes": 1},
     "quick": {"stream_bytes": 256 * 2**20, "stream_kernels": ("copy", "triad"), "gemm_n": (512, 1024, 2048),
               "stream_rounds": 5, "stream_round_gap_s": 0.15, "budget_s": 0.8, "max_repeats": 30,
-              "dtypes_cpu": ("float32", "float64", "bfloat16")},
+              "dtypes_cpu": ("float32", "float64", "bfloat16"),
+              "rounds": 7, "copy_repeats": 5, "gemm_round_s": 0.1, "train_warmup_steps": 1, "train_round_steps": 2,
+              "decode_rounds": 7, "decode_round_steps": 12, "read_round_passes": 2},
     "full": {"stream_bytes": 512 * 2**20, "stream_kernels": ("copy", "scale", "add", "triad"),
              "gemm_n": (512, 1024, 2048, 3072), "stream_rounds": 9, "stream_round_gap_s": 0.25, "budget_s": 2.5,
-             "max_repeats": 60, "dtypes_cpu": ("float32", "float64", "bfloat16", "float16")},
+             "max_repeats": 60, "dtypes_cpu": ("float32", "float64", "bfloat16", "float16"),
+             "rounds": 15, "copy_repeats": 8, "gemm_round_s": 0.3, "train_warmup_steps": 2, "train_round_steps": 2,
+             "decode_rounds": 15, "decode_round_steps": 48, "read_round_passes": 3},
 }
 CUDA_GEMM_N: dict[str, tuple[int, ...]] = {"tiny": (1024,), "quick": (2048, 4096, 8192),
                                             "full": (2048, 4096, 8192, 16384)}

@@ -14,10 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tutor.measure.errors import MeasureCancelled
+from tutor.measure.errors import CancelCheck, check_cancel
+from tutor.measure.estimators import cv as _cv
 from tutor.results import TimingStats
 
-CancelCheck = Callable[[], bool]
+__all__ = ["CancelCheck", "TimedRuns", "check_cancel", "choose_inner", "time_callable"]
 
 
 @dataclass(frozen=True)
@@ -45,20 +46,13 @@ class TimedRuns:
 
     @property
     def cv(self) -> float:
-        """Coefficient of variation (stdev / mean) of the per-call times."""
-        if len(self.times_s) < 2:
-            return 0.0
-        return statistics.stdev(self.times_s) / self.mean
+        """Coefficient of variation (stdev / mean) of the per-call times (:func:`tutor.measure.estimators.cv`)."""
+        return _cv(self.times_s)
 
     def stats(self) -> TimingStats:
         """The statistics a result carries (:class:`tutor.results.TimingStats`)."""
         return TimingStats(median=self.median, min=self.min, max=self.max, mean=self.mean, cv=self.cv,
                            repeats=len(self.times_s), inner=self.inner)
-
-
-def check_cancel(should_cancel: CancelCheck | None) -> None:
-    if should_cancel is not None and should_cancel():
-        raise MeasureCancelled("cancelled")
 
 
 def time_callable(

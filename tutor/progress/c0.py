@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
+from tutor.i18n import t
 from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
@@ -184,9 +185,10 @@ def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = 
     (:data:`~tutor.measure.bench_report.COMPARISON_RULE`). Once a pair agreed, a later noisy pair does not withdraw
     the condition: the evidence names the pair that holds and says how the latest pair compared."""
     title = {"en": "Two tutor bench runs on this device agree (the second reproducible pass; each figure within "
-                   "max(5 %, 2·√(CV₁² + CV₂²)), at most 15 %)",
+                   "max(5 %, 2·√(CV₁² + CV₂²)), at most 15 %; " + t("bench.cv_spread", "en") + ")",
              "es": "Dos ejecuciones de tutor bench en este dispositivo coinciden (la segunda pasada reproducible; "
-                   "cada cifra dentro de máx(5 %, 2·√(CV₁² + CV₂²)), como mucho 15 %)"}
+                   "cada cifra dentro de máx(5 %, 2·√(CV₁² + CV₂²)), como mucho 15 %; " + t("bench.cv_spread", "es")
+                   + ")"}
     if not bench_runs:
         return Condition("bench", title, False, {"en": "no tutor bench run yet", "es": "aún no hay tutor bench"})
     latest = bench_runs[-1]
