@@ -53,7 +53,7 @@ def run_check(*args: str | Path, timeout: float = 60) -> subprocess.CompletedPro
         resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
     return subprocess.run(
-        [sys.executable, "-m", "tutor", "lessons", "check", *map(str, args)],
+        [sys.executable, "-m", "tutor", "lessons", "check", *map(str, args), "--lang", "en"],
         capture_output=True,
         timeout=timeout,
         preexec_fn=limit,
@@ -80,7 +80,7 @@ def test_a_sparse_3_gb_lesson_is_refused_by_its_size(tmp_path: Path) -> None:
     out = assert_clean_failure(run_check(root))
     assert time.perf_counter() - start < 30
     assert f"{big}:1:1: error: file is larger than 1000 kB (is 3,000,000,000 bytes" in out
-    assert out.rstrip().endswith("1 lessons, 1 exercises, 1 problem")  # the rest of the course still loads
+    assert out.rstrip().endswith("1 lesson, 1 exercise, 1 problem")  # the rest of the course still loads
 
 
 def test_links_out_of_the_course_are_never_followed(tmp_path: Path) -> None:
@@ -95,7 +95,7 @@ def test_links_out_of_the_course_are_never_followed(tmp_path: Path) -> None:
     for name in ("all", "zero.yaml", "s.yaml"):
         assert f"{root / 'lessons' / name}:1:1: error: is a link that leads out of the course folder" in out, out
     assert "secret" not in out.replace(str(secret), "").replace("s.yaml", "")
-    assert out.rstrip().endswith("1 lessons, 1 exercises, 3 problems")
+    assert out.rstrip().endswith("1 lesson, 1 exercise, 3 problems")
 
 
 def test_a_lessons_folder_linked_to_the_root_is_not_walked(tmp_path: Path) -> None:

@@ -59,7 +59,8 @@ def test_a_valid_course_loads(tmp_path: Path) -> None:
     assert formatted(course.problems) == []
     assert list(course.lessons) == ["demo-l1"]
     assert course.exercises["demo-l1-copy"].measure is not None
-    assert course.summary() == "1 lessons, 1 exercises, no problems"
+    assert course.summary() == "1 lesson, 1 exercise, no problems"
+    assert course.summary("es") == "1 lección, 1 ejercicio, ningún problema"
     assert course.exercises["demo-l1-copy"].placeholders() == {"achieved_gbs"}
 
 
@@ -193,18 +194,20 @@ def test_the_bundled_course_is_clean() -> None:
 def test_lessons_check_cli(tmp_path: Path) -> None:
     root = write_course(tmp_path / "c", {"l1.yaml": LESSON, "broken.yaml": "id: [\n"}, {"e1.yaml": EXERCISE})
     result = subprocess.run(
-        [sys.executable, "-m", "tutor", "lessons", "check", str(root)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "tutor", "lessons", "check", str(root), "--lang", "en"], capture_output=True, text=True,
+        timeout=60,
     )
     assert result.returncode == 1
     assert "Traceback" not in result.stdout + result.stderr
     lines = result.stdout.strip().splitlines()
     assert lines[0].startswith(f"{root / 'lessons' / 'broken.yaml'}:2:1: error: YAML:")
-    assert lines[-1] == "1 lessons, 1 exercises, 1 problem"
+    assert lines[-1] == "1 lesson, 1 exercise, 1 problem"
     (root / "lessons" / "broken.yaml").unlink()
     ok = subprocess.run(
-        [sys.executable, "-m", "tutor", "lessons", "check", str(root)], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "tutor", "lessons", "check", str(root), "--lang", "en"], capture_output=True, text=True,
+        timeout=60,
     )
-    assert (ok.returncode, ok.stdout.strip()) == (0, "1 lessons, 1 exercises, no problems")
+    assert (ok.returncode, ok.stdout.strip()) == (0, "1 lesson, 1 exercise, no problems")
 
 
 def test_lessons_check_names_a_missing_path(tmp_path: Path) -> None:

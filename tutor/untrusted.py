@@ -22,6 +22,8 @@ import re
 import stat
 from pathlib import Path
 
+from tutor.i18n.message import Message
+
 # C0 controls except TAB (\x09) and LF (\x0a); DEL; C1 controls; bidi embeddings/overrides/isolates; the line and
 # paragraph separators some terminals treat as newlines; BOM/zero-width no-break space.
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]")
@@ -52,12 +54,24 @@ def describe_control(char: str) -> str:
 
 
 class UnsafeFile(Exception):
-    """A user-chosen file that cannot be read safely; ``str()`` is one line that names the path."""
+    """A user-chosen file that cannot be read safely; ``str()`` is one line that names the path (in English).
 
-    def __init__(self, path: Path | str, message: str) -> None:
+    ``said`` is the same complaint as a catalog message, so a screen or a ``--lang es`` command shows it in its
+    language (:meth:`describe`); ``message`` is its English rendering."""
+
+    def __init__(self, path: Path | str, message: str | Message) -> None:
         self.path = Path(path)
-        self.message = message
-        super().__init__(f"{clean_line(str(path))}: {message}")
+        self.said = message if isinstance(message, Message) else Message.verbatim(message)
+        self.message = self.said.render("en")
+        super().__init__(f"{clean_line(str(path))}: {self.message}")
+
+    def describe(self, lang: str) -> str:
+        """``path: complaint`` on one line, in ``lang``."""
+        return f"{clean_line(str(self.path))}: {clean_line(self.said.render(lang))}"
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
 
 
 def _within(path: Path, root: Path) -> bool:
@@ -78,32 +92,32 @@ def check_regular_file(
             real = p.resolve(strict=True)
             real_root = Path(root).resolve(strict=True)
         except OSError as exc:
-            raise UnsafeFile(p, f"cannot be opened ({exc.strerror or type(exc).__name__})") from None
+            raise UnsafeFile(p, Message.of("file.cannot_open", reason=_reason(exc))) from None
         except RuntimeError:
-            raise UnsafeFile(p, "is part of a symlink loop; it was not read") from None
+            raise UnsafeFile(p, Message.of("file.link_loop")) from None
         if not _within(real, real_root):
-            raise UnsafeFile(p, "is a link that leads out of the course folder; it was not read")
+            raise UnsafeFile(p, Message.of("file.link_outside"))
     try:
         st = os.stat(p)
     except FileNotFoundError:
-        raise UnsafeFile(p, "no such file") from None
+        raise UnsafeFile(p, Message.of("file.missing")) from None
     except OSError as exc:
-        raise UnsafeFile(p, f"cannot be opened ({exc.strerror or type(exc).__name__})") from None
+        raise UnsafeFile(p, Message.of("file.cannot_open", reason=_reason(exc))) from None
     if stat.S_ISDIR(st.st_mode):
-        raise UnsafeFile(p, "is a folder, not a file")
+        raise UnsafeFile(p, Message.of("file.is_folder"))
     if not stat.S_ISREG(st.st_mode):
         kind = (
-            "a FIFO"
+            "file.kind.fifo"
             if stat.S_ISFIFO(st.st_mode)
-            else "a device"
+            else "file.kind.device"
             if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-            else "a socket"
+            else "file.kind.socket"
             if stat.S_ISSOCK(st.st_mode)
-            else "not a regular file"
+            else "file.kind.other"
         )
-        raise UnsafeFile(p, f"is {kind}, not a regular file; it was not read")
+        raise UnsafeFile(p, Message.of("file.not_regular_kind", kind=Message.of(kind)))
     if st.st_size > limit:
-        raise UnsafeFile(p, f"is {st.st_size:,} bytes, more than the limit of {limit:,}")
+        raise UnsafeFile(p, Message.of("file.over_limit", size=st.st_size, limit=limit))
     return st
 
 
@@ -115,12 +129,12 @@ def read_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, root: Pa
     try:
         fd = os.open(p, flags)
     except OSError as exc:
-        raise UnsafeFile(p, f"cannot be opened ({exc.strerror or type(exc).__name__})") from None
+        raise UnsafeFile(p, Message.of("file.cannot_open", reason=_reason(exc))) from None
     try:
         # The file may have been swapped between stat and open: check what was opened, then read at most limit+1.
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise UnsafeFile(p, "is not a regular file; it was not read")
+            raise UnsafeFile(p, Message.of("file.not_regular"))
         chunks: list[bytes] = []
         remaining = limit + 1
         while remaining > 0:
@@ -130,12 +144,12 @@ def read_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, root: Pa
             chunks.append(chunk)
             remaining -= len(chunk)
     except OSError as exc:
-        raise UnsafeFile(p, f"cannot be read ({exc.strerror or type(exc).__name__})") from None
+        raise UnsafeFile(p, Message.of("file.cannot_read", reason=_reason(exc))) from None
     finally:
         os.close(fd)
     data = b"".join(chunks)
     if len(data) > limit:
-        raise UnsafeFile(p, f"is larger than the limit of {limit:,} bytes")
+        raise UnsafeFile(p, Message.of("file.larger_than", limit=limit))
     return data
 
 
@@ -145,7 +159,7 @@ def read_text_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, roo
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UnsafeFile(path, f"is not UTF-8 text (byte {exc.start})") from None
+        raise UnsafeFile(path, Message.of("file.not_utf8", byte=str(exc.start))) from None
 
 
 def finite(value: float) -> bool:
@@ -231,14 +245,16 @@ def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPT
     if deep_at is not None:
         line = text.count("\n", 0, deep_at) + 1
         col = deep_at - (text.rfind("\n", 0, deep_at) + 1) + 1
-        raise UnsafeFile(path, f"line {line} column {col}: JSON nested deeper than {max_depth} levels")
+        raise UnsafeFile(path, Message.of("json.too_deep", line=str(line), col=str(col), depth=max_depth))
     try:
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
-        raise UnsafeFile(path, f"line {exc.lineno} column {exc.colno}: invalid JSON ({exc.msg})") from None
+        raise UnsafeFile(
+            path, Message.of("json.invalid_at", line=str(exc.lineno), col=str(exc.colno), reason=exc.msg)
+        ) from None
     except _NotANumber as exc:
         line, col = _locate_token(text, exc.token)
         token = clean_line(exc.token)[:40]
-        raise UnsafeFile(path, f"line {line} column {col}: {token} is not a finite number") from None
+        raise UnsafeFile(path, Message.of("json.not_finite", line=str(line), col=str(col), token=token)) from None
     except (ValueError, RecursionError) as exc:
-        raise UnsafeFile(path, f"invalid JSON ({clean_line(str(exc))})") from None
+        raise UnsafeFile(path, Message.of("json.invalid", reason=clean_line(str(exc)))) from None

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tutor import paths
 from tutor.content import check_paths, load_course
+from tutor.i18n import default_lang, t, tn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -34,11 +35,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also warn when an exercise's answer (a formula on literal inputs) is printed in its lesson's theory",
     )
     add_common_options(check)
+    _lang_option(check)
     check.set_defaults(func=run_check)
     listing = actions.add_parser("list", help="list the course's levels and lessons")
     add_common_options(listing)
+    _lang_option(listing)
     listing.set_defaults(func=run_list)
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
+
+
+def _lang_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=("es", "en"), default=argparse.SUPPRESS,
+                        help="language of the messages (default: from the locale)")
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -51,22 +59,25 @@ def run_check(args: argparse.Namespace) -> int:
         from tutor.content.loader import strict_problems
 
         course.problems = sorted([*course.problems, *strict_problems(course)])
+    lang = getattr(args, "lang", None) or default_lang()
     for problem in course.problems:
-        print(problem.format())
-    print(course.summary())
+        print(problem.format(lang))
+    print(course.summary(lang))
     return 1 if course.errors else 0
 
 
 def run_list(args: argparse.Namespace) -> int:
     from tutor.commands import course_dir
 
+    lang = getattr(args, "lang", None) or default_lang()
     course = load_course(course_dir(args))
     for level in course.levels:
-        print(f"{level.id}  {level.title.get('es')}")
+        print(f"{level.id}  {level.title.get(lang)}")
         for lesson in course.lessons_in(level.id):
-            n_ex = len(course.exercises_of(lesson))
-            print(f"  {lesson.id:<14} {lesson.title.get('es')}  ({len(lesson.sections)} sections, "
-                  f"{len(lesson.labs)} labs, {n_ex} exercises)")
+            counts = t("lessons.list_counts", lang, sections=tn("count.section", len(lesson.sections), lang),
+                       labs=tn("count.lab", len(lesson.labs), lang),
+                       exercises=tn("count.exercise", len(course.exercises_of(lesson)), lang))
+            print(f"  {lesson.id:<14} {lesson.title.get(lang)}  ({counts})")
     for bad in course.invalid:
-        print(f"  ! {bad.path}: {bad.problems[0].message}")
+        print(f"  ! {bad.path}: {bad.problems[0].text(lang)}")
     return 1 if course.errors else 0

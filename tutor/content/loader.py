@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -23,6 +23,9 @@ from tutor.content.honesty import explanation_problems
 from tutor.content.models import CourseInfo, Exercise, FieldRule, Lesson, Level, MeasureCall, texts_of
 from tutor.content.problems import ContentError, Problem, Severity
 from tutor.content.walk import COURSE_FILE, CourseFile, walk_targets
+from tutor.i18n import Lang, t, tn
+from tutor.i18n.en import MESSAGES as _CATALOG_EN
+from tutor.i18n.message import Message
 
 M = TypeVar("M", bound=BaseModel)
 MAX_COURSE_BYTES = 64 * 1024 * 1024
@@ -73,10 +76,12 @@ class Course:
     def exercises_of(self, lesson: Lesson) -> list[Exercise]:
         return [self.exercises[i] for i in lesson.exercises if i in self.exercises]
 
-    def summary(self) -> str:
+    def summary(self, lang: str = "en") -> str:
+        code: Lang = "es" if lang == "es" else "en"
         n_err = len(self.errors)
-        verdict = "no problems" if n_err == 0 else f"{n_err} problem{'s' if n_err != 1 else ''}"
-        return f"{len(self.lessons)} lessons, {len(self.exercises)} exercises, {verdict}"
+        verdict = t("lessons.no_problems", code) if n_err == 0 else tn("count.problem", n_err, code)
+        return t("lessons.summary", code, lessons=tn("count.lesson", len(self.lessons), code),
+                 exercises=tn("count.exercise", len(self.exercises), code), verdict=verdict)
 
 
 # -- locating pydantic errors in the YAML ---------------------------------------------------------------------
@@ -117,23 +122,46 @@ def _key_node(parent: Node, key: str) -> Node | None:
     return None
 
 
+_PYDANTIC_CTX = {"literal_error": ("expected",), "too_short": ("min_length",), "too_long": ("max_length",),
+                 "greater_than": ("gt",), "greater_than_equal": ("ge",), "less_than": ("lt",),
+                 "less_than_equal": ("le",)}
+_PYDANTIC_PARAM = {"expected": "expected", "min_length": "min", "max_length": "max", "gt": "limit", "ge": "limit",
+                   "lt": "limit", "le": "limit"}
+
+
+def _pydantic_said(err: Any) -> Message:
+    """pydantic's complaint in the catalog's words where the catalog has them (by error type); a field rule's own
+    sentence (``Value error, …``) as it is."""
+    kind = str(err.get("type", ""))
+    code = f"problem.pydantic.{kind}"
+    if code in _CATALOG_EN:
+        ctx = err.get("ctx") or {}
+        params: dict[str, str] = {}
+        for name in _PYDANTIC_CTX.get(kind, ()):
+            if name in ctx:
+                params[_PYDANTIC_PARAM[name]] = str(ctx[name])
+        if len(params) == len(_PYDANTIC_CTX.get(kind, ())):
+            return Message.of(code, **params)
+    return Message.verbatim(str(err["msg"]).removeprefix("Value error, "))
+
+
 def problems_from_validation(path: Path, root: Node, exc: ValidationError) -> list[Problem]:
     """Turn pydantic's errors into located problems, one per field (union noise folded)."""
     out: dict[tuple[int, int, str], Problem] = {}
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
         node, found, rest = _walk(root, loc)
-        message = str(err["msg"]).removeprefix("Value error, ")
+        message = _pydantic_said(err)
         field_path = list(found)
         mark_node: Node = node
         if err["type"] == "missing" and rest:
             field_path.append(rest[0])
-            message = "required field is missing"
+            message = Message.of("problem.required")
         elif err["type"] == "extra_forbidden":
             key = _key_node(_walk(root, loc[:-1])[0], str(loc[-1])) if loc else None
             mark_node = key or node
             field_path = [*found] if found else list(loc)
-            message = "unknown field (not part of the format; check the spelling)"
+            message = Message.of("problem.unknown_field")
         elif not rest and isinstance((err.get("ctx") or {}).get("error"), FieldRule):
             # a rule between fields: at the key it is about, not at the top of the mapping
             for key_name in err["ctx"]["error"].keys:
@@ -144,7 +172,7 @@ def problems_from_validation(path: Path, root: Node, exc: ValidationError) -> li
                     break
         mark = mark_node.start_mark
         where = _format_loc(field_path)
-        problem = Problem(path, mark.line + 1, mark.column + 1, f"{where}: {message}")
+        problem = Problem.of(path, mark.line + 1, mark.column + 1, Message.of("problem.at", where=where, what=message))
         out.setdefault((problem.line, problem.col, where), problem)
     return sorted(out.values())
 
@@ -153,18 +181,18 @@ def _validate(path: Path, source: yaml_source.Source, model: type[M]) -> M:
     if not isinstance(source.data, dict):
         mark = source.root.start_mark
         raise ContentError(
-            [Problem(path, mark.line + 1, mark.column + 1, "expected a mapping of fields at the top of the file")]
+            [Problem.of(path, mark.line + 1, mark.column + 1, Message.of("problem.top_mapping"))]
         )
     version = source.data.get("format_version")
     if version is not None and version != 1:
         node = _walk(source.root, ("format_version",))[0]
         raise ContentError(
             [
-                Problem(
+                Problem.of(
                     path,
                     node.start_mark.line + 1,
                     node.start_mark.column + 1,
-                    f"format_version: this tutor reads format 1, the file says {version!r}",
+                    Message.of("problem.format_version", found=repr(version)),
                 )
             ]
         )
@@ -181,7 +209,8 @@ def _translation_problems(path: Path, root: Node, model: BaseModel) -> list[Prob
             node, found, _rest = _walk(root, loc)
             mark = node.start_mark
             problems.append(
-                Problem(path, mark.line + 1, mark.column + 1, f"{_format_loc(found)}: missing the {lang} text")
+                Problem.of(path, mark.line + 1, mark.column + 1, _said_at(
+                    found, Message.of("problem.missing_translation", language=lang)))
             )
     return problems
 
@@ -295,20 +324,27 @@ def _formula_problem(name: str, inputs: dict[str, object]) -> str | None:
     return None
 
 
+def _said_at(where: Iterable[str | int], message: str | Message) -> Message:
+    """``field.path: complaint``; a plain string is a complaint with no catalog wording (a registry's or a
+    formula's own English), shown as it is."""
+    what = message if isinstance(message, Message) else Message.verbatim(message)
+    return Message.of("problem.at", where=_format_loc(where), what=what)
+
+
 def _at(
-    path: Path, root: Node | None, loc: tuple[str | int, ...], message: str, severity: Severity = "error"
+    path: Path, root: Node | None, loc: tuple[str | int, ...], message: str | Message, severity: Severity = "error"
 ) -> Problem:
     """A problem at the value ``loc`` names (or as near as the file gets to it)."""
     if root is None:  # the file could not be read again: at its top, still naming the field
-        return Problem(path, 1, 1, f"{_format_loc(loc)}: {message}", severity)
+        return Problem.of(path, 1, 1, _said_at(loc, message), severity)
     node, found, _ = _walk(root, loc)
-    return Problem(
-        path, node.start_mark.line + 1, node.start_mark.column + 1, f"{_format_loc(found)}: {message}", severity
+    return Problem.of(
+        path, node.start_mark.line + 1, node.start_mark.column + 1, _said_at(found, message), severity
     )
 
 
 def _at_key(
-    path: Path, root: Node | None, loc: tuple[str | int, ...], key: str | None, message: str,
+    path: Path, root: Node | None, loc: tuple[str | int, ...], key: str | None, message: str | Message,
     severity: Severity = "error",
 ) -> Problem:
     """A problem at the key ``key`` of the mapping at ``loc`` (the offending key's line:col), else at the mapping."""
@@ -317,7 +353,7 @@ def _at_key(
         key_node = _key_node(mapping, key) if not rest else None
         if key_node is not None:
             mark = key_node.start_mark
-            return Problem(path, mark.line + 1, mark.column + 1, f"{_format_loc([*found, key])}: {message}", severity)
+            return Problem.of(path, mark.line + 1, mark.column + 1, _said_at([*found, key], message), severity)
     return _at(path, root, loc, message, severity)
 
 
@@ -411,8 +447,7 @@ def load_files(
         try:
             if budget <= 0:
                 raise ContentError(
-                    [Problem(path, 1, 1, f"the course holds more than {MAX_COURSE_BYTES // 2**20} MiB of text; "
-                             "this file was not read")]
+                    [Problem.of(path, 1, 1, Message.of("problem.course_too_big", mib=MAX_COURSE_BYTES // 2**20))]
                 )
             text = yaml_source.read_text(path, root=item.root)
             budget -= len(text)
@@ -424,7 +459,8 @@ def load_files(
             course.problems.extend(exc.problems)
             continue
         except Exception as exc:  # a loader bug must not take the course down; report it on the file
-            problem = Problem(path, 1, 1, f"internal error while loading: {type(exc).__name__}: {exc}")
+            problem = Problem.of(path, 1, 1, Message.of(
+                "problem.internal", reason=Message.verbatim(f"{type(exc).__name__}: {exc}")))
             course.invalid.append(InvalidFile(path, (problem,)))
             course.problems.append(problem)
             continue
@@ -504,7 +540,7 @@ def load_course(root: Path, *, require_translations: bool = True, check_registry
     """Load a course folder (``root/lessons``, ``root/exercises``, optional ``root/course.yaml``)."""
     if not root.is_dir():
         course = Course(root=root)
-        course.problems.append(Problem(root, 1, 1, "course folder not found"))
+        course.problems.append(Problem.of(root, 1, 1, Message.of("problem.course_not_found")))
         return course
     walk = walk_targets([root])
     course = load_files(
@@ -526,7 +562,8 @@ def check_paths(targets: list[Path], *, require_translations: bool = True) -> Co
     missing = [t for t in targets if not os.path.lexists(t)]
     walk = walk_targets([t for t in targets if os.path.lexists(t)])
     course = load_files(walk.files, require_translations=require_translations)
-    _add_walk_problems(course, [*walk.problems, *(Problem(t, 1, 1, "no such file or folder") for t in missing)])
+    not_found = [Problem.of(t, 1, 1, Message.of("problem.not_found")) for t in missing]
+    _add_walk_problems(course, [*walk.problems, *not_found])
     return course
 
 
@@ -544,14 +581,11 @@ def strict_problems(course: Course) -> list[Problem]:
         rendering = given_away(ex, lesson_texts(lesson))
         if rendering is None:
             continue
-        message = (
-            f"the answer ({rendering}) appears in the theory of lesson {lesson.id!r}, read just before this "
-            "exercise: move the worked example after the exercise or use other numbers"
-        )
+        message = Message.of("problem.given_away", answer=rendering, lesson=repr(lesson.id))
         try:
             source = yaml_source.load(path, root=course.root)
             problem = _at(path, source.root, ("truth",), message)
         except Exception:  # the file loaded once; if it cannot be read again, still report the warning
-            problem = Problem(path, 1, 1, message)
-        problems.append(Problem(problem.path, problem.line, problem.col, problem.message, "warning"))
+            problem = Problem.of(path, 1, 1, message)
+        problems.append(Problem(problem.path, problem.line, problem.col, problem.message, "warning", problem.said))
     return sorted(problems)

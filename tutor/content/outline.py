@@ -32,6 +32,7 @@ from tutor.content.models import CourseInfo, Level, Text
 from tutor.content.problems import ContentError, Problem
 from tutor.content.walk import walk_targets
 from tutor.i18n import Lang
+from tutor.i18n.message import Message
 from tutor.untrusted import clean_line
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
@@ -147,11 +148,13 @@ def outline_course(root: Path) -> Outline:
             outline.problems.extend(exc.problems)
             continue
         except (yaml.YAMLError, ValueError) as exc:  # the full load reports it, located
-            outline.problems.append(Problem(item.path, 1, 1, f"cannot be outlined: {clean_line(exc)[:200]}"))
+            outline.problems.append(Problem.of(
+                item.path, 1, 1, Message.of("problem.cannot_outline", reason=Message.verbatim(clean_line(exc)[:200]))
+            ))
             continue
         lesson_id, level = found.get("id"), found.get("level")
         if not (isinstance(lesson_id, str) and _ID.match(lesson_id) and isinstance(level, str) and _ID.match(level)):
-            outline.problems.append(Problem(item.path, 1, 1, "no valid 'id' and 'level' at the top of the lesson"))
+            outline.problems.append(Problem.of(item.path, 1, 1, Message.of("problem.no_id_level")))
             continue
         try:
             order = int(str(found.get("order", 0)))

@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from tutor.content.problems import Problem
 from tutor.content.yaml_source import has_control
+from tutor.i18n.message import Message
 from tutor.untrusted import clean_line
 
 COURSE_FILE = "course.yaml"
@@ -63,7 +64,7 @@ def _scan(start: Path, hint: str | None, root: Path, walk: Walk) -> None:
     root_real = os.path.realpath(root)
     start_real = os.path.realpath(start)
     if not _inside(start_real, root_real):
-        walk.problems.append(Problem(start, 1, 1, "is a link that leads out of the course folder; it was not read"))
+        walk.problems.append(Problem.of(start, 1, 1, Message.of("file.link_outside")))
         return
     visited = walk.visited
     visited.add(root_real)
@@ -77,15 +78,16 @@ def _scan(start: Path, hint: str | None, root: Path, walk: Walk) -> None:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
-            walk.problems.append(Problem(folder, 1, 1, f"folder cannot be read ({exc.strerror or type(exc).__name__})"))
+            walk.problems.append(Problem.of(
+                folder, 1, 1, Message.of("problem.folder_unreadable", reason=exc.strerror or type(exc).__name__)
+            ))
             continue
         folders: list[tuple[Path, str, int]] = []
         for entry in entries:
             walk.entries += 1
             if walk.entries > MAX_ENTRIES:
                 walk.problems.append(
-                    Problem(root, 1, 1, f"more than {MAX_ENTRIES:,} entries in the course folders; the rest were not "
-                            "read")
+                    Problem.of(root, 1, 1, Message.of("problem.too_many_entries", limit=MAX_ENTRIES))
                 )
                 walk.stopped = True
                 return
@@ -99,25 +101,25 @@ def _scan(start: Path, hint: str | None, root: Path, walk: Walk) -> None:
                 continue
             if has_control(entry.name):  # reported under its cleaned name: the raw one would reach a terminal
                 shown = path.with_name(clean_line(entry.name) or "?")
-                walk.problems.append(Problem(shown, 1, 1, "the name holds a control character; it was not read"))
+                walk.problems.append(Problem.of(shown, 1, 1, Message.of("problem.name_control")))
                 continue
             entry_real = os.path.realpath(entry.path) if is_link else os.path.join(real, entry.name)
             if is_link and not _inside(entry_real, root_real):
                 walk.problems.append(
-                    Problem(path, 1, 1, "is a link that leads out of the course folder; it was not read")
+                    Problem.of(path, 1, 1, Message.of("file.link_outside"))
                 )
                 continue
             if is_dir:
                 if depth + 1 > MAX_FOLDER_DEPTH:
                     walk.problems.append(
-                        Problem(path, 1, 1, f"folders nested more than {MAX_FOLDER_DEPTH} levels deep; not read")
+                        Problem.of(path, 1, 1, Message.of("problem.too_deep_folders", limit=MAX_FOLDER_DEPTH))
                     )
                 elif entry_real not in visited:
                     folders.append((path, entry_real, depth + 1))
                 continue
             if len(walk.files) >= MAX_FILES:
                 walk.problems.append(
-                    Problem(path, 1, 1, f"more than {MAX_FILES:,} course files; this one and the rest were not read")
+                    Problem.of(path, 1, 1, Message.of("problem.too_many_files", limit=MAX_FILES))
                 )
                 walk.stopped = True
                 return

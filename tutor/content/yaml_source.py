@@ -31,6 +31,7 @@ from yaml.events import (
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.content.problems import ContentError, Problem
+from tutor.i18n.message import Message
 from tutor.untrusted import UnsafeFile, describe_control, read_bounded
 
 MAX_FILE_BYTES = 1_000_000
@@ -151,10 +152,11 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         self.get_event()
         return node
 
-    def _problem(self, mark: Any, message: str) -> None:
+    def _problem(self, mark: Any, said: Message) -> None:
         if len(self.problems) < MAX_PROBLEMS_PER_FILE:
-            where = f"{_where(self._loc)}: " if self._loc else ""
-            self.problems.append(Problem(self._path, mark.line + 1, mark.column + 1, f"{where}{message}"))
+            if self._loc:
+                said = Message.of("problem.at", where=_where(self._loc), what=said)
+            self.problems.append(Problem.of(self._path, mark.line + 1, mark.column + 1, said))
 
     def _compose(self, is_key: bool = False) -> tuple[Node, Any]:
         """The next node and its plain data, built together (one pass; the common tags only, see ``exotic``)."""
@@ -190,11 +192,10 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         node = ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
         bad = _CONTROL.search(value)
         if bad is not None:
-            what = "a key" if is_key else "the text"
             self._problem(
                 event.start_mark,
-                f"control character {control_name(bad.group()[0])} in {what}; course text must be plain "
-                "(no escape sequences)",
+                Message.of("problem.control_in_key" if is_key else "problem.control_in_text",
+                           name=control_name(bad.group()[0])),
             )
             return node, value
         if tag == _STR_TAG:
@@ -203,13 +204,13 @@ class _CourseLoader(_Base):  # type: ignore[misc]
             too_long = sum(c.isdigit() for c in value) > 19  # (int() of 5,000 digits raises)
             number = MAX_INT + 1 if too_long else self.construct_yaml_int(node)
             if abs(number) > MAX_INT:
-                self._problem(event.start_mark, f"{value[:40]}{'…' if len(value) > 40 else ''} is out of range "
-                              "(integers must fit in 64 bits)")
+                self._problem(event.start_mark, Message.of(
+                    "problem.int_range", value=f"{value[:40]}{'…' if len(value) > 40 else ''}"))
             return node, number
         if tag == _FLOAT_TAG:
             real = self.construct_yaml_float(node)
             if not math.isfinite(real):
-                self._problem(event.start_mark, f"{value[:40]} is not a finite number")
+                self._problem(event.start_mark, Message.of("problem.not_finite", value=value[:40]))
             return node, real
         if tag == _NULL_TAG:
             return node, None
@@ -327,8 +328,9 @@ def _problem_from_yaml_error(path: Path, exc: yaml.YAMLError, text: str) -> Prob
         offset = len(text.encode("utf-8")[: exc.position].decode("utf-8", "ignore")) if FAST_PARSER else exc.position
         line, col = _line_col(text, offset)
         char = text[offset] if offset < len(text) else ""
-        what = f"character {describe_control(char)}" if char else "a character"
-        return Problem(path, line, col, f"YAML: {what} is not allowed in YAML text")
+        what = (Message.of("problem.character", name=describe_control(char)) if char
+                else Message.of("problem.a_character"))
+        return Problem.of(path, line, col, Message.of("problem.yaml_not_allowed", what=what))
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = getattr(exc, "problem", None) or str(exc)
     context = getattr(exc, "context", None)
@@ -336,12 +338,13 @@ def _problem_from_yaml_error(path: Path, exc: yaml.YAMLError, text: str) -> Prob
     context_mark = getattr(exc, "context_mark", None)
     if context and context_mark is not None and mark is not None and context_mark.line != mark.line:
         message = f"{problem} ({context} that started at line {context_mark.line + 1})"
-    if "could not determine a constructor for the tag" in message:
-        tag = message.split("tag", 1)[1].strip()
-        message = f"tag {tag} is not allowed: course files are data, not code"
     line = mark.line + 1 if mark is not None else 1
     col = mark.column + 1 if mark is not None else 1
-    return Problem(path, line, col, f"YAML: {message}")
+    if "could not determine a constructor for the tag" in message:
+        tag = message.split("tag", 1)[1].strip()
+        return Problem.of(path, line, col, Message.of("problem.yaml_tag", tag=tag))
+    # the parser's own words (PyYAML's English), quoted as they are
+    return Problem.of(path, line, col, Message.of("problem.yaml", what=Message.verbatim(message)))
 
 
 def _line_col(text: str, offset: int) -> tuple[int, int]:
@@ -355,7 +358,7 @@ def _raw_controls(path: Path, text: str) -> list[Problem]:
     for match in _CONTROL.finditer(text):
         line, col = _line_col(text, match.start())
         problems.append(
-            Problem(path, line, col, f"control character {control_name(match.group()[0])}; course text must be plain")
+            Problem.of(path, line, col, Message.of("problem.control_char", name=control_name(match.group()[0])))
         )
         if len(problems) >= MAX_PROBLEMS_PER_FILE:
             break
@@ -367,18 +370,18 @@ def read_text(path: Path, *, root: Path | None = None) -> str:
     try:
         raw = read_bounded(path, limit=MAX_FILE_BYTES, root=root)
     except UnsafeFile as exc:
-        message = exc.message
-        if "more than the limit" in message or "larger than the limit" in message:
-            message = f"file is larger than {MAX_FILE_BYTES // 1000} kB ({message})"
-        raise ContentError([Problem(path, 1, 1, message)]) from None
+        said = exc.said
+        if said.code in ("file.over_limit", "file.larger_than"):
+            said = Message.of("problem.file_too_large", kb=str(MAX_FILE_BYTES // 1000), detail=said)
+        raise ContentError([Problem.of(path, 1, 1, said)]) from None
     if b"\x00" in raw:
-        raise ContentError([Problem(path, 1, 1, "binary file (contains NUL bytes), expected YAML text")])
+        raise ContentError([Problem.of(path, 1, 1, Message.of("problem.binary"))])
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise ContentError([Problem(path, line, col, "not UTF-8 text (binary file?)")]) from None
+        raise ContentError([Problem.of(path, line, col, Message.of("problem.not_utf8"))]) from None
 
 
 def load(path: Path, *, root: Path | None = None) -> Source:
@@ -392,7 +395,7 @@ def load(path: Path, *, root: Path | None = None) -> Source:
 def parse_text(path: Path, text: str) -> Source:
     """Parse text already read (see :func:`load`)."""
     if not text.strip():
-        raise ContentError([Problem(path, 1, 1, "empty file")])
+        raise ContentError([Problem.of(path, 1, 1, Message.of("problem.empty"))])
     raw_controls = _raw_controls(path, text)
     if raw_controls:
         raise ContentError(raw_controls)
@@ -400,14 +403,14 @@ def parse_text(path: Path, text: str) -> Source:
     try:
         root = loader.get_single_node()
         if root is None:
-            raise ContentError([Problem(path, 1, 1, "empty file (only comments)")])
+            raise ContentError([Problem.of(path, 1, 1, Message.of("problem.empty_comments"))])
         if loader.problems:
             raise ContentError(sorted(loader.problems))
         data = loader.construct(root) if loader.exotic else loader.data
     except yaml.YAMLError as exc:
         raise ContentError([_problem_from_yaml_error(path, exc, text)]) from None
     except RecursionError:
-        raise ContentError([Problem(path, 1, 1, "YAML nesting is too deep")]) from None
+        raise ContentError([Problem.of(path, 1, 1, Message.of("problem.yaml_too_deep"))]) from None
     finally:
         loader.dispose()
     return Source(path=path, data=data, root=root)

@@ -280,7 +280,7 @@ class CourseMapScreen(TutorScreen[None]):
         if entry is None or entry.kind in ("root",):
             return f"{t('map.empty', lang)}\n\n{t('map.hint', lang)}"
         if entry.kind == "invalid" and entry.invalid is not None:
-            lines = "\n".join(f"- `{p.format()}`" for p in entry.invalid.problems)
+            lines = "\n".join(f"- `{p.format(lang)}`" for p in entry.invalid.problems)
             return f"## ⚠ {t('invalid.title', lang)}\n\n`{entry.invalid.path}`\n\n{t('invalid.body', lang)}\n\n{lines}"
         if entry.kind == "level" and entry.item_id:
             level = next(lv for lv in course.levels if lv.id == entry.item_id)
