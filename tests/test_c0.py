@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from tutor.measure.bench_report import compare
 from tutor.progress.c0 import PASS_SCORE, evaluate_c0
+from tutor.progress.rows import Attempt
 from tutor.results import BenchReport
 
 HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "ridge_flops_per_byte": 5.0,
@@ -42,14 +44,14 @@ def locked_then_checked(passed: bool = True, lock: bool | None = True) -> list[d
 
 
 def attempt(i: int, ex: str, score: float, kind: str = "cpu", pass_number: int = 1,
-            hints: int = 0) -> dict[str, Any]:
-    return {"id": i, "exercise_id": ex, "lesson_id": "n0-l1", "pass": pass_number, "state": "graded",
+            hints: int = 0) -> Attempt:
+    return Attempt.from_json({"id": i, "exercise_id": ex, "lesson_id": "n0-l1", "pass": pass_number, "state": "graded",
             "score": score, "verdict": "correct" if score >= 1 else "wrong", "confidence": 0.8,
             "hints_used": hints, "created_at": 3000.0 + i, "graded_at": 3000.5 + i,
-            "measurement": {"device": {"kind": kind, "name": "X"}}}
+            "measurement": {"device": {"kind": kind, "name": "X"}}})
 
 
-def both_passes(i: int, ex: str, score: float, kind: str = "cpu") -> list[dict[str, Any]]:
+def both_passes(i: int, ex: str, score: float, kind: str = "cpu") -> list[Attempt]:
     return [attempt(i, ex, score, kind), attempt(i + 100, ex, score, kind, pass_number=2)]
 
 
@@ -169,15 +171,14 @@ def test_gap_and_level_conditions() -> None:
 
 def test_failed_attempts_are_not_evidence() -> None:
     ev = everything()
-    failed = attempt(9, GAP[0], 1.0)
-    failed["state"] = "failed"
-    ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != GAP[0]] + [failed]
+    failed = dataclasses.replace(attempt(9, GAP[0], 1.0), state="failed")
+    ev["attempts"] = [a for a in ev["attempts"] if a.exercise_id != GAP[0]] + [failed]
     assert not evaluate_c0(**ev).conditions[2].passed
 
 
-def _level(attempts: list[dict[str, Any]]) -> Any:
+def _level(attempts: list[Attempt]) -> Any:
     ev = everything()
-    ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != "n0-l1-a"] + attempts
+    ev["attempts"] = [a for a in ev["attempts"] if a.exercise_id != "n0-l1-a"] + attempts
     return evaluate_c0(**ev).conditions[3]
 
 
@@ -228,8 +229,7 @@ def test_pass_2_opens_only_after_a_graded_pass_1() -> None:
 
     with pytest.raises(PassClosed):
         require_pass2_open("x", [])
-    failed = attempt(1, "x", 1.0)
-    failed["state"] = "failed"
+    failed = dataclasses.replace(attempt(1, "x", 1.0), state="failed")
     with pytest.raises(PassClosed):
         require_pass2_open("x", [failed])
     require_pass2_open("x", [attempt(1, "x", 0.0)])  # attempted (even wrong) opens pass 2
@@ -248,7 +248,7 @@ def test_the_gap_needs_its_parts_and_the_learners_own_explanation() -> None:
     ev["notebook"] = [notebook(lesson="f1-lab01")]  # another lesson's entry
     assert not evaluate_c0(**ev).conditions[2].passed
     ev["notebook"] = [notebook()]
-    ev["attempts"] = [a for a in ev["attempts"] if a["exercise_id"] != GAP[1]]  # the explanation alone
+    ev["attempts"] = [a for a in ev["attempts"] if a.exercise_id != GAP[1]]  # the explanation alone
     cond = evaluate_c0(**ev).conditions[2]
     assert not cond.passed and "n0-l4-gap-bandwidth ○○: not attempted" in cond.evidence["en"]
 

@@ -43,10 +43,10 @@ def test_a_learner_sees_and_changes_only_their_own_rows_through_the_tutor(classr
                                           "bench_runs", "doctor_runs")}
     mine = ben.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "compute"},
                                confidence=0.5)
-    assert [a["id"] for a in ben.attempts()] == [mine]
+    assert [a.id for a in ben.attempts()] == [mine]
     ana = classroom.store("ana")
     [kept] = ana.attempts()
-    assert kept["id"] == attempt and kept["verdict"] == "correct" and kept["hints_used"] == 0
+    assert kept.id == attempt and kept.verdict == "correct" and kept.hints_used == 0
     assert len(ana.lab_runs()) == 1
 
 

@@ -80,9 +80,9 @@ def test_bound_right_and_wrong(capsys: pytest.CaptureFixture[str]) -> None:
     code, wrong = run_json(capsys, "t-gemm-bound", "memory")
     assert code == 0 and wrong["verdict"] == "wrong" and wrong["truth"] == "compute" and wrong["score"] == 0.0
     stored = attempts()
-    assert [(a["exercise_id"], a["state"], a["verdict"]) for a in stored] == [
+    assert [(a.exercise_id, a.state, a.verdict) for a in stored] == [
         ("t-copy-bound", "graded", "correct"), ("t-gemm-bound", "graded", "wrong")]
-    assert stored[0]["confidence"] == 0.9 and stored[0]["fingerprint"]
+    assert stored[0].confidence == 0.9 and stored[0].fingerprint
 
 
 def test_number_from_formula_on_measured_bandwidth(capsys: pytest.CaptureFixture[str]) -> None:
@@ -163,8 +163,8 @@ def test_failed_measurement_keeps_the_prediction(capsys: pytest.CaptureFixture[s
     code, _out, err = tutor(capsys, "exercise", "run", "t-copy-bound", "--predict", "memory", "--lang", "en")
     assert code == 1 and "out of memory" in err and "prediction is kept" in err
     [attempt] = attempts()
-    assert attempt["state"] == "failed" and attempt["prediction"]["choice"] == "memory"
-    assert "out of memory" in attempt["measurement"]["error"]
+    assert attempt.state == "failed" and attempt.prediction.choice == "memory"
+    assert "out of memory" in attempt.error
 
 
 def test_progress_report_and_export_import(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ def wait_locked(proc: subprocess.Popen[str], timeout: float = 60) -> dict[str, A
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         assert proc.poll() is None, proc.communicate()
-        locked = [a for a in attempts() if a["state"] == "locked"]
+        locked = [a for a in attempts() if a.state == "locked"]
         if locked:
             return locked[-1]
         time.sleep(0.1)
@@ -91,7 +91,7 @@ def test_ctrl_c_after_the_lock_exits_130_and_marks_the_attempt_cancelled() -> No
     assert proc.returncode == 130, err
     assert "interrupted (Ctrl-C)" in err and "prediction is kept" in err and "Traceback" not in err
     [attempt] = attempts()
-    assert attempt["state"] == "cancelled"
+    assert attempt.state == "cancelled"
     print(f"Ctrl-C to exit: {took:.2f} s")
     assert took < 5
 
@@ -100,7 +100,7 @@ def test_a_worker_killed_by_the_system_is_one_sentence_and_the_attempt_is_not_le
     code, err = run_to_end({"op": "_test_kill"}, "--lang", "en")
     assert code == 1 and "killed (SIGKILL)" in err and "ran out of memory" in err and "Traceback" not in err
     [attempt] = attempts()
-    assert attempt["state"] == "failed" and "SIGKILL" in attempt["measurement"]["error"]
+    assert attempt.state == "failed" and "SIGKILL" in attempt.error
 
 
 @pytest.mark.parametrize(("lang", "sentence"), [("en", "ran out of memory: it asked for 1.0 TiB"),
@@ -110,7 +110,7 @@ def test_an_allocation_that_fails_is_a_clear_sentence(lang: str, sentence: str) 
             "Error code 12 (Cannot allocate memory)")
     code, err = run_to_end({"op": "_test_raise", "message": text}, "--lang", lang)
     assert code == 1 and sentence in err and "DefaultCPUAllocator" not in err
-    assert attempts()[0]["state"] == "failed"
+    assert attempts()[0].state == "failed"
 
 
 def orphan() -> int:
@@ -121,7 +121,7 @@ def orphan() -> int:
     time.sleep(0.5)
     proc.kill()
     proc.communicate(timeout=20)
-    return int(attempt["id"])
+    return int(attempt.id)
 
 
 def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -140,7 +140,7 @@ def test_an_orphaned_attempt_is_listed_resumed_or_discarded(capsys: pytest.Captu
 
     code, out, _ = cli(capsys, "exercise", "discard", str(first), "--lang", "en")
     assert code == 0 and f"Attempt #{first} discarded" in out
-    assert attempts()[0]["state"] == "cancelled"
+    assert attempts()[0].state == "cancelled"
     code, out, _ = cli(capsys, "progress", "--lang", "en")
     assert "Unfinished attempts" not in out
     code, _out, err = cli(capsys, "exercise", "discard", str(first))
@@ -152,7 +152,7 @@ def test_an_orphaned_attempt_is_listed_resumed_or_discarded(capsys: pytest.Captu
     assert code == 0, err
     graded = json.loads(out)
     assert graded["attempt_id"] == second and graded["prediction"]["value"] == 20.0
-    assert [a["state"] for a in attempts()] == ["cancelled", "graded"]
+    assert [a.state for a in attempts()] == ["cancelled", "graded"]
     code, _out, err = cli(capsys, "exercise", "run", "t-copy-gbs", "--resume", str(second))
     assert code == 2 and "not unfinished" in err
     code, _out, err = cli(capsys, "exercise", "run", "t-copy-gbs", "--predict", "20", "--resume", str(second))
@@ -193,7 +193,7 @@ async def test_the_exercise_screen_offers_to_resume_or_discard_an_unfinished_att
         screen.query_one("#ex-resume", Button).press()
         await wait_for(pilot, lambda: screen.state == "revealed", 10)
         [attempt] = app.store.attempts()
-        assert attempt["id"] == stale and attempt["state"] == "graded" and attempt["confidence"] == 0.7
+        assert attempt.id == stale and attempt.state == "graded" and attempt.confidence == 0.7
         assert not box.display
 
         other = app.store.lock_prediction(exercise_id="t-copy-gbs", lesson_id="n0-l1", prediction={"value": 5.0},
@@ -206,7 +206,7 @@ async def test_the_exercise_screen_offers_to_resume_or_discard_an_unfinished_att
         assert screen.query_one("#ex-unfinished").display
         screen.query_one("#ex-discard", Button).press()
         await pilot.pause()
-        assert app.store.attempt(other)["state"] == "cancelled"  # type: ignore[index]
+        assert app.store.attempt(other).state == "cancelled"  # type: ignore[union-attr]
         assert not screen.query_one("#ex-unfinished").display
 
 

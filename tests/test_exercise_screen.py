@@ -85,7 +85,7 @@ async def test_lock_measure_reveal(tmp_path: Path) -> None:
         await pilot.press("ctrl+l")
         assert screen.state == "locked"
         [locked] = app.store.attempts()
-        assert locked["state"] == "locked" and locked["prediction"]["value"] == 18 and locked["confidence"] == 0.7
+        assert locked.state == "locked" and locked.prediction.value == 18 and locked.confidence == 0.7
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: screen.state == "revealed")
         verdict = str(screen.query_one("#ex-verdict", Static).render())
@@ -95,7 +95,7 @@ async def test_lock_measure_reveal(tmp_path: Path) -> None:
         chart = screen.query_one("#ex-chart", RooflineChart)
         assert chart.display and len(chart.points) == 2
         [graded] = app.store.attempts()
-        assert graded["state"] == "graded" and graded["verdict"] == "partly"
+        assert graded.state == "graded" and graded.verdict == "partly"
 
 
 async def test_bound_choice_and_hints(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ async def test_bound_choice_and_hints(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: screen.state == "revealed")
         assert screen.outcome is not None and screen.outcome.verdict.verdict == "correct"
         [a] = app.store.attempts()
-        assert a["hints_used"] == 1 and a["verdict"] == "correct"
+        assert a.hints_used == 1 and a.verdict == "correct"
 
 
 async def test_bad_number_stores_nothing(tmp_path: Path) -> None:
@@ -136,7 +136,7 @@ async def test_escape_cancels_within_a_second(tmp_path: Path) -> None:
         assert time.monotonic() - started < 1.5
         assert app.screen is screen  # Esc cancelled, it did not leave
         [a] = app.store.attempts()
-        assert a["state"] == "cancelled"
+        assert a.state == "cancelled"
 
 
 async def test_a_crash_is_reported_and_the_app_carries_on(tmp_path: Path) -> None:
@@ -147,7 +147,7 @@ async def test_a_crash_is_reported_and_the_app_carries_on(tmp_path: Path) -> Non
         await pilot.press("ctrl+l", "ctrl+r")
         await wait_for(pilot, lambda: screen.state == "predicting")
         assert "SIGSEGV" in str(screen.query_one("#ex-status", Static).render())
-        assert app.store.attempts()[0]["state"] == "failed"
+        assert app.store.attempts()[0].state == "failed"
         screen._measure_fn = fake_measure
         await pilot.press("ctrl+l", "ctrl+r")
         await wait_for(pilot, lambda: screen.state == "revealed")

@@ -39,8 +39,8 @@ def test_every_stored_measurement_records_its_lease(stores: Stores) -> None:
     before = time.time()
     outcome = ExerciseRunner(store, fake_measure).run(exercise, prediction)
     [attempt] = store.attempts()
-    lease = attempt["measurement"]["lease"]
-    assert attempt["id"] == outcome.attempt_id
+    lease = attempt.measurement.figures["lease"]
+    assert attempt.id == outcome.attempt_id
     assert lease["held"] is (stores.engine == "postgresql")  # alone, nothing is leased; in a class, always
     assert lease["device"] == lease_device("auto")
     assert before <= lease["acquired_at"] <= lease["released_at"] <= time.time()
@@ -160,9 +160,9 @@ async def test_the_exercise_screen_shows_the_queue_and_esc_cancels_the_wait(stor
                 await pilot.press("escape")
                 await wait_for(pilot, lambda s=screen: s.state == "predicting", timeout=1.5)
                 assert time.monotonic() - started < 1.5 and app.screen is screen
-        states = [a["state"] for a in store.attempts()]
+        states = [a.state for a in store.attempts()]
         assert states == ["cancelled", "cancelled"]
-        assert store.attempts()[0]["measurement"] == {"error": "cancelled while waiting for the device"}
+        assert store.attempts()[0].error == "cancelled while waiting for the device"
     finally:
         holder.close()  # the queued connection gets the lock, then lets it go
         queued.join(5)

@@ -294,7 +294,7 @@ def test_an_exercise_past_its_time_limit_fails_with_the_message_in_each_language
             runner.run(exercise, parse_prediction(exercise, "memory", 0.6, None))
         assert "tiempo límite" in info.value.message("es") and "time limit" in info.value.message("en")
         [attempt] = store.attempts()
-        assert attempt["state"] == "failed" and "time limit" in attempt["measurement"]["error"]
+        assert attempt.state == "failed" and "time limit" in attempt.error
     finally:
         store.close()
 
@@ -334,7 +334,7 @@ async def test_the_exercise_screen_says_so_in_spanish_when_the_worker_is_stopped
             status = str(screen.query_one("#ex-status", Static).render())
             assert "superó su tiempo límite (0,5 s" in status, status
             [attempt] = app.store.attempts()
-            assert attempt["state"] == "failed"
+            assert attempt.state == "failed"
             assert not worker.alive
     finally:
         worker.close()

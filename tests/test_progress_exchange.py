@@ -95,7 +95,7 @@ def test_resets(stores: Stores, tmp_path: Path) -> None:
     store = filled(stores.open("a"))
     assert store.reset_counts(exercise_id="ex1") == {"attempts": 1}
     assert store.reset(exercise_id="ex1") == {"attempts": 1}
-    assert [a["exercise_id"] for a in store.attempts()] == ["ex2"]
+    assert [a.exercise_id for a in store.attempts()] == ["ex2"]
     assert store.reset(lesson_id="n0-l1") == {"attempts": 0, "sections_read": 1, "lab_runs": 1}
     assert store.notebook_entries()[0]["lab_run_id"] is None  # the learner's writing stays
     store.reset()
@@ -107,7 +107,7 @@ def test_record_hints_never_decreases(stores: Stores, tmp_path: Path) -> None:
     a = store.lock_prediction(exercise_id="e", lesson_id="l", prediction={}, confidence=0.8, hints_used=1)
     store.record_hints(a, 2)
     store.record_hints(a, 0)
-    assert store.attempt(a)["hints_used"] == 2  # type: ignore[index]
+    assert store.attempt(a).hints_used == 2  # type: ignore[union-attr]
 
 
 WRITER = r"""
@@ -140,5 +140,5 @@ def test_killed_mid_write_loses_no_earlier_attempt(stores: Stores, tmp_path: Pat
     assert len(committed) >= 40
     store = stores.open("p")
     assert store.open_report.recovered_from_corrupt is None
-    graded = {a["id"] for a in store.attempts() if a["state"] == "graded"}
+    graded = {a.id for a in store.attempts() if a.state == "graded"}
     assert set(committed) <= graded

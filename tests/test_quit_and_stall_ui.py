@@ -99,7 +99,7 @@ async def test_a_stopped_worker_is_reported_stalled_and_esc_cancels_within_a_sec
         assert time.monotonic() - started < 1.0
         assert app.screen is screen
         [attempt] = app.store.attempts()
-        assert attempt["state"] == "cancelled"
+        assert attempt.state == "cancelled"
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
 

@@ -112,7 +112,7 @@ async def test_f5_on_the_reveal_measures_the_roof_again_and_the_chart_says_when(
         status = str(screen.query_one("#ex-status", Static).render())
         assert "Roofline measured again: 27.9 GB/s, 339 GFLOP/s in fp32 (before: 13.8 GB/s, 144 GFLOP/s)" in status
         [graded] = app.store.attempts()
-        assert graded["state"] == "graded"  # the attempt keeps the roof it was judged against
+        assert graded.state == "graded"  # the attempt keeps the roof it was judged against
 
         app.lang = "es"
         await pilot.pause()

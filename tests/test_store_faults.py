@@ -293,7 +293,7 @@ def test_values_out_of_range_are_refused_by_the_store(stores: Stores) -> None:
         conn.execute("UPDATE attempts SET created_at = 1e300")
     with pytest.raises(StoreRejected), store.transaction() as conn:  # text where a number belongs
         conn.execute("UPDATE attempts SET score = 'high'")
-    assert [a["state"] for a in store.attempts()] == ["locked"]
+    assert [a.state for a in store.attempts()] == ["locked"]
 
 
 def _schema_1_store(path: Path) -> None:
@@ -328,7 +328,7 @@ def test_upgrading_keeps_odd_rows_aside_and_reports_never_crash(tmp_path: Path) 
     _schema_1_store(path)
     store = ProgressStore(path)
     assert store.schema_version == SCHEMA_VERSION
-    assert [a["exercise_id"] for a in store.attempts()] == ["good"]
+    assert [a.exercise_id for a in store.attempts()] == ["good"]
     kept = {json.loads(r["row"])["exercise_id"] for r in store.quarantined_rows()}
     assert kept == {"'nan-ish'", "'confidence'", "'far-future'", "'infinite'"}
     assert store.notebook_entries()[0]["lab_run_id"] == store.lab_runs()[0]["id"]  # the FK survived the rebuild
@@ -360,7 +360,7 @@ def test_two_first_runs_on_an_empty_data_dir_are_safe(stores: Stores, tmp_path: 
         assert out.strip() == "None"
     assert leftovers(tmp_path) == []
     store = stores.open("progress")
-    assert sorted(a["exercise_id"] for a in store.attempts()) == ["ex0", "ex1"]
+    assert sorted(a.exercise_id for a in store.attempts()) == ["ex0", "ex1"]
     assert store.recoveries(include_acknowledged=True) == []
 
 

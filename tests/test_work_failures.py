@@ -124,7 +124,7 @@ async def test_a_killed_measurement_is_the_same_one_notice_on_the_exercise_and_t
     async with app.run_test(size=(160, 60)) as pilot:
         screen = await fail_an_exercise(app, pilot)
         the_one_notice(app, "exercise", killed)
-        assert app.store.attempts()[0]["state"] == "failed"
+        assert app.store.attempts()[0].state == "failed"
         # usable: the prediction form is back, a new lock and measure runs (and fails the same way, once more)
         assert not screen.query_one("#ex-lock", Button).disabled
         await pilot.press("ctrl+l", "ctrl+r")
@@ -212,7 +212,7 @@ async def test_leaving_a_measuring_exercise_cancels_its_worker_and_the_measureme
             assert took < 2.0, f"the measurement went on {took:.2f} s after the screen left"
             assert slow.alive  # the warm process stays for the next run; only the measurement stopped
             [attempt] = app.store.attempts()
-            assert attempt["state"] == "cancelled"
+            assert attempt.state == "cancelled"
             assert not [n for n in notices(app) if n.severity == "error"]
     finally:
         slow.close()

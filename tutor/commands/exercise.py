@@ -13,12 +13,16 @@ import dataclasses
 import json
 import sys
 import threading
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError
 from tutor.commands.output import raw_stderr
 from tutor.i18n import t
 from tutor.untrusted import clean_line
+
+if TYPE_CHECKING:
+    from tutor.progress.rows import Attempt
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -89,7 +93,7 @@ def _course(args: argparse.Namespace) -> Any:
     return load_course(course_dir(args))
 
 
-def exercise_listing(course: Any, attempts: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+def exercise_listing(course: Any, attempts: Sequence[Attempt] | None = None) -> list[dict[str, Any]]:
     """The JSON ``tutor exercise list --json`` prints (also used by tests); with the store's ``attempts``, each
     exercise's two passes (marks, scores, the attempts they rest on, reproduced)."""
     from tutor.grading import choices_of
@@ -329,18 +333,17 @@ def make_measure(lang: str, *, quiet: bool = False) -> tuple[Any, Any]:
 
 def _resume(runner: Any, store: Any, exercise: Any, args: argparse.Namespace, cancel: threading.Event) -> Any:
     """Measure and grade the unfinished attempt ``args.resume`` with the prediction it stored."""
-    from tutor.grading import Prediction
     from tutor.practice import unfinished
 
     try:
         attempt = unfinished.take(store, args.resume, exercise.id)
     except unfinished.UnfinishedError as exc:
         raise CliError(str(exc), 2) from None
-    prediction = Prediction.from_json(attempt["prediction"], attempt.get("confidence"))
+    prediction = attempt.prediction
     result, telemetry = runner.measure(exercise, args.resume, device=args.device,
                                        on_progress=_progress_printer(not args.json), cancel=cancel,
                                        roofline_mode=args.roofline_mode, budget_s=args.budget)
-    return runner.grade(exercise, args.resume, prediction, result, telemetry, pass_number=int(attempt["pass"]))
+    return runner.grade(exercise, args.resume, prediction, result, telemetry, pass_number=attempt.pass_number)
 
 
 def run_discard(args: argparse.Namespace) -> int:
@@ -361,8 +364,9 @@ def run_discard(args: argparse.Namespace) -> int:
 
 
 def _first_pass_verdict(store: Any, exercise_id: str) -> str | None:
-    graded = [a for a in store.attempts(exercise_id) if a["state"] == "graded" and a["pass"] == 1]
-    return str(graded[-1]["verdict"]) if graded else None
+    from tutor.progress.passes import exercise_status
+
+    return exercise_status(exercise_id, store.attempts(exercise_id)).pass1_verdict
 
 
 def render_outcome(outcome: Any, lang: Any, first_pass_verdict: str | None = None,

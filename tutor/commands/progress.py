@@ -10,10 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError
+
+if TYPE_CHECKING:
+    from tutor.progress.rows import Attempt
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -179,8 +183,8 @@ def run_report(args: argparse.Namespace) -> int:
         left = unfinished.unfinished(store)
     finally:
         store.close()
-    report["unfinished"] = [{"id": a["id"], "exercise": a["exercise_id"], "pass": a["pass"],
-                             "prediction": a["prediction"], "created_at": a["created_at"]} for a in left]
+    report["unfinished"] = [{"id": a.id, "exercise": a.exercise_id, "pass": a.pass_number,
+                             "prediction": a.prediction.to_json(), "created_at": a.created_at} for a in left]
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
     else:
@@ -192,7 +196,7 @@ def run_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def render_unfinished(attempts: list[dict[str, Any]], lang: str) -> list[str]:
+def render_unfinished(attempts: Sequence[Attempt], lang: str) -> list[str]:
     """The unfinished attempts (locked, never measured) with the commands that resume or discard each."""
     from tutor.i18n import Lang, t
     from tutor.practice.unfinished import describe
@@ -203,7 +207,7 @@ def render_unfinished(attempts: list[dict[str, Any]], lang: str) -> list[str]:
     lines = [t("unfinished.title", code)]
     for a in attempts:
         lines.append("  " + describe(a, code))
-        lines.append("  " + t("unfinished.cli_hint", code, exercise=a["exercise_id"], id=a["id"]))
+        lines.append("  " + t("unfinished.cli_hint", code, exercise=a.exercise_id, id=a.id))
     return lines
 
 

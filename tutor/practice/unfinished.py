@@ -15,10 +15,13 @@ import contextlib
 import hashlib
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tutor import paths
 from tutor.i18n import Lang, t
+
+if TYPE_CHECKING:
+    from tutor.progress.rows import Attempt
 
 try:
     import fcntl
@@ -102,26 +105,26 @@ def is_live(store: Any, attempt_id: int) -> bool:
     return False
 
 
-def unfinished(store: Any, exercise_id: str | None = None) -> list[dict[str, Any]]:
+def unfinished(store: Any, exercise_id: str | None = None) -> list[Attempt]:
     """The store's locked attempts no live process is working on, oldest first."""
-    return [a for a in store.attempts(exercise_id) if a.get("state") == "locked" and not is_live(store, a["id"])]
+    return [a for a in store.attempts(exercise_id) if a.state == "locked" and not is_live(store, a.id)]
 
 
-def check(store: Any, attempt_id: int, exercise_id: str | None = None) -> dict[str, Any]:
+def check(store: Any, attempt_id: int, exercise_id: str | None = None) -> Attempt:
     """The attempt, if it can be resumed or discarded; else :class:`UnfinishedError`."""
-    attempt = store.attempt(int(attempt_id))
+    attempt: Attempt | None = store.attempt(int(attempt_id))
     if attempt is None:
         raise UnfinishedError(f"there is no attempt #{attempt_id}")
-    if exercise_id is not None and attempt["exercise_id"] != exercise_id:
-        raise UnfinishedError(f"attempt #{attempt_id} belongs to {attempt['exercise_id']}, not {exercise_id}")
-    if attempt["state"] != "locked":
-        raise UnfinishedError(f"attempt #{attempt_id} is not unfinished (it is {attempt['state']})")
+    if exercise_id is not None and attempt.exercise_id != exercise_id:
+        raise UnfinishedError(f"attempt #{attempt_id} belongs to {attempt.exercise_id}, not {exercise_id}")
+    if attempt.state != "locked":
+        raise UnfinishedError(f"attempt #{attempt_id} is not unfinished (it is {attempt.state})")
     if is_live(store, attempt_id):
         raise UnfinishedError(f"attempt #{attempt_id} is being measured by another process")
-    return dict(attempt)
+    return attempt
 
 
-def take(store: Any, attempt_id: int, exercise_id: str | None = None) -> dict[str, Any]:
+def take(store: Any, attempt_id: int, exercise_id: str | None = None) -> Attempt:
     """:func:`check` the attempt and hold it for this process (to measure it now)."""
     attempt = check(store, attempt_id, exercise_id)
     if not hold(store, attempt_id):
@@ -135,14 +138,13 @@ def discard(store: Any, attempt_id: int) -> None:
     store.record_failure(int(attempt_id), state="cancelled", reason=DISCARDED)
 
 
-def describe(attempt: dict[str, Any], lang: Lang, key: str = "unfinished.line") -> str:
+def describe(attempt: Attempt, lang: Lang, key: str = "unfinished.line") -> str:
     """One line about an unfinished attempt, in ``lang``."""
     import time
 
-    prediction = attempt.get("prediction") or {}
-    shown = prediction.get("choice") if isinstance(prediction, dict) else None
-    if shown is None and isinstance(prediction, dict) and prediction.get("value") is not None:
-        shown = str(prediction["value"])
-    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(attempt.get("created_at") or 0)))
-    return t(key, lang, id=attempt["id"], exercise=attempt["exercise_id"], pass_n=attempt.get("pass", 1),
+    shown = attempt.prediction.choice
+    if shown is None and attempt.prediction.value is not None:
+        shown = str(attempt.prediction.value)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(attempt.created_at))
+    return t(key, lang, id=attempt.id, exercise=attempt.exercise_id, pass_n=attempt.pass_number,
              prediction=shown or "?", when=when)

@@ -20,7 +20,8 @@ from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
-from tutor.results import BenchReport, Device, ResultError
+from tutor.progress.rows import Attempt
+from tutor.results import BenchReport, ResultError
 
 C0_LEVEL = "n0"
 L4_GAP_EXERCISES = ("n0-l4-gap-fixed", "n0-l4-gap-bandwidth", "n0-l4-gap-extra")
@@ -66,10 +67,9 @@ def when(at: float | None) -> str:
     return "—" if at is None else time.strftime("%Y-%m-%d %H:%M", time.localtime(at))
 
 
-def attempt_device_kind(attempt: Mapping[str, Any]) -> str | None:
-    """The kind of device (``cpu``, ``cuda``) a stored attempt was measured on (one reader: :meth:`Device.of`)."""
-    device = Device.of(attempt.get("measurement"))
-    return device.kind or None if device is not None else None
+def attempt_device_kind(attempt: Attempt) -> str | None:
+    """The kind of device (``cpu``, ``cuda``) a stored attempt was measured on."""
+    return attempt.device_kind
 
 
 def bench_report_of(run: Mapping[str, Any]) -> BenchReport | None:
@@ -253,7 +253,7 @@ def _own_explanation(entries: Sequence[Mapping[str, Any]], lesson: str = L4_LESS
     return found
 
 
-def gap_condition(attempts: Sequence[Mapping[str, Any]], exercise_ids: Sequence[str] = L4_GAP_EXERCISES,
+def gap_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str] = L4_GAP_EXERCISES,
                   notebook: Sequence[Mapping[str, Any]] = ()) -> Condition:
     """The gap decomposed (each part's exercise passed, graded against this machine's measurement) and explained
     in the learner's own words (the L4 Lab Notebook entry's gap part)."""
@@ -284,14 +284,14 @@ def gap_condition(attempts: Sequence[Mapping[str, Any]], exercise_ids: Sequence[
                      max(times) if times else None, refs)
 
 
-def _attempt_time(attempts: Sequence[Mapping[str, Any]], attempt_id: int | None) -> float | None:
+def _attempt_time(attempts: Sequence[Attempt], attempt_id: int | None) -> float | None:
     for a in attempts:
-        if attempt_id is not None and a.get("id") == attempt_id:
-            return float(a.get("graded_at") or a["created_at"])
+        if attempt_id is not None and a.id == attempt_id:
+            return a.at
     return None
 
 
-def level_condition(attempts: Sequence[Mapping[str, Any]], exercise_ids: Sequence[str]) -> Condition:
+def level_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str]) -> Condition:
     """Every Nivel 0 exercise passed in pass 2 (no hints), reproducing a pass 1 passed before it."""
     title = {"en": "Every Nivel 0 exercise passed in the second pass (no hints, no theory), reproducing the first",
              "es": "Todos los ejercicios del Nivel 0 aprobados en la segunda pasada (sin pistas ni teoría), "
@@ -318,7 +318,7 @@ def level_condition(attempts: Sequence[Mapping[str, Any]], exercise_ids: Sequenc
 
 def evaluate_c0(
     *,
-    attempts: Sequence[Mapping[str, Any]],
+    attempts: Sequence[Attempt],
     bench_runs: Sequence[Mapping[str, Any]],
     doctor_runs: Sequence[Mapping[str, Any]],
     level_exercises: Sequence[str],

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from tutor.grading.calibration import Calibration, calibrate
-from tutor.progress.passes import PASS_SCORE
+from tutor.progress.rows import Attempt
 
 
-def calibration_of(attempts: Iterable[Mapping[str, Any]]) -> Calibration:
-    """Brier score and per-confidence hit rates over every graded attempt."""
-    return calibrate(
-        (float(a["confidence"]), float(a["score"]) >= PASS_SCORE)
-        for a in attempts
-        if a.get("state") == "graded" and a.get("score") is not None and a.get("confidence") is not None
-    )
+def calibration_of(attempts: Iterable[Attempt]) -> Calibration:
+    """Brier score and per-confidence hit rates over every graded attempt (right when it passed)."""
+    return calibrate((a.confidence, a.passed) for a in attempts if a.graded)

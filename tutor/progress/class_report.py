@@ -13,8 +13,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from tutor.i18n import Lang, format_number, t
-from tutor.progress.c0 import PASS_SCORE, evaluate_c0, level_exercise_ids
+from tutor.progress.c0 import evaluate_c0, level_exercise_ids
 from tutor.progress.calibration import calibration_of
+from tutor.progress.rows import Attempt
 
 __all__ = ["class_report", "render_class_report"]
 
@@ -26,17 +27,12 @@ def _by_learner(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str
     return dict(out)
 
 
-def _most_common_wrong(wrong: Sequence[Mapping[str, Any]]) -> dict[str, Any] | None:
-    choices = Counter(
-        str(a["prediction"]["choice"]) for a in wrong
-        if isinstance(a.get("prediction"), Mapping) and a["prediction"].get("choice") is not None
-    )
+def _most_common_wrong(wrong: Sequence[Attempt]) -> dict[str, Any] | None:
+    choices = Counter(a.choice for a in wrong if a.choice is not None)
     if choices:
         answer, count = choices.most_common(1)[0]
         return {"kind": "choice", "answer": answer, "count": count}
-    ratios = [float(a["truth"]["ratio"]) for a in wrong
-              if isinstance(a.get("truth"), Mapping) and isinstance(a["truth"].get("ratio"), int | float)
-              and a["truth"]["ratio"] > 0]
+    ratios = [a.ratio for a in wrong if a.ratio is not None and a.ratio > 0]
     if not ratios:
         return None
     high = [r for r in ratios if r > 1]
@@ -47,23 +43,23 @@ def _most_common_wrong(wrong: Sequence[Mapping[str, Any]]) -> dict[str, Any] | N
     return {"kind": "number", "direction": side, "count": len(group), "median_ratio": statistics.median(group)}
 
 
-def _exercise_rows(course: Any, attempts: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    graded_by_ex: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+def _exercise_rows(course: Any, attempts: Sequence[Attempt]) -> list[dict[str, Any]]:
+    graded_by_ex: dict[str, list[Attempt]] = defaultdict(list)
     for a in attempts:
-        if a.get("state") == "graded" and isinstance(a.get("score"), int | float):
-            graded_by_ex[str(a["exercise_id"])].append(a)
+        if a.graded:
+            graded_by_ex[a.exercise_id].append(a)
     order = [ex_id for ex_id in course.exercises if ex_id in graded_by_ex]
     order += sorted(set(graded_by_ex) - set(order))
     out = []
     for ex_id in order:
         graded = graded_by_ex[ex_id]
-        correct = [a for a in graded if float(a["score"]) >= PASS_SCORE]
-        wrong = [a for a in graded if float(a["score"]) < PASS_SCORE]
+        correct = [a for a in graded if a.passed]
+        wrong = [a for a in graded if not a.passed]
         exercise = course.exercises.get(ex_id)
         title = {"es": exercise.title.get("es"), "en": exercise.title.get("en")} if exercise else {"es": ex_id,
                                                                                                  "en": ex_id}
         out.append({"exercise": ex_id, "title": title, "graded": len(graded), "correct": len(correct),
-                    "share_correct": len(correct) / len(graded), "learners": len({a.get("learner") for a in graded}),
+                    "share_correct": len(correct) / len(graded), "learners": len({a.learner for a in graded}),
                     "most_common_wrong": _most_common_wrong(wrong)})
     return out
 
@@ -84,33 +80,31 @@ def _roof_of_bench(run: Mapping[str, Any]) -> dict[str, Any] | None:
                 head["peak_bandwidth_gbs"]), "gflops": gflops, "source": "bench", "at": run.get("created_at")}
 
 
-def _roof_of_attempt(attempt: Mapping[str, Any]) -> dict[str, Any] | None:
-    m = attempt.get("measurement")
-    if not isinstance(m, Mapping):
+def _roof_of_attempt(attempt: Attempt) -> dict[str, Any] | None:
+    m = attempt.measurement
+    if m is None or m.roofline is None or m.device is None:
         return None
-    roof, device = m.get("roofline"), m.get("device")
-    if not isinstance(roof, Mapping) or not isinstance(device, Mapping):
-        return None
-    bw = roof.get("peak_bandwidth_gbs")
-    peak = roof.get("peak_gflops")
-    gflops = peak.get("float32") if isinstance(peak, Mapping) else peak
-    if not isinstance(bw, int | float):
-        return None
-    return {"fingerprint": device.get("fingerprint") or attempt.get("fingerprint"), "device": device.get("name"),
-            "kind": device.get("kind"), "bandwidth_gbs": float(bw),
-            "gflops": float(gflops) if isinstance(gflops, int | float) else None, "source": "exercise",
-            "at": attempt.get("graded_at") or attempt.get("created_at")}
+    roof, device = m.roofline, m.device
+    return {"fingerprint": device.fingerprint or attempt.fingerprint, "device": device.name,
+            "kind": device.kind, "bandwidth_gbs": roof.peak_bandwidth_gbs,
+            "gflops": roof.peak_gflops.get("float32"), "source": "exercise", "at": attempt.at}
 
 
-def _class_roofline(attempts: Sequence[Mapping[str, Any]],
+def _learner(row: Attempt | Mapping[str, Any]) -> str:
+    learner = row.learner if isinstance(row, Attempt) else row.get("learner")
+    return str(learner or "?")
+
+
+def _class_roofline(attempts: Sequence[Attempt],
                     bench_runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per device fingerprint: each learner's latest measured roof (a bench run before an exercise's)."""
     latest: dict[tuple[str, str], dict[str, Any]] = {}
-    candidates = [(r, _roof_of_bench(r)) for r in bench_runs] + [(a, _roof_of_attempt(a)) for a in attempts]
-    for row, roof in candidates:
+    candidates = [(_learner(r), _roof_of_bench(r)) for r in bench_runs]
+    candidates += [(_learner(a), _roof_of_attempt(a)) for a in attempts]
+    for learner, roof in candidates:
         if roof is None or not roof.get("fingerprint"):
             continue
-        key = (str(roof["fingerprint"]), str(row.get("learner") or "?"))
+        key = (str(roof["fingerprint"]), learner)
         held = latest.get(key)
         rank = (roof["source"] == "bench", float(roof.get("at") or 0))
         if held is None or rank > (held["source"] == "bench", float(held.get("at") or 0)):
@@ -129,8 +123,11 @@ def class_report(course: Any, store: Any) -> dict[str, Any]:
     attempts = store.attempts()
     bench_runs = store.bench_runs()
     doctor_runs = store.doctor_runs()
-    learners = sorted({str(r.get("learner") or "?") for r in (*attempts, *bench_runs, *doctor_runs)})
-    att_by, bench_by, doc_by = _by_learner(attempts), _by_learner(bench_runs), _by_learner(doctor_runs)
+    learners = sorted({_learner(r) for r in (*attempts, *bench_runs, *doctor_runs)})
+    att_by: dict[str, list[Attempt]] = defaultdict(list)
+    for a in attempts:
+        att_by[_learner(a)].append(a)
+    bench_by, doc_by = _by_learner(bench_runs), _by_learner(doctor_runs)
     level = level_exercise_ids(course)
     nb_by = _by_learner(store.notebook_entries())
     c0 = {name: evaluate_c0(attempts=att_by.get(name, []), bench_runs=bench_by.get(name, []),

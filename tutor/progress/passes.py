@@ -9,12 +9,12 @@ before it. Every rule here reads the store's rows and nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-PASS_SCORE = 0.7
-"""A graded attempt passes once it scores at least this."""
+from tutor.progress.rows import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
+from tutor.progress.rows import Attempt
 
 
 class PassClosed(ValueError):
@@ -23,22 +23,6 @@ class PassClosed(ValueError):
     def __init__(self, exercise_id: str) -> None:
         super().__init__(f"{exercise_id}: pass 2 opens once pass 1 was attempted — run pass 1 first")
         self.exercise_id = exercise_id
-
-
-def _graded(a: Mapping[str, Any]) -> bool:
-    return a.get("state") == "graded" and a.get("score") is not None
-
-
-def _pass_of(a: Mapping[str, Any]) -> int:
-    return int(a.get("pass") or 1)
-
-
-def _at(a: Mapping[str, Any]) -> float:
-    return float(a.get("graded_at") or a.get("created_at") or 0.0)
-
-
-def _passed(a: Mapping[str, Any] | None) -> bool:
-    return a is not None and float(a["score"]) >= PASS_SCORE
 
 
 @dataclass(frozen=True)
@@ -107,29 +91,29 @@ def _mark(score: float | None) -> str:
     return "✓" if score >= PASS_SCORE else "✗"
 
 
-def exercise_status(exercise_id: str, attempts: Sequence[Mapping[str, Any]]) -> ExerciseStatus:
-    """Both passes of ``exercise_id`` from the store's attempt rows (in id order)."""
-    mine = [a for a in attempts if a.get("exercise_id") == exercise_id]
-    graded = [a for a in mine if _graded(a)]
-    best = max((float(a["score"]) for a in graded), default=None)
-    first = [a for a in graded if _pass_of(a) == 1]
+def exercise_status(exercise_id: str, attempts: Sequence[Attempt]) -> ExerciseStatus:
+    """Both passes of ``exercise_id`` from the store's attempts (in id order)."""
+    mine = [a for a in attempts if a.exercise_id == exercise_id]
+    graded = [(a, a.score) for a in mine if a.graded and a.score is not None]
+    best = max((score for _, score in graded), default=None)
+    first = [(a, score) for a, score in graded if a.pass_number == 1]
     # Pass 2 counts only without hints; an attempt that opened one is practice, whatever its pass number says.
-    second = [a for a in graded if _pass_of(a) >= 2 and int(a.get("hints_used") or 0) == 0]
-    best1 = max(first, key=lambda a: float(a["score"]), default=None)
+    second = [(a, score) for a, score in graded if a.pass_number >= 2 and a.hints_used == 0]
+    best1 = max(first, key=lambda pair: pair[1], default=None)
     last2 = second[-1] if second else None
     before = False
     if last2 is not None:
-        before = any(_passed(a) and int(a["id"]) < int(last2["id"]) and _at(a) <= _at(last2) for a in first)
+        before = any(a.passed and a.id < last2[0].id and a.at <= last2[0].at for a, _ in first)
     return ExerciseStatus(
         exercise_id, len(mine), best,
-        float(best1["score"]) if best1 else None, int(best1["id"]) if best1 else None,
-        float(last2["score"]) if last2 else None, int(last2["id"]) if last2 else None,
-        str(first[-1]["verdict"]) if first else None, str(last2["verdict"]) if last2 else None,
+        best1[1] if best1 else None, best1[0].id if best1 else None,
+        last2[1] if last2 else None, last2[0].id if last2 else None,
+        first[-1][0].verdict if first else None, last2[0].verdict if last2 else None,
         before,
     )
 
 
-def require_pass2_open(exercise_id: str, attempts: Sequence[Mapping[str, Any]]) -> None:
+def require_pass2_open(exercise_id: str, attempts: Sequence[Attempt]) -> None:
     """Raise :class:`PassClosed` unless a pass-1 attempt of ``exercise_id`` was graded."""
     if not exercise_status(exercise_id, attempts).pass2_open:
         raise PassClosed(exercise_id)
@@ -160,7 +144,7 @@ class LessonStatus:
                 "exercises": [e.to_json() for e in self.exercises]}
 
 
-def lesson_statuses(course: Any, attempts: Sequence[Mapping[str, Any]],
+def lesson_statuses(course: Any, attempts: Sequence[Attempt],
                     sections_read: set[tuple[str, str]]) -> list[LessonStatus]:
     """Every lesson of ``course`` (a :class:`tutor.content.Course`) in course order."""
     out = []

@@ -47,15 +47,12 @@ def progress_report(course: Any, store: Any, env_matches: bool | None = None, hi
     lessons = lesson_statuses(course, attempts, store.sections_read())
     recent = []
     for a in attempts[-history:][::-1]:
-        pred = a.get("prediction") or {}
-        m = a.get("measurement") or {}
-        device = m.get("device") if isinstance(m, dict) else None
+        device = a.device
         recent.append({
-            "id": a["id"], "exercise": a["exercise_id"], "lesson": a["lesson_id"], "pass": a["pass"],
-            "state": a["state"], "verdict": a["verdict"], "score": a["score"], "confidence": a["confidence"],
-            "hints_used": a["hints_used"], "prediction": pred, "at": a["created_at"], "at_text": when(a["created_at"]),
-            "device": device.get("name") if isinstance(device, dict) else None,
-            "error": m.get("error") if isinstance(m, dict) else None,
+            "id": a.id, "exercise": a.exercise_id, "lesson": a.lesson_id, "pass": a.pass_number,
+            "state": a.state, "verdict": a.verdict, "score": a.score, "confidence": a.confidence,
+            "hints_used": a.hints_used, "prediction": a.prediction.to_json(), "at": a.created_at,
+            "at_text": when(a.created_at), "device": device.name if device is not None else None, "error": a.error,
         })
     return {
         "store": store_notices(store),

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from tutor import paths
 from tutor.progress.lease import MeasurementLease, local_lease
+from tutor.progress.rows import Attempt, decode_json
 from tutor.progress.store_errors import (
     StoreBusy,
     StoreCannotOpen,
@@ -308,13 +309,7 @@ def _dumps(value: Any) -> str:
 
 
 def _loads(text: str | None) -> Any:
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        # A value written by another program: shown as missing rather than crashing every report.
-        return None
+    return decode_json(text)
 
 
 class StoreBase:
@@ -468,20 +463,14 @@ class StoreBase:
             )
             self._changed_one(cur, "attempt", attempt_id)
 
-    def attempts(self, exercise_id: str | None = None) -> list[dict[str, Any]]:
+    def attempts(self, exercise_id: str | None = None) -> list[Attempt]:
+        """The attempts (of one exercise, or all), in id order, each read once into an :class:`Attempt`."""
         sql = "SELECT * FROM attempts"
         params: tuple[Any, ...] = ()
         if exercise_id is not None:
             sql += " WHERE exercise_id = ?"
             params = (exercise_id,)
-        rows = self._query(sql + " ORDER BY id", params)
-        out = []
-        for r in rows:
-            item = dict(r)
-            for key in ("prediction", "measurement", "truth"):
-                item[key] = _loads(item[key])
-            out.append(item)
-        return out
+        return [Attempt.from_row(r) for r in self._query(sql + " ORDER BY id", params)]
 
     # -- labs and the notebook --------------------------------------------------------------------------------
 
@@ -570,14 +559,9 @@ class StoreBase:
             )
             self._changed_one(cur, "attempt", attempt_id)
 
-    def attempt(self, attempt_id: int) -> dict[str, Any] | None:
+    def attempt(self, attempt_id: int) -> Attempt | None:
         rows = self._query("SELECT * FROM attempts WHERE id = ?", (attempt_id,))
-        if not rows:
-            return None
-        item = dict(rows[0])
-        for key in ("prediction", "measurement", "truth"):
-            item[key] = _loads(item[key])
-        return item
+        return Attempt.from_row(rows[0]) if rows else None
 
     def reset_counts(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
         """How many rows :meth:`reset` would delete with the same arguments (for the confirmation)."""

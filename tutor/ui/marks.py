@@ -27,7 +27,7 @@ class CourseMarks:
     @classmethod
     def load(cls, store: StoreBase) -> CourseMarks:
         attempts = store.attempts()
-        ids = {str(a["exercise_id"]) for a in attempts}
+        ids = {a.exercise_id for a in attempts}
         statuses = {ex: exercise_status(ex, attempts) for ex in ids}
         labs = frozenset(run["lab_id"] for run in store.lab_runs())
         return cls(frozenset(store.sections_read()), statuses, labs)

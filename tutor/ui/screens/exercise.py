@@ -34,6 +34,7 @@ from tutor.practice.reveal import build_reveal, describe_prediction
 from tutor.practice.roof_stamp import remeasured_text
 from tutor.practice.runner import MeasureFn
 from tutor.practice.sizing import setup_line
+from tutor.progress.rows import Attempt
 from tutor.results import Measurement, RooflineReference
 from tutor.telemetry import Sampler
 from tutor.ui.keys import bindings
@@ -356,14 +357,14 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
 
     # -- an attempt locked and never measured (the tutor was killed, or the learner left after locking) --------
 
-    def _unfinished(self) -> dict[str, Any] | None:
+    def _unfinished(self) -> Attempt | None:
         from tutor.practice import unfinished
 
         try:
             found = unfinished.unfinished(self.app.store, self.exercise.id)
         except Exception:  # the store is unreadable: the screen still works
             return None
-        found = [a for a in found if a.get("pass", 1) == self.pass_number and a["id"] != self.attempt_id]
+        found = [a for a in found if a.pass_number == self.pass_number and a.id != self.attempt_id]
         return found[-1] if found else None
 
     def _show_unfinished(self) -> None:
@@ -386,14 +387,14 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         if attempt is None or self.state != "predicting":
             return
         try:
-            unfinished.take(self.app.store, attempt["id"], self.exercise.id)
+            unfinished.take(self.app.store, attempt.id, self.exercise.id)
         except unfinished.UnfinishedError as exc:
             self._status(str(exc), error=True)
             self._show_unfinished()
             return
-        self.attempt_id = int(attempt["id"])
-        self.prediction = Prediction.from_json(attempt["prediction"], attempt.get("confidence"))
-        self.hints_shown = max(self.hints_shown, int(attempt.get("hints_used") or 0))
+        self.attempt_id = attempt.id
+        self.prediction = attempt.prediction
+        self.hints_shown = max(self.hints_shown, attempt.hints_used)
         self.state = "locked"
         for widget in self.query("#ex-predict Input, #ex-predict RadioSet"):
             widget.disabled = True
@@ -408,11 +409,11 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         if attempt is None:
             return
         try:
-            unfinished.discard(self.app.store, attempt["id"])
+            unfinished.discard(self.app.store, attempt.id)
         except unfinished.UnfinishedError as exc:
             self._status(str(exc), error=True)
         else:
-            self.notify(t("unfinished.discarded", self.lang, id=attempt["id"]), timeout=4)
+            self.notify(t("unfinished.discarded", self.lang, id=attempt.id), timeout=4)
             self.post_message(ProgressChanged())
         self._show_unfinished()
 
@@ -690,9 +691,9 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         return exercise_status(self.exercise.id, store.attempts(self.exercise.id)).reproduced
 
     def _first_pass_verdict(self) -> str | None:
-        store = self.app.store
-        graded = [a for a in store.attempts(self.exercise.id) if a["state"] == "graded" and a["pass"] == 1]
-        return str(graded[-1]["verdict"]) if graded else None
+        from tutor.progress.passes import exercise_status
+
+        return exercise_status(self.exercise.id, self.app.store.attempts(self.exercise.id)).pass1_verdict
 
 
 def roofline_note(progress_text: str, lang: Lang) -> str | None:
