@@ -90,7 +90,7 @@ def _roof_of_attempt(attempt: Attempt) -> dict[str, Any] | None:
             "gflops": roof.peak_gflops.get("float32"), "source": "exercise", "at": attempt.at}
 
 
-def _learner(row: Attempt | Mapping[str, Any]) -> str:
+def _learner_of(row: Attempt | Mapping[str, Any]) -> str:
     learner = row.learner if isinstance(row, Attempt) else row.get("learner")
     return str(learner or "?")
 
@@ -99,8 +99,8 @@ def _class_roofline(attempts: Sequence[Attempt],
                     bench_runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Per device fingerprint: each learner's latest measured roof (a bench run before an exercise's)."""
     latest: dict[tuple[str, str], dict[str, Any]] = {}
-    candidates = [(_learner(r), _roof_of_bench(r)) for r in bench_runs]
-    candidates += [(_learner(a), _roof_of_attempt(a)) for a in attempts]
+    candidates = [(_learner_of(r), _roof_of_bench(r)) for r in bench_runs]
+    candidates += [(_learner_of(a), _roof_of_attempt(a)) for a in attempts]
     for learner, roof in candidates:
         if roof is None or not roof.get("fingerprint"):
             continue
@@ -123,10 +123,10 @@ def class_report(course: Any, store: Any) -> dict[str, Any]:
     attempts = store.attempts()
     bench_runs = store.bench_runs()
     doctor_runs = store.doctor_runs()
-    learners = sorted({_learner(r) for r in (*attempts, *bench_runs, *doctor_runs)})
+    learners = sorted({_learner_of(r) for r in (*attempts, *bench_runs, *doctor_runs)})
     att_by: dict[str, list[Attempt]] = defaultdict(list)
     for a in attempts:
-        att_by[_learner(a)].append(a)
+        att_by[_learner_of(a)].append(a)
     bench_by, doc_by = _by_learner(bench_runs), _by_learner(doctor_runs)
     level = level_exercise_ids(course)
     nb_by = _by_learner(store.notebook_entries())

@@ -149,6 +149,8 @@ class Attempt:
             t.raw("score")
             if t.has("truth"):
                 inner = Reader(t.raw("truth"), f"{where} truth.truth")
+                if not inner.has("source"):
+                    raise ResultError(inner.at("source"), "expected where the truth came from, got nothing")
                 truth = ResolvedTruth(source=inner.text("source"), value=inner.opt_number("value"),
                                       unit=inner.opt_text("unit"), choice=inner.opt_text("choice"),
                                       too_close=inner.flag("too_close"), details=inner.mapping("details"))

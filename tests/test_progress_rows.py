@@ -1,0 +1,94 @@
+"""The store hands out typed rows: an attempt is read once at the store's boundary into an :class:`Attempt`, from
+today's rows and from the oldest the store migrates, by either engine; a malformed one names its field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tutor.grading.verdict import Prediction
+from tutor.progress.passes import exercise_status
+from tutor.progress.rows import Attempt
+from tutor.results import Measurement, ResultError
+
+STORED = Path(__file__).parent / "fixtures" / "results" / "stored_rows_v1.json"
+
+
+def _stored() -> dict[str, Any]:
+    return dict(json.loads(STORED.read_text()))
+
+
+def test_an_attempt_stored_today_reads_typed() -> None:
+    row = _stored()["attempt_row"]
+    a = Attempt.from_json(row)
+    assert (a.id, a.exercise_id, a.lesson_id, a.pass_number, a.state) == (3, "n0-l1-copy-bound", "n0-l1", 2, "graded")
+    assert a.prediction == Prediction(choice="memory", value=None, confidence=0.8) and a.choice == "memory"
+    assert isinstance(a.measurement, Measurement) and a.measurement.workload == "copy"
+    assert a.measurement.time_s is not None and a.measurement.time_s.median == row["measurement"]["time_s"]["median"]
+    assert a.device is not None and a.device_kind == "cpu" and a.device.fingerprint == "fefa2d4c91001993"
+    assert a.truth is not None and a.truth.choice == "memory" and a.truth.source.startswith("measured on ")
+    assert a.verdict == "correct" and a.score == 1.0 and a.graded and a.passed
+    assert a.at == row["graded_at"] and a.error is None and a.damaged is None
+    assert a.extra["feedback"]["es"].startswith("Correcto")
+    assert Attempt.from_json(json.loads(json.dumps(a.to_json()))) == a
+
+
+def test_the_oldest_rows_the_store_migrates_still_read() -> None:
+    rows = _stored()
+    old = Attempt.from_json(rows["attempt_row_schema1"])
+    assert old.prediction == Prediction(value=20.0, confidence=0.7) and old.confidence == 0.7
+    assert old.measurement is not None and old.device_kind == "cpu" and old.device is not None
+    assert old.device.fingerprint == "f0" and old.measurement.classification is None
+    assert old.ratio == 1.08 and old.truth is not None and old.truth.value == 18.5
+    assert old.graded and not old.passed and old.at == old.created_at and old.hints_used == 1
+    failed = Attempt.from_json(rows["attempt_row_failed"])
+    assert failed.state == "failed" and failed.measurement is None and "SIGKILL" in (failed.error or "")
+    assert not failed.graded and failed.to_json()["measurement"] == {"error": failed.error}
+    # a bare row: only what schema 1 required
+    bare = Attempt.from_json({"id": 9, "exercise_id": "x", "lesson_id": "l", "prediction": {"choice": "fits"},
+                              "confidence": 0.5, "created_at": 1.0})
+    assert bare.state == "locked" and bare.pass_number == 1 and bare.hints_used == 0 and bare.measurement is None
+    status = exercise_status("n0-l1-copy-gbs", [old, failed])
+    assert status.attempts == 2 and status.pass1_attempt == 1 and status.pass1_verdict == "partly"
+
+
+def test_a_malformed_attempt_raises_a_located_error() -> None:
+    row = _stored()["attempt_row"]
+    cases = [
+        ({**row, "measurement": {**row["measurement"], "time_s": {**row["measurement"]["time_s"], "median": "fast"}}},
+         "attempt #3 measurement.time_s.median: expected a number, got str 'fast'"),
+        ({**row, "score": "high"}, "attempt #3.score: expected a number, got str 'high'"),
+        ({**row, "pass": 1.5}, "attempt #3.pass: expected an integer"),
+        ({**row, "prediction": {"value": "twenty"}}, "attempt #3 prediction.value: expected a number"),
+        ({**row, "truth": {**row["truth"], "truth": {"value": 1.0}}}, "attempt #3 truth.truth.source: expected"),
+        ({**row, "measurement": {**row["measurement"], "roofline": {"peak_gflops": {}}}},
+         "attempt #3 measurement.roofline.peak_bandwidth_gbs: missing"),
+        ([1, 2], "attempt: expected an object, got list"),
+    ]
+    for bad, message in cases:
+        with pytest.raises(ResultError) as err:
+            Attempt.from_json(bad)
+        assert str(err.value).startswith(message), (message, str(err.value))
+
+
+def test_the_store_keeps_a_damaged_row_readable_and_says_where(stores: Any) -> None:
+    """Both engines read rows through the same Attempt.from_row: a stored measurement another program wrote
+    badly is left out (its located error kept), and the reports go on."""
+    store = stores.open()
+    row = _stored()["attempt_row"]
+    good = store.lock_prediction(exercise_id="ex", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                 confidence=0.8)
+    store.record_grade(good, measurement=row["measurement"], truth=row["truth"], verdict="correct", score=1.0)
+    bad = store.lock_prediction(exercise_id="ex", lesson_id="n0-l1", prediction={"choice": "compute"},
+                                confidence=0.6)
+    broken = {**row["measurement"], "time_s": {"median": "fast"}}
+    store.record_grade(bad, measurement=broken, truth=row["truth"], verdict="wrong", score=0.0)
+    first, second = store.attempts("ex")
+    assert first.measurement is not None and first.damaged is None and first.device_kind == "cpu"
+    assert second.measurement is None and second.truth is None and second.verdict == "wrong"
+    assert second.damaged == f"attempt #{bad} measurement.time_s.median: expected a number, got str 'fast'"
+    assert store.attempt(bad) == second and store.attempt(10**6) is None
+    assert exercise_status("ex", store.attempts()).attempts == 2
