@@ -30,6 +30,7 @@ def test_an_attempt_stored_today_reads_typed() -> None:
     assert a.measurement.time_s is not None and a.measurement.time_s.median == row["measurement"]["time_s"]["median"]
     assert a.device is not None and a.device_kind == "cpu" and a.device.fingerprint == "fefa2d4c91001993"
     assert a.truth is not None and a.truth.choice == "memory" and a.truth.source.startswith("measured on ")
+    assert a.truth.source_in("es") == "medido en Intel(R) Xeon(R) Processor (cpu)"  # the stored code, in Spanish
     assert a.verdict == "correct" and a.score == 1.0 and a.graded and a.passed
     assert a.at == row["graded_at"] and a.error is None and a.damaged is None
     assert a.extra["feedback"]["es"].startswith("Correcto")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tutor.grading.verdict import Prediction, ResolvedTruth
+from tutor.i18n.message import Message
 from tutor.results import Device, Measurement, ResultError
 from tutor.results.reading import Reader
 
@@ -149,11 +150,13 @@ class Attempt:
             t.raw("score")
             if t.has("truth"):
                 inner = Reader(t.raw("truth"), f"{where} truth.truth")
-                if not inner.has("source"):
+                said = Message.from_dict(inner.raw("said"))
+                if said is None and not inner.has("source"):
                     raise ResultError(inner.at("source"), "expected where the truth came from, got nothing")
                 truth = ResolvedTruth(source=inner.text("source"), value=inner.opt_number("value"),
                                       unit=inner.opt_text("unit"), choice=inner.opt_text("choice"),
-                                      too_close=inner.flag("too_close"), details=inner.mapping("details"))
+                                      too_close=inner.flag("too_close"), details=inner.mapping("details"),
+                                      said=said)
             extra = t.rest()
         return cls(
             id=r.integer("id", 0), exercise_id=r.text("exercise_id"), lesson_id=r.text("lesson_id"),
