@@ -183,7 +183,14 @@ def test_the_gap_decomposition_names_where_the_largest_models_weights_live(data_
     feeding = r["feeding"]
     assert feeding["kind"] == "gap" and feeding["weights_bytes"] == r["reference"]["weights_bytes"]
     assert feeding["level"] == weights_level(feeding["weights_bytes"], feeding["last_level_cache_bytes"])
-    assert feeding["dram_bandwidth_gbs"] == r["peak_bandwidth_gbs"]  # the decomposition keeps the STREAM copy
+    # the gap is split against the roof that feeds the weights (decode's GEMVs on them), as the bound is; the
+    # roofline's STREAM copy is kept beside it for comparison
+    assert r["roof_bandwidth_gbs"] == feeding["bandwidth_gbs"] == r["roof"]["bandwidth_gbs"]
+    assert feeding["dram_bandwidth_gbs"] == r["stream_copy_gbs"] == r["peak_bandwidth_gbs"]
+    weights, roof = r["reference"]["weights_bytes"], r["roof_bandwidth_gbs"] * 1e9
+    assert r["gap"]["bound_step_ms"] == pytest.approx(weights / roof * 1e3)
+    assert "the roof the gap is split against" in (decode_roof_text(dig(r), "en") or "")
+    assert "el techo frente al que se reparte la distancia" in (decode_roof_text(dig(r), "es") or "")
     en, es = decode_roof_text(dig(r), "en"), decode_roof_text(dig(r), "es")
     assert en is not None and en.startswith("Where the weights live: the largest model's")
     assert es is not None and es.startswith("Dónde viven los pesos: los")

@@ -44,6 +44,12 @@ def test_real_decode_at_tiny_sizes_is_fitted_and_decomposed() -> None:
     assert gap["measured_step_ms"] == pytest.approx(sizes[-1]["step_ms"])
     total = gap["bound_step_ms"] + gap["fixed_ms"] + gap["bandwidth_ms"] + gap["extra_bytes_ms"] + gap["residual_ms"]
     assert total == pytest.approx(gap["measured_step_ms"])
+    # the bound and the bandwidth part are against the roof read with decode's GEMVs, not the STREAM copy given
+    assert out["stream_copy_gbs"] == 20.0 and out["roof_bandwidth_gbs"] == out["feeding"]["bandwidth_gbs"] > 0
+    roof = out["roof_bandwidth_gbs"] * 1e9
+    assert gap["bound_step_ms"] == pytest.approx(out["reference"]["weights_bytes"] / roof * 1e3)
+    eff = fit["effective_bandwidth_gbs"] * 1e9
+    assert gap["achieved_bandwidth_pct"] == pytest.approx(100 * eff / roof)
     # 1.7 MB of tiny weights sit in a 480 MiB L3: the result says cache, not DRAM
     assert out["cache"]["resident"] and out["cache"]["largest_to_llc_pct"] < 1
     small = measure_decode_gap("cpu", "tiny", 20.0, last_level_cache_bytes=1 << 20, threads=1)

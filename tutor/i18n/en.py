@@ -584,22 +584,22 @@ MESSAGES: dict[str, str] = {
     "key.remeasure_roof": "Re-measure roofline",
     "decode_roof.gap.dram": (
         "Where the weights live: the largest model's {weights} are {multiple}× your {llc} {llc_name}, so they come "
-        "from DRAM; read with decode's own GEMVs they arrive at {gbs} (the decomposition's peak, your STREAM copy: "
-        "{copy})."
+        "from DRAM; read with decode's own GEMVs they arrive at {gbs}, the roof the gap is split against (your STREAM "
+        "copy, for comparison: {copy})."
     ),
     "decode_roof.gap.partial": (
         "Where the weights live: the largest model's {weights} are only {multiple}× your {llc} {llc_name}, so part "
-        "may stay in cache; read with decode's own GEMVs they arrive at {gbs}, against the decomposition's peak, "
-        "your DRAM's STREAM copy of {copy}."
+        "may stay in cache; read with decode's own GEMVs they arrive at {gbs}, the roof the gap is split against "
+        "(your DRAM's STREAM copy: {copy})."
     ),
     "decode_roof.gap.cache": (
         "Where the weights live: the largest model's {weights} fit in your {llc} {llc_name}, so decode reads them "
-        "from the cache, at {gbs} with its own GEMVs; the decomposition's peak is your DRAM's STREAM copy ({copy}), "
-        "so on this machine its bound is DRAM's while the weights come from the cache."
+        "from the cache, at {gbs} with its own GEMVs: that cache bandwidth is the roof the gap is split against, "
+        "not your DRAM's STREAM copy ({copy})."
     ),
     "decode_roof.gap.gpu": (
         "Where the weights live: the largest model's {weights}, in the GPU's memory, read at {gbs} with decode's "
-        "own GEMVs (the decomposition's peak, your STREAM copy: {copy})."
+        "own GEMVs, the roof the gap is split against (your STREAM copy: {copy})."
     ),
     "roof.points_remeasured": (
         "Tutor's note: {points} landed above the cached roof (up to {fraction} of it), so that roof was suspect "

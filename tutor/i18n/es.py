@@ -594,22 +594,22 @@ MESSAGES: dict[str, str] = {
     "key.remeasure_roof": "Re-medir roofline",
     "decode_roof.gap.dram": (
         "Dónde viven los pesos: los {weights} del modelo mayor son {multiple}× tu {llc_name} de {llc}, así que "
-        "vienen de la DRAM; leídos con los propios GEMV del decode llegan a {gbs} (el pico de la descomposición, "
-        "tu copia STREAM: {copy})."
+        "vienen de la DRAM; leídos con los propios GEMV del decode llegan a {gbs}, el techo frente al que se "
+        "reparte la distancia (tu copia STREAM, para comparar: {copy})."
     ),
     "decode_roof.gap.partial": (
         "Dónde viven los pesos: los {weights} del modelo mayor son solo {multiple}× tu {llc_name} de {llc}, así "
-        "que una parte puede quedarse en caché; leídos con los propios GEMV del decode llegan a {gbs}, frente al "
-        "pico de la descomposición, la copia STREAM de tu DRAM de {copy}."
+        "que una parte puede quedarse en caché; leídos con los propios GEMV del decode llegan a {gbs}, el techo "
+        "frente al que se reparte la distancia (la copia STREAM de tu DRAM: {copy})."
     ),
     "decode_roof.gap.cache": (
         "Dónde viven los pesos: los {weights} del modelo mayor caben en tu {llc_name} de {llc}, así que el decode "
-        "los lee de la caché, a {gbs} con sus propios GEMV; el pico de la descomposición es la copia STREAM de tu "
-        "DRAM ({copy}), así que en esta máquina su cota es la de la DRAM mientras los pesos vienen de la caché."
+        "los lee de la caché, a {gbs} con sus propios GEMV: ese ancho de banda de caché es el techo frente al que se "
+        "reparte la distancia, no la copia STREAM de tu DRAM ({copy})."
     ),
     "decode_roof.gap.gpu": (
         "Dónde viven los pesos: los {weights} del modelo mayor, en la memoria de la GPU, leídos a {gbs} con los "
-        "propios GEMV del decode (el pico de la descomposición, tu copia STREAM: {copy})."
+        "propios GEMV del decode, el techo frente al que se reparte la distancia (tu copia STREAM: {copy})."
     ),
     "roof.points_remeasured": (
         "Nota del tutor: {points} quedaron por encima del techo guardado (hasta el {fraction}), así que ese techo "

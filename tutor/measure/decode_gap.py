@@ -3,15 +3,17 @@
 Decode time per token is a fixed cost per step plus the bytes a step reads over the bandwidth it achieves:
 ``t = fixed + bytes / effective_bandwidth``. :func:`measure_decode_gap` times greedy decode at batch 1 for two or
 three sizes of the bundled transformer (interleaved rounds, threads pinned), fits that line by least squares and
-splits the largest model's gap to the classic bound (weights ÷ peak bandwidth) into its parts:
+splits the largest model's gap to its bound (weights ÷ the roof that feeds them) into its parts:
 
 - ``fixed``: the fitted per-step overhead (Python, the framework, ~100 small ops per token);
-- ``bandwidth``: moving all the step's bytes at the achieved rather than the peak bandwidth;
-- ``extra_bytes``: what the KV cache adds to the weights, at the peak bandwidth;
+- ``bandwidth``: moving all the step's bytes at the achieved bandwidth (the line's slope) rather than the roof;
+- ``extra_bytes``: what the KV cache adds to the weights, at the roof;
 - ``residual``: what the line does not explain at that size.
 
-The parts add up to the measured step exactly. When the models fit in the last-level cache (a CPU with a large L3)
-the achieved bandwidth can beat the DRAM peak; the result says so (``cache.resident``) rather than calling it DRAM.
+The roof is the bound's (:func:`tutor.measure.model.weights_read_bandwidth`): decode's own GEMVs reading the largest
+model's weights where they live — DRAM, or the last-level cache when they fit (a CPU with a large L3; the result
+says so, ``cache.resident``). The roofline's STREAM copy is kept beside it (``stream_copy_gbs``) for comparison.
+The parts add up to the measured step exactly.
 """
 
 from __future__ import annotations
@@ -157,8 +159,9 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
                        should_cancel: CancelCheck | None = None, progress: Progress | None = None,
                        threads: int | None = None) -> dict[str, Any]:
     """Time decode at batch 1 for each size of ``GAP_MODES[mode]``, fit ``t = fixed + bytes/eff_bw`` and decompose
-    the largest model's gap to ``weights ÷ peak_bandwidth_gbs``. Sizes are interleaved round by round (so a busy
-    spell hits every size alike) and torch's CPU threads are pinned for the whole run."""
+    the largest model's gap to ``weights ÷ roof``, the roof measured reading those weights with decode's GEMVs
+    (``peak_bandwidth_gbs``, the roofline's STREAM copy, is recorded beside it). Sizes are interleaved round by
+    round (so a busy spell hits every size alike) and torch's CPU threads are pinned for the whole run."""
     cfg_mode = GAP_MODES[mode]
     prompt, steps, rounds = cfg_mode["prompt"], cfg_mode["steps"], cfg_mode["rounds"]
     configs: tuple[TransformerConfig, ...] = cfg_mode["configs"]
@@ -189,17 +192,18 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
                       "timed_steps": len(times), "tokens_per_s": 1 / typical})
     fixed_s, slope, r2, raw_fixed_s = fit_line([s["bytes_per_step"] for s in sizes], [s["step_s"] for s in sizes])
     eff_bw = 1 / slope if slope > 0 else float("inf")
-    peak = peak_bandwidth_gbs * 1e9
     ref = sizes[-1]
-    gap = decompose(ref["step_s"], ref["weights_bytes"], ref["kv_bytes"], fixed_s, eff_bw, peak)
+    # The roof that feeds the largest model's weights, read with decode's own GEMVs where they live (DRAM, or the
+    # cache that holds them): the same roof as decode's bound, so the gap is split against the bandwidth those
+    # weights can really arrive at, not against a STREAM copy over arrays the weights are unlike.
+    feed = weights_read_bandwidth(models[-1], device, should_cancel)
+    roof_gbs = float(feed["gbs"])
+    gap = decompose(ref["step_s"], ref["weights_bytes"], ref["kv_bytes"], fixed_s, eff_bw, roof_gbs * 1e9)
     largest = max(s["bytes_per_step"] for s in sizes)
     resident = device == "cpu" and last_level_cache_bytes is not None and largest <= last_level_cache_bytes
-    # Which roof feeds the largest model's weights, read with decode's own GEMVs where they live (the
-    # decomposition keeps the STREAM copy as its peak, as the lesson teaches; the reveal names both).
-    feed = weights_read_bandwidth(models[-1], device, should_cancel)
     llc = last_level_cache_bytes if device == "cpu" else None
     feeding = {"kind": "gap", "level": "dram" if llc is None else weights_level(ref["weights_bytes"], llc),
-               "bandwidth_gbs": feed["gbs"], "read": feed, "weights_bytes": ref["weights_bytes"],
+               "bandwidth_gbs": roof_gbs, "read": feed, "weights_bytes": ref["weights_bytes"],
                "last_level_cache_bytes": llc, "llc_multiple": ref["weights_bytes"] / llc if llc else None,
                "dram_bandwidth_gbs": peak_bandwidth_gbs}
     if progress:
@@ -212,7 +216,13 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
         "threads": pinned if device == "cpu" else None,
         "step_statistic": f"{STEP_QUANTILE:.0%} percentile of the timed steps, {rounds} interleaved rounds",
         "dtype": "float32",
+        # the decomposition's roof (decode's GEMVs on the largest model's weights) and the STREAM copy beside it
+        "roof_bandwidth_gbs": roof_gbs,
+        "stream_copy_gbs": peak_bandwidth_gbs,
         "peak_bandwidth_gbs": peak_bandwidth_gbs,
+        "roof": {"method": "decode's GEMVs reading the largest model's weights where they live (best pass)",
+                 "level": feeding["level"], "bandwidth_gbs": roof_gbs,
+                 "over_stream_copy": roof_gbs / peak_bandwidth_gbs if peak_bandwidth_gbs > 0 else None},
         "fit": {"fixed_ms": fixed_s * 1e3, "effective_bandwidth_gbs": eff_bw / 1e9, "r2": r2,
                 "intercept_ms": raw_fixed_s * 1e3, "clamped": fixed_s != raw_fixed_s,
                 "formula": "step time = fixed + bytes per step ÷ effective bandwidth (least squares)"},

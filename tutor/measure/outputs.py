@@ -32,8 +32,10 @@ _ROOF = (
     "measured_at",
     "physical_limits.cores",
     "physical_limits.ghz",
+    "physical_limits.ghz_reported",
     "physical_limits.flops_per_cycle.<dtype>",
-    "physical_limits.nominal_gflops.<dtype>",
+    "physical_limits.nominal_gflops.<dtype>", "physical_limits.theoretical_gflops.<dtype>",
+    "physical_limits.clock_raise", "physical_limits.measured_fraction.<dtype>",
     "physical_limits.gflops.<dtype>",
     "physical_limits.bandwidth_gbs",
 )
@@ -41,10 +43,14 @@ _ROOF = (
 DEVICE_NOTES: dict[str, str] = {
     "physical_limits.cores": "CPU only",
     "physical_limits.ghz": "CPU only",
+    "physical_limits.ghz_reported": "CPU only",
     "physical_limits.flops_per_cycle.<dtype>": "CPU only",
     "physical_limits.nominal_gflops.<dtype>": "CPU, when the OS reports no maximum clock",
     "physical_limits.gflops.<dtype>": "a known GPU, or a CPU whose maximum clock the OS reports",
     "physical_limits.bandwidth_gbs": "a known GPU only",
+    "physical_limits.theoretical_gflops.<dtype>": "a CPU whose clock the OS reports, or a known GPU",
+    "physical_limits.measured_fraction.<dtype>": "a CPU whose clock the OS reports, or a known GPU",
+    "physical_limits.clock_raise": "CPU only",
     "peak_gflops.<dtype>": "float32 always; float64 and bfloat16 on a CPU (quick), float16 in full mode; "
     "tfloat32, bfloat16 and float16 on a GPU",
 }
@@ -75,7 +81,8 @@ _DECODE = (
 )
 _GAP_PARTS = ("fixed", "bandwidth", "extra_bytes", "residual")
 _DECODE_GAP = (
-    "prompt_tokens", "decode_steps", "rounds", "peak_bandwidth_gbs", "fit.fixed_ms", "fit.intercept_ms",
+    "prompt_tokens", "decode_steps", "rounds", "peak_bandwidth_gbs", "roof_bandwidth_gbs", "stream_copy_gbs",
+    "roof.bandwidth_gbs", "roof.over_stream_copy", "fit.fixed_ms", "fit.intercept_ms",
     "fit.effective_bandwidth_gbs", "fit.r2", "reference.n_params", "reference.weights_bytes", "reference.kv_bytes",
     "reference.step_ms", "gap.measured_step_ms", "gap.bound_step_ms", "gap.gap_ms", "gap.measured_tokens_per_s",
     "gap.bound_tokens_per_s", "gap.fraction_of_bound", "gap.achieved_bandwidth_pct", "gap.extra_bytes_pct",

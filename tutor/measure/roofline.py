@@ -215,8 +215,10 @@ def physical_limits(device: str, device_name: str, measured_gflops: dict[str, fl
         spec = lookup_spec(device_name)
         if spec is None:
             return {}
-        return {"bandwidth_gbs": spec.bandwidth_gbs,
-                "gflops": {k: v * 1e3 for k, v in spec.tflops.items()}, "source": spec.source}
+        gflops = {k: v * 1e3 for k, v in spec.tflops.items()}
+        return {"bandwidth_gbs": spec.bandwidth_gbs, "gflops": gflops, "theoretical_gflops": dict(gflops),
+                "measured_fraction": {d: g / gflops[d] for d, g in (measured_gflops or {}).items() if gflops.get(d)},
+                "source": spec.source}
     max_ghz = cpu_max_ghz()
     reported = max_ghz or cpu_clock_ghz()
     if reported is None:
@@ -239,8 +241,15 @@ def physical_limits(device: str, device_name: str, measured_gflops: dict[str, fl
                  f"({(measured_gflops or {})[implied_by]:.0f} GFLOP/s) needs it, while {clock_source} reports "
                  f"{reported:.2f} GHz (so this peak is a lower bound and an MFU over it an upper bound)")
     key = "gflops" if max_ghz else "nominal_gflops"
+    theoretical = {d: cpu_theoretical_peak_flops(cores, ghz, flags, d) / 1e9 for d in dtypes}
     return {
-        key: {d: cpu_theoretical_peak_flops(cores, ghz, flags, d) / 1e9 for d in dtypes},
+        key: theoretical,
+        # the same figures whichever clock fed them, so an exercise reads one key on every machine (with cpufreq
+        # or without), and what the OS reported next to the clock used (above 1: a measured matmul needed more)
+        "theoretical_gflops": dict(theoretical),
+        "clock_raise": ghz / reported,
+        "measured_fraction": {d: g / theoretical[d] for d, g in (measured_gflops or {}).items()
+                              if theoretical.get(d)},
         # the inputs of the formula, so an exercise can apply it to this machine's own numbers
         "cores": cores,
         "ghz": ghz,
