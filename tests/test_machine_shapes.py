@@ -109,3 +109,29 @@ def test_the_cache_dependent_exercises_agree_on_other_shapes(name: str, tmp_path
     assert by_id["n0-l4-gap"].setup.endswith("(simulated)"), table
     # the tiny decode model of the quick check sits in every shape's cache, so its roof is the cache's
     assert by_id["n0-l4-gap"].roof.startswith(("cache", "partial")), table
+
+
+async def test_the_lab_plot_marks_simulated_caches_as_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    """The working-set lab draws the cache levels it read; from a fake tree they are labelled simulated, and the
+    sweep is left with Esc."""
+    from tests.test_lab_screen import _wait, write_lab_course
+    from tutor.ui.app import make_app
+    from tutor.ui.messages import OpenLab
+    from tutor.ui.screens.lab import LabScreen
+    from tutor.ui.widgets.lab_plot import LabPlot
+
+    monkeypatch.setenv(device.SYSFS_ROOT_ENV, str(SHAPES / "epyc-32m"))
+    course = load_course(write_lab_course(tmp_path / "course"))
+    app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.post_message(OpenLab("lab-l1", "lab-ws"))
+        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        screen = app.screen
+        assert isinstance(screen, LabScreen)
+        await pilot.press(*"flat until L2", "enter")
+        plot = screen.query_one("#lab-plot", LabPlot)
+        await _wait(pilot, lambda: bool(plot.caches), 5)
+        assert plot.caches == {"L1 (simulated)": 32 * 2**10, "L2 (simulated)": MiB, "L3 (simulated)": 32 * MiB}
+        await pilot.press("escape")
+        await _wait(pilot, lambda: screen.state != "running", 10)

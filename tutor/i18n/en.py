@@ -468,6 +468,7 @@ MESSAGES: dict[str, str] = {
     "lab.measured": "measured",
     "lab.plot.roofline": "measured roofline",
     "lab.plot.prediction": "your prediction",
+    "lab.plot.simulated_level": "{level} (simulated)",
     "lab.series.measured": "measured",
     "lab.series.measured_of": "{series} (measured)",
     "lab.series.extrapolated": "{series} (extrapolated ∝ N³)",

@@ -477,6 +477,7 @@ MESSAGES: dict[str, str] = {
     "lab.measured": "medido",
     "lab.plot.roofline": "roofline medido",
     "lab.plot.prediction": "tu predicción",
+    "lab.plot.simulated_level": "{level} (simulada)",
     "lab.series.measured": "medido",
     "lab.series.measured_of": "{series} (medido)",
     "lab.series.extrapolated": "{series} (extrapolado ∝ N³)",

@@ -217,7 +217,6 @@ def physical_limits(device: str, device_name: str, measured_gflops: dict[str, fl
             return {}
         gflops = {k: v * 1e3 for k, v in spec.tflops.items()}
         return {"bandwidth_gbs": spec.bandwidth_gbs, "gflops": gflops, "theoretical_gflops": dict(gflops),
-                "measured_fraction": {d: g / gflops[d] for d, g in (measured_gflops or {}).items() if gflops.get(d)},
                 "source": spec.source}
     max_ghz = cpu_max_ghz()
     reported = max_ghz or cpu_clock_ghz()
@@ -248,8 +247,6 @@ def physical_limits(device: str, device_name: str, measured_gflops: dict[str, fl
         # or without), and what the OS reported next to the clock used (above 1: a measured matmul needed more)
         "theoretical_gflops": dict(theoretical),
         "clock_raise": ghz / reported,
-        "measured_fraction": {d: g / theoretical[d] for d, g in (measured_gflops or {}).items()
-                              if theoretical.get(d)},
         # the inputs of the formula, so an exercise can apply it to this machine's own numbers
         "cores": cores,
         "ghz": ghz,
@@ -297,6 +294,9 @@ def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: d
     ridge = {d: g / peak_gbs for d, g in peak_gflops.items()}
     spec = lookup_spec(device_info["name"]) if device == "cuda" else None
     limits = physical_limits(device, device_info["name"], peak_gflops)
+    theoretical = limits.get("theoretical_gflops") or {}
+    if theoretical:  # each measured peak as a fraction of the theoretical one (above 1: an input of it is wrong)
+        limits["measured_fraction"] = {d: g / theoretical[d] for d, g in peak_gflops.items() if theoretical.get(d)}
     warnings = []
     if "bandwidth_gbs" in limits and peak_gbs > limits["bandwidth_gbs"]:
         warnings.append(f"measured bandwidth {peak_gbs:.0f} GB/s is above the datasheet {limits['bandwidth_gbs']}")

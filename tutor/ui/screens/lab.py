@@ -263,7 +263,11 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         if self.lab.run.name == "working_set":
             from tutor.measure.device import cache_sizes  # sysfs only, no torch: mark the caches from the start
 
-            plot.set_caches(dict(cache_sizes()["levels"]))
+            caches = cache_sizes()
+            levels = dict(caches["levels"])
+            if caches.get("simulated"):  # a fake tree (TUTOR_SYSFS_ROOT): never drawn as the learner's caches
+                levels = {t("lab.plot.simulated_level", self.lang, level=k): v for k, v in levels.items()}
+            plot.set_caches(levels)
         if self.lab.run.op == "doctor":
             self._open_doctor_screen()
             return
