@@ -131,7 +131,7 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
         if dtype in GEMM_WARMUP and device == "cpu":  # until two successive pairs of calls agree within 2 %
             time_callable(fn, device, warmup=warmup - 1, min_repeats=1, max_repeats=1, budget_s=0,
                           should_cancel=should_cancel)
-            warm_until_stable(_one_call(fn, device), max_s=1.0, should_cancel=should_cancel)
+            warm_until_stable(_one_call(fn, device), max_s=0.5, should_cancel=should_cancel)
             warmup = 0
         stats = time_callable(fn, device, warmup=warmup, min_repeats=3, max_repeats=3,
                               budget_s=0, should_cancel=should_cancel)
@@ -327,7 +327,7 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
         figure, read = figures["decode"], figures["decode bound"]
         progress(0.6, f"decode: batch {mcfg['big_batch']}, {mcfg['decode_steps']} tokens")
         big = _decode_run(model, mcfg["big_batch"], prompt, mcfg["decode_steps"], 1, torch.float32, device,
-                          should_cancel, mcfg["decode_budget_s"])
+                          should_cancel, rcfg.get("big_batch_budget_s", mcfg["decode_budget_s"]))
     finally:
         torch.set_num_threads(default_threads)
     timed = {1: DecodeTiming(tuple(steps), decode_threads, tuple(round_step)),
