@@ -12,6 +12,8 @@ the truth came from and the explanation filled in with this run's numbers. The f
 from __future__ import annotations
 
 import threading
+import time
+from functools import partial
 from typing import Any
 
 from rich.text import Text
@@ -613,14 +615,30 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.query_one("#ex-progress").display = False
         self.query_one("#ex-cancel").display = False
         self._status("")
+        # The page takes the focus now (not deferred): the disabled Measure button passed it to a widget of the form
+        # above, whose pending scroll-to-focus would otherwise win; PageUp/PageDown then read the reveal.
+        self.set_focus(self.query_one("#exercise-main", VerticalScroll), scroll_visible=False)
         self._show_reveal(outcome)
-        # the reveal is below the prediction form: bring it into view once it has been laid out. The page takes the
-        # focus (the disabled Measure button had passed it to a widget above, whose scroll would win otherwise),
-        # so PageUp/PageDown read the reveal.
-        self.query_one("#exercise-main", VerticalScroll).focus(scroll_visible=False)
-        reveal = self.query_one("#ex-reveal")
-        self.call_after_refresh(reveal.scroll_visible, top=True, animate=False)
+        self.call_after_refresh(self._bring_reveal_into_view)
         self.post_message(ProgressChanged())
+
+    def _bring_reveal_into_view(self, deadline: float | None = None) -> None:
+        """Scroll the page so the reveal (below the prediction form) starts at its top, once it has been laid out.
+
+        After a refresh is not enough: a refresh that falls inside a batch update (the explanation's Markdown mounts
+        its blocks under ``app.batch_update()`` across awaits) runs its callbacks with the layout skipped, so the
+        reveal, hidden until now, had no size yet and the scroll to it did nothing (the verdict stayed below the
+        fold at 80×24, order- and load-dependent). So look again every 20 ms (for up to 5 s) until the reveal has
+        its size, then scroll."""
+        reveal = self.query_one("#ex-reveal")
+        if not reveal.display or self.state != "revealed":
+            return
+        deadline = time.monotonic() + 5.0 if deadline is None else deadline
+        if reveal.size.height == 0 and time.monotonic() < deadline:
+            self.set_timer(0.02, partial(self.call_after_refresh, self._bring_reveal_into_view, deadline))
+            return
+        self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, top=True, animate=False,
+                                                                          immediate=True)
 
     # -- the reveal ---------------------------------------------------------------------------------------
 
