@@ -29,7 +29,7 @@ from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, t
-from tutor.i18n.numbers import decimal
+from tutor.i18n.numbers import decimal, percent
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
 from tutor.practice.failures import Failure, failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
@@ -553,7 +553,9 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.query_one("#ex-progress", ProgressBar).update(progress=max(0.0, min(1.0, message.fraction)))
         if message.text and not self._cancelling() and self.stalled_for is None:
             note = roofline_note(message.text, self.lang)
-            self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {message.text}"
+            # The engine's progress line is an English sentence (no codes yet): the learner reads how far it is.
+            done = percent(100 * max(0.0, min(1.0, message.fraction)), self.lang)
+            self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {done}"
                          + (f"\n{note}" if note else ""))
 
     def on_exercise_screen_queue(self, message: Queue) -> None:

@@ -24,7 +24,7 @@ from textual.worker import Worker
 
 from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, t
-from tutor.i18n.numbers import format_number
+from tutor.i18n.numbers import format_number, percent
 from tutor.measure.errors import MeasureCancelled, MeasureError
 from tutor.measure.registry import SWEEPS
 from tutor.practice.failures import Failure, classify, stalled_text
@@ -349,9 +349,12 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         bar = self.query_one("#lab-progress", ProgressBar)
         if message.fraction is not None:
             bar.update(progress=max(0.0, min(1.0, message.fraction)))
-        if message.text:
+        if message.text or message.fraction is not None:
+            # The engine's progress line is an English sentence (no codes yet): the learner reads how far it is.
             note = roofline_note(message.text, self.lang)
-            self._set_status(message.text + (f"\n{note}" if note else ""))
+            done = f"  {percent(100 * max(0.0, min(1.0, message.fraction)), self.lang)}" \
+                if message.fraction is not None else ""
+            self._set_status(t("lab.status.running", self.lang) + done + (f"\n{note}" if note else ""))
         if message.point:
             self._plot_point(message.point)
 

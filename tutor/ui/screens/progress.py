@@ -157,7 +157,7 @@ class ProgressScreen(TutorScreen[None]):
         if cal["n"]:
             cal_lines.append(plain(t("progress.brier", lang, brier=format_number(cal["brier"], lang, ".3f"),
                                      predictions=tn("count.prediction", int(cal["n"]), lang))))
-            cal_lines.extend(plain(b["sentence_es"] if lang == "es" else b["sentence_en"]) for b in cal["buckets"])
+            cal_lines.extend(plain(b[f"sentence_{lang}"]) for b in cal["buckets"])
         else:
             cal_lines.append(plain(t("progress.no_graded", lang)))
         self.query_one("#progress-calibration", Static).update(Content("\n").join(cal_lines))
