@@ -28,6 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+from tutor.i18n import t
 from tutor.measure.bench_report import COMPARISON_RULE, compare
 from tutor.results import BenchComparison, BenchReport
 
@@ -105,6 +106,9 @@ class Series:
             print(f"estimator: {rounds.get('estimator')} ({rounds.get('count')} interleaved rounds of "
                   f"{', '.join(rounds.get('order', []))}, then {rounds.get('decode_rounds')} of decode); own CV = "
                   "the CV across a run's rounds")
+            if rounds.get("train_steps_per_round"):
+                print(t("bench.estimator", "en", rounds=rounds["count"], decode_rounds=rounds.get("decode_rounds"),
+                        train_steps=rounds["train_steps_per_round"], read_passes=rounds.get("read_passes", 1)))
 
 
 def main() -> int:
