@@ -9,7 +9,7 @@ import pytest
 
 from tutor.measure.bench_report import compare
 from tutor.progress.c0 import PASS_SCORE, evaluate_c0
-from tutor.progress.rows import Attempt
+from tutor.progress.rows import Attempt, DoctorRun
 from tutor.results import BenchReport
 
 HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "ridge_flops_per_byte": 5.0,
@@ -31,15 +31,15 @@ REBUILD = {"requirements": "/d/environment.lock.requirements.txt", "dockerfile":
 
 
 def doctor(i: int, passed: bool = True, lock: bool | None = True, *, written: bool = False, pid: int = 2,
-           lock_id: str = "L1", rebuild: dict[str, Any] | None = None) -> dict[str, Any]:
+           lock_id: str = "L1", rebuild: dict[str, Any] | None = None) -> DoctorRun:
     part = {"written": written, "matches": lock, "lock_id": lock_id,
             "rebuild": (REBUILD if rebuild is None else rebuild) if written else {},
             "differences": [] if lock in (True, None) else [{"key": "packages.numpy"}]}
-    return {"id": i, "passed": int(passed), "lock_matches": None if lock is None else int(lock),
-            "report": {"lock": part, "process": {"pid": pid}}, "created_at": 2000.0 + i}
+    return DoctorRun.from_json({"id": i, "passed": int(passed), "lock_matches": None if lock is None else int(lock),
+                                "report": {"lock": part, "process": {"pid": pid}}, "created_at": 2000.0 + i})
 
 
-def locked_then_checked(passed: bool = True, lock: bool | None = True) -> list[dict[str, Any]]:
+def locked_then_checked(passed: bool = True, lock: bool | None = True) -> list[DoctorRun]:
     return [doctor(1, written=True, pid=1), doctor(2, passed, lock)]
 
 

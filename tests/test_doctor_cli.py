@@ -49,7 +49,7 @@ def test_doctor_text_exit_0_and_recorded(capsys: pytest.CaptureFixture[str], dat
     assert "Doctor passed" in out
     assert elapsed < 60  # "in seconds"; measured ≈ 2 s here, kept loose for shared machines
     runs = ProgressStore().doctor_runs()
-    assert len(runs) == 1 and runs[0]["passed"] == 1 and runs[0]["lock_matches"] is None
+    assert len(runs) == 1 and runs[0].passed is True and runs[0].lock_matches is None
 
 
 def test_doctor_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
@@ -109,7 +109,7 @@ def test_lock_then_check_lock_after_a_package_change(
         {"key": "packages.numpy", "locked": lock["packages"]["numpy"], "current": "9.9.9"}
     ]
     runs = ProgressStore().doctor_runs()
-    assert [r["lock_matches"] for r in runs] == [1, 1, 0, 0]
+    assert [r.lock_matches for r in runs] == [True, True, False, False]
 
     # The plain doctor compares with the default lock only; an explicit file is not looked at.
     code, out, _ = doctor(capsys)

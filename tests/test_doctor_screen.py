@@ -57,7 +57,7 @@ async def test_doctor_screen_shows_the_failure_and_writes_the_lock(tmp_path: Pat
         assert lock_path.is_file()
         assert screen.query_one("#check-lock").has_class("-ok")
         runs = store.doctor_runs()
-        assert len(runs) == 2 and runs[-1]["lock_matches"] == 1
+        assert len(runs) == 2 and runs[-1].lock_matches is True
 
 
 def test_doctor_screen_does_not_import_torch() -> None:

@@ -65,8 +65,8 @@ def test_the_runner_stores_the_run_and_files_the_entry(course_dir: Path, tmp_pat
     assert [e.id for e in entries] == [filed.entry_id]
     assert entries[0].entry.lab_id == "lab-gemm"
     runs = store.lab_runs()
-    assert [r["id"] for r in runs] == [filed.lab_run_id] and runs[0]["fingerprint"] == "fp-1"
-    assert runs[0]["prediction"]["value"] == 3.5
+    assert [r.id for r in runs] == [filed.lab_run_id] and runs[0].fingerprint == "fp-1"
+    assert runs[0].prediction is not None and runs[0].prediction.value == 3.5
 
 
 def test_tutor_lab_run_headless(course_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -86,9 +86,10 @@ def test_tutor_lab_run_headless(course_dir: Path, tmp_path: Path, capsys: pytest
     store = ProgressStore(data / "progress.sqlite3")
     try:
         runs = store.lab_runs()
-        assert len(runs) == 1 and runs[0]["lab_id"] == "lab-gemm"
-        points = runs[0]["result"]["points"]
-        assert len(points) == 2 and all(p["gflops"] > 0 for p in points)
+        assert len(runs) == 1 and runs[0].lab_id == "lab-gemm"
+        assert runs[0].result is not None and runs[0].result.measurement is not None
+        points = runs[0].result.measurement.points
+        assert len(points) == 2 and all(p.values["gflops"] > 0 for p in points)
         assert len(load_entries(store)) == 1
     finally:
         store.close()

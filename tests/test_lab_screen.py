@@ -110,15 +110,16 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         assert all(y > 0 for _, y in series.points)
 
         [run] = app.store.lab_runs()
-        assert run["lab_id"] == "lab-gemm" and run["lesson_id"] == "lab-l1"
-        assert run["prediction"]["value"] == 20.0 and run["prediction"]["unit"] == "GFLOP/s"
-        assert run["result"]["name"] == "gemm_sizes" and run["fingerprint"]
+        assert run.lab_id == "lab-gemm" and run.lesson_id == "lab-l1"
+        assert run.prediction is not None and run.prediction.value == 20.0 and run.prediction.unit == "GFLOP/s"
+        assert run.result is not None and run.result.measurement is not None
+        assert run.result.measurement.name == "gemm_sizes" and run.fingerprint
         await _wait(pilot, lambda: "lab-gemm" in app.marks.lab_runs, 5)  # ProgressChanged reached the app
 
         # The notebook opens on the new entry, pre-filled.
         await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
         [stored] = load_entries(app.store)
-        assert stored.entry.lab_run_id == run["id"]
+        assert stored.entry.lab_run_id == run.id
         # the lab's hypothesis is the prompt of an empty editor, not text the learner would type after
         assert stored.entry.hypothesis == "" and stored.entry.next_question == ""
         notebook = app.screen
@@ -287,7 +288,8 @@ async def test_the_doctor_lab_files_the_doctor_screens_run(labs_app: TutorApp,
         await pilot.press(*"it passes on the CPU", "enter")
         await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
     [run] = app.store.lab_runs()
-    assert run["lab_id"] == "lab-doctor" and run["fingerprint"] == "abc"
+    assert run.lab_id == "lab-doctor" and run.fingerprint == "abc"
+    assert run.result is not None and run.result.kind == "doctor" and run.result.doctor is not None
     [entry] = load_entries(app.store)
     assert "✓ **torch**" in entry.entry.result and "`tutor doctor`" in entry.entry.setup
 

@@ -48,7 +48,7 @@ def test_round_trip(stores: Stores, tmp_path: Path) -> None:
     assert added == counts
     assert comparable(export_document(dst)) == comparable(export_document(src))
     entry = dst.notebook_entries()[0]
-    assert entry["lab_run_id"] == dst.lab_runs()[0]["id"]
+    assert entry["lab_run_id"] == dst.lab_runs()[0].id
 
 
 def test_import_never_overwrites_silently(stores: Stores, tmp_path: Path) -> None:

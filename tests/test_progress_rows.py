@@ -11,7 +11,7 @@ import pytest
 
 from tutor.grading.verdict import Prediction
 from tutor.progress.passes import exercise_status
-from tutor.progress.rows import Attempt
+from tutor.progress.rows import Attempt, DoctorRun, LabPrediction, LabResult, LabRun, StackLock
 from tutor.results import Measurement, ResultError
 
 STORED = Path(__file__).parent / "fixtures" / "results" / "stored_rows_v1.json"
@@ -93,3 +93,76 @@ def test_the_store_keeps_a_damaged_row_readable_and_says_where(stores: Any) -> N
     assert second.damaged == f"attempt #{bad} measurement.time_s.median: expected a number, got str 'fast'"
     assert store.attempt(bad) == second and store.attempt(10**6) is None
     assert exercise_status("ex", store.attempts()).attempts == 2
+
+
+# -- doctor runs and lab runs --------------------------------------------------------------------------------------
+
+
+def test_a_doctor_run_reads_its_lock_and_process() -> None:
+    row = {"id": 4, "passed": 1, "lock_matches": 0, "created_at": 2000.0,
+           "report": {"passed": True, "checks": [], "process": {"pid": 77},
+                      "lock": {"written": False, "matches": False, "lock_id": "L1",
+                               "differences": [{"key": "packages.numpy", "locked": "2.3.1", "current": "9.9"}]}}}
+    run = DoctorRun.from_json(row)
+    assert run.passed is True and run.lock_matches is False and run.pid == 77 and run.report["passed"] is True
+    assert run.lock == StackLock(written=False, matches=False, lock_id="L1", differences=("packages.numpy",))
+    written = DoctorRun.from_json({"id": 1, "passed": 1, "created_at": 1.0, "report": {"lock": {
+        "written": True, "lock_id": "L1", "rebuild": {"requirements": "/d/r.txt", "dockerfile": "/d/Dockerfile",
+                                                       "pins": {"torch": "2.13.0+cpu"}}}}})
+    assert written.lock is not None and written.lock.rebuild is not None
+    assert written.lock.rebuild.pins == {"torch": "2.13.0+cpu"} and written.lock.rebuild.requirements == "/d/r.txt"
+    assert written.lock_matches is None and written.pid is None
+    old = DoctorRun.from_json({"id": 2, "passed": 0, "created_at": 1.0, "report": {"checks": []}})  # before locks
+    assert old.lock is None and not old.passed
+    for bad, message in [
+        ({**row, "report": {**row["report"], "process": {"pid": "x"}}}, "doctor run #4 report.process.pid: expected"),
+        ({**row, "report": {**row["report"], "lock": {"matches": "yes"}}}, "doctor run #4 report.lock.matches: exp"),
+        ({**row, "created_at": None}, "doctor run #4.created_at: missing"),
+    ]:
+        with pytest.raises(ResultError) as err:
+            DoctorRun.from_json(bad)
+        assert str(err.value).startswith(message), (message, str(err.value))
+
+
+def test_a_lab_run_reads_its_typed_result_of_every_kind() -> None:
+    rows = _stored()
+    sweep = LabRun.from_json({"id": 1, "lab_id": "lab-gemm", "lesson_id": "l1", "created_at": 5.0,
+                              "prediction": {"text": "20", "value": 20.0, "unit": "GFLOP/s", "locked_at": 4.0},
+                              "result": rows["sweep_measurement"]})
+    assert sweep.prediction == LabPrediction(text="20", value=20.0, unit="GFLOP/s", locked_at=4.0)
+    assert sweep.result is not None and sweep.result.kind == "sweep" and sweep.result.measurement is not None
+    assert len(sweep.result.measurement.points) == 2 and sweep.result.device is not None
+    bench = LabResult.from_json(rows["bench_report"])
+    assert bench.kind == "bench" and bench.bench is not None and bench.fingerprint == "fefa2d4c91001993"
+    roof = LabResult.from_json({"kind": "roofline", **rows["attempt_measurement"]["roofline"]})
+    assert roof.roofline is not None and roof.roofline.peak_bandwidth_gbs > 0
+    assert LabResult.from_json(roof.to_json()) == roof and LabResult.from_json(bench.to_json()) == bench
+    doctor = LabResult.from_json({"checks": [], "passed": True, "fingerprint": {"device_kind": "cpu", "id": "abc"}})
+    assert doctor.kind == "doctor" and doctor.fingerprint == "abc"
+    no_prediction = LabRun.from_json({"id": 2, "lab_id": "x", "lesson_id": "l", "created_at": 1.0,
+                                      "result": {"kind": "vram", "fits": True}})
+    assert no_prediction.prediction is None and no_prediction.result is not None
+    assert no_prediction.result.measurement is not None and no_prediction.result.measurement.figures["fits"] is True
+    with pytest.raises(ResultError, match=r"^lab run #3 result\.headline\.mfu: expected a number"):
+        LabRun.from_json({"id": 3, "lab_id": "x", "lesson_id": "l", "created_at": 1.0, "result": {
+            **rows["bench_report"], "headline": {**rows["bench_report"]["headline"], "mfu": "high"}}})
+    with pytest.raises(ResultError, match=r"^lab run #3 prediction\.value: expected a number"):
+        LabRun.from_json({"id": 3, "lab_id": "x", "lesson_id": "l", "created_at": 1.0, "result": {},
+                          "prediction": {"text": "a", "value": "a"}})
+
+
+def test_the_store_hands_out_typed_doctor_and_lab_runs(stores: Any) -> None:
+    store = stores.open()
+    rows = _stored()
+    store.record_doctor_run(passed=True, report={"checks": [], "lock": {"written": True, "lock_id": "L9"},
+                                                 "process": {"pid": 5}}, lock_matches=None)
+    [run] = store.doctor_runs()
+    assert isinstance(run, DoctorRun) and run.passed and run.lock is not None and run.lock.lock_id == "L9"
+    store.record_lab_run(lab_id="lab-gemm", lesson_id="l1", result=rows["sweep_measurement"],
+                         prediction={"text": "fast"}, fingerprint="fp")
+    store.record_lab_run(lab_id="lab-gemm", lesson_id="l1", result={"kind": "bench", "headline": "?"})
+    good, damaged = store.lab_runs("lab-gemm")
+    assert good.result is not None and good.result.kind == "sweep" and good.prediction is not None
+    assert good.prediction.text == "fast" and good.fingerprint == "fp" and good.damaged is None
+    assert damaged.result is None and damaged.damaged is not None
+    assert damaged.damaged.startswith(f"lab run #{damaged.id} result")

@@ -10,15 +10,15 @@ own, tests a fake. Nothing here imports torch or Textual.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tutor.content import Lab, Lesson
 from tutor.grading.predict import PredictionError, parse_number
-from tutor.i18n import Lang, format_number, t
+from tutor.i18n import Lang, t
 from tutor.progress.notebook import draft_entry, save_entry
+from tutor.progress.rows import LabPrediction as LabPrediction  # re-exported: stored with the run
 from tutor.results import BenchComparison, BenchReport, Device
 
 OnProgress = Callable[[float, str], None]
@@ -41,28 +41,6 @@ class LabMeasure(Protocol):
 
 class LabInputError(ValueError):
     """The learner's prediction cannot be locked; ``str(exc)`` is a sentence in the learner's language."""
-
-
-@dataclass
-class LabPrediction:
-    """What the learner expects, locked before the lab runs (stored with the run)."""
-
-    text: str
-    value: float | None = None
-    unit: str | None = None
-    locked_at: float = field(default_factory=time.time)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"text": self.text, "locked_at": self.locked_at}
-        if self.value is not None:
-            out["value"] = self.value
-            out["unit"] = self.unit
-        return out
-
-    def describe(self, lang: Lang) -> str:
-        if self.value is not None:
-            return f"{format_number(self.value, lang, '.4g')} {self.unit or ''}".strip()
-        return self.text
 
 
 def parse_lab_prediction(raw: str, unit: str | None, lang: Lang) -> LabPrediction:

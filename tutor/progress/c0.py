@@ -20,7 +20,7 @@ from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
-from tutor.progress.rows import Attempt
+from tutor.progress.rows import Attempt, DoctorRun, StackLock
 from tutor.results import BenchReport, ResultError
 
 C0_LEVEL = "n0"
@@ -85,19 +85,7 @@ def _mode(run: Mapping[str, Any]) -> str | None:
     return report.mode if report is not None else None
 
 
-def _lock_part(run: Mapping[str, Any]) -> Mapping[str, Any]:
-    report = run.get("report")
-    lock = report.get("lock") if isinstance(report, Mapping) else None
-    return lock if isinstance(lock, Mapping) else {}
-
-
-def _pid(run: Mapping[str, Any]) -> Any:
-    report = run.get("report")
-    process = report.get("process") if isinstance(report, Mapping) else None
-    return process.get("pid") if isinstance(process, Mapping) else None
-
-
-def stack_condition(doctor_runs: Sequence[Mapping[str, Any]], env_matches: bool | None = None,
+def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None = None,
                     now: float | None = None) -> Condition:
     """The latest ``tutor doctor --lock`` wrote a lock and what rebuilds it; a doctor run in a later process
     compared the environment with that lock (by its id) and passed. The latest such comparison counts."""
@@ -106,52 +94,51 @@ def stack_condition(doctor_runs: Sequence[Mapping[str, Any]], env_matches: bool 
     title = {"en": "The stack is reproducible (a lock with what rebuilds it, checked by a later tutor doctor)",
              "es": "El stack es reproducible (un lock con lo que lo reconstruye, comprobado por un tutor doctor "
                    "posterior)"}
-    writes = [r for r in doctor_runs if _lock_part(r).get("written")]
+    writes = [r for r in doctor_runs if r.lock is not None and r.lock.written]
     if not writes:
         return Condition("stack", title, False, {"en": "no lock written yet — run `tutor doctor --lock`",
                                                  "es": "aún no hay lock — ejecuta `tutor doctor --lock`"})
     w = writes[-1]
-    lock = _lock_part(w)
-    w_at = float(w["created_at"])
-    rebuild = lock.get("rebuild") if isinstance(lock.get("rebuild"), Mapping) else {}
-    refs: dict[str, Any] = {"lock_run": w["id"], "lock_id": lock.get("lock_id"), "lock_written_at": w_at}
-    if not rebuild or not lock.get("lock_id"):
+    lock = w.lock or StackLock()
+    w_at = w.created_at
+    rebuild = lock.rebuild
+    refs: dict[str, Any] = {"lock_run": w.id, "lock_id": lock.lock_id, "lock_written_at": w_at}
+    if rebuild is None or not lock.lock_id:
         return Condition("stack", title, False,
-                         {"en": f"the lock of doctor run #{w['id']} ({when(w_at)}) records nothing that rebuilds it "
+                         {"en": f"the lock of doctor run #{w.id} ({when(w_at)}) records nothing that rebuilds it "
                                 "— run `tutor doctor --lock` again",
-                          "es": f"el lock de doctor #{w['id']} ({when(w_at)}) no guarda nada con que "
+                          "es": f"el lock de doctor #{w.id} ({when(w_at)}) no guarda nada con que "
                                 "reconstruirlo — vuelve a ejecutar `tutor doctor --lock`"}, w_at, refs)
-    refs.update(pins=dict(rebuild.get("pins") or {}), requirements=rebuild.get("requirements"),
-                dockerfile=rebuild.get("dockerfile"))
-    pinned = pins_text(dict(rebuild))
-    head_en = (f"lock #{w['id']} written {age_text(w_at, 'en', now)} ago ({when(w_at)}), pins {pinned}, "
-               f"rebuilds from {rebuild.get('requirements')} or {rebuild.get('dockerfile')}")
-    head_es = (f"lock #{w['id']} escrito hace {age_text(w_at, 'es', now)} ({when(w_at)}), fija {pinned}, se "
-               f"reconstruye con {rebuild.get('requirements')} o {rebuild.get('dockerfile')}")
-    checks = [r for r in doctor_runs if int(r["id"]) > int(w["id"]) and not _lock_part(r).get("written")
-              and _lock_part(r).get("lock_id") == lock.get("lock_id") and _lock_part(r).get("matches") is not None
-              and (_pid(r) is None or _pid(r) != _pid(w))]
+    refs.update(pins=dict(rebuild.pins), requirements=rebuild.requirements, dockerfile=rebuild.dockerfile)
+    pinned = pins_text(rebuild.to_json())
+    head_en = (f"lock #{w.id} written {age_text(w_at, 'en', now)} ago ({when(w_at)}), pins {pinned}, "
+               f"rebuilds from {rebuild.requirements} or {rebuild.dockerfile}")
+    head_es = (f"lock #{w.id} escrito hace {age_text(w_at, 'es', now)} ({when(w_at)}), fija {pinned}, se "
+               f"reconstruye con {rebuild.requirements} o {rebuild.dockerfile}")
+    checks = [r for r in doctor_runs if r.id > w.id and r.lock is not None and not r.lock.written
+              and r.lock.lock_id == lock.lock_id and r.lock.matches is not None and (r.pid is None or r.pid != w.pid)]
     if not checks:
         return Condition("stack", title, False,
                          {"en": f"{head_en}; no later `tutor doctor` has checked the environment against it yet",
                           "es": f"{head_es}; ningún `tutor doctor` posterior lo ha comprobado todavía"}, w_at, refs)
     c = checks[-1]
-    c_at = float(c["created_at"])
-    refs["check_run"] = c["id"]
-    matches = bool(_lock_part(c).get("matches")) and env_matches is not False
-    passed = bool(c.get("passed"))
+    c_at = c.created_at
+    c_lock = c.lock or StackLock()
+    refs["check_run"] = c.id
+    matches = bool(c_lock.matches) and env_matches is not False
+    passed = c.passed
     if matches and passed:
-        tail_en = f"doctor #{c['id']} ({when(c_at)}, a later process) checked the environment: it matches"
-        tail_es = f"doctor #{c['id']} ({when(c_at)}, otro proceso posterior) comprobó el entorno: coincide"
+        tail_en = f"doctor #{c.id} ({when(c_at)}, a later process) checked the environment: it matches"
+        tail_es = f"doctor #{c.id} ({when(c_at)}, otro proceso posterior) comprobó el entorno: coincide"
     elif not matches:
-        n = len(_lock_part(c).get("differences") or [])
-        tail_en = (f"doctor #{c['id']} ({when(c_at)}): the environment no longer matches the lock"
+        n = len(c_lock.differences)
+        tail_en = (f"doctor #{c.id} ({when(c_at)}): the environment no longer matches the lock"
                    + (f" ({n} difference(s))" if n else ""))
-        tail_es = (f"doctor #{c['id']} ({when(c_at)}): el entorno ya no coincide con el lock"
+        tail_es = (f"doctor #{c.id} ({when(c_at)}): el entorno ya no coincide con el lock"
                    + (f" ({n} diferencia(s))" if n else ""))
     else:
-        tail_en = f"doctor #{c['id']} ({when(c_at)}) matched the lock but found problems"
-        tail_es = f"doctor #{c['id']} ({when(c_at)}) coincide con el lock pero encontró problemas"
+        tail_en = f"doctor #{c.id} ({when(c_at)}) matched the lock but found problems"
+        tail_es = f"doctor #{c.id} ({when(c_at)}) coincide con el lock pero encontró problemas"
     return Condition("stack", title, matches and passed, {"en": f"{head_en}; {tail_en}", "es": f"{head_es}; {tail_es}"},
                      c_at, refs)
 
@@ -320,7 +307,7 @@ def evaluate_c0(
     *,
     attempts: Sequence[Attempt],
     bench_runs: Sequence[Mapping[str, Any]],
-    doctor_runs: Sequence[Mapping[str, Any]],
+    doctor_runs: Sequence[DoctorRun],
     level_exercises: Sequence[str],
     env_matches: bool | None = None,
     gap_exercises: Sequence[str] = L4_GAP_EXERCISES,

@@ -15,7 +15,7 @@ from typing import Any
 from tutor.i18n import Lang, format_number, t
 from tutor.progress.c0 import evaluate_c0, level_exercise_ids
 from tutor.progress.calibration import calibration_of
-from tutor.progress.rows import Attempt
+from tutor.progress.rows import Attempt, DoctorRun
 
 __all__ = ["class_report", "render_class_report"]
 
@@ -90,8 +90,8 @@ def _roof_of_attempt(attempt: Attempt) -> dict[str, Any] | None:
             "gflops": roof.peak_gflops.get("float32"), "source": "exercise", "at": attempt.at}
 
 
-def _learner_of(row: Attempt | Mapping[str, Any]) -> str:
-    learner = row.learner if isinstance(row, Attempt) else row.get("learner")
+def _learner_of(row: Attempt | DoctorRun | Mapping[str, Any]) -> str:
+    learner = row.learner if isinstance(row, Attempt | DoctorRun) else row.get("learner")
     return str(learner or "?")
 
 
@@ -127,7 +127,10 @@ def class_report(course: Any, store: Any) -> dict[str, Any]:
     att_by: dict[str, list[Attempt]] = defaultdict(list)
     for a in attempts:
         att_by[_learner_of(a)].append(a)
-    bench_by, doc_by = _by_learner(bench_runs), _by_learner(doctor_runs)
+    doc_by: dict[str, list[DoctorRun]] = defaultdict(list)
+    for d in doctor_runs:
+        doc_by[_learner_of(d)].append(d)
+    bench_by = _by_learner(bench_runs)
     level = level_exercise_ids(course)
     nb_by = _by_learner(store.notebook_entries())
     c0 = {name: evaluate_c0(attempts=att_by.get(name, []), bench_runs=bench_by.get(name, []),

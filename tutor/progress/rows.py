@@ -1,5 +1,6 @@
-"""What the progress store hands out: each stored attempt is an :class:`Attempt`, read once at the store's
-boundary, so no consumer re-guesses a row's shape.
+"""What the progress store hands out: each stored attempt is an :class:`Attempt`, each doctor run a
+:class:`DoctorRun` (its lock part a :class:`StackLock`), each lab run a :class:`LabRun` (its result a
+:class:`LabResult`), read once at the store's boundary, so no consumer re-guesses a row's shape.
 
 A row comes out of either engine (SQLite or PostgreSQL) as a mapping whose JSON columns are still text;
 :meth:`Attempt.from_row` decodes them and :meth:`Attempt.from_json` reads the decoded row (the form an export or a
@@ -13,16 +14,19 @@ got str 'fast'``); the store keeps such a row readable (its measurement left out
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tutor.grading.verdict import Prediction, ResolvedTruth
+from tutor.i18n import Lang, format_number
 from tutor.i18n.message import Message
-from tutor.results import Device, Measurement, ResultError
+from tutor.results import BenchReport, Device, Measurement, ResultError, RooflineReference
 from tutor.results.reading import Reader
 
-__all__ = ["PASS_SCORE", "Attempt", "decode_json"]
+__all__ = ["PASS_SCORE", "Attempt", "DoctorRun", "LabPrediction", "LabResult", "LabRun", "LockRebuild", "StackLock",
+           "decode_json"]
 
 PASS_SCORE = 0.7
 """A graded attempt passes once it scores at least this (the one pass mark)."""
@@ -191,7 +195,221 @@ class Attempt:
         return out
 
 
-def _where(data: Any) -> str:
+def _where(data: Any, noun: str = "attempt") -> str:
     ident = data.get("id") if isinstance(data, Mapping) else None
-    return f"attempt #{ident}" if ident is not None else "attempt"
+    return f"{noun} #{ident}" if ident is not None else noun
 
+
+# -- doctor runs ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LockRebuild:
+    """What rebuilds a locked environment, as a ``tutor doctor --lock`` run recorded it."""
+
+    requirements: str | None = None
+    dockerfile: str | None = None
+    torch: str | None = None
+    index_url: str | None = None
+    base_image: str | None = None
+    pins: Mapping[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: getattr(self, k) for k in ("requirements", "dockerfile", "torch", "index_url",
+                                                             "base_image") if getattr(self, k) is not None}
+        if self.pins:
+            out["pins"] = dict(self.pins)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> LockRebuild:
+        r = Reader(data, where)
+        pins = r.mapping("pins")
+        return cls(requirements=r.opt_text("requirements"), dockerfile=r.opt_text("dockerfile"),
+                   torch=r.opt_text("torch"), index_url=r.opt_text("index_url"), base_image=r.opt_text("base_image"),
+                   pins={str(k): str(v) for k, v in pins.items()})
+
+
+@dataclass(frozen=True)
+class StackLock:
+    """The environment lock's part of a stored doctor run: written by it, or compared with the environment."""
+
+    written: bool = False
+    matches: bool | None = None
+    lock_id: str | None = None
+    rebuild: LockRebuild | None = None
+    differences: tuple[str, ...] = ()
+    """The keys that differ (``packages.numpy``)."""
+    error: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> StackLock:
+        r = Reader(data, where)
+        raw = r.raw("differences")
+        if raw is not None and not isinstance(raw, list):
+            raise ResultError(r.at("differences"), f"expected a list, got {type(raw).__name__}")
+        keys = tuple(str(d.get("key") or "?") if isinstance(d, Mapping) else str(d) for d in raw or ())
+        matches = r.raw("matches")
+        if matches is not None and not isinstance(matches, bool):
+            raise ResultError(r.at("matches"), f"expected true, false or null, got {type(matches).__name__}")
+        rebuild = r.raw("rebuild")
+        return cls(written=r.flag("written"), matches=matches, lock_id=r.opt_text("lock_id"),
+                   rebuild=LockRebuild.from_json(rebuild, r.at("rebuild")) if rebuild else None,
+                   differences=keys, error=r.opt_text("error"))
+
+
+@dataclass(frozen=True)
+class DoctorRun:
+    """One stored ``tutor doctor`` run: whether it passed, its lock part, the process that ran it, and the
+    ``--json`` document (what the doctor lab shows and files)."""
+
+    id: int
+    passed: bool
+    created_at: float
+    lock_matches: bool | None = None
+    lock: StackLock | None = None
+    pid: int | None = None
+    report: Mapping[str, Any] = field(default_factory=dict)
+    learner: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> DoctorRun:
+        data = dict(row)
+        data["report"] = decode_json(data.get("report"))
+        return cls.from_json(data)
+
+    @classmethod
+    def from_json(cls, data: Any, where: str | None = None) -> DoctorRun:
+        where = where or _where(data, "doctor run")
+        r = Reader(data, where)
+        report = r.raw("report")
+        rep = Reader(report if isinstance(report, Mapping) else {}, f"{where} report")
+        lock = rep.raw("lock")
+        process = rep.raw("process")
+        pid = Reader(process, f"{where} report.process").opt_integer("pid") if isinstance(process, Mapping) else None
+        lock_matches = r.raw("lock_matches")
+        return cls(id=r.integer("id", 0), passed=bool(r.integer("passed", 0)), created_at=r.number("created_at"),
+                   lock_matches=None if lock_matches is None else bool(r.integer("lock_matches", 0)),
+                   lock=StackLock.from_json(lock, f"{where} report.lock") if isinstance(lock, Mapping) else None,
+                   pid=pid, report=dict(report) if isinstance(report, Mapping) else {}, learner=r.opt_text("learner"))
+
+
+# -- lab runs ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LabPrediction:
+    """What the learner expects, locked before the lab runs (stored with the run)."""
+
+    text: str
+    value: float | None = None
+    unit: str | None = None
+    locked_at: float = field(default_factory=time.time)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"text": self.text, "locked_at": self.locked_at}
+        if self.value is not None:
+            out["value"] = self.value
+            out["unit"] = self.unit
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "prediction") -> LabPrediction:
+        r = Reader(data, where)
+        return cls(text=r.text("text"), value=r.opt_number("value"), unit=r.opt_text("unit"),
+                   locked_at=r.opt_number("locked_at") or 0.0)
+
+    def describe(self, lang: Lang) -> str:
+        if self.value is not None:
+            return f"{format_number(self.value, lang, '.4g')} {self.unit or ''}".strip()
+        return self.text
+
+
+@dataclass(frozen=True)
+class LabResult:
+    """What a lab measured: a measurement (a workload, a sweep, a memory or decode run), a bench report, a
+    roofline, or the doctor's report (its ``--json`` document, kept as it is)."""
+
+    kind: str
+    measurement: Measurement | None = None
+    bench: BenchReport | None = None
+    roofline: RooflineReference | None = None
+    doctor: Mapping[str, Any] | None = None
+
+    @property
+    def device(self) -> Device | None:
+        if self.measurement is not None:
+            return self.measurement.device
+        if self.bench is not None:
+            return self.bench.device
+        if self.roofline is not None:
+            return self.roofline.device
+        return Device.of(self.doctor)
+
+    @property
+    def fingerprint(self) -> str | None:
+        device = self.device
+        return device.fingerprint if device is not None else None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.measurement is not None:
+            return self.measurement.to_json()
+        if self.bench is not None:
+            return self.bench.to_json()
+        if self.roofline is not None:
+            return {"kind": "roofline", **self.roofline.to_json()}
+        return dict(self.doctor or {})
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "result") -> LabResult:
+        r = Reader(data, where)
+        kind = r.text("kind")
+        if kind == "bench":
+            return cls("bench", bench=BenchReport.from_json(data, where))
+        if kind == "roofline":
+            return cls("roofline", roofline=RooflineReference.from_json(data, where))
+        if not kind and isinstance(r.raw("checks"), list):  # the doctor's --json document
+            return cls("doctor", doctor=dict(r.data))
+        m = Measurement.from_json(data, where)
+        return cls(m.kind, measurement=m)
+
+
+@dataclass(frozen=True)
+class LabRun:
+    """One stored lab run: the locked prediction and the typed result."""
+
+    id: int
+    lab_id: str
+    lesson_id: str
+    result: LabResult | None
+    """None when the stored result could not be read (:attr:`damaged` says where)."""
+    created_at: float
+    prediction: LabPrediction | None = None
+    fingerprint: str | None = None
+    learner: str | None = None
+    damaged: str | None = None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> LabRun:
+        data = dict(row)
+        for key in ("prediction", "result"):
+            data[key] = decode_json(data.get(key))
+        try:
+            return cls.from_json(data)
+        except ResultError as exc:
+            if not exc.where.startswith(_where(data, "lab run") + " "):
+                raise
+            return replace(cls.from_json({**data, "result": None, "prediction": None}), damaged=str(exc))
+
+    @classmethod
+    def from_json(cls, data: Any, where: str | None = None) -> LabRun:
+        where = where or _where(data, "lab run")
+        r = Reader(data, where)
+        result = r.raw("result")
+        prediction = r.raw("prediction")
+        return cls(id=r.integer("id", 0), lab_id=r.text("lab_id"), lesson_id=r.text("lesson_id"),
+                   result=LabResult.from_json(result, f"{where} result") if result is not None else None,
+                   created_at=r.opt_number("created_at") or 0.0,
+                   prediction=LabPrediction.from_json(prediction, f"{where} prediction")
+                   if prediction is not None else None,
+                   fingerprint=r.opt_text("fingerprint"), learner=r.opt_text("learner"))

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from tutor import paths
 from tutor.progress.lease import MeasurementLease, local_lease
-from tutor.progress.rows import Attempt, decode_json
+from tutor.progress.rows import Attempt, DoctorRun, LabRun, decode_json
 from tutor.progress.store_errors import (
     StoreBusy,
     StoreCannotOpen,
@@ -486,13 +486,13 @@ class StoreBase:
             )
             return cur_id
 
-    def lab_runs(self, lab_id: str | None = None) -> list[dict[str, Any]]:
+    def lab_runs(self, lab_id: str | None = None) -> list[LabRun]:
+        """The lab runs (of one lab, or all), in id order, each read once into a :class:`LabRun`."""
         sql = "SELECT * FROM lab_runs"
         params: tuple[Any, ...] = ()
         if lab_id is not None:
             sql, params = sql + " WHERE lab_id = ?", (lab_id,)
-        rows = self._query(sql + " ORDER BY id", params)
-        return [{**dict(r), "prediction": _loads(r["prediction"]), "result": _loads(r["result"])} for r in rows]
+        return [LabRun.from_row(r) for r in self._query(sql + " ORDER BY id", params)]
 
     def save_notebook_entry(self, *, lab_id: str, entry: dict[str, Any], lab_run_id: int | None = None,
                             entry_id: int | None = None) -> int:
@@ -544,9 +544,9 @@ class StoreBase:
             )
             return cur_id
 
-    def doctor_runs(self) -> list[dict[str, Any]]:
-        rows = self._query("SELECT * FROM doctor_runs ORDER BY id")
-        return [{**dict(r), "report": _loads(r["report"])} for r in rows]
+    def doctor_runs(self) -> list[DoctorRun]:
+        """The doctor runs in id order, each read once into a :class:`DoctorRun`."""
+        return [DoctorRun.from_row(r) for r in self._query("SELECT * FROM doctor_runs ORDER BY id")]
 
     # -- hints, resets and whole-store access (the progress screen, reset and export/import) ----------------
 

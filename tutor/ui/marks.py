@@ -29,7 +29,7 @@ class CourseMarks:
         attempts = store.attempts()
         ids = {a.exercise_id for a in attempts}
         statuses = {ex: exercise_status(ex, attempts) for ex in ids}
-        labs = frozenset(run["lab_id"] for run in store.lab_runs())
+        labs = frozenset(run.lab_id for run in store.lab_runs())
         return cls(frozenset(store.sections_read()), statuses, labs)
 
     def status(self, exercise_id: str) -> ExerciseStatus:

@@ -153,22 +153,20 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         if not runs:
             return
         last = runs[-1]
-        result = last.get("result")
-        if not isinstance(result, Mapping):
+        if last.result is None:
             return
-        self.result = dict(result)
-        locked = last.get("prediction")
-        prediction: Mapping[str, Any] = locked if isinstance(locked, Mapping) else {}
-        value = prediction.get("value")
-        if isinstance(value, int | float):
-            self.query_one("#lab-plot", LabPlot).set_prediction(value, prediction.get("unit"),
+        result = last.result.to_json()
+        self.result = result
+        prediction = last.prediction
+        if prediction is not None and prediction.value is not None:
+            self.query_one("#lab-plot", LabPlot).set_prediction(prediction.value, prediction.unit,
                                                                 t("lab.plot.prediction", self.lang))
         self._show_result(result)
-        entry = next((e for e in load_entries(store) if e.entry.lab_run_id == last["id"]), None)
+        entry = next((e for e in load_entries(store) if e.entry.lab_run_id == last.id), None)
         self.entry_id = entry.id if entry is not None else None
-        self.lab_run_id = int(last["id"])
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(last.get("created_at") or 0)))
-        shown = prediction.get("text")
+        self.lab_run_id = last.id
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last.created_at))
+        shown = prediction.text if prediction is not None else None
         self.query_one("#lab-locked", Static).update(
             Text(t("lab.history", self.lang, when=when, n=len(runs), prediction=str(shown or "—"))))
         self.refresh_bindings()
@@ -541,7 +539,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self._doctor_runs_before = None
         runs = self.app.store.doctor_runs()
         if len(runs) > before:
-            self.post_message(self.Finished(dict(runs[-1]["report"]), time.monotonic() - self._started_at))
+            self.post_message(self.Finished(dict(runs[-1].report), time.monotonic() - self._started_at))
         else:
             self.post_message(self.Failed(CANCELLED))
 
