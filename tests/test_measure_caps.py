@@ -241,6 +241,23 @@ def test_params_of_an_op_without_params_cannot_replace_op_or_name(
         in text
 
 
+def test_a_request_is_typed_until_it_crosses_into_the_worker_and_reads_back_the_same() -> None:
+    request = build_request({"op": "workload", "name": "copy", "params": {"n": 4096}}, device="cpu",
+                            roofline_mode="tiny", budget_s=0.2, time_limit=30)
+    assert request.options == plan.RequestOptions(device="cpu", roofline_mode="tiny", budget_s=0.2, time_limit_s=30.0)
+    assert (request.device, request.roofline_mode, request.mode()) == ("cpu", "tiny", "quick")
+    wire = request.to_wire()
+    assert wire == {"device": "cpu", "roofline_mode": "tiny", "budget_s": 0.2, "time_limit_s": 30.0,
+                    "params": {**request.params}, "op": "workload", "name": "copy"}
+    back = parse_request(wire)
+    assert (back.op, back.name, back.params, back.options) == (request.op, request.name, request.params,
+                                                              request.options)
+    roof = parse_request({"op": "roofline", "mode": "full", "refresh": True})
+    assert roof.options == plan.RequestOptions(device="auto", mode="full", refresh=True) and roof.mode() == "full"
+    with pytest.raises(PlanError, match="refresh must be true or false"):
+        parse_request({"op": "roofline", "refresh": "yes"})
+
+
 # -- the time limit ------------------------------------------------------------------------------------------------
 
 

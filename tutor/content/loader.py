@@ -274,13 +274,14 @@ def _measured_path_problems(ex: Exercise) -> list[tuple[Key, str]]:
         return []
     op, name = ex.measure.op, ex.measure.name
     params = getattr(request, "params", {})
-    options = getattr(request, "options", {})
+    options = getattr(request, "options", None)
+    mode = getattr(options, "mode", None)
     out: list[tuple[Key, str]] = []
     for loc, path in wanted:
         if not path:
             out.append((loc, "'measured:' needs a figure after it, e.g. measured:achieved_gbs"))
             continue
-        msg = outputs.path_problem(op, name, params, path, options)
+        msg = outputs.path_problem(op, name, params, path, mode)
         if msg:
             out.append((loc, msg))
     return out

@@ -52,6 +52,7 @@ from dataclasses import replace
 from typing import Any
 
 from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut, WorkloadError
+from tutor.measure.plan import Request, parse_request
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
 from tutor.results import Device, Measurement, RooflineReference
 
@@ -70,17 +71,16 @@ def _noop_progress(_f: float, _m: str) -> None:
     return None
 
 
-def _mode(request: dict[str, Any], key: str = "mode", default: str = "quick") -> str:
-    mode = request.get(key, default)
+def _mode(mode: str) -> str:
     if mode not in MODES:
         raise WorkloadError(f"unknown mode {mode!r} (choose quick or full)")
     return str(mode)
 
 
-def _device(request: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+def _device(request: Request) -> tuple[str, dict[str, Any]]:
     from tutor.measure.device import device_info, resolve_device
 
-    device = resolve_device(request.get("device", "auto"))
+    device = resolve_device(request.device)
     return device, device_info(device)
 
 
@@ -98,35 +98,35 @@ def _roof_seconds() -> float:
     return float(_ROOF_CLOCK["spent"] or 0.0) + (time.monotonic() - since if since is not None else 0.0)
 
 
-def _roofline(device: str, info: dict[str, Any], request: dict[str, Any], progress: Progress,
+def _roofline(device: str, info: dict[str, Any], request: Request, progress: Progress,
               should_cancel: CancelCheck | None, refresh: bool = False) -> dict[str, Any]:
     from tutor.measure.roofline import get_roofline
 
     _ROOF_CLOCK["since"] = time.monotonic()
     try:
-        return get_roofline(device, info, refresh=refresh, mode=_mode(request, "roofline_mode", "quick"),
+        return get_roofline(device, info, refresh=refresh, mode=_mode(request.roofline_mode),
                             should_cancel=should_cancel, progress=progress)
     finally:
         _ROOF_CLOCK["spent"] = _roof_seconds()
         _ROOF_CLOCK["since"] = None
 
 
-def op_workload(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck | None,
                 on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.device import cache_sizes
     from tutor.measure.kernels import cached_allocations
     from tutor.measure.timing import choose_inner, time_callable
     from tutor.theory.roofline import classify, roof_check
 
-    name = request.get("name")
+    name = request.name
     if not isinstance(name, str):
         raise WorkloadError("a workload request needs a 'name'")
     workload = get_workload(name)
-    params = validate_params(name, request.get("params"))
+    params = validate_params(name, request.params)
     device, info = _device(request)
     if device not in workload.devices:
         raise DeviceError(f"{name} runs only on {', '.join(workload.devices)}, not {device}")
-    budget = float(request.get("budget_s", 1.0))
+    budget = request.options.budget_s if request.options.budget_s is not None else 1.0
     if not 0.05 <= budget <= 10:
         raise WorkloadError(f"budget_s={budget} is outside [0.05, 10]")
     roof = RooflineReference.from_json(
@@ -188,24 +188,24 @@ def op_workload(request: dict[str, Any], progress: Progress, should_cancel: Canc
     return measurement.to_json()  # JSON: it crosses the worker's pipe
 
 
-def op_roofline(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+def op_roofline(request: Request, progress: Progress, should_cancel: CancelCheck | None,
                 on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.roofline import get_roofline
 
     device, info = _device(request)
-    roof = get_roofline(device, info, refresh=bool(request.get("refresh", False)), mode=_mode(request),
+    roof = get_roofline(device, info, refresh=bool(request.options.refresh), mode=_mode(request.mode()),
                         should_cancel=should_cancel, progress=progress)
     return {"kind": "roofline", **roof}
 
 
-def op_sweep(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | None,
              on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure import sweeps
 
-    name = request.get("name")
+    name = request.name
     if not isinstance(name, str) or name not in SWEEPS:
         raise WorkloadError(f"unknown sweep {name!r} (known: {', '.join(SWEEPS)})")
-    params = validate_sweep_params(name, request.get("params"))
+    params = validate_sweep_params(name, request.params)
     device, info = _device(request)
     if name == "naive_vs_numpy":
         device = "cpu"
@@ -224,13 +224,13 @@ def op_sweep(request: dict[str, Any], progress: Progress, should_cancel: CancelC
                                       should_cancel, roof)
         body["roof_check"] = _points_check(device, info, request, params, body, roof, progress, should_cancel)
     elif name == "gemm_share":
-        body = sweeps.gemm_share(device, params, emit, should_cancel, mode=_mode(request))
+        body = sweeps.gemm_share(device, params, emit, should_cancel, mode=_mode(request.mode()))
     else:
         body = getattr(sweeps, name)(device, params, emit, should_cancel)
     return {"kind": "sweep", "name": name, "params": params, "device": _short(info), **body}
 
 
-def _points_check(device: str, info: dict[str, Any], request: dict[str, Any], params: dict[str, Any],
+def _points_check(device: str, info: dict[str, Any], request: Request, params: dict[str, Any],
                   body: dict[str, Any], roof: dict[str, Any], progress: Progress,
                   should_cancel: CancelCheck | None) -> dict[str, Any] | None:
     """Points of the roofline sweep above a cached roof they should not beat make the roof suspect: it is measured
@@ -255,11 +255,11 @@ def _points_check(device: str, info: dict[str, Any], request: dict[str, Any], pa
             "fraction_after": None if after is None else after["fraction"]}
 
 
-def op_vram(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+def op_vram(request: Request, progress: Progress, should_cancel: CancelCheck | None,
             on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.vram import measure_vram
 
-    params = validate_vram_params(request.get("params"))
+    params = validate_vram_params(request.params)
     device, info = _device(request)
     progress(0.1, f"memory of {params['preset']} ({params['mode']})")
     result = measure_vram(device, params, should_cancel)
@@ -267,26 +267,26 @@ def op_vram(request: dict[str, Any], progress: Progress, should_cancel: CancelCh
     return {"kind": "vram", "device": _short(info), "params": params, **result}
 
 
-def op_decode(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+def op_decode(request: Request, progress: Progress, should_cancel: CancelCheck | None,
               on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.decode_sizing import reference_decode
     from tutor.measure.model import measure_decode
 
     device, info = _device(request)
-    mode = _mode(request)
+    mode = _mode(request.mode())
     roof = _roofline(device, info, request, lambda f, m: progress(0.3 * f, f"roofline: {m}"), should_cancel)
     out = measure_decode(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
                          lambda f, m: progress(0.3 + 0.7 * f, m), sizing=reference_decode(mode, device=device))
     return {"kind": "decode", "device": _short(info), **out}
 
 
-def op_decode_gap(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+def op_decode_gap(request: Request, progress: Progress, should_cancel: CancelCheck | None,
                   on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.decode_gap import measure_decode_gap
     from tutor.measure.device import cache_sizes, last_level_name
 
     device, info = _device(request)
-    mode = _mode(request)
+    mode = _mode(request.mode())
     roof = _roofline(device, info, request, lambda f, m: progress(0.2 * f, f"roofline: {m}"), should_cancel)
     caches = cache_sizes()
     llc = caches.get("last_level") if device == "cpu" else None
@@ -297,12 +297,12 @@ def op_decode_gap(request: dict[str, Any], progress: Progress, should_cancel: Ca
     return {"kind": "decode_gap", "device": _short(info), **out}
 
 
-def op_train_step(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+def op_train_step(request: Request, progress: Progress, should_cancel: CancelCheck | None,
                   on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.model import measure_train_step, theoretical_peak
 
     device, info = _device(request)
-    mode = _mode(request)
+    mode = _mode(request.mode())
     roof = _roofline(device, info, request, lambda f, m: progress(0.3 * f, f"roofline: {m}"), should_cancel)
     dtype = "bfloat16" if device == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
     peak, source = theoretical_peak(roof.get("physical_limits"), dtype)
@@ -312,11 +312,11 @@ def op_train_step(request: dict[str, Any], progress: Progress, should_cancel: Ca
     return {"kind": "train_step", "device": _short(info), **out}
 
 
-def op_bench(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
+def op_bench(request: Request, progress: Progress, should_cancel: CancelCheck | None,
              on_point: OnPoint | None) -> dict[str, Any]:
     from tutor.measure.bench import run_bench
 
-    return run_bench(_mode(request), request.get("device", "auto"), progress, should_cancel).to_json()
+    return run_bench(_mode(request.mode()), request.device, progress, should_cancel).to_json()
 
 
 # -- test-only ops (crash, raise, hang), enabled by TUTOR_MEASURE_TEST_OPS=1 ----------------------------------
@@ -366,7 +366,10 @@ def _test_raise(request: dict[str, Any], progress: Progress, should_cancel: Canc
     raise RuntimeError(str(request.get("message", "boom")))
 
 
-Handler = Callable[[dict[str, Any], Progress, CancelCheck | None, OnPoint | None], dict[str, Any]]
+Handler = Callable[[Request, Progress, CancelCheck | None, OnPoint | None], dict[str, Any]]
+"""An op: the validated request in, the result out as JSON (it crosses the worker's pipe)."""
+TestHandler = Callable[[dict[str, Any], Progress, CancelCheck | None, OnPoint | None], dict[str, Any]]
+"""A test op: the raw request (its own keys: seconds, code, message), no plan."""
 
 OPS: dict[str, Handler] = {
     "workload": op_workload,
@@ -378,7 +381,7 @@ OPS: dict[str, Handler] = {
     "train_step": op_train_step,
     "bench": op_bench,
 }
-TEST_OPS: dict[str, Handler] = {
+TEST_OPS: dict[str, TestHandler] = {
     "_test_echo": _test_echo,
     "_test_sleep": _test_sleep,
     "_test_hang": _test_hang,
@@ -400,14 +403,10 @@ def run_request(
         raise WorkloadError("a measurement request must be a mapping")
     op = request.get("op")
     handler = OPS.get(op) if isinstance(op, str) else None
-    if handler is None and isinstance(op, str) and os.environ.get(TEST_OPS_ENV) == "1":
-        handler = TEST_OPS.get(op)
+    if handler is None and isinstance(op, str) and os.environ.get(TEST_OPS_ENV) == "1" and op in TEST_OPS:
+        return TEST_OPS[op](request, progress or _noop_progress, should_cancel, on_point)  # a test op: no plan
     if handler is None:
         raise WorkloadError(f"unknown op {op!r} (known: {', '.join(OPS)})")
-    if op not in OPS:  # a test op: no plan
-        return handler(request, progress or _noop_progress, should_cancel, on_point)
-    from tutor.measure.plan import parse_request
-
     plan = parse_request(request)  # validated parameters and options, within the caps
     limit = plan.run_limit_s  # measuring the roofline, when it is not cached, is not counted
     started = time.monotonic()
@@ -420,7 +419,7 @@ def run_request(
         return (should_cancel is not None and should_cancel()) or late()
 
     try:
-        return handler(plan.to_wire(), progress or _noop_progress, cancel_or_late, on_point)
+        return handler(plan, progress or _noop_progress, cancel_or_late, on_point)
     except MeasureCancelled:
         if late() and not (should_cancel is not None and should_cancel()):
             raise MeasureTimedOut(limit) from None

@@ -214,7 +214,7 @@ def naive_sizes(max_n: int) -> list[int]:
     return sizes
 
 
-def _slots(op: str, name: str | None, params: Mapping[str, Any], options: Mapping[str, Any]
+def _slots(op: str, name: str | None, params: Mapping[str, Any], mode: str | None
            ) -> dict[str, Callable[[], Collection[str] | None]]:
     """For each slot of this op: the values it may take with these parameters (None: any key)."""
     slots: dict[str, Callable[[], Collection[str] | None]] = {
@@ -223,7 +223,7 @@ def _slots(op: str, name: str | None, params: Mapping[str, Any], options: Mappin
         "part": lambda: ("weights", "kv_cache", "weights_grads_adam", "activations", "total"),
     }
     if op == "decode":
-        big = _DECODE_MODE_BIG_BATCH.get(str(options.get("mode", "quick")), 8)
+        big = _DECODE_MODE_BIG_BATCH.get(mode or "quick", 8)
         slots["batch"] = lambda: ("1", str(big))
     if op == "decode_gap":
         slots["i"] = lambda: ("0", "1", "2")
@@ -256,14 +256,14 @@ def _show(values: Collection[str]) -> str:
 
 
 def path_problem(op: str, name: str | None, params: Mapping[str, Any], path: str,
-                 options: Mapping[str, Any] | None = None) -> str | None:
+                 mode: str | None = None) -> str | None:
     """None when op ``op`` (sweep ``name``, validated ``params``) produces figure ``path``; else a one-line reason."""
     what = f"the {name} sweep" if op == "sweep" else f"the {name} workload" if op == "workload" and name else \
         f"the {op} measurement"
     patterns = declared(op, name)
     if not patterns:
         return f"{what} produces no figures to read"
-    slots = _slots(op, name, params, options or {})
+    slots = _slots(op, name, params, mode)
     near: str | None = None
     for pattern in patterns:
         ok, bound = _match(pattern, path)

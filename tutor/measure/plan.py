@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tutor.measure.errors import WorkloadError
@@ -98,30 +98,61 @@ class Estimate:
 
 
 @dataclass(frozen=True)
+class RequestOptions:
+    """The options beside ``op`` and ``name``: the caller's (device, the roofline's mode, a workload's time
+    budget, a shorter time limit) and the op's own (``mode``; ``refresh`` for the roofline). None: not given."""
+
+    device: str | None = None
+    mode: str | None = None
+    refresh: bool | None = None
+    budget_s: float | None = None
+    roofline_mode: str | None = None
+    time_limit_s: float | None = None
+
+    def to_wire(self) -> dict[str, str | float | bool]:
+        """The options given, under their request keys."""
+        return {key: value for key in CALLER_OPTIONS if (value := getattr(self, key)) is not None}
+
+
+@dataclass(frozen=True)
 class Request:
-    """A validated measurement request and its estimate."""
+    """A validated measurement request and its estimate: what the worker process runs. It crosses into the
+    worker as :meth:`to_wire`'s plain dict and is read back there by :func:`parse_request`."""
 
     op: str
     name: str | None
     params: dict[str, Any]
-    options: dict[str, Any] = field(default_factory=dict)
+    """The validated parameters (open: each workload and sweep has its own, checked against the registry)."""
+    options: RequestOptions = field(default_factory=RequestOptions)
     estimate: Estimate = field(default_factory=lambda: Estimate(0, 0.0))
+
+    @property
+    def device(self) -> str:
+        return self.options.device or "auto"
+
+    def mode(self, default: str = "quick") -> str:
+        """The op's own mode (quick, full; tiny for tests)."""
+        return self.options.mode or default
+
+    @property
+    def roofline_mode(self) -> str:
+        return self.options.roofline_mode or "quick"
 
     @property
     def time_limit_s(self) -> float:
         """The wall-clock limit of the run, prerequisites included (measuring the roofline when it is not cached):
         the estimate with a margin (see :func:`time_limit_s`). The worker process is ended past it."""
-        return time_limit_s(self.estimate, self.options.get("time_limit_s"))
+        return time_limit_s(self.estimate, self.options.time_limit_s)
 
     @property
     def run_limit_s(self) -> float:
         """The limit of the measurement itself, the roofline's measuring time not counted: the engine stops the
         run past it (at its next look at the clock, between repeats)."""
-        return time_limit_s(self.estimate, self.options.get("time_limit_s"), with_setup=False)
+        return time_limit_s(self.estimate, self.options.time_limit_s, with_setup=False)
 
     def to_wire(self) -> dict[str, Any]:
         """The plain dict :func:`tutor.measure.api.run_request` takes. ``op`` and ``name`` are written last."""
-        out: dict[str, Any] = dict(self.options)
+        out: dict[str, Any] = self.options.to_wire()
         if self.op in PARAM_OPS:
             out["params"] = dict(self.params)
         out["op"] = self.op
@@ -461,18 +492,18 @@ def estimate(request: Request) -> Estimate:
     return _estimate(request.op, request.name, request.params, request.options)
 
 
-def _estimate(op: str, name: str | None, params: Mapping[str, Any], options: Mapping[str, Any]) -> Estimate:
+def _estimate(op: str, name: str | None, params: Mapping[str, Any], options: RequestOptions) -> Estimate:
     if op == "workload":
         assert name is not None
-        return _workload_estimate(name, params, float(options.get("budget_s", 1.0)),
-                                  str(options.get("roofline_mode", "quick")))
+        return _workload_estimate(name, params, options.budget_s if options.budget_s is not None else 1.0,
+                                  options.roofline_mode or "quick")
     if op == "sweep":
         assert name is not None
-        return _sweep_estimate(name, params, str(options.get("mode", "quick")))
+        return _sweep_estimate(name, params, options.mode or "quick")
     if op == "vram":
         return _vram_estimate(params)
-    mode = str(options.get("mode", "quick"))
-    return _fixed_estimate(op, mode if mode in MODEL_CONFIGS else "quick", str(options.get("roofline_mode", "quick")))
+    mode = options.mode or "quick"
+    return _fixed_estimate(op, mode if mode in MODEL_CONFIGS else "quick", options.roofline_mode or "quick")
 
 
 # -- validation -------------------------------------------------------------------------------------------------
@@ -532,7 +563,8 @@ def _validated_params(op: str, name: str | None, params: Mapping[str, Any]) -> d
     return {}
 
 
-def _validated_options(op: str, given: Mapping[str, Any], schema: tuple[Param, ...], where: str) -> dict[str, Any]:
+def _validated_options(op: str, given: Mapping[str, Any], schema: tuple[Param, ...], where: str
+                       ) -> RequestOptions:
     out: dict[str, Any] = {}
     names = [p.name for p in schema]
     for key, value in given.items():
@@ -549,30 +581,30 @@ def _validated_options(op: str, given: Mapping[str, Any], schema: tuple[Param, .
                 out[key] = param.validate(op, value)
             except WorkloadError as exc:
                 raise PlanError(str(exc), (where, key)) from None
-    return out
+    return RequestOptions(mode=out.get("mode"), refresh=out.get("refresh"))
 
 
-def _caller_options(op: str, device: str | None, roofline_mode: str | None, budget_s: float | None,
-                    time_limit: float | None) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _caller_options(options: RequestOptions, op: str, device: str | None, roofline_mode: str | None,
+                    budget_s: float | None, time_limit: float | None) -> RequestOptions:
+    """``options`` with the caller's own, each checked."""
     if device is not None:
         if not isinstance(device, str):
             raise PlanError(f"unknown device {device!r} (choose auto, cpu or cuda)", ("device",))
-        out["device"] = device  # resolve_device says which devices this machine has
+        options = replace(options, device=device)  # resolve_device says which devices this machine has
     if roofline_mode is not None and op in ("workload", "sweep", "decode", "decode_gap", "train_step"):
         if roofline_mode not in MODES:
             raise PlanError(f"unknown roofline mode {roofline_mode!r}", ("roofline_mode",))
-        out["roofline_mode"] = roofline_mode
+        options = replace(options, roofline_mode=roofline_mode)
     if budget_s is not None and op == "workload":
         if isinstance(budget_s, bool) or not isinstance(budget_s, int | float) or not 0.05 <= budget_s <= 10:
             raise PlanError(f"budget_s={budget_s!r} is outside [0.05, 10]", ("budget_s",))
-        out["budget_s"] = float(budget_s)
+        options = replace(options, budget_s=float(budget_s))
     if time_limit is not None:
         if isinstance(time_limit, bool) or not isinstance(time_limit, int | float) or not (
                 math.isfinite(time_limit) and time_limit > 0):
             raise PlanError(f"time_limit_s={time_limit!r} must be a positive number of seconds", ("time_limit_s",))
-        out["time_limit_s"] = float(time_limit)
-    return out
+        options = replace(options, time_limit_s=float(time_limit))
+    return options
 
 
 def _get(spec: Any, key: str, default: Any = None) -> Any:
@@ -611,7 +643,7 @@ def build_request(
     given = dict(params if params is not None else (_get(spec, "params") or {}))
     if op in PARAM_OPS:
         full = _validated_params(op, name, given)
-        options: dict[str, Any] = {}
+        options = RequestOptions()
     else:
         full = {}
         options = _validated_options(op, given, PACK_OPTIONS[op], "params")
@@ -620,7 +652,7 @@ def build_request(
         from tutor.practice.sizing import size_for_dram
 
         full, _capped = size_for_dram(str(name), full, float(dram))
-    options.update(_caller_options(op, device, roofline_mode, budget_s, time_limit))
+    options = _caller_options(options, op, device, roofline_mode, budget_s, time_limit)
     est = _estimate(op, name, full, options)
     _check_caps(op, name, est)
     return Request(op, name, full, options, est)
@@ -652,15 +684,15 @@ def parse_request(wire: Mapping[str, Any]) -> Request:
         time_limit=wire.get("time_limit_s"),
         size_dram=False,
     )
-    options = dict(request.options)
+    options = request.options
     for key, value in options_in.items():
         if key == "mode":
             if value not in MODES or (op not in ("roofline", "decode", "decode_gap", "train_step", "bench", "sweep")):
                 raise PlanError(f"{op}: unknown mode {value!r} (choose quick or full)", ("mode",))
-            options["mode"] = value
+            options = replace(options, mode=str(value))
         elif key == "refresh":
             if op != "roofline" or not isinstance(value, bool):
                 raise PlanError(f"{op}: refresh must be true or false, and only for the roofline", ("refresh",))
-            options["refresh"] = value
+            options = replace(options, refresh=value)
     est = _estimate(op, request.name, request.params, options)
     return Request(op, request.name, request.params, options, est)
