@@ -135,3 +135,26 @@ async def test_the_lab_plot_marks_simulated_caches_as_simulated(tmp_path: Path, 
         assert plot.caches == {"L1 (simulated)": 32 * 2**10, "L2 (simulated)": MiB, "L3 (simulated)": 32 * MiB}
         await pilot.press("escape")
         await _wait(pilot, lambda: screen.state != "running", 10)
+
+
+def test_lab02_says_why_when_the_clock_was_raised_and_not_also_above_100(monkeypatch: pytest.MonkeyPatch) -> None:
+    """f1-lab02-fraction-of-roof measured 117 % of its theoretical peak on the 2-core Xeon VM: /proc/cpuinfo gives
+    the 2.6 GHz base clock (no cpufreq) while the cores boost. The peak now takes the clock the GEMM needs, the
+    exercise reads theoretical_gflops (present with cpufreq or without), and exactly one variant says why."""
+    from tests.test_bench_estimators import SPR, _cpu
+
+    roofline = _cpu(monkeypatch, SPR, max_ghz=None, clock=2.6)
+    gemm = {d: {"peak_gflops": g} for d, g in {"float32": 390.0, "bfloat16": 2400.0}.items()}
+    bw = {"peak_bandwidth_gbs": 25.0}
+    roof = roofline.assemble_roofline("cpu", {"kind": "cpu", "name": "Xeon", "fingerprint": "f"}, "quick", bw, gemm,
+                                      0.0)
+    limits = roof["physical_limits"]
+    assert round(100 * 390.0 / (2 * 2.6 * 64)) == 117  # last round's figure: 2 cores × 2.6 GHz × 64 FLOP/cycle
+    assert limits["theoretical_gflops"]["float32"] == pytest.approx(390.0) and limits["clock_raise"] > 1
+    exercise = load_course(bundled_course()).exercises["f1-lab02-fraction-of-roof"]
+    shown = [v for v in exercise.explanation_when
+             if (value := limits.get(v.when.metric.split(".")[1]) if v.when.metric else None) is not None
+             and (value if not isinstance(value, dict) else value["float32"]) > (v.when.above or 0)]
+    assert [v.when.metric for v in shown] == ["physical_limits.clock_raise"]
+    with_cpufreq = _cpu(monkeypatch, SPR, max_ghz=3.8, clock=2.6).physical_limits("cpu", "Xeon", None)
+    assert with_cpufreq["theoretical_gflops"]["float32"] == pytest.approx(486.4)  # the key the exercise reads
