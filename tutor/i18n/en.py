@@ -348,6 +348,94 @@ MESSAGES: dict[str, str] = {
     "bench.no_previous": (
         "No previous run on this fingerprint to compare with: run the bench again for the second pass."
     ),
+    "bench.fig.peak_bandwidth_gbs": "peak bandwidth",
+    "bench.fig.matmul": "matmul peak {dtype}",
+    "bench.fig.ridge_flops_per_byte": "ridge point (fp32)",
+    "bench.fig.decode_tokens_per_s": "decode, batch 1",
+    "bench.fig.decode_bound_tokens_per_s": "decode bound, batch 1",
+    "bench.fig.train_tokens_per_s": "training step",
+    "bench.fig.mfu": "MFU",
+    "bench.col.figure": "figure",
+    "bench.col.value": "value",
+    "bench.col.unit": "unit",
+    "bench.col.vs": "vs previous",
+    "bench.table.title": "tutor bench ({mode}) on {kind}: {name}  [fingerprint {fingerprint}]",
+    "bench.table.agrees": "agrees",
+    "bench.table.differs": "DIFFERS",
+    "bench.table.agree": "agree",
+    "bench.table.disagree": "do NOT agree",
+    "bench.table.compared": (
+        "the two passes {verdict} (previous run {mode}): each figure within max({tol}, 2·√(CV₁² + CV₂²)), at "
+        "most {cap}"
+    ),
+    "bench.table.no_previous": "no previous run on this fingerprint to compare with",
+    "bench.table.warning": "warning: {warning}",
+    "bench.md.title": "GPU Tutor bench — {device}",
+    "bench.md.mode": "mode: {mode}; device: {kind}; fingerprint `{fingerprint}`",
+    "bench.md.env": "torch {torch}, CUDA {cuda}, Python {python}, {threads} torch threads",
+    "bench.md.took": "took {seconds} s",
+    "bench.md.agrees": "agrees",
+    "bench.md.differs": "differs",
+    "bench.md.agree": "agree",
+    "bench.md.disagree": "do not agree",
+    "bench.md.compared": (
+        "Compared with the previous run on this fingerprint, the two passes {verdict} within {tol} (each "
+        "figure within max({tol}, 2·√(CV₁² + CV₂²)), at most {cap}: the two runs' intervals overlap)."
+    ),
+    "bench.md.how": "How these were measured",
+    "bench.method.mfu": "MFU over a theoretical peak of {gflops} GFLOP/s = {source}",
+    "bench.clock.cpufreq": "from cpufreq's cpuinfo_max_freq (the highest boost clock)",
+    "bench.clock.cpuinfo": (
+        "from /proc/cpuinfo's 'cpu MHz' (no cpufreq here: the current clock, or in a VM the host's base rate, "
+        "which the cores exceed when they boost)"
+    ),
+    "bench.clock.implied": (
+        "at least: the measured {dtype} matmul needs it, while the clock {clock} is {reported} GHz (so this "
+        "peak is a lower bound and an MFU over it an upper bound)"
+    ),
+    "bench.peak.cpu": "{cores} cores × {ghz} GHz {clock} × {per_cycle} FLOP per cycle per core",
+    "bench.peak.datasheet": "the datasheet: {source}",
+    "bench.estimator.median": "the median over the rounds of each round's value",
+    "bench.note.bandwidth": (
+        "peak bandwidth: STREAM copy (2 words per element), {estimator}, a round's value the best of its "
+        "copies; {rounds} rounds interleaved with the other figures, arrays of {array} (last-level cache "
+        "{llc})"
+    ),
+    "bench.note.matmul": (
+        "matmul peak: torch.mm of random square matrices ({n}³, the fastest size probed), {estimator}, a "
+        "round's value the best of {calls} calls"
+    ),
+    "bench.note.ridge": "ridge point: fp32 matmul peak ÷ peak bandwidth",
+    "bench.note.decode": (
+        "decode: the bundled transformer of {params} parameters (random weights, {dtype}), {steps} tokens "
+        "after a {prompt}-token prompt; bound = bandwidth that feeds the weights (measured reading them) ÷ "
+        "bytes per token (weights read once per step + KV cache)"
+    ),
+    "bench.note.training": (
+        "training: batch {batch} × {seq} tokens, AdamW, {precision}; MFU = FLOPs per step (FlopCounterMode) ÷ "
+        "step time ÷ the theoretical {dtype} peak ({peak}); {fraction} of the measured matmul peak"
+    ),
+    "bench.note.peak": "{gflops} GFLOP/s, {source}",
+    "bench.note.unknown": "unknown",
+    "bench.note.threads": (
+        "threads: torch pinned to {threads} for the whole run (decode at batch 1 with {decode}, the faster on "
+        "a short probe)"
+    ),
+    "bench.note.rounds": (
+        "rounds: {count} interleaved rounds of {order}, then {decode} of decode (its model, sized to the "
+        "cache, does not fit in memory beside them); each headline is {estimator}"
+    ),
+    "bench.note.comparison": (
+        "comparison: two runs agree when each headline figure differs by at most max(floor, {k}·√(CV₁² + "
+        "CV₂²)) — the two runs' intervals overlap — with a floor of {floor} and a ceiling of {cap}"
+    ),
+    "bench.note.cv": (
+        "CV = the spread across the rounds' values (of the estimator's inputs, not of single samples); ridge "
+        "and MFU combine their inputs' CVs"
+    ),
+    "bench.round.bandwidth": "bandwidth",
+    "bench.round.training": "training",
+    "bench.round.matmul": "matmul {dtype}",
     "palette.lesson": "Lesson: {title}",
     "palette.lab": "Lab: {title}",
     "palette.exercise": "Exercise: {title}",

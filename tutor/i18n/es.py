@@ -354,6 +354,97 @@ MESSAGES: dict[str, str] = {
     "bench.no_previous": (
         "No hay una ejecución anterior en esta huella: vuelve a ejecutar el bench para la segunda pasada."
     ),
+    "bench.fig.peak_bandwidth_gbs": "ancho de banda pico",
+    "bench.fig.matmul": "pico de matmul {dtype}",
+    "bench.fig.ridge_flops_per_byte": "punto de cresta (fp32)",
+    "bench.fig.decode_tokens_per_s": "decodificación, lote 1",
+    "bench.fig.decode_bound_tokens_per_s": "cota de decodificación, lote 1",
+    "bench.fig.train_tokens_per_s": "paso de entrenamiento",
+    "bench.fig.mfu": "MFU",
+    "bench.col.figure": "cifra",
+    "bench.col.value": "valor",
+    "bench.col.unit": "unidad",
+    "bench.col.vs": "frente a la anterior",
+    "bench.table.title": "tutor bench ({mode}) en {kind}: {name}  [huella {fingerprint}]",
+    "bench.table.agrees": "coincide",
+    "bench.table.differs": "DIFIERE",
+    "bench.table.agree": "coinciden",
+    "bench.table.disagree": "NO coinciden",
+    "bench.table.compared": (
+        "las dos pasadas {verdict} (ejecución anterior: {mode}): cada cifra dentro de máx({tol}, 2·√(CV₁² + "
+        "CV₂²)), como mucho {cap}"
+    ),
+    "bench.table.no_previous": "no hay una ejecución anterior en esta huella con la que comparar",
+    "bench.table.warning": "aviso: {warning}",
+    "bench.md.title": "Bench de GPU Tutor — {device}",
+    "bench.md.mode": "modo: {mode}; dispositivo: {kind}; huella `{fingerprint}`",
+    "bench.md.env": "torch {torch}, CUDA {cuda}, Python {python}, {threads} hilos de torch",
+    "bench.md.took": "duró {seconds} s",
+    "bench.md.agrees": "coincide",
+    "bench.md.differs": "difiere",
+    "bench.md.agree": "coinciden",
+    "bench.md.disagree": "no coinciden",
+    "bench.md.compared": (
+        "Comparado con la ejecución anterior en esta huella, las dos pasadas {verdict} dentro del {tol} (cada "
+        "cifra dentro de máx({tol}, 2·√(CV₁² + CV₂²)), como mucho {cap}: los intervalos de las dos "
+        "ejecuciones se solapan)."
+    ),
+    "bench.md.how": "Cómo se midieron",
+    "bench.method.mfu": "MFU sobre un pico teórico de {gflops} GFLOP/s = {source}",
+    "bench.clock.cpufreq": "de cpufreq (cpuinfo_max_freq, el reloj máximo con turbo)",
+    "bench.clock.cpuinfo": (
+        "de «cpu MHz» en /proc/cpuinfo (sin cpufreq: el reloj actual o, en una VM, el base del anfitrión, que "
+        "los núcleos superan con turbo)"
+    ),
+    "bench.clock.implied": (
+        "como mínimo: lo necesita el matmul {dtype} medido, mientras que la fuente {clock} da {reported} GHz "
+        "(así que este pico es una cota inferior y un MFU sobre él, una superior)"
+    ),
+    "bench.peak.cpu": "{cores} núcleos × {ghz} GHz {clock} × {per_cycle} FLOP por ciclo y núcleo",
+    "bench.peak.datasheet": "la ficha técnica: {source}",
+    "bench.estimator.median": "la mediana sobre las rondas del valor de cada ronda",
+    "bench.note.bandwidth": (
+        "ancho de banda pico: copia STREAM (2 palabras por elemento), {estimator}, el valor de una ronda la "
+        "mejor de sus copias; {rounds} rondas intercaladas con las demás cifras, arrays de {array} (caché de "
+        "último nivel de {llc})"
+    ),
+    "bench.note.matmul": (
+        "pico de matmul: torch.mm de matrices cuadradas aleatorias ({n}³, el tamaño más rápido de los "
+        "probados), {estimator}, el valor de una ronda la mejor de {calls} llamadas"
+    ),
+    "bench.note.ridge": "punto de cresta: pico de matmul fp32 ÷ ancho de banda pico",
+    "bench.note.decode": (
+        "decodificación: el transformer incluido de {params} parámetros (pesos aleatorios, {dtype}), {steps} "
+        "tokens tras un prompt de {prompt} tokens; cota = ancho de banda que alimenta los pesos (medido "
+        "leyéndolos) ÷ bytes por token (los pesos, leídos una vez por paso, + la caché KV)"
+    ),
+    "bench.note.training": (
+        "entrenamiento: lote {batch} × {seq} tokens, AdamW, {precision}; MFU = FLOPs por paso "
+        "(FlopCounterMode) ÷ tiempo del paso ÷ el pico teórico de {dtype} ({peak}); {fraction} del pico de "
+        "matmul medido"
+    ),
+    "bench.note.peak": "{gflops} GFLOP/s, {source}",
+    "bench.note.unknown": "desconocido",
+    "bench.note.threads": (
+        "hilos: torch fijado a {threads} durante toda la ejecución (la decodificación con lote 1, a {decode}, "
+        "el más rápido en una prueba corta)"
+    ),
+    "bench.note.rounds": (
+        "rondas: {count} rondas intercaladas de {order}, y luego {decode} de decodificación (su modelo, "
+        "dimensionado para la caché, no cabe en memoria junto a ellas); cada cifra es {estimator}"
+    ),
+    "bench.note.comparison": (
+        "comparación: dos ejecuciones coinciden cuando cada cifra difiere como mucho máx(mínimo, {k}·√(CV₁² + "
+        "CV₂²)) —los intervalos de las dos ejecuciones se solapan—, con un mínimo de {floor} y un techo de "
+        "{cap}"
+    ),
+    "bench.note.cv": (
+        "CV = la dispersión entre los valores de las rondas (de las entradas del estimador, no de muestras "
+        "sueltas); el punto de cresta y el MFU combinan los CV de sus entradas"
+    ),
+    "bench.round.bandwidth": "ancho de banda",
+    "bench.round.training": "entrenamiento",
+    "bench.round.matmul": "matmul {dtype}",
     "palette.lesson": "Lección: {title}",
     "palette.lab": "Laboratorio: {title}",
     "palette.exercise": "Ejercicio: {title}",

@@ -5,14 +5,15 @@ torch) so the UI can show a stored report."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
-from tutor.i18n import format_number, t
+from tutor.i18n import Lang, format_number, numbers, t
 from tutor.results import BENCH_SCHEMA as SCHEMA
 from tutor.results import HEADLINE_KEYS, BenchComparison, BenchReport, BenchRow, ComparedFigure
 
 __all__ = ["COMPARISON_RULE", "DEFAULT_TOLERANCE", "HEADLINE_KEYS", "SCHEMA", "allowed_difference", "compare",
-           "headline_rows", "render_markdown", "render_table"]
+           "headline_rows", "label_of", "method_lines", "note_lines", "render_markdown", "render_table"]
 # Two passes agree when every headline figure is within its allowed difference of the other pass's: the floor
 # below, or the figures' measured noise when that is larger (see COMPARISON_RULE), never more than NOISE_CAP.
 DEFAULT_TOLERANCE = 0.05
@@ -22,60 +23,22 @@ COMPARISON_RULE = (f"comparison: two runs agree when each headline figure differ
                    f"{NOISE_K:g}·√(CV₁² + CV₂²)) — the two runs' intervals overlap — with a floor of 5 % and a "
                    f"ceiling of {NOISE_CAP * 100:.0f} % ({t('bench.cv_spread', 'en')})")
 
-_LABELS: dict[str, tuple[str, str]] = {
-    "peak_bandwidth_gbs": ("peak bandwidth", "GB/s"),
-    "ridge_flops_per_byte": ("ridge point (fp32)", "FLOP/B"),
-    "decode_tokens_per_s": ("decode, batch 1", "tok/s"),
-    "decode_bound_tokens_per_s": ("decode bound, batch 1", "tok/s"),
-    "train_tokens_per_s": ("training step", "tok/s"),
-    "mfu": ("MFU", ""),
+#: Each headline figure's unit (its label is ``bench.fig.<key>`` in the catalogs; the matmul rows are
+#: ``bench.fig.matmul`` with their dtype).
+_UNITS: dict[str, str] = {
+    "peak_bandwidth_gbs": "GB/s",
+    "ridge_flops_per_byte": "FLOP/B",
+    "decode_tokens_per_s": "tok/s",
+    "decode_bound_tokens_per_s": "tok/s",
+    "train_tokens_per_s": "tok/s",
+    "mfu": "%",
 }
-_LABELS_ES = {
-    "peak bandwidth": "ancho de banda pico",
-    "matmul peak": "pico de matmul",
-    "ridge point (fp32)": "punto de cresta (fp32)",
-    "decode, batch 1": "decodificación, lote 1",
-    "decode bound, batch 1": "cota de decodificación, lote 1",
-    "training step": "paso de entrenamiento",
-}
-# The Markdown report's words; the method notes keep the engine's English details after a translated lead-in.
-_WORDS = {
-    "en": {"mode": "mode", "device": "device", "fingerprint": "fingerprint", "threads": "torch threads",
-           "took": "took", "figure": "figure", "value": "value", "unit": "unit", "vs": "vs previous",
-           "agrees": "agrees", "differs": "differs", "agree": "agree", "disagree": "do not agree",
-           "how": "How these were measured",
-           "compared": "Compared with the previous run on this fingerprint, the two passes {verdict} within {tol:.0f}% "
-                       "(each figure within max({tol:.0f} %, 2·√(CV₁² + CV₂²)), at most 15 %: the two runs' "
-                       "intervals overlap)."},
-    "es": {"mode": "modo", "device": "dispositivo", "fingerprint": "huella", "threads": "hilos de torch",
-           "took": "duró", "figure": "cifra", "value": "valor", "unit": "unidad", "vs": "frente a la anterior",
-           "agrees": "coincide", "differs": "difiere", "agree": "coinciden", "disagree": "no coinciden",
-           "how": "Cómo se midieron",
-           "compared": "Comparado con la ejecución anterior en esta huella, las dos pasadas {verdict} dentro del "
-                       "{tol:.0f} % (cada cifra dentro de máx({tol:.0f} %, 2·√(CV₁² + CV₂²)), como mucho 15 %: los "
-                       "intervalos de las dos ejecuciones se solapan)."},
-}
-_NOTES_ES = (
-    ("peak bandwidth: ", "ancho de banda pico: "),
-    ("matmul peak: ", "pico de matmul: "),
-    ("ridge point: fp32 matmul peak ÷ peak bandwidth", "punto de cresta: pico de matmul fp32 ÷ ancho de banda pico"),
-    ("decode: ", "decodificación: "),
-    ("training: ", "entrenamiento: "),
-    ("comparison: two runs agree when", "comparación: dos ejecuciones coinciden cuando"),
-    ("threads: torch pinned to", "hilos: torch fijado a"),
-    ("CV = coefficient of variation of the timed repeats; ridge and MFU combine their inputs' CVs",
-     "CV = coeficiente de variación de las repeticiones cronometradas; el punto de cresta y el MFU combinan "
-     "los CV de sus entradas"),
-)
+#: The estimator the bench engine names in ``tests.rounds.estimator`` (data), as a catalog code.
+_ESTIMATORS = {"median over the rounds of each round's value": "bench.estimator.median"}
 
 
-def label_in(label: str, lang: str) -> str:
-    """A headline row's label in ``lang`` (``matmul peak float32`` keeps its dtype)."""
-    if lang != "es":
-        return label
-    if label.startswith("matmul peak "):
-        return _LABELS_ES["matmul peak"] + label.removeprefix("matmul peak")
-    return _LABELS_ES.get(label, label)
+def _lang(lang: str) -> Lang:
+    return "es" if lang == "es" else "en"
 
 
 def allowed_difference(cv_now: float | None, cv_before: float | None, tolerance: float = DEFAULT_TOLERANCE
@@ -112,19 +75,25 @@ def _headline(report: BenchReport) -> list[BenchRow]:
     return sorted((r for r in report.rows if r.figure in HEADLINE_KEYS), key=lambda r: HEADLINE_KEYS.index(r.figure))
 
 
-def _fmt(value: float, unit: str) -> str:
-    if unit == "":
-        return f"{value * 100:.1f} %"
-    if abs(value) >= 100:
-        return f"{value:,.0f} {unit}"
-    return f"{value:.3g} {unit}"
+def _scaled(row: BenchRow) -> float:
+    """The row's value in the unit the table shows (GFLOP/s for the matmul peaks, % for MFU)."""
+    return row.value * (1e3 if row.figure == "peak_flops_tflops" else 100 if row.figure == "mfu" else 1)
 
 
-def _label_unit(row: BenchRow) -> tuple[str, str]:
+def label_of(row: BenchRow, lang: str) -> tuple[str, str]:
+    """A headline row's label in ``lang`` and its unit (``matmul peak float32`` keeps its dtype)."""
     if row.figure == "peak_flops_tflops":
-        return f"matmul peak {row.dtype}", "GFLOP/s"
-    label, unit = _LABELS[row.key]
-    return label, unit or "%"
+        return t("bench.fig.matmul", _lang(lang), dtype=row.dtype or "?"), "GFLOP/s"
+    return t(f"bench.fig.{row.key}", _lang(lang)), _UNITS.get(row.key, "")
+
+
+def _fmt(value: float, unit: str, lang: str) -> str:
+    """A figure of the plain-text table with its unit, in ``lang``."""
+    if unit == "%":
+        return f"{numbers.decimal(value, lang, 1)} %"
+    if abs(value) >= 100:
+        return f"{numbers.integer(value, lang)} {unit}"
+    return f"{numbers.significant(value, lang, 3)} {unit}"
 
 
 def _significant(value: float, lang: str) -> str:
@@ -136,20 +105,22 @@ def _significant(value: float, lang: str) -> str:
     return format_number(value, lang, f",.{max(0, 2 - math.floor(math.log10(abs(value))))}f")
 
 
-def headline_rows(report: BenchReport) -> list[tuple[str, str, str, str]]:
-    """(key, figure, value, CV) rows for the table."""
+def _pct(fraction: float, lang: str, digits: int = 1) -> str:
+    """A fraction in percent, a space before the sign in both languages (``15,0 %``, ``15.0 %``)."""
+    return f"{numbers.decimal(fraction * 100, lang, digits)} %"
+
+
+def headline_rows(report: BenchReport, lang: str = "en") -> list[tuple[str, str, str, str]]:
+    """(key, figure, value, CV) rows for the table, in ``lang``."""
     rows: list[tuple[str, str, str, str]] = []
     for row in _headline(report):
-        if row.figure == "peak_flops_tflops":
-            rows.append((row.key, f"matmul peak {row.dtype}", _fmt(row.value * 1e3, "GFLOP/s"), _cv(row.cv)))
-        else:
-            label, unit = _LABELS[row.key]
-            rows.append((row.key, label, _fmt(row.value, unit), _cv(row.cv)))
+        label, unit = label_of(row, lang)
+        rows.append((row.key, label, _fmt(_scaled(row), unit, lang), _cv(row.cv, lang)))
     return rows
 
 
-def _cv(value: Any) -> str:
-    return "—" if value is None else f"{float(value) * 100:.1f} %"
+def _cv(value: Any, lang: str = "en") -> str:
+    return "—" if value is None else _pct(float(value), lang)
 
 
 def decode_roof_line(report: BenchReport, lang: str = "en") -> str | None:
@@ -160,101 +131,186 @@ def decode_roof_line(report: BenchReport, lang: str = "en") -> str | None:
     decode = report.tests.get("decode")
     if not isinstance(decode, dict):
         return None
-    return decode_roof_text(dig(decode), "es" if lang == "es" else "en")
+    return decode_roof_text(dig(decode), _lang(lang))
 
 
-def render_table(report: BenchReport, comparison: BenchComparison | None = None) -> str:
-    """A plain-text table of the headline figures (with the comparison when there is one)."""
+def _ratio_word(fig: ComparedFigure, lang: Lang, table: bool) -> str:
+    """``×1,100 DIFFERS (±15,0 %)``: the ratio to the previous run, whether it agrees, and the allowed difference."""
+    word = t(f"bench.{'table' if table else 'md'}.{'agrees' if fig.agree else 'differs'}", lang)
+    return f"×{numbers.decimal(fig.ratio, lang, 3)} {word} (±{_pct(fig.allowed, lang)})"
+
+
+def render_table(report: BenchReport, comparison: BenchComparison | None = None, lang: str = "en") -> str:
+    """A plain-text table of the headline figures (with the comparison when there is one), in ``lang``."""
+    code = _lang(lang)
     dev = report.device
-    lines = [f"tutor bench ({report.mode}) on {dev.kind}: {dev.name}  [fingerprint {dev.fingerprint}]"]
-    rows = headline_rows(report)
-    w0 = max((len(r[1]) for r in rows), default=6)
-    w1 = max((len(r[2]) for r in rows), default=5)
-    header = f"  {'figure':<{w0}}  {'value':>{w1}}  {'CV':>7}"
+    lines = [t("bench.table.title", code, mode=report.mode, kind=dev.kind, name=dev.name,
+               fingerprint=dev.fingerprint)]
+    rows = headline_rows(report, code)
+    figure, value = t("bench.col.figure", code), t("bench.col.value", code)
+    w0 = max([len(r[1]) for r in rows] + [len(figure)])
+    w1 = max([len(r[2]) for r in rows] + [len(value)])
+    header = f"  {figure:<{w0}}  {value:>{w1}}  {'CV':>7}"
     if comparison:
-        header += "  vs previous"
+        header += f"  {t('bench.col.vs', code)}"
     lines += [header, "  " + "-" * (len(header) - 2)]
-    for key, label, value, cv in rows:
-        line = f"  {label:<{w0}}  {value:>{w1}}  {cv:>7}"
+    for key, label, shown, cv in rows:
+        line = f"  {label:<{w0}}  {shown:>{w1}}  {cv:>7}"
         fig = comparison.figure(key) if comparison else None
         if fig:
-            line += f"  ×{fig.ratio:.3f} {'agrees' if fig.agree else 'DIFFERS'} (±{fig.allowed * 100:.1f} %)"
+            line += f"  {_ratio_word(fig, code, table=True)}"
         lines.append(line)
     if comparison:
-        tol = comparison.tolerance * 100
-        verdict = "agree" if comparison.agree else "do NOT agree"
-        lines.append(f"  the two passes {verdict} (previous run {comparison.previous_mode}): each figure within "
-                     f"max({tol:.0f} %, 2·√(CV₁² + CV₂²)), at most {NOISE_CAP * 100:.0f} %")
+        verdict = t("bench.table.agree" if comparison.agree else "bench.table.disagree", code)
+        lines.append("  " + t("bench.table.compared", code, verdict=verdict, mode=comparison.previous_mode,
+                              tol=_pct(comparison.tolerance, code, 0), cap=_pct(NOISE_CAP, code, 0)))
     else:
-        lines.append("  no previous run on this fingerprint to compare with")
-    roof_line = decode_roof_line(report)
+        lines.append("  " + t("bench.table.no_previous", code))
+    roof_line = decode_roof_line(report, code)
     if roof_line:
         lines.append(f"  {roof_line}")
-    lines += [f"  {line}" for line in method_lines(report)]
+    lines += [f"  {line}" for line in method_lines(report, code)]
     for w in report.warnings:
-        lines.append(f"  warning: {w}")
+        lines.append("  " + t("bench.table.warning", code, warning=w))
     return "\n".join(lines)
 
 
-def method_lines(report: BenchReport) -> list[str]:
+def method_lines(report: BenchReport, lang: str = "en") -> list[str]:
     """How the headline and its CV were estimated, and where MFU's theoretical peak comes from (for the table)."""
+    code = _lang(lang)
     out = []
     rounds = report.tests.get("rounds")
     if isinstance(rounds, dict) and rounds.get("count"):
-        out.append(t("bench.estimator", "en", rounds=rounds["count"], decode_rounds=rounds.get("decode_rounds"),
+        out.append(t("bench.estimator", code, rounds=rounds["count"], decode_rounds=rounds.get("decode_rounds", "?"),
                      train_steps=rounds.get("train_steps_per_round", 1), read_passes=rounds.get("read_passes", 1)))
     train = report.tests.get("train_step")
-    if isinstance(train, dict) and train.get("theoretical_gflops") and train.get("theoretical_source"):
-        out.append(f"MFU over a theoretical peak of {float(train['theoretical_gflops']):,.0f} GFLOP/s = "
-                   f"{train['theoretical_source']}")
+    if isinstance(train, dict) and isinstance(train.get("theoretical_gflops"), int | float) \
+            and train["theoretical_gflops"] > 0:
+        source = _peak_source(report, str(train.get("peak_dtype") or "float32"), code)
+        if source is not None:
+            out.append(t("bench.method.mfu", code, gflops=numbers.integer(train["theoretical_gflops"], code),
+                         source=source))
     return out
+
+
+def _num(data: Any, key: str) -> float | None:
+    value = data.get(key) if isinstance(data, Mapping) else None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _peak_source(report: BenchReport, dtype: str, lang: Lang) -> str | None:
+    """Where the theoretical ``dtype`` peak comes from, from the roofline's physical limits: cores × clock ×
+    FLOPs per cycle on a CPU (the clock read from cpufreq, or /proc/cpuinfo, or the clock a measured matmul needs),
+    the datasheet on a GPU; None when the report does not say."""
+    limits = report.roofline.physical_limits if report.roofline is not None else None
+    if not isinstance(limits, Mapping):
+        return None
+    cores, ghz = _num(limits, "cores"), _num(limits, "ghz")
+    per_cycle = limits.get("flops_per_cycle")
+    if cores is not None and ghz is not None and isinstance(per_cycle, Mapping) \
+            and isinstance(per_cycle.get(dtype), int | float):
+        implied = limits.get("ghz_implied_by")
+        reported = _num(limits, "ghz_reported")
+        clock = t("bench.clock.cpufreq" if "gflops" in limits else "bench.clock.cpuinfo", lang)
+        if isinstance(implied, str) and reported is not None:
+            clock = t("bench.clock.implied", lang, dtype=implied, reported=numbers.decimal(reported, lang, 2),
+                      clock=clock)
+        return t("bench.peak.cpu", lang, cores=numbers.integer(cores, lang), ghz=numbers.decimal(ghz, lang, 2),
+                 clock=clock, per_cycle=numbers.integer(per_cycle[dtype], lang))
+    source = limits.get("source")
+    return t("bench.peak.datasheet", lang, source=source) if isinstance(source, str) and source else None
+
+
+def note_lines(report: BenchReport, lang: str = "en") -> list[str]:
+    """How the figures were measured, in ``lang``, from what the report recorded (the arrays, the matmul size,
+    the models, the rounds); a report without those records (an older one) keeps the notes it was written with."""
+    code = _lang(lang)
+    tests = report.tests
+    bw, gemm, decode, train, rounds = (tests.get(k) for k in ("bandwidth", "gemm", "decode", "train_step", "rounds"))
+    fp32 = gemm.get("float32") if isinstance(gemm, dict) else None
+    if not all(isinstance(x, dict) for x in (bw, fp32, decode, train, rounds)):
+        return list(report.notes)
+    assert isinstance(bw, dict) and isinstance(fp32, dict) and isinstance(decode, dict)
+    assert isinstance(train, dict) and isinstance(rounds, dict)
+    estimator_code = _ESTIMATORS.get(str(rounds.get("estimator")))
+    estimator = t(estimator_code, code) if estimator_code else str(rounds.get("estimator"))
+    out = [
+        t("bench.note.bandwidth", code, estimator=estimator, rounds=bw.get("rounds", "?"),
+          array=numbers.binary_size(_num(bw, "array_bytes") or 0, code),
+          llc=numbers.binary_size(_num(bw, "last_level_cache_bytes") or 0, code)),
+        t("bench.note.matmul", code, n=fp32.get("n", "?"), estimator=estimator, calls=fp32.get("calls_per_round", "?")),
+        t("bench.note.ridge", code),
+        t("bench.note.decode", code, params=numbers.quantity(_num(decode, "n_params") or 0, "", code),
+          dtype=decode.get("dtype", "float32"), steps=decode.get("decode_steps", "?"),
+          prompt=decode.get("prompt_tokens", "?")),
+    ]
+    peak_dtype = str(train.get("peak_dtype") or "float32")
+    theoretical = _num(train, "theoretical_gflops")
+    source = _peak_source(report, peak_dtype, code)
+    out.append(t("bench.note.training", code, batch=train.get("batch", "?"), seq=train.get("seq_len", "?"),
+                 precision=train.get("precision", "?"), dtype=peak_dtype,
+                 peak=t("bench.note.peak", code, gflops=numbers.integer(theoretical, code),
+                        source=source or t("bench.note.unknown", code)) if theoretical else
+                 t("bench.note.unknown", code),
+                 fraction=_pct(_num(train, "fraction_of_measured_peak") or 0, code, 0)))
+    batch1 = decode.get("batches", {}).get("1") if isinstance(decode.get("batches"), dict) else None
+    threads = report.env.get("torch_threads")
+    if isinstance(threads, int) and isinstance(batch1, dict) and isinstance(batch1.get("threads"), int):
+        out.append(t("bench.note.threads", code, threads=threads, decode=batch1["threads"]))
+    order = rounds.get("order")
+    if isinstance(order, list) and order:
+        out.append(t("bench.note.rounds", code, count=rounds.get("count", "?"),
+                     order=", ".join(_round_name(str(o), code) for o in order),
+                     decode=rounds.get("decode_rounds", "?"), estimator=estimator))
+    out.append(t("bench.note.comparison", code, k=numbers.significant(NOISE_K, code),
+                 floor=_pct(DEFAULT_TOLERANCE, code, 0), cap=_pct(NOISE_CAP, code, 0)))
+    out.append(t("bench.note.cv", code))
+    return out
+
+
+def _round_name(name: str, lang: Lang) -> str:
+    """A figure the interleaved rounds measured (``bandwidth``, ``matmul float32``, ``training``), in ``lang``."""
+    if name.startswith("matmul "):
+        return t("bench.round.matmul", lang, dtype=name.removeprefix("matmul "))
+    return t(f"bench.round.{name}", lang) if name in ("bandwidth", "training") else name
 
 
 def render_markdown(report: BenchReport, comparison: BenchComparison | None = None, lang: str = "en", *,
                     title: bool = True) -> str:
     """The report as Markdown, in English or Spanish (the CLI writes English; the L4 lab and the notebook follow
     the learner, and leave out the H1 with ``title=False``)."""
-    w = _WORDS.get(lang, _WORDS["en"])
+    code = _lang(lang)
     dev, env = report.device, report.env
-    out = [f"# GPU Tutor bench — {dev.name}", ""] if title else []
-    out.append(f"- {w['mode']}: {report.mode}; {w['device']}: {dev.kind}; {w['fingerprint']} `{dev.fingerprint}`")
+    out = [f"# {t('bench.md.title', code, device=dev.name)}", ""] if title else []
+    out.append("- " + t("bench.md.mode", code, mode=report.mode, kind=dev.kind, fingerprint=dev.fingerprint))
     if env:
-        out.append(f"- torch {env.get('torch')}, CUDA {env.get('cuda')}, Python {env.get('python')}, "
-                   f"{env.get('torch_threads')} {w['threads']}")
+        out.append("- " + t("bench.md.env", code, torch=env.get("torch"), cuda=env.get("cuda"),
+                            python=env.get("python"), threads=env.get("torch_threads")))
     if report.duration_s is not None:
-        out.append(f"- {w['took']} {report.duration_s:.1f} s")
-    out += [
-        "",
-        f"| {w['figure']} | {w['value']} | {w['unit']} | CV |" + (f" {w['vs']} |" if comparison else ""),
-        "|---|---:|---|---:|" + ("---|" if comparison else ""),
-    ]
+        out.append("- " + t("bench.md.took", code, seconds=numbers.decimal(report.duration_s, code, 1)))
+    columns = [t("bench.col.figure", code), t("bench.col.value", code), t("bench.col.unit", code), "CV"]
+    if comparison:
+        columns.append(t("bench.col.vs", code))
+    out += ["", "| " + " | ".join(columns) + " |", "|---|---:|---|---:|" + ("---|" if comparison else "")]
     for row in _headline(report):
-        label, unit = _label_unit(row)
-        value = row.value * (1e3 if row.figure == "peak_flops_tflops" else 100 if row.figure == "mfu" else 1)
-        cv = "—" if row.cv is None else f"{format_number(row.cv * 100, lang, '.1f')} %"
-        line = f"| {label_in(label, lang)} | {_significant(value, lang)} | {unit} | {cv} |"
+        label, unit = label_of(row, code)
+        line = f"| {label} | {_significant(_scaled(row), code)} | {unit} | {_cv(row.cv, code)} |"
         if comparison:
             fig = comparison.figure(row.key)
-            line += (f" ×{format_number(fig.ratio, lang, '.3f')} {w['agrees'] if fig.agree else w['differs']} "
-                     f"(±{format_number(fig.allowed * 100, lang, '.1f')} %) |" if fig else " — |")
+            line += f" {_ratio_word(fig, code, table=False)} |" if fig else " — |"
         out.append(line)
     out.append("")
-    roof_line = decode_roof_line(report, lang)
+    roof_line = decode_roof_line(report, code)
     if roof_line:
         out += [roof_line, ""]
     if comparison:
-        verdict = w["agree"] if comparison.agree else w["disagree"]
-        out.append(w["compared"].format(verdict=verdict, tol=comparison.tolerance * 100))
+        verdict = t("bench.md.agree" if comparison.agree else "bench.md.disagree", code)
+        out.append(t("bench.md.compared", code, verdict=verdict, tol=_pct(comparison.tolerance, code, 0),
+                     cap=_pct(NOISE_CAP, code, 0)))
     elif report.compared:
-        out.append(t("bench.no_previous", "es" if lang == "es" else "en"))
-    notes = list(report.notes)
+        out.append(t("bench.no_previous", code))
+    notes = note_lines(report, code)
     if notes:
-        out += ["", f"## {w['how']}", ""]
-        for note in notes:
-            if lang == "es":
-                for en, es in _NOTES_ES:
-                    if note.startswith(en):
-                        note = es + note[len(en):]
-                        break
-            out.append(f"- {note}")
+        out += ["", f"## {t('bench.md.how', code)}", ""]
+        out += [f"- {note}" for note in notes]
     return "\n".join(out) + "\n"
