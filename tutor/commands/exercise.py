@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError
 from tutor.commands.output import raw_stderr
-from tutor.i18n import t
+from tutor.i18n import as_lang, t
 from tutor.untrusted import clean_line
 
 if TYPE_CHECKING:
@@ -323,7 +323,7 @@ def make_measure(lang: str, *, quiet: bool = False) -> tuple[Any, Any]:
 
     def on_stall(seconds: float | None) -> None:
         if seconds is not None and not quiet:
-            print(f"\n{stalled_text(seconds, 'es' if lang == 'es' else 'en')} (Ctrl-C)", file=sys.stderr, flush=True)
+            print(f"\n{stalled_text(seconds, as_lang(lang))} (Ctrl-C)", file=sys.stderr, flush=True)
 
     def measure(request: dict[str, Any], on_progress: Any, cancel_event: Any) -> dict[str, Any]:
         return worker.run(request, on_progress=on_progress, cancel_event=cancel_event, on_stall=on_stall)
@@ -359,7 +359,7 @@ def run_discard(args: argparse.Namespace) -> int:
         raise CliError(str(exc), 2) from None
     finally:
         store.close()
-    print(t("unfinished.discarded", "es" if lang == "es" else "en", id=args.attempt_id))
+    print(t("unfinished.discarded", as_lang(lang), id=args.attempt_id))
     return 0
 
 

@@ -97,13 +97,13 @@ def render_store_notices(notices: dict[str, Any], lang: str) -> list[str]:
     """The lines that say a corrupt file was moved aside (until acknowledged) or rows were kept aside."""
     import time
 
-    from tutor.i18n import t
+    from tutor.i18n import as_lang, t
     from tutor.untrusted import clean_line
 
     lines = []
     for r in notices.get("recoveries", []):
         at = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["at"]))
-        said = t("store.recovered", "es" if lang == "es" else "en", backup=clean_line(r["backup"]), at=at)
+        said = t("store.recovered", as_lang(lang), backup=clean_line(r["backup"]), at=at)
         lines.append("! " + said.removeprefix("tutor: "))
     if notices.get("quarantined_rows"):
         n = notices["quarantined_rows"]
@@ -168,7 +168,7 @@ def render_report(report: dict[str, Any], lang: str) -> str:
 def run_report(args: argparse.Namespace) -> int:
     from tutor.commands import course_dir
     from tutor.content import load_course
-    from tutor.i18n import default_lang, t
+    from tutor.i18n import as_lang, default_lang, t
     from tutor.progress.report import progress_report
 
     lang = getattr(args, "lang", None) or default_lang()
@@ -192,16 +192,16 @@ def run_report(args: argparse.Namespace) -> int:
         lines = render_unfinished(left, lang)
         if lines:
             print("\n" + "\n".join(lines))
-        print("\n" + t("progress.stored_at", "es" if lang == "es" else "en", where=report["store_location"]))
+        print("\n" + t("progress.stored_at", as_lang(lang), where=report["store_location"]))
     return 0
 
 
 def render_unfinished(attempts: Sequence[Attempt], lang: str) -> list[str]:
     """The unfinished attempts (locked, never measured) with the commands that resume or discard each."""
-    from tutor.i18n import Lang, t
+    from tutor.i18n import as_lang, t
     from tutor.practice.unfinished import describe
 
-    code: Lang = "es" if lang == "es" else "en"
+    code = as_lang(lang)
     if not attempts:
         return []
     lines = [t("unfinished.title", code)]

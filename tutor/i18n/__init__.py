@@ -15,9 +15,14 @@ from tutor.i18n.numbers import format_number
 Lang = Literal["es", "en"]
 LANGS: tuple[Lang, ...] = ("es", "en")
 
-__all__ = ["LANGS", "Lang", "default_lang", "format_bytes", "format_number", "t", "tn"]
+__all__ = ["LANGS", "Lang", "as_lang", "default_lang", "format_bytes", "format_number", "t", "tn"]
 
 _CATALOGS: dict[Lang, dict[str, str]] = {"es": es.MESSAGES, "en": en.MESSAGES}
+
+
+def as_lang(lang: str) -> Lang:
+    """``lang`` as one of :data:`LANGS` (anything but a known language reads English)."""
+    return "es" if lang == "es" else "en"
 
 
 def t(key: str, lang: Lang, **fields: object) -> str:

@@ -39,10 +39,10 @@ class Message:
 
     def render(self, lang: str) -> str:
         """The sentence in ``lang`` (``es`` or ``en``), parameters included."""
-        from tutor.i18n import Lang, t
+        from tutor.i18n import as_lang, t
         from tutor.i18n.numbers import format_number, integer
 
-        code: Lang = "es" if lang == "es" else "en"
+        code = as_lang(lang)
         fields: dict[str, object] = {}
         for name, value in self.params:
             if isinstance(value, Message):

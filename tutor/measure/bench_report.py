@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from tutor.i18n import Lang, format_number, numbers, t
+from tutor.i18n import Lang, as_lang, format_number, numbers, t
 from tutor.results import BENCH_SCHEMA as SCHEMA
 from tutor.results import HEADLINE_KEYS, BenchComparison, BenchReport, BenchRow, ComparedFigure
 
@@ -38,7 +38,7 @@ _ESTIMATORS = {"median over the rounds of each round's value": "bench.estimator.
 
 
 def _lang(lang: str) -> Lang:
-    return "es" if lang == "es" else "en"
+    return as_lang(lang)
 
 
 def allowed_difference(cv_now: float | None, cv_before: float | None, tolerance: float = DEFAULT_TOLERANCE

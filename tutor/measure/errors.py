@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tutor.i18n import Lang, format_number, t
+from tutor.i18n import as_lang, format_number, t
 
 
 class MeasureError(Exception):
@@ -56,7 +56,7 @@ class MeasureTimedOut(MeasureFailed):
         super().__init__(self.message("en"), code="timeout")
 
     def message(self, lang: str) -> str:
-        code: Lang = "es" if lang == "es" else "en"
+        code = as_lang(lang)
         return t(_TIME_LIMIT_KEY, code, limit=format_number(self.limit_s, code, ".3g"))
 
     def messages(self) -> dict[str, str]:

@@ -24,7 +24,7 @@ from tutor.grading import (
     resolve_truth,
 )
 from tutor.grading.explain import condition_holds
-from tutor.i18n import LANGS, Lang, format_bytes, format_number, t
+from tutor.i18n import LANGS, Lang, as_lang, format_bytes, format_number, t
 from tutor.measure.decode_sizing import cache_source_text, decode_roof_text
 from tutor.progress.passes import require_pass2_open
 from tutor.progress.store import StoreBase
@@ -55,7 +55,7 @@ class AttemptFailed(Exception):
         """The reason worded for the learner in ``lang`` (:func:`tutor.practice.failures.failure_text`)."""
         from tutor.practice.failures import failure_text
 
-        return failure_text(self.code, self.reason, "es" if lang == "es" else "en")
+        return failure_text(self.code, self.reason, as_lang(lang))
 
     text = message
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tutor.i18n import Lang, numbers, t, tn
+from tutor.i18n import as_lang, numbers, t, tn
 from tutor.telemetry.model import MetricValue
 
 NA = "N/A"
@@ -84,7 +84,7 @@ def describe_window(device: str, summary: Mapping[str, Any], lang: str = "en") -
     utilization, peak memory, mean power — what the reveal and the lab notebook show. None without samples."""
     if not summary.get("samples"):
         return None
-    code: Lang = "es" if lang == "es" else "en"
+    code = as_lang(lang)
     gpu = summary.get("kind") != "host"
     parts = []
     mean, peak = number(summary.get("util_mean_pct")), number(summary.get("util_peak_pct"))
