@@ -64,7 +64,15 @@ def formula_name(formula: str) -> Message:
 
 
 #: The labels the measurement engine writes on a measurement (data in a stored attempt), as catalog codes.
-_MEASUREMENT_LABELS = {"measured at small scale, extrapolated": "truth.label.extrapolated"}
+_MEASUREMENT_LABELS = {"measured at small scale, extrapolated": "truth.label.extrapolated",
+                       "measured on the GPU": "truth.label.gpu"}
+
+
+def measurement_label(label: str) -> Message:
+    """A measurement's label (what the engine wrote: ``measured on the GPU``…) as a message; a label this tutor
+    did not write is shown as recorded."""
+    code = _MEASUREMENT_LABELS.get(label)
+    return Message.of(code) if code else Message.verbatim(label)
 
 
 def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> ResolvedTruth:
@@ -88,9 +96,7 @@ def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> Resolv
         label = measurement.label
         said = Message.of("truth.measured", device=device_param(measurement.device))
         if label and "measured on" not in label:
-            code = _MEASUREMENT_LABELS.get(label)
-            said = Message.of("truth.measured_labelled", measured=said,
-                              label=Message.of(code) if code else Message.verbatim(label))
+            said = Message.of("truth.measured_labelled", measured=said, label=measurement_label(label))
         return ResolvedTruth(
             said=said,
             value=value,

@@ -18,7 +18,8 @@ from datetime import datetime
 from importlib import metadata
 from typing import Any
 
-from tutor.i18n import Lang, t
+from tutor.grading.truth import measurement_label
+from tutor.i18n import LANGS, Lang, numbers, t
 from tutor.i18n import format_number as locale_number
 from tutor.results import BenchReport, Device, ResultError, SweepPoint, device_label, sweep_point
 from tutor.telemetry.format import describe_window
@@ -32,83 +33,22 @@ SECTIONS: tuple[str, ...] = ("hypothesis", "prediction", "setup", "procedure", "
 #: The parts the learner writes (the set-up and the result come from the run).
 LEARNER_FIELDS: tuple[str, ...] = ("hypothesis", "prediction", "procedure", "gap", "next_question")
 
-HEADINGS: dict[str, dict[Lang, str]] = {
-    "hypothesis": {"es": "Hipótesis", "en": "Hypothesis"},
-    "prediction": {"es": "Predicción", "en": "Prediction"},
-    "setup": {"es": "Montaje", "en": "Set-up"},
-    "procedure": {"es": "Procedimiento", "en": "Procedure"},
-    "result": {"es": "Resultado", "en": "Result"},
-    "gap": {"es": "La diferencia y su explicación", "en": "The gap and its explanation"},
-    "next_question": {"es": "Siguiente pregunta", "en": "Next question"},
-}
-
-_WORDS: dict[str, dict[Lang, str]] = {
-    "notebook": {"es": "Cuaderno de laboratorio", "en": "Lab Notebook"},
-    "empty": {"es": "_(sin escribir)_", "en": "_(not written yet)_"},
-    "no_entries": {"es": "Todavía no hay entradas.", "en": "No entries yet."},
-    "lab": {"es": "Laboratorio", "en": "Lab"},
-    "lesson": {"es": "Lección", "en": "Lesson"},
-    "run": {"es": "ejecución", "en": "run"},
-    "date": {"es": "Fecha", "en": "Date"},
-    "device": {"es": "Dispositivo", "en": "Device"},
-    "fingerprint": {"es": "Huella del dispositivo", "en": "Device fingerprint"},
-    "no_device": {
-        "es": "No se registró el dispositivo de esta ejecución.",
-        "en": "The device of this run was not recorded.",
-    },
-    "measured_on": {"es": "Medido en", "en": "Measured on"},
-    "telemetry": {"es": "Telemetría durante la ejecución", "en": "Telemetry during the run"},
-    "run_what": {"es": "Qué se ejecutó", "en": "What ran"},
-    "exported": {"es": "Exportado", "en": "Exported"},
-}
-
-
-# The sentences a result is summarised in (the figures themselves are the run's).
-_SENTENCES: dict[str, dict[Lang, str]] = {
-    "caches": {"es": "Caches: {sizes}.", "en": "Caches: {sizes}."},
-    "ws_peak": {
-        "es": "Pico de {peak} GB/s a {at} ({level}); {last} GB/s a {last_at} ({last_level}).",
-        "en": "Peak {peak} GB/s at {at} ({level}); {last} GB/s at {last_at} ({last_level}).",
-    },
-    "gemm_best": {"es": "Lo mejor: {best} GFLOP/s a N = {n}.", "en": "Best {best} GFLOP/s at N = {n}."},
-    "gemm_share": {
-        "es": "Con {low} tokens por paso, los GEMM se llevan el {low_pct} % del paso; con {high}, el {high_pct} % "
-        "({clock}).",
-        "en": "At {low} tokens per step GEMMs take {low_pct} % of the step; at {high}, {high_pct} % ({clock}).",
-    },
-    "naive_ratio": {
-        "es": "A N = {n} (ambos medidos) numpy es {ratio}× más rápido.",
-        "en": "At N = {n} (both measured) numpy is {ratio}× faster.",
-    },
-    "no_points": {"es": "(sin puntos)", "en": "(no points)"},
-    "peak_bw": {"es": "ancho de banda pico (medido)", "en": "peak bandwidth (measured)"},
-    "peak_mm": {"es": "pico de matmul {dtype} (medido)", "en": "peak matmul {dtype} (measured)"},
-    "ridge": {"es": "punto de cresta (float32)", "en": "ridge point (float32)"},
-    "cached": {"es": "(roofline de la caché de este dispositivo)", "en": "(roofline from this device's cache)"},
-}
-
-_HEADERS: dict[str, dict[Lang, list[str]]] = {
-    "working_set": {"es": ["working set", "nivel", "GB/s", "CV"], "en": ["working set", "level", "GB/s", "CV"]},
-    "gemm_sizes": {"es": ["N", "GFLOP/s", "tiempo (s)", "FLOP/B"], "en": ["N", "GFLOP/s", "time (s)", "FLOP/B"]},
-    "naive_vs_numpy": {
-        "es": ["N", "python (s)", "python", "numpy (s)", "numpy GFLOP/s", "cociente"],
-        "en": ["N", "python (s)", "python is", "numpy (s)", "numpy GFLOP/s", "ratio"],
-    },
-    "roofline_points": {"es": ["kernel", "FLOP/B", "GFLOP/s", "GB/s"], "en": ["kernel", "FLOP/B", "GFLOP/s", "GB/s"]},
-    "gemm_share": {
-        "es": ["tokens por paso", "GEMM %", "optimizador %", "elemento a elemento %", "softmax %"],
-        "en": ["tokens per step", "GEMM %", "optimizer %", "element-wise %", "softmax %"],
-    },
-}
+#: Each part's heading per language (``notebook.h.<part>`` in the catalogs).
+HEADINGS: dict[str, dict[Lang, str]] = {name: {lang: t(f"notebook.h.{name}", lang) for lang in LANGS}
+                                         for name in SECTIONS}
 
 
 def _s(key: str, lang: Lang, **fields: Any) -> str:
-    return _SENTENCES[key][lang].format(**fields)
+    return t(f"notebook.s.{key}", lang, **fields)
 
 
 def word(key: str, lang: Lang) -> str:
-    entry = _WORDS.get(key) or HEADINGS.get(key)
-    return (entry or {}).get(lang, key)
+    """A word of the notebook (``notebook.w.<key>``, or a part's heading) in ``lang``."""
+    return t(f"notebook.h.{key}" if key in SECTIONS else f"notebook.w.{key}", lang)
+
+
+def _columns(key: str, lang: Lang) -> list[str]:
+    return t(f"notebook.cols.{key}", lang).split("|")
 
 
 @dataclass
@@ -192,7 +132,7 @@ def draft_entry(
         title=title,
         lab_run_id=lab_run_id,
         hypothesis=hypothesis.strip(),
-        prediction=format_prediction(prediction, prediction_unit, prediction_question),
+        prediction=format_prediction(prediction, prediction_unit, prediction_question, lang),
         setup=describe_setup(device, lang, result=result),
         procedure=procedure.strip(),
         result=summarise_result(result, lang),
@@ -202,16 +142,16 @@ def draft_entry(
     )
 
 
-def format_prediction(prediction: Any, unit: str | None = None, question: str = "") -> str:
+def format_prediction(prediction: Any, unit: str | None = None, question: str = "", lang: Lang = "en") -> str:
     """The learner's prediction as a line of text (with the question it answered, when there was one)."""
     if prediction is None or prediction == "":
         answer = ""
     elif isinstance(prediction, Mapping):
         value = prediction.get("value", prediction.get("text", ""))
         unit = prediction.get("unit", unit)
-        answer = f"{format_number(value)} {unit}".strip() if isinstance(value, int | float) else str(value)
+        answer = f"{format_number(value, lang)} {unit}".strip() if isinstance(value, int | float) else str(value)
     elif isinstance(prediction, int | float) and not isinstance(prediction, bool):
-        answer = f"{format_number(prediction)} {unit or ''}".strip()
+        answer = f"{format_number(prediction, lang)} {unit or ''}".strip()
     else:
         answer = str(prediction).strip()
     question = question.strip()
@@ -220,46 +160,30 @@ def format_prediction(prediction: Any, unit: str | None = None, question: str = 
     return answer or question
 
 
-def format_number(value: Any) -> str:
-    """A figure with about three significant digits, in plain notation where that stays short."""
+def format_number(value: Any, lang: Lang = "en") -> str:
+    """A figure with about three significant digits, in plain notation where that stays short, written per
+    ``lang`` (:mod:`tutor.i18n.numbers`: ``1 234,5`` in Spanish); anything else as text."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
     if isinstance(value, int) and abs(value) < 10**7:
-        return f"{value:,}".replace(",", " ")
-    if not math.isfinite(value):
-        return str(value)
-    if value == 0:
-        return "0"
+        return numbers.integer(value, lang)
+    if not math.isfinite(value) or value == 0:
+        return numbers.significant(value, lang)
     magnitude = abs(value)
     if magnitude >= 1e7 or magnitude < 1e-3:
-        return f"{value:.3g}"
-    decimals = max(0, 2 - math.floor(math.log10(magnitude)))
-    return f"{value:,.{decimals}f}".replace(",", " ")
+        return numbers.significant(value, lang, 3)
+    return numbers.decimal(value, lang, max(0, 2 - math.floor(math.log10(magnitude))), group=True)
 
 
-def format_bytes(n: float) -> str:
-    """Bytes in binary units (KiB, MiB, GiB), as cache sizes are quoted."""
-    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
-        if abs(n) >= scale:
-            value = n / scale
-            return f"{value:.0f} {unit}" if value == int(value) else f"{value:.1f} {unit}"
-    return f"{n:.0f} B"
+def format_bytes(n: float, lang: Lang = "en") -> str:
+    """Bytes in binary units (KiB, MiB, GiB), as cache sizes are quoted, written per ``lang``."""
+    return numbers.binary_size(n, lang)
 
 
-_SETUP_FIELDS: tuple[tuple[str, dict[Lang, str]], ...] = (
-    ("cpu_model", {"es": "CPU", "en": "CPU"}),
-    ("physical_cores", {"es": "núcleos físicos", "en": "physical cores"}),
-    ("logical_cpus", {"es": "CPU lógicas", "en": "logical CPUs"}),
-    ("torch_threads", {"es": "hilos de torch", "en": "torch threads"}),
-    ("max_ghz", {"es": "reloj máximo (GHz)", "en": "max clock (GHz)"}),
-    ("capability", {"es": "compute capability", "en": "compute capability"}),
-    ("sms", {"es": "SMs", "en": "SMs"}),
-    ("total_memory_bytes", {"es": "memoria", "en": "memory"}),
-    ("driver", {"es": "driver", "en": "driver"}),
-    ("cuda", {"es": "CUDA", "en": "CUDA"}),
-    ("max_sm_clock_mhz", {"es": "reloj SM máx. (MHz)", "en": "max SM clock (MHz)"}),
-    ("max_mem_clock_mhz", {"es": "reloj memoria máx. (MHz)", "en": "max memory clock (MHz)"}),
-    ("power_limit_w", {"es": "límite de potencia (W)", "en": "power limit (W)"}),
+#: The fingerprint fields the set-up lists (``notebook.setup.<field>`` names each).
+_SETUP_FIELDS: tuple[str, ...] = (
+    "cpu_model", "physical_cores", "logical_cpus", "torch_threads", "max_ghz", "capability", "sms",
+    "total_memory_bytes", "driver", "cuda", "max_sm_clock_mhz", "max_mem_clock_mhz", "power_limit_w",
 )
 
 
@@ -273,20 +197,20 @@ def describe_setup(device: Device | None, lang: Lang, *, result: Mapping[str, An
     if run:
         lines.append(f"- {word('run_what', lang)}: {run}")
     fp_fields = device.fields
-    for key, label in _SETUP_FIELDS:
+    for key in _SETUP_FIELDS:
         value = fp_fields.get(key)
         if value is None or value == "" or (key == "cpu_model" and value == device.name):
             continue
-        shown = format_bytes(value) if key == "total_memory_bytes" and isinstance(value, int | float) else value
-        lines.append(f"- {label[lang]}: {shown}")
+        shown = format_bytes(value, lang) if key == "total_memory_bytes" and isinstance(value, int | float) else value
+        lines.append(f"- {t(f'notebook.setup.{key}', lang)}: {shown}")
     caches = device.caches
     if caches:
-        sizes = ", ".join(f"{k} {format_bytes(v)}" for k, v in caches.items() if isinstance(v, int | float))
+        sizes = ", ".join(f"{k} {format_bytes(v, lang)}" for k, v in caches.items() if isinstance(v, int | float))
         if sizes:
-            lines.append(f"- caches: {sizes}")
+            lines.append(f"- {t('notebook.setup.caches', lang)}: {sizes}")
     software = _software(fp_fields)
     if software:
-        lines.append(f"- software: {software}")
+        lines.append(f"- {t('notebook.setup.software', lang)}: {software}")
     if device.fingerprint:
         lines.append(f"- {word('fingerprint', lang)}: `{device.fingerprint}`")
     return "\n".join(lines)
@@ -347,7 +271,7 @@ def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
         figures = {k: v for k, v in result.items() if _is_figure(v) or isinstance(v, str)}
         for key in ("kind", "device", "device_kind"):
             figures.pop(key, None)
-        body = _figure_list(figures)
+        body = _figure_list(figures, lang)
     measured_on = device_label(result, "")
     if measured_on:
         body += f"\n\n_{word('measured_on', lang)}: {measured_on}._"
@@ -363,17 +287,17 @@ def _is_figure(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
-def _figure_list(figures: Mapping[str, Any]) -> str:
+def _figure_list(figures: Mapping[str, Any], lang: Lang) -> str:
     lines = []
     for key, value in figures.items():
         if isinstance(value, Mapping):
-            inner = ", ".join(f"{k} {format_number(v)}" for k, v in value.items() if _is_figure(v))
+            inner = ", ".join(f"{k} {format_number(v, lang)}" for k, v in value.items() if _is_figure(v))
             if inner:
                 lines.append(f"- {key}: {inner}")
         elif isinstance(value, bool):
-            lines.append(f"- {key}: {'yes' if value else 'no'}")
+            lines.append(f"- {key}: {word('yes' if value else 'no', lang)}")
         elif value is not None and not isinstance(value, list | tuple):
-            lines.append(f"- {key}: {format_number(value)}")
+            lines.append(f"- {key}: {format_number(value, lang)}")
     return "\n".join(lines)
 
 
@@ -385,9 +309,10 @@ def sweep_points(result: Mapping[str, Any]) -> list[SweepPoint]:
     return [p for p in points if p is not None]
 
 
-def _table(head: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+def _table(head: Sequence[str], rows: Iterable[Sequence[Any]], lang: Lang) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(c if isinstance(c, str) else format_number(c) for c in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(c if isinstance(c, str) else format_number(c, lang) for c in row) + " |"
+              for row in rows]
     return "\n".join(lines)
 
 
@@ -401,22 +326,23 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
     if name == "working_set":
         caches = (result.get("caches") or {}).get("levels", {}) if isinstance(result.get("caches"), Mapping) else {}
         if caches:
-            parts.append(_s("caches", lang, sizes=", ".join(f"{k} {format_bytes(v)}" for k, v in caches.items())))
+            parts.append(_s("caches", lang, sizes=", ".join(f"{k} {format_bytes(v, lang)}" for k, v in caches.items())))
         best = max(points, key=lambda p: p.get("gbs", 0))
         last = points[-1]
         parts.append(_s(
-            "ws_peak", lang, peak=format_number(best["gbs"]), at=format_bytes(best["working_set_bytes"]),
-            level=best.get("level", "?"), last=format_number(last["gbs"]),
-            last_at=format_bytes(last["working_set_bytes"]), last_level=last.get("level", "?"),
+            "ws_peak", lang, peak=format_number(best["gbs"], lang), at=format_bytes(best["working_set_bytes"], lang),
+            level=best.get("level", "?"), last=format_number(last["gbs"], lang),
+            last_at=format_bytes(last["working_set_bytes"], lang), last_level=last.get("level", "?"),
         ))
-        parts.append(_table(_HEADERS["working_set"][lang], [
-            (format_bytes(p["working_set_bytes"]), str(p.get("level", "")), p["gbs"], f"{p.get('cv', 0):.1%}")
-            for p in points]))
+        parts.append(_table(_columns("working_set", lang), [
+            (format_bytes(p["working_set_bytes"], lang), str(p.get("level", "")), p["gbs"],
+             locale_number(p.get("cv", 0), lang, ".1%"))
+            for p in points], lang))
     elif name == "gemm_sizes":
         best = max(points, key=lambda p: p.get("gflops", 0))
-        parts.append(_s("gemm_best", lang, best=format_number(best["gflops"]), n=best["n"]))
-        parts.append(_table(_HEADERS["gemm_sizes"][lang], [
-            (p["n"], p["gflops"], p["time_s"], p.get("arithmetic_intensity", "")) for p in points]))
+        parts.append(_s("gemm_best", lang, best=format_number(best["gflops"], lang), n=best["n"]))
+        parts.append(_table(_columns("gemm_sizes", lang), [
+            (p["n"], p["gflops"], p["time_s"], p.get("arithmetic_intensity", "")) for p in points], lang))
     elif name == "naive_vs_numpy":
         speedup = result.get("speedup") if isinstance(result.get("speedup"), Mapping) else {}
         by_n: dict[Any, dict[str, Mapping[str, Any]]] = {}
@@ -425,28 +351,29 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
         measured = [n for n, d in by_n.items() if "python" in d and not d["python"].get("extrapolated")]
         if measured and speedup:
             n = max(measured)
-            parts.append(_s("naive_ratio", lang, n=n, ratio=format_number(speedup.get(str(n), 0))))
+            parts.append(_s("naive_ratio", lang, n=n, ratio=format_number(speedup.get(str(n), 0), lang)))
         rows = []
         for n, d in sorted(by_n.items()):
             py, npy = d.get("python", {}), d.get("numpy", {})
             rows.append((n, py.get("time_s", ""), py.get("label", ""), npy.get("time_s", ""),
-                         npy.get("gflops", ""), f"{format_number(speedup.get(str(n), 0))}×" if speedup else ""))
-        parts.append(_table(_HEADERS["naive_vs_numpy"][lang], rows))
+                         npy.get("gflops", ""), f"{format_number(speedup.get(str(n), 0), lang)}×" if speedup else ""))
+        parts.append(_table(_columns("naive_vs_numpy", lang), rows, lang))
         if result.get("note"):
             parts.append(str(result["note"]))
     elif name == "gemm_share":
         first, last = points[0], points[-1]
-        parts.append(_s("gemm_share", lang, low=first["tokens_per_step"], low_pct=format_number(first["gemm_pct"]),
-                        high=last["tokens_per_step"], high_pct=format_number(last["gemm_pct"]),
+        parts.append(_s("gemm_share", lang, low=first["tokens_per_step"],
+                        low_pct=format_number(first["gemm_pct"], lang),
+                        high=last["tokens_per_step"], high_pct=format_number(last["gemm_pct"], lang),
                         clock=str(result.get("clock", ""))))
 
         def pct(p: Mapping[str, Any], group: str) -> float:
             shares = p.get("shares")
             return 100 * float(shares.get(group, 0.0)) if isinstance(shares, Mapping) else 0.0
 
-        parts.append(_table(_HEADERS["gemm_share"][lang], [
+        parts.append(_table(_columns("gemm_share", lang), [
             (p["tokens_per_step"], p["gemm_pct"], pct(p, "optimizer"), pct(p, "elementwise"), pct(p, "softmax"))
-            for p in points]))
+            for p in points], lang))
     elif name == "roofline_points":
         roof = result.get("roofline") if isinstance(result.get("roofline"), Mapping) else {}
         if roof:
@@ -459,56 +386,29 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
                 note += " " + t("roof.still_above", lang,
                                 fraction=locale_number(float(check["fraction_after"]), lang, ".0%"))
             parts.append(note)
-        parts.append(_table(_HEADERS["roofline_points"][lang], [
-            (str(p.get("name", "")), p["arithmetic_intensity"], p["gflops"], p.get("gbs", "")) for p in points]))
+        parts.append(_table(_columns("roofline_points", lang), [
+            (str(p.get("name", "")), p["arithmetic_intensity"], p["gflops"], p.get("gbs", "")) for p in points], lang))
     else:
-        parts.append(_figure_list(points[0]))
+        parts.append(_figure_list(points[0], lang))
     return "\n\n".join(parts)
 
 
 def _describe_roofline(roof: Mapping[str, Any], lang: Lang = "en") -> str:
     lines = []
     if _is_figure(roof.get("peak_bandwidth_gbs")):
-        lines.append(f"- {_s('peak_bw', lang)}: {format_number(roof['peak_bandwidth_gbs'])} GB/s")
+        lines.append(f"- {_s('peak_bw', lang)}: {format_number(roof['peak_bandwidth_gbs'], lang)} GB/s")
     peaks = roof.get("peak_gflops")
     if isinstance(peaks, Mapping):
-        lines += [f"- {_s('peak_mm', lang, dtype=d)}: {format_number(v)} GFLOP/s" for d, v in peaks.items()]
+        lines += [f"- {_s('peak_mm', lang, dtype=d)}: {format_number(v, lang)} GFLOP/s" for d, v in peaks.items()]
     if _is_figure(roof.get("ridge_point")):
-        lines.append(f"- {_s('ridge', lang)}: {format_number(roof['ridge_point'])} FLOP/byte")
+        lines.append(f"- {_s('ridge', lang)}: {format_number(roof['ridge_point'], lang)} FLOP/byte")
     sheet = roof.get("datasheet")
     if isinstance(sheet, Mapping) and sheet.get("name"):
-        sheet_word = "ficha técnica" if lang == "es" else "datasheet"
-        lines.append(f"- {sheet_word}: {sheet.get('name')}, {format_number(sheet.get('bandwidth_gbs', ''))} GB/s")
+        bandwidth = format_number(sheet.get("bandwidth_gbs", ""), lang)
+        lines.append(f"- {word('datasheet', lang)}: {sheet.get('name')}, {bandwidth} GB/s")
     if roof.get("cached"):
         lines.append(f"- {_s('cached', lang)}")
     return "\n".join(lines)
-
-
-_WORDS_ES = {
-    "measured (extrapolated to full size)": "medido (extrapolado al tamaño completo)",
-    "measured: peak allocated": "medido: pico asignado",
-    "measured: peak reserved": "medido: pico reservado",
-    "CUDA context": "contexto CUDA",
-    "total": "total",
-    "formula": "fórmula",
-    "part": "parte",
-    "fits": "cabe",
-    "does not fit": "no cabe",
-    "does_not_fit": "no cabe",
-    "achieved GB/s": "GB/s alcanzados",
-    "achieved GFLOP/s": "GFLOP/s alcanzados",
-    "arithmetic intensity (FLOP/B)": "intensidad aritmética (FLOP/B)",
-    "median time (s)": "tiempo mediano (s)",
-    "bound": "límite",
-    "workload": "carga",
-    "memory": "memoria",
-    "compute": "cómputo",
-}
-
-
-def _w(text: str, lang: Lang) -> str:
-    """A short English label of this module in ``lang`` (Spanish from ``_WORDS_ES``; unknown text as is)."""
-    return _WORDS_ES.get(text, text) if lang == "es" else text
 
 
 def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
@@ -529,46 +429,41 @@ def _describe_doctor(report: Mapping[str, Any], lang: Lang = "en") -> str:
         if isinstance(c, Mapping):
             lines.append(f"- {marks.get(str(c.get('status')), '?')} **{c.get('id')}**: {c.get('seen', '')}")
     lines.append("")
-    if lang == "es":
-        lines.append("Doctor: " + ("todo en orden." if report.get("passed") else "HA FALLADO."))
-    else:
-        lines.append("Doctor " + ("passed." if report.get("passed") else "FAILED."))
+    lines.append(t("notebook.doctor.passed" if report.get("passed") else "notebook.doctor.failed", lang))
     return "\n".join(lines)
 
 
 def _describe_vram(result: Mapping[str, Any], lang: Lang = "en") -> str:
     gb = 1e9
-    es = lang == "es"
-    name = result.get("display") or result.get("preset") or ("el modelo" if es else "the model")
-    verdict = _w(str(result.get("verdict", "fits" if result.get("fits") else "does not fit")), lang)
-    batch, against = ("lote", "frente a") if es else ("batch", "against")
+    name = result.get("display") or result.get("preset") or t("notebook.vram.the_model", lang)
+    fits = result.get("verdict", "fits" if result.get("fits") else "does_not_fit")
+    verdict = t("notebook.vram.fits" if fits == "fits" else "notebook.vram.does_not_fit", lang)
+    label = result.get("label")
     lines = [
-        f"**{name}**, {result.get('mode', '')}, {result.get('dtype', '')}, {batch} {result.get('batch', '?')}, "
-        f"{format_number(result.get('seq_len', ''))} tokens: **{format_number(result.get('total_gb', 0))} GB** "
-        f"({result.get('label', '')}) {against} {format_number(result.get('capacity_gb', ''))} GB → "
-        f"**{verdict}**.",
+        t("notebook.vram.headline", lang, name=name, mode=result.get("mode", ""), dtype=result.get("dtype", ""),
+          batch=result.get("batch", "?"), seq=format_number(result.get("seq_len", ""), lang),
+          total=format_number(result.get("total_gb", 0), lang),
+          label=measurement_label(label).render(lang) if isinstance(label, str) else "",
+          capacity=format_number(result.get("capacity_gb", ""), lang), verdict=verdict),
         "",
     ]
     rows: list[tuple[str, Any]] = []
     formula = result.get("formula_bytes")
     if isinstance(formula, Mapping):
-        rows += [(f"{_w('formula', lang)}: {k.replace('_', ' ')}", v / gb) for k, v in formula.items()
+        rows += [(t("notebook.vram.formula", lang, part=k.replace("_", " ")), v / gb) for k, v in formula.items()
                  if _is_figure(v)]
-    for key, label in (("extrapolated_bytes", _w("measured (extrapolated to full size)", lang)),
-                       ("peak_allocated_bytes", _w("measured: peak allocated", lang)),
-                       ("peak_reserved_bytes", _w("measured: peak reserved", lang)),
-                       ("context_bytes", f"{_w('CUDA context', lang)} ({result.get('context_source', '')})"),
-                       ("total_bytes", _w("total", lang))):
+    for key, label_key in (("extrapolated_bytes", "extrapolated"), ("peak_allocated_bytes", "peak_allocated"),
+                           ("peak_reserved_bytes", "peak_reserved"), ("context_bytes", "context"),
+                           ("total_bytes", "total")):
         if _is_figure(result.get(key)):
-            rows.append((label, result[key] / gb))
+            rows.append((t(f"notebook.vram.{label_key}", lang, source=result.get("context_source", "")),
+                         result[key] / gb))
     if rows:
-        lines.append(_table([_w("part", lang), "GB"], rows))
+        lines.append(_table([t("notebook.vram.part", lang), "GB"], rows, lang))
     if _is_figure(result.get("measured_over_formula")):
-        ratio = format_number(result["measured_over_formula"])
-        lines += ["", f"Medido ÷ fórmula: {ratio}×." if es else f"Measured ÷ formula: {ratio}×."]
+        lines += ["", t("notebook.vram.ratio", lang, ratio=format_number(result["measured_over_formula"], lang))]
     if result.get("oom"):
-        lines += ["", "La ejecución se quedó sin memoria: esa es la prueba de que no cabe." if es
-                  else "The run ran out of memory: that is the evidence it does not fit."]
+        lines += ["", t("notebook.vram.oom", lang)]
     return "\n".join(lines)
 
 
@@ -577,17 +472,18 @@ def _describe_workload(result: Mapping[str, Any], lang: Lang = "en") -> str:
     bound = cls.get("bound") if isinstance(cls, Mapping) else None
     figures: dict[str, Any] = {
         "workload": result.get("workload"),
-        "achieved GB/s": result.get("achieved_gbs"),
-        "achieved GFLOP/s": result.get("achieved_gflops"),
-        "arithmetic intensity (FLOP/B)": result.get("arithmetic_intensity"),
+        "achieved_gbs": result.get("achieved_gbs"),
+        "achieved_gflops": result.get("achieved_gflops"),
+        "intensity": result.get("arithmetic_intensity"),
     }
     time_s = result.get("time_s")
     if isinstance(time_s, Mapping):
-        figures["median time (s)"] = time_s.get("median")
-        figures["CV"] = time_s.get("cv")
+        figures["median_time"] = time_s.get("median")
+        figures["cv"] = time_s.get("cv")
     if isinstance(cls, Mapping):
-        figures["bound"] = _w(str(bound), lang) if isinstance(bound, str) else bound
-    return "\n".join(f"- {_w(k, lang)}: {format_number(v)}" for k, v in figures.items() if v is not None)
+        figures["bound"] = t(f"notebook.bound.{bound}", lang) if bound in ("memory", "compute") else bound
+    return "\n".join(f"- {t(f'notebook.fig.{k}', lang)}: {format_number(v, lang)}" for k, v in figures.items()
+                     if v is not None)
 
 
 # -- Markdown ------------------------------------------------------------------------------------------------
