@@ -106,63 +106,64 @@ def render_store_notices(notices: dict[str, Any], lang: str) -> list[str]:
         said = t("store.recovered", as_lang(lang), backup=clean_line(r["backup"]), at=at)
         lines.append("! " + said.removeprefix("tutor: "))
     if notices.get("quarantined_rows"):
-        n = notices["quarantined_rows"]
-        lines.append(f"! {n} fila(s) fuera de rango apartadas al actualizar el almacén (tabla quarantined_rows)"
-                     if lang == "es" else
-                     f"! {n} out-of-range row(s) were kept aside when the store was upgraded (table quarantined_rows)")
+        lines.append("! " + t("progress.cli.quarantined", as_lang(lang), n=notices["quarantined_rows"]))
     return lines + ([""] if lines else [])
 
 
 def render_report(report: dict[str, Any], lang: str) -> str:
-    es = lang == "es"
+    from tutor.i18n import as_lang, format_number, t, tn
+    from tutor.practice.reveal import verdict_word
+
+    code = as_lang(lang)
     c0 = report["c0"]
-    head = (f"{c0['name']}: {'PASSED' if c0['passed'] else 'not yet'}" if not es else
-            f"{c0['name']}: {'SUPERADO' if c0['passed'] else 'todavía no'}")
-    lines = [*render_store_notices(report.get("store", {}), lang), head]
+    lines = [*render_store_notices(report.get("store", {}), code),
+             t("progress.cli.c0_passed" if c0["passed"] else "progress.cli.c0_not_yet", code, name=c0["name"])]
     if c0["cpu_only"]:
-        lines.append("  (CPU-only evidence: this is C0 (CPU), not the GPU checkpoint)" if not es else
-                     "  (evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU)")
+        lines.append("  " + t("progress.cli.cpu_only", code))
     for cond in c0["conditions"]:
         mark = "✓" if cond["passed"] else "✗"
-        lines.append(f"  {mark} {cond['title'][lang]}")
-        lines.append(f"      {cond['evidence'][lang]}")
+        lines.append(f"  {mark} {cond['title'][code]}")
+        lines.append(f"      {cond['evidence'][code]}")
     lines.append("")
-    lines.append("Lecciones" if es else "Lessons")
+    lines.append(t("progress.lessons", code))
     for lesson in report["lessons"]:
         ex = lesson["exercises"]
         passed = sum(1 for e in ex if e["passed"])
         n = len(ex)
-        passes = (f" · pasada 1 {lesson['pass1_passed']}/{n}, pasada 2 {lesson['pass2_passed']}/{n}, "
-                  f"reproducidos {lesson['reproduced']}/{n}" if es else
-                  f" · pass 1 {lesson['pass1_passed']}/{n}, pass 2 {lesson['pass2_passed']}/{n}, "
-                  f"reproduced {lesson['reproduced']}/{n}") if n else ""
-        lines.append(f"  {lesson['lesson']:<14} {'✓' if lesson['passed'] else '·'} {passed}/{n} "
-                     f"{'ejercicios' if es else 'exercises'}, {lesson['sections_read']}/{lesson['sections_total']} "
-                     f"{'secciones' if es else 'sections'}{passes}")
+        passes = t("progress.cli.passes", code, pass1=lesson["pass1_passed"], pass2=lesson["pass2_passed"],
+                   reproduced=lesson["reproduced"], n=n) if n else ""
+        summary = t("progress.cli.lesson", code, mark="✓" if lesson["passed"] else "·", passed=passed, n=n,
+                    read=lesson["sections_read"], total=lesson["sections_total"])
+        lines.append(f"  {lesson['lesson']:<14} {summary}{passes}")
         for e in ex:
-            note = (" · reproducido" if es else " · reproduced") if e["reproduced"] else ""
+            note = t("progress.cli.reproduced", code) if e["reproduced"] else ""
             lines.append(f"      {e['marks']} {e['exercise']}{note}")
     if any(lesson["exercises"] for lesson in report["lessons"]):
-        lines.append("  " + ("marcas: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)" if es else
-                             "marks: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)"))
+        lines.append("  " + t("progress.cli.marks", code))
     cal = report["calibration"]
     lines.append("")
-    lines.append("Calibración" if es else "Calibration")
+    lines.append(t("progress.calibration", code))
     if cal["n"]:
-        lines.append(f"  Brier {cal['brier']:.3f} ({cal['n']} {'predicciones' if es else 'predictions'}; "
-                     f"{'0 es perfecto' if es else '0 is perfect'})")
+        lines.append("  " + t("progress.brier", code, brier=format_number(cal["brier"], code, ".3f"),
+                              predictions=tn("count.prediction", int(cal["n"]), code)))
         for b in cal["buckets"]:
-            lines.append("  " + (b["sentence_es"] if es else b["sentence_en"]))
+            lines.append("  " + b[f"sentence_{code}"])
     else:
-        lines.append("  " + ("aún no hay intentos calificados" if es else "no graded attempts yet"))
+        lines.append("  " + t("progress.no_graded", code))
     if report["history"]:
         lines.append("")
-        lines.append("Historial" if es else "History")
+        lines.append(t("progress.history", code))
         for h in report["history"]:
-            score = "" if h["score"] is None else f" {h['score']:.2f}"
-            lines.append(f"  #{h['id']:<4} {h['at_text']}  {h['exercise']:<24} p{h['pass']} {h['state']:<9} "
-                         f"{h['verdict'] or '':<8}{score}")
+            score = "" if h["score"] is None else f" {format_number(h['score'], code, '.2f')}"
+            state = t(f"attempt.state.{h['state']}", code) if h["state"] in ATTEMPT_STATES else h["state"]
+            verdict = verdict_word(h["verdict"], code) if h["verdict"] else ""
+            lines.append(f"  #{h['id']:<4} {h['at_text']}  {h['exercise']:<24} p{h['pass']} {state:<10} "
+                         f"{verdict:<10}{score}")
     return "\n".join(lines)
+
+
+#: An attempt's states (the store's ids; ``attempt.state.<id>`` in the catalogs).
+ATTEMPT_STATES = ("locked", "graded", "cancelled", "failed")
 
 
 def run_report(args: argparse.Namespace) -> int:

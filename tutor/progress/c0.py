@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from tutor.i18n import t
+from tutor.i18n import numbers, t
 from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
@@ -61,6 +61,16 @@ class Checkpoint:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "passed": self.passed, "cpu_only": self.cpu_only,
                 "conditions": [c.to_json() for c in self.conditions]}
+
+
+def _score(score: float | None, lang: str) -> str:
+    """A pass's score as the learner reads it (``0,85`` in Spanish)."""
+    return "—" if score is None else numbers.decimal(score, lang, 2)
+
+
+def _pct(fraction: float, lang: str) -> str:
+    """A fraction as a percentage with one decimal (``12,5 %``)."""
+    return f"{numbers.decimal(fraction * 100, lang, 1)} %"
 
 
 def when(at: float | None) -> str:
@@ -162,9 +172,9 @@ def _pair_words(p: Mapping[str, Any]) -> tuple[str, str]:
                 f"bench #{a} y #{b} no tienen cifras que comparar")
     verb_en, verb_es = ("agree", "coinciden") if p["agree"] else ("disagree", "no coinciden")
     return (f"bench runs #{a} ({when(ta)}) and #{b} ({when(tb)}) {verb_en}: the figure furthest from its allowance "
-            f"is {p['key']}, {p['difference'] * 100:.1f} % apart (allowed ±{p['allowed'] * 100:.1f} %)",
+            f"is {p['key']}, {_pct(p['difference'], 'en')} apart (allowed ±{_pct(p['allowed'], 'en')})",
             f"bench #{a} ({when(ta)}) y #{b} ({when(tb)}) {verb_es}: la cifra más lejos de su margen es {p['key']}, "
-            f"a {p['difference'] * 100:.1f} % (margen ±{p['allowed'] * 100:.1f} %)")
+            f"a {_pct(p['difference'], 'es')} (margen ±{_pct(p['allowed'], 'es')})")
 
 
 def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = BENCH_TOLERANCE) -> Condition:
@@ -208,10 +218,14 @@ def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = 
 def _exercise_line(status: ExerciseStatus) -> tuple[str, str]:
     """One exercise's two passes in words (en, es), naming the attempts they rest on."""
     ex, m = status.exercise_id, status.marks
-    p1 = f"pass 1 #{status.pass1_attempt} {status.pass1_score:.2f}" if status.pass1_score is not None else ""
-    p1_es = f"pasada 1 #{status.pass1_attempt} {status.pass1_score:.2f}" if status.pass1_score is not None else ""
-    p2 = f"pass 2 #{status.pass2_attempt} {status.pass2_score:.2f}" if status.pass2_score is not None else ""
-    p2_es = f"pasada 2 #{status.pass2_attempt} {status.pass2_score:.2f}" if status.pass2_score is not None else ""
+    p1 = f"pass 1 #{status.pass1_attempt} {_score(status.pass1_score, 'en')}" \
+        if status.pass1_score is not None else ""
+    p1_es = f"pasada 1 #{status.pass1_attempt} {_score(status.pass1_score, 'es')}" \
+        if status.pass1_score is not None else ""
+    p2 = f"pass 2 #{status.pass2_attempt} {_score(status.pass2_score, 'en')}" \
+        if status.pass2_score is not None else ""
+    p2_es = f"pasada 2 #{status.pass2_attempt} {_score(status.pass2_score, 'es')}" \
+        if status.pass2_score is not None else ""
     if status.pass1_score is None and status.pass2_score is None:
         return f"{ex} {m}: not attempted", f"{ex} {m}: sin intentar"
     if status.reproduced:
