@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from tutor.commands import CliError
+from tutor.i18n import as_lang, t
 
 _SENTINEL_DEFAULT = "__default__"
 
@@ -87,24 +88,12 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:
-        lang = "es" if getattr(args, "lang", None) == "es" else "en"
+        lang = as_lang(str(getattr(args, "lang", None) or "en"))
         print(report.render_text(lang=lang))
         if report.lock is not None and report.lock.written:
             rebuild = report.lock.rebuild
-            if lang == "es":
-                print(
-                    f"Lock del entorno guardado en {report.lock.path}; lo reconstruyen {rebuild.get('requirements')} "
-                    f"(pip install -r) y {rebuild.get('dockerfile')} (FROM {rebuild.get('base_image')}). "
-                    "Para C0, compruébalo en otro proceso (mejor en el entorno reconstruido) con "
-                    "'tutor doctor --check-lock'."
-                )
-            else:
-                print(
-                    f"Wrote the environment lock to {report.lock.path}; {rebuild.get('requirements')} "
-                    f"(pip install -r) and {rebuild.get('dockerfile')} (FROM {rebuild.get('base_image')}) rebuild it. "
-                    "For C0, check it from another process (best: the rebuilt environment) with "
-                    "'tutor doctor --check-lock'."
-                )
+            print(t("doctor.cli.lock_written", lang, path=report.lock.path, requirements=rebuild.get("requirements"),
+                    dockerfile=rebuild.get("dockerfile"), image=rebuild.get("base_image")))
     return report.exit_code
 
 

@@ -294,7 +294,7 @@ def run_exercise(args: argparse.Namespace) -> int:
             sys.stderr.write("\n")
         if args.json:
             print(json.dumps({"exercise": exercise.id, "state": exc.state, "code": exc.code, "error": exc.reason}))
-        kept = "tu predicción queda guardada" if lang == "es" else "your prediction is kept"
+        kept = t("fail.prediction_kept", as_lang(lang))
         if exc.code == "interrupted":  # Ctrl-C after the lock: marked cancelled, the shell's 130
             print(f"tutor: {exercise.id}: {exc.message(lang)} ({kept})", file=sys.stderr)
             return 130

@@ -46,13 +46,16 @@ class Difference:
     current: Any
 
     def describe(self) -> str:
-        return f"{self.key}: {_show(self.locked)} in the lock, {_show(self.current)} now"
+        return self.describe_in("en")
 
     def describe_in(self, lang: str) -> str:
-        """:meth:`describe` in ``lang`` ("es" or "en")."""
-        if lang != "es":
-            return self.describe()
-        return f"{self.key}: {_show(self.locked, 'ausente')} en el lock, {_show(self.current, 'ausente')} ahora"
+        """The difference in ``lang`` ("es" or "en")."""
+        from tutor.i18n import as_lang, t
+
+        code = as_lang(lang)
+        absent = t("doctor.lock.absent", code)
+        return t("doctor.lock.difference", code, name=self.key, locked=_show(self.locked, absent),
+                 current=_show(self.current, absent))
 
     def to_json(self) -> dict[str, Any]:
         return {"key": self.key, "locked": self.locked, "current": self.current}

@@ -17,6 +17,7 @@ from tutor.doctor.checks import Check, Status, run_checks
 from tutor.doctor.lock import Difference, LockError, compare, current_lock, read_lock, write_lock
 from tutor.doctor.rebuild import age_text, clean_rebuild, pins_text, rebuild_paths, rebuild_summary, write_rebuild
 from tutor.doctor.view import EnvironmentView, gather
+from tutor.i18n import as_lang, numbers, t
 from tutor.untrusted import clean_line
 
 REPORT_SCHEMA = "gpu-tutor/doctor/v1"
@@ -92,20 +93,12 @@ class DoctorReport:
     def headline(self, lang: str = "en") -> str:
         """One sentence: what kind of machine this is, in the course's terms (``lang``: "en" or "es")."""
         v = self.view
-        es = lang == "es"
+        code = as_lang(lang)
         if v.gpus:
             names = ", ".join(sorted({g.name for g in v.gpus}))
             usable = v.torch.cuda_available and (v.kernel_probe is None or v.kernel_probe.ok)
-            if es:
-                return f"GPU NVIDIA: {names} — " + ("torch puede usarla." if usable else "torch aún no puede usarla.")
-            return f"NVIDIA GPU: {names} — " + ("torch can use it." if usable else "torch cannot use it yet.")
-        if v.gpu_present:
-            if es:
-                return "Hay una GPU NVIDIA, pero el driver no responde — torch no puede usarla."
-            return "An NVIDIA GPU is present but the driver does not answer — torch cannot use it."
-        if es:
-            return "No se encontró ninguna GPU NVIDIA — en esta máquina el curso funciona con la CPU."
-        return "No NVIDIA GPU found — on this machine the course runs on the CPU."
+            return t("doctor.headline.gpu_usable" if usable else "doctor.headline.gpu_unusable", code, names=names)
+        return t("doctor.headline.no_driver" if v.gpu_present else "doctor.headline.cpu", code)
 
     def to_json(self) -> dict[str, Any]:
         counts = self.counts()
@@ -129,38 +122,30 @@ class DoctorReport:
         """
         width = width or max(60, min(shutil.get_terminal_size((100, 24)).columns, 120))
         v = self.view
-        es = lang == "es"
-        torch_text = f"torch {v.torch.version}" if v.torch.installed else ("sin torch" if es else "no torch")
-        on = "en" if es else "on"
+        code = as_lang(lang)
+        torch_text = f"torch {v.torch.version}" if v.torch.installed else t("doctor.cli.no_torch", code)
         lines = [
-            f"GPU Tutor doctor — {torch_text} {on} {v.system} {v.machine}, Python {v.python_version}",
-            self.headline(lang),
+            t("doctor.cli.title", code, torch=torch_text, system=v.system, machine=v.machine, python=v.python_version),
+            self.headline(code),
             "",
         ]
-        indent = " " * 29
+        words = {s: t(f"doctor.status.{s}", code) for s in STATUS_MARKS}
+        pad = max(len(w) for w in words.values())
+        indent = " " * (pad + 25)
         for c in self.checks:
-            head = f"{STATUS_MARKS[c.status]} {c.status:<4}  {c.id:<20} "
-            lines.extend(_wrap(c.seen_in(lang), width, head, indent) or [head])
-            fix = c.fix_in(lang)
+            head = f"{STATUS_MARKS[c.status]} {words[c.status]:<{pad}}  {c.id:<20} "
+            lines.extend(_wrap(c.seen_in(code), width, head, indent) or [head])
+            fix = c.fix_in(code)
             if fix:
                 lines.extend(_wrap(fix, width, indent + "→ ", indent + "  "))
         if self.lock is not None:
             for d in self.lock.differences:
-                lines.append(f"{indent}· {d.describe_in(lang)}")
+                lines.append(f"{indent}· {d.describe_in(code)}")
         counts = self.counts()
+        verdict = t("doctor.cli.passed" if self.passed else "doctor.cli.failed", code)
         lines.append("")
-        if es:
-            verdict = "superado" if self.passed else "con FALLOS"
-            lines.append(
-                f"Diagnóstico {verdict}: {counts['fail']} fallo(s), {counts['warn']} aviso(s), {counts['ok']} bien, "
-                f"{counts['skip']} no aplican ({self.seconds:.1f} s)."
-            )
-        else:
-            verdict = "passed" if self.passed else "FAILED"
-            lines.append(
-                f"Doctor {verdict}: {counts['fail']} failed, {counts['warn']} warning(s), {counts['ok']} ok, "
-                f"{counts['skip']} skipped ({self.seconds:.1f} s)."
-            )
+        lines.append(t("doctor.cli.summary", code, verdict=verdict, fail=counts["fail"], warn=counts["warn"],
+                       ok=counts["ok"], skip=counts["skip"], seconds=numbers.decimal(self.seconds, code, 1)))
         return "\n".join(lines)
 
 

@@ -122,6 +122,7 @@ MESSAGES: dict[str, str] = {
     ),
     # tutor.practice.failures
     "fail.cancelled": "the measurement was cancelled",
+    "fail.prediction_kept": "your prediction is kept",
     "fail.interrupted": "the measurement was interrupted (Ctrl-C)",
     "fail.closing": "the measurement was stopped when the tutor closed",
     "fail.killed": (
@@ -468,6 +469,22 @@ MESSAGES: dict[str, str] = {
     "code.none": "This measurement does not time a single function (doctor, bench or VRAM): no code to show.",
     # tutor.ui.screens.doctor
     "doctor.title": "Environment check (tutor doctor)",
+    "doctor.cli.lock_written": (
+        "Wrote the environment lock to {path}; {requirements} (pip install -r) and {dockerfile} (FROM "
+        "{image}) rebuild it. For C0, check it from another process (best: the rebuilt environment) with "
+        "'tutor doctor --check-lock'."
+    ),
+    "doctor.cli.title": "GPU Tutor doctor — {torch} on {system} {machine}, Python {python}",
+    "doctor.cli.no_torch": "no torch",
+    "doctor.cli.summary": "Doctor {verdict}: {fail} failed, {warn} warning(s), {ok} ok, {skip} skipped ({seconds} s).",
+    "doctor.cli.passed": "passed",
+    "doctor.cli.failed": "FAILED",
+    "doctor.headline.gpu_usable": "NVIDIA GPU: {names} — torch can use it.",
+    "doctor.headline.gpu_unusable": "NVIDIA GPU: {names} — torch cannot use it yet.",
+    "doctor.headline.no_driver": "An NVIDIA GPU is present but the driver does not answer — torch cannot use it.",
+    "doctor.headline.cpu": "No NVIDIA GPU found — on this machine the course runs on the CPU.",
+    "doctor.lock.difference": "{name}: {locked} in the lock, {current} now",
+    "doctor.lock.absent": "absent",
     "doctor.running": "Checking torch, the driver, the GPU and the environment…",
     "doctor.rerun": "Run again",
     "doctor.write_lock": "Write lock",

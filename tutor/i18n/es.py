@@ -123,6 +123,7 @@ MESSAGES: dict[str, str] = {
     ),
     # tutor.practice.failures
     "fail.cancelled": "la medición se canceló",
+    "fail.prediction_kept": "tu predicción queda guardada",
     "fail.interrupted": "la medición se interrumpió (Ctrl-C)",
     "fail.closing": "la medición se detuvo al cerrar el tutor",
     "fail.killed": (
@@ -477,6 +478,24 @@ MESSAGES: dict[str, str] = {
     "code.none": "Esta medida no cronometra una sola función (doctor, bench o VRAM): no hay código que mostrar.",
     # tutor.ui.screens.doctor
     "doctor.title": "Diagnóstico del entorno (tutor doctor)",
+    "doctor.cli.lock_written": (
+        "Lock del entorno guardado en {path}; lo reconstruyen {requirements} (pip install -r) y {dockerfile} "
+        "(FROM {image}). Para C0, compruébalo en otro proceso (mejor en el entorno reconstruido) con 'tutor "
+        "doctor --check-lock'."
+    ),
+    "doctor.cli.title": "GPU Tutor doctor — {torch} en {system} {machine}, Python {python}",
+    "doctor.cli.no_torch": "sin torch",
+    "doctor.cli.summary": (
+        "Diagnóstico {verdict}: {fail} fallo(s), {warn} aviso(s), {ok} bien, {skip} no aplican ({seconds} s)."
+    ),
+    "doctor.cli.passed": "superado",
+    "doctor.cli.failed": "con FALLOS",
+    "doctor.headline.gpu_usable": "GPU NVIDIA: {names} — torch puede usarla.",
+    "doctor.headline.gpu_unusable": "GPU NVIDIA: {names} — torch aún no puede usarla.",
+    "doctor.headline.no_driver": "Hay una GPU NVIDIA, pero el driver no responde — torch no puede usarla.",
+    "doctor.headline.cpu": "No se encontró ninguna GPU NVIDIA — en esta máquina el curso funciona con la CPU.",
+    "doctor.lock.difference": "{name}: {locked} en el lock, {current} ahora",
+    "doctor.lock.absent": "ausente",
     "doctor.running": "Revisando torch, el driver, la GPU y el entorno…",
     "doctor.rerun": "Repetir",
     "doctor.write_lock": "Guardar lock",
