@@ -54,9 +54,8 @@ class Text(Model):
         return self
 
     def get(self, lang: Lang) -> str:
-        """The text in ``lang``, falling back to the other language."""
-        other: Lang = "en" if lang == "es" else "es"
-        return getattr(self, lang) or getattr(self, other) or ""
+        """The text in ``lang``, falling back to the other language (pack data, chosen by language)."""
+        return next((text for code in (lang, *LANGS) if (text := getattr(self, code))), "")
 
     def missing(self) -> list[Lang]:
         return [lang for lang in LANGS if not getattr(self, lang)]

@@ -31,7 +31,7 @@ from tutor.content import yaml_source
 from tutor.content.models import CourseInfo, Level, Text
 from tutor.content.problems import ContentError, Problem
 from tutor.content.walk import walk_targets
-from tutor.i18n import Lang
+from tutor.i18n import LANGS, Lang
 from tutor.i18n.message import Message
 from tutor.untrusted import clean_line
 
@@ -51,8 +51,7 @@ class LessonOutline:
     path: Path
 
     def title_in(self, lang: Lang) -> str:
-        other = "en" if lang == "es" else "es"
-        return self.title.get(lang) or self.title.get(other) or self.id
+        return next((title for code in (lang, *LANGS) if (title := self.title.get(code))), self.id)
 
 
 @dataclass
