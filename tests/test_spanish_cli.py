@@ -184,3 +184,15 @@ def test_the_core_back_translates_nothing() -> None:
             if "re.compile(" in line and re.search(r"[áéíóúñ¿¡]", line):
                 found.append(f"{path.relative_to(REPO)}:{n}: {line.strip()}")
     assert found == []
+
+
+def test_no_placeholder_shadows_the_renderers_arguments() -> None:
+    """``t(key, lang, **fields)``: a placeholder named ``key`` or ``lang`` could never be filled."""
+    import string
+
+    from tutor.i18n import en, es
+
+    for catalog in (en.MESSAGES, es.MESSAGES):
+        for key, text in catalog.items():
+            names = {name for _, name, _, _ in string.Formatter().parse(text) if name}
+            assert not names & {"key", "lang"}, key

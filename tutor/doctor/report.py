@@ -18,6 +18,7 @@ from tutor.doctor.lock import Difference, LockError, compare, current_lock, read
 from tutor.doctor.rebuild import age_text, clean_rebuild, pins_text, rebuild_paths, rebuild_summary, write_rebuild
 from tutor.doctor.view import EnvironmentView, gather
 from tutor.i18n import as_lang, numbers, t
+from tutor.i18n.message import Message, Param
 from tutor.untrusted import clean_line
 
 REPORT_SCHEMA = "gpu-tutor/doctor/v1"
@@ -232,35 +233,19 @@ def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[Loc
         pinned = pins_text(rebuild)
         return LockResult(path, mode, written=True, lock_id=current.get("lock_id"),
                           locked_ts=current.get("created_ts"), rebuild=rebuild), Check(
-            "lock",
-            "ok",
-            f"wrote the environment lock to {path}, pinning {pinned}; it rebuilds from {requirements} "
-            f"(pip) or {dockerfile} (FROM {rebuild['base_image']})",
-            seen_es=f"lock del entorno guardado en {path}, que fija {pinned}; se reconstruye con {requirements} "
-            f"(pip) o {dockerfile} (FROM {rebuild['base_image']})",
-        )
+            "lock", "ok", Message.of("doctor.lock.wrote", path=str(path), pinned=pinned, requirements=str(requirements),
+                                     dockerfile=str(dockerfile), image=str(rebuild["base_image"])))
     if mode == "auto" and not path.exists():
-        return None, Check(
-            "lock",
-            "skip",
-            f"no environment lock yet ({path})",
-            "Write one with 'tutor doctor --lock' once the stack is healthy.",
-            seen_es=f"todavía no hay lock del entorno ({path})",
-            fix_es="Escribe uno con 'tutor doctor --lock' cuando torch, el driver y la GPU estén sanos.",
-        )
+        return None, Check("lock", "skip", Message.of("doctor.lock.none", path=str(path)),
+                           Message.of("doctor.lock.none_fix"))
     try:
         locked = read_lock(path)
     except LockError as exc:
         if mode == "check":
             raise
         return LockResult(path, mode, error=str(exc)), Check(
-            "lock",
-            "warn",
-            str(exc),
-            "Rewrite it with 'tutor doctor --lock'.",
-            seen_es=exc.message_es,
-            fix_es="Vuelve a escribirlo con 'tutor doctor --lock'.",
-        )
+            "lock", "warn", Message.of("text.in_lang", en=str(exc), es=exc.message_es),
+            Message.of("doctor.lock.rewrite"))
     diffs = tuple(compare(locked, current))
     locked_rebuild = clean_rebuild(locked.get("rebuild"))
     lock_id = locked.get("lock_id") if isinstance(locked.get("lock_id"), str) else None
@@ -269,32 +254,16 @@ def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[Loc
     result = LockResult(path, mode, differences=diffs, lock_id=clean_line(lock_id)[:40] if lock_id else None,
                         locked_ts=locked_ts, rebuild=locked_rebuild)
     created = clean_line(str(locked.get("created_at")))[:40] if locked.get("created_at") else None
-    age_en, age_es = (f", {age_text(locked_ts, 'en')} ago", f", hace {age_text(locked_ts, 'es')}") if locked_ts \
-        else ("", "")
-    written = f"{created or 'an unknown date'}{age_en}"
-    written_es = f"escrito el {created}{age_es}" if created else "sin fecha de escritura"
-    if not locked_rebuild:
-        extra_en = "; it records nothing that rebuilds it — write it again with 'tutor doctor --lock'"
-        extra_es = "; no guarda nada con que reconstruirlo — vuelve a escribirlo con 'tutor doctor --lock'"
-    else:
-        extra_en = f"; pins {pins_text(locked_rebuild)}"
-        extra_es = f"; fija {pins_text(locked_rebuild)}"
+    age: Param = Message.of("doctor.lock.age", age=age_text(locked_ts, "en")) if locked_ts else ""
+    written: Param = (Message.of("doctor.lock.written", created=created, age=age) if created
+                      else Message.of("doctor.lock.undated", age=age))
+    extra = (Message.of("doctor.lock.pins", pins=pins_text(locked_rebuild)) if locked_rebuild
+             else Message.of("doctor.lock.no_rebuild"))
     if not diffs:
-        return result, Check(
-            "lock",
-            "ok",
-            f"the environment matches the lock {path} (written {written}){extra_en}",
-            seen_es=f"el entorno coincide con el lock {path} ({written_es}){extra_es}",
-        )
+        return result, Check("lock", "ok", Message.of("doctor.lock.matches", path=str(path), written=written,
+                                                      extra=extra))
     status: Status = "fail" if mode == "check" else "warn"
     keys = ", ".join(d.key for d in diffs[:6]) + (", …" if len(diffs) > 6 else "")
-    return result, Check(
-        "lock",
-        status,
-        f"{len(diffs)} difference(s) from the lock {path} (written {written}): {keys}",
-        "If the change was intended, re-run the benchmarks and write a new lock with 'tutor doctor --lock'; "
-        "otherwise restore the locked versions.",
-        seen_es=f"{len(diffs)} diferencia(s) con el lock {path} ({written_es}): {keys}",
-        fix_es="Si el cambio era a propósito, repite los benchmarks y escribe un lock nuevo con "
-        "'tutor doctor --lock'; si no, vuelve a las versiones del lock.",
-    )
+    return result, Check("lock", status, Message.of("doctor.lock.differs", n=len(diffs), path=str(path),
+                                                    written=written, keys=keys),
+                         Message.of("doctor.lock.differs_fix"))

@@ -485,6 +485,24 @@ MESSAGES: dict[str, str] = {
     "doctor.headline.cpu": "No NVIDIA GPU found — on this machine the course runs on the CPU.",
     "doctor.lock.difference": "{name}: {locked} in the lock, {current} now",
     "doctor.lock.absent": "absent",
+    "doctor.lock.wrote": (
+        "wrote the environment lock to {path}, pinning {pinned}; it rebuilds from {requirements} (pip) or "
+        "{dockerfile} (FROM {image})"
+    ),
+    "doctor.lock.none": "no environment lock yet ({path})",
+    "doctor.lock.none_fix": "Write one with 'tutor doctor --lock' once the stack is healthy.",
+    "doctor.lock.rewrite": "Rewrite it with 'tutor doctor --lock'.",
+    "doctor.lock.age": ", {age} ago",
+    "doctor.lock.written": "written {created}{age}",
+    "doctor.lock.undated": "written an unknown date{age}",
+    "doctor.lock.pins": "; pins {pins}",
+    "doctor.lock.no_rebuild": "; it records nothing that rebuilds it — write it again with 'tutor doctor --lock'",
+    "doctor.lock.matches": "the environment matches the lock {path} ({written}){extra}",
+    "doctor.lock.differs": "{n} difference(s) from the lock {path} ({written}): {keys}",
+    "doctor.lock.differs_fix": (
+        "If the change was intended, re-run the benchmarks and write a new lock with 'tutor doctor --lock'; "
+        "otherwise restore the locked versions."
+    ),
     "doctor.running": "Checking torch, the driver, the GPU and the environment…",
     "doctor.rerun": "Run again",
     "doctor.write_lock": "Write lock",
@@ -495,6 +513,179 @@ MESSAGES: dict[str, str] = {
     "doctor.status.warn": "warn",
     "doctor.status.fail": "fail",
     "doctor.status.skip": "skip",
+    "doctor.join": "{first}; {rest}",
+    "doctor.space": "{first} {rest}",
+    "doctor.paren": " ({text})",
+    "doctor.crashed": "this check crashed: {error}",
+    "doctor.crashed_fix": "Please report it; the other checks are unaffected.",
+    "doctor.gpu_names.evidence": "an NVIDIA GPU ({evidence})",
+    "doctor.torch.missing": "torch cannot be imported ({error})",
+    "doctor.torch.not_installed": "not installed",
+    "doctor.torch.install": (
+        "Install it into this environment: pip install torch (add --index-url "
+        "https://download.pytorch.org/whl/cu128 for an NVIDIA GPU)."
+    ),
+    "doctor.torch.build_rocm": "ROCm {version} build",
+    "doctor.torch.build_cuda": "CUDA {cuda} build{cudnn}",
+    "doctor.torch.build_cpu": "CPU-only build (no CUDA)",
+    "doctor.torch.devices.one": " ({n} device)",
+    "doctor.torch.devices.other": " ({n} devices)",
+    "doctor.torch.ok": "torch {version}, {build}; torch.cuda.is_available() = {available}{devices}",
+    "doctor.gpu.cc": "compute capability {cc}, ",
+    "doctor.gpu.memory_unknown": "memory unknown",
+    "doctor.gpu.device": "GPU{index} {name} ({cc}{arch}{mem}; via {source})",
+    "doctor.gpu.with_driver": "{details}; driver {driver}",
+    "doctor.gpu.no_nvml": "an NVIDIA GPU is here ({evidence}) but NVML cannot talk to it ({error})",
+    "doctor.gpu.nvml_found_none": "NVML found no devices",
+    "doctor.gpu.install_driver": (
+        "Install or load the NVIDIA driver (Linux: the distribution's nvidia-driver package, then reboot; "
+        "WSL2: install the Windows driver only) and check that nvidia-smi lists the GPU."
+    ),
+    "doctor.gpu.looked_nvml": "NVML: {error}",
+    "doctor.gpu.no_devices": "no devices",
+    "doctor.gpu.looked_proc": "no /proc/driver/nvidia",
+    "doctor.gpu.looked_dev": "no /dev/nvidia0",
+    "doctor.gpu.looked_pci": "no NVIDIA device on the PCI bus",
+    "doctor.gpu.looked_smi": "nvidia-smi: {state}",
+    "doctor.gpu.present": "present",
+    "doctor.gpu.looked_no_smi": "no nvidia-smi",
+    "doctor.gpu.none": "no NVIDIA GPU on this machine ({looked})",
+    "doctor.gpu.cpu_course": (
+        "Nothing to fix for the CPU path: every lab and exercise measures with torch on the CPU, telemetry "
+        'shows CPU and RAM, and C0 is earned as "C0 (CPU)". Needing a GPU: NVML telemetry, CUDA timing, the '
+        "sm_120 checks."
+    ),
+    "doctor.torch_build.not_installed": "torch is not installed",
+    "doctor.torch_build.cpu_wheel": (
+        "torch {version} is a CPU-only wheel, but this machine has {gpus}: torch.cuda.is_available() is False "
+        "and every number would come from the CPU"
+    ),
+    "doctor.torch_build.use_cuda": "Replace it with a CUDA build: {hint} (CUDA 12.8+ for RTX 50-series).",
+    "doctor.torch_build.cpu_ok": "torch {version} is a CPU build, the right one for a machine without a GPU",
+    "doctor.torch_build.rocm": "torch {version} is a ROCm build; this course targets NVIDIA CUDA",
+    "doctor.torch_build.rocm_fix": "For an NVIDIA GPU install a CUDA build: {hint}",
+    "doctor.torch_build.cuda_ok": "torch {version} is built for CUDA {cuda}",
+    "doctor.driver.no_gpu": "no NVIDIA GPU, so no driver to check",
+    "doctor.driver.unreadable": "the NVIDIA driver version could not be read{nvml}",
+    "doctor.driver.install": "Install the NVIDIA driver and check that nvidia-smi runs.",
+    "doctor.driver.supports": ", which supports CUDA up to {cuda}",
+    "doctor.driver.seen": "driver {version} ({where}){supports}",
+    "doctor.driver.blackwell": "{seen}; {gpu} needs the R{branch} branch or newer",
+    "doctor.driver.blackwell_fix": "Install driver ≥ {minimum} (R570+; the open kernel modules on Linux).",
+    "doctor.driver.no_torch_cuda": "{seen}; torch has no CUDA build to compare it with",
+    "doctor.driver.no_minimum": "{seen}; no minimum on record for CUDA {cuda}",
+    "doctor.driver.check_notes": "Check NVIDIA's CUDA release notes for the driver this CUDA needs.",
+    "doctor.driver.ok": "{seen}; torch's CUDA {cuda} needs ≥ {needed}",
+    "doctor.driver.update": (
+        "Update the NVIDIA driver to ≥ {needed}{wsl}, or install a torch built for an older CUDA (e.g. "
+        "{older})."
+    ),
+    "doctor.driver.wsl_note": " on Windows (WSL2 uses the Windows driver; install nothing inside WSL)",
+    "doctor.driver.minor_compat": (
+        "{seen}; torch's CUDA {cuda} wants ≥ {needed} and runs on this one only through minor version "
+        "compatibility (no PTX JIT)"
+    ),
+    "doctor.driver.too_old": (
+        '{seen}; torch\'s CUDA {cuda} needs ≥ {needed} — torch reports "The NVIDIA driver on your system is '
+        'too old"'
+    ),
+    "doctor.cuda_available.no_gpu": "no NVIDIA GPU: torch runs on the CPU",
+    "doctor.cuda_available.cpu_build": "torch has no CUDA build (see torch_build)",
+    "doctor.cuda_available.ok": "torch.cuda.is_available() = True, {n} device(s)",
+    "doctor.cuda_available.container_no_dev": "this container has no /dev/nvidia0",
+    "doctor.cuda_available.unavailable": "torch is a CUDA build but torch.cuda.is_available() = False{reasons}",
+    "doctor.cuda_available.fix": (
+        'Look at the driver, cuda_visible_devices and container checks; python -c "import torch; '
+        'torch.cuda.init()" prints the underlying CUDA error.'
+    ),
+    "doctor.kernel_image.no_pair": "no CUDA build of torch and NVIDIA GPU to match",
+    "doctor.kernel_image.arch_empty": "empty",
+    "doctor.kernel_image.cc_unknown": "{name}: compute capability unknown",
+    "doctor.kernel_image.sass": "{name} is {sm}; torch has {sass}",
+    "doctor.kernel_image.ptx": (
+        "{name} is {sm}; torch has no {sm} machine code, only PTX {ptx} (JIT-compiled on first launch: slow "
+        "start, and below peak)"
+    ),
+    "doctor.kernel_image.ptx_fix": "Install a torch build with {sm} kernels: {hint}",
+    "doctor.kernel_image.none": "{name} is {sm}, {arch_name}; torch's arch list [{arch}] has nothing that runs on it",
+    "doctor.kernel_image.fix_cuda128": (
+        "Install a torch built for CUDA 12.8 or newer, whose wheels include {sm}: {hint}"
+    ),
+    "doctor.kernel_image.fix_include": "Install a torch build that includes {sm}.",
+    "doctor.kernel_image.not_run": "{seen}; tiny kernel not run",
+    "doctor.kernel_image.ran": "{seen}; a tiny kernel ran on {device} in {seconds} s",
+    "doctor.kernel_image.no_image": '{seen}; the tiny kernel failed: "CUDA error: {error}"',
+    "doctor.kernel_image.fix_generic": "Install a torch build with kernels for this GPU: {hint}",
+    "doctor.kernel_image.timeout": "{seen}; {error}",
+    "doctor.kernel_image.hang_fix": (
+        "Something hangs in CUDA initialisation: check nvidia-smi and dmesg for Xid errors."
+    ),
+    "doctor.kernel_image.failed": "{seen}; the tiny kernel failed: {error}",
+    "doctor.kernel_image.run_to_see": (
+        'Run python -c "import torch; torch.ones(1, device=\'cuda\')" to see the full error.'
+    ),
+    "doctor.wsl.not_wsl": "not WSL2",
+    "doctor.wsl.linux_libcuda": (
+        "WSL2, but a Linux driver's libcuda is installed inside WSL ({found}); it shadows the Windows "
+        "driver's"
+    ),
+    "doctor.wsl.linux_libcuda_fix": (
+        "Remove the Linux NVIDIA driver from WSL (e.g. sudo apt remove --purge 'nvidia-driver-*' "
+        "'libnvidia-compute-*'); WSL2 needs only the Windows driver."
+    ),
+    "doctor.wsl.missing": "WSL2, but {path} is missing: the Windows NVIDIA driver does not expose CUDA to WSL",
+    "doctor.wsl.missing_fix": (
+        "Install the current NVIDIA driver on Windows (not inside WSL), then wsl --shutdown and reopen."
+    ),
+    "doctor.wsl.ok": (
+        "WSL2; CUDA comes from the Windows driver ({path}); no Linux driver inside WSL, as it should be (NVML "
+        "cannot list GPU processes under WSL2)"
+    ),
+    "doctor.container.not_in": "not in a container",
+    "doctor.container.passed_through": (
+        "in a container ({evidence}); the GPU is passed through (NVIDIA Container Toolkit)"
+    ),
+    "doctor.container.not_passed": (
+        "in a container ({evidence}); the host's GPU is not passed through (no /dev/nvidia0 usable)"
+    ),
+    "doctor.container.not_passed_fix": (
+        "Start the container with --gpus all (Docker with the NVIDIA Container Toolkit installed; Podman: "
+        "--device nvidia.com/gpu=all)."
+    ),
+    "doctor.container.none": (
+        "in a container ({evidence}); no GPU passed in, and none on the host as far as can be seen"
+    ),
+    "doctor.container.none_fix": (
+        "If the host does have an NVIDIA GPU: install the NVIDIA Container Toolkit there and run the "
+        "container with --gpus all."
+    ),
+    "doctor.cvd.unset": "CUDA_VISIBLE_DEVICES is not set: every GPU is visible",
+    "doctor.cvd.no_gpu": "{seen}; no NVIDIA GPU here anyway",
+    "doctor.cvd.fix": "Unset CUDA_VISIBLE_DEVICES, or set it to GPU indices that exist (e.g. 0).",
+    "doctor.cvd.empty": "is empty",
+    "doctor.cvd.starts_with": "starts with {bad}, which is not a GPU index or UUID",
+    "doctor.cvd.none_visible": '{seen} {why}: CUDA sees no GPU (torch: "No CUDA GPUs are available")',
+    "doctor.cvd.stops": "{seen}: CUDA stops at {bad}, so only {shown} is visible",
+    "doctor.cvd.ok": "{seen}: CUDA sees {n} GPU(s)",
+    "doctor.alloc_conf.no_value": "{item} has no ':value'",
+    "doctor.alloc_conf.unknown": "unknown option {option}",
+    "doctor.alloc_conf.unset": "PYTORCH_CUDA_ALLOC_CONF is not set: the caching allocator's defaults",
+    "doctor.alloc_conf.named": "{name}: {problem}",
+    "doctor.alloc_conf.async": "(cudaMallocAsync backend: memory_allocated figures differ from the native allocator)",
+    "doctor.alloc_conf.problems": "{seen}; {problems} — torch refuses unknown options when CUDA starts",
+    "doctor.alloc_conf.fix": "Fix or remove the entry; known options: {known}",
+    "doctor.alloc_conf.ok": "{seen} (VRAM figures in the course are measured with these settings)",
+    "doctor.gpu_memory.none": "no GPU memory to check",
+    "doctor.gpu_memory.of": " of {gib} GiB",
+    "doctor.gpu_memory.others": "{gpu}: {n} other process(es) hold {held} MiB{total}: {who}",
+    "doctor.gpu_memory.driver_used": " ({mib} MiB used by the driver/display)",
+    "doctor.gpu_memory.no_other": "{gpu}: no other compute process{used}",
+    "doctor.gpu_memory.in_use": "{gpu}: {mib} MiB in use{total} (processes not listable here)",
+    "doctor.gpu_memory.unknown": "{gpu}: memory use unknown",
+    "doctor.gpu_memory.close": (
+        "Close the other programs using the GPU (nvidia-smi lists them) before measuring: they take VRAM and "
+        "bandwidth."
+    ),
     # tutor.ui.screens.exercise
     "ex.confidence": "Confidence (50–100 %)",
     "ex.size_gb": "Size you predict (GB, optional)",
@@ -843,6 +1034,7 @@ MESSAGES: dict[str, str] = {
     "tel.clocks": "temp {temp} · SM {sm}/{sm_max} MHz · mem {mem}/{mem_max} MHz",
     # tutor.telemetry
     "text.verbatim": "{text}",
+    "text.in_lang": "{en}",
     "tel.status.host_ok": "CPU and RAM of this machine (psutil)",
     "tel.status.host_fallback": "No NVIDIA GPU ({reason}) — showing CPU and RAM",
     "tel.status.with_host": "{status}; host CPU and RAM",

@@ -496,6 +496,24 @@ MESSAGES: dict[str, str] = {
     "doctor.headline.cpu": "No se encontró ninguna GPU NVIDIA — en esta máquina el curso funciona con la CPU.",
     "doctor.lock.difference": "{name}: {locked} en el lock, {current} ahora",
     "doctor.lock.absent": "ausente",
+    "doctor.lock.wrote": (
+        "lock del entorno guardado en {path}, que fija {pinned}; se reconstruye con {requirements} (pip) o "
+        "{dockerfile} (FROM {image})"
+    ),
+    "doctor.lock.none": "todavía no hay lock del entorno ({path})",
+    "doctor.lock.none_fix": "Escribe uno con 'tutor doctor --lock' cuando torch, el driver y la GPU estén sanos.",
+    "doctor.lock.rewrite": "Vuelve a escribirlo con 'tutor doctor --lock'.",
+    "doctor.lock.age": ", hace {age}",
+    "doctor.lock.written": "escrito el {created}{age}",
+    "doctor.lock.undated": "sin fecha de escritura{age}",
+    "doctor.lock.pins": "; fija {pins}",
+    "doctor.lock.no_rebuild": "; no guarda nada con que reconstruirlo — vuelve a escribirlo con 'tutor doctor --lock'",
+    "doctor.lock.matches": "el entorno coincide con el lock {path} ({written}){extra}",
+    "doctor.lock.differs": "{n} diferencia(s) con el lock {path} ({written}): {keys}",
+    "doctor.lock.differs_fix": (
+        "Si el cambio era a propósito, repite los benchmarks y escribe un lock nuevo con 'tutor doctor "
+        "--lock'; si no, vuelve a las versiones del lock."
+    ),
     "doctor.running": "Revisando torch, el driver, la GPU y el entorno…",
     "doctor.rerun": "Repetir",
     "doctor.write_lock": "Guardar lock",
@@ -506,6 +524,194 @@ MESSAGES: dict[str, str] = {
     "doctor.status.warn": "aviso",
     "doctor.status.fail": "fallo",
     "doctor.status.skip": "no aplica",
+    "doctor.join": "{first}; {rest}",
+    "doctor.space": "{first} {rest}",
+    "doctor.paren": " ({text})",
+    "doctor.crashed": "esta comprobación se ha roto: {error}",
+    "doctor.crashed_fix": "Por favor, avisa del error; las demás comprobaciones no se ven afectadas.",
+    "doctor.gpu_names.evidence": "una GPU NVIDIA ({evidence})",
+    "doctor.torch.missing": "no se puede importar torch ({error})",
+    "doctor.torch.not_installed": "no está instalado",
+    "doctor.torch.install": (
+        "Instálalo en este entorno: pip install torch (añade --index-url "
+        "https://download.pytorch.org/whl/cu128 para una GPU NVIDIA)."
+    ),
+    "doctor.torch.build_rocm": "compilación ROCm {version}",
+    "doctor.torch.build_cuda": "compilación CUDA {cuda}{cudnn}",
+    "doctor.torch.build_cpu": "compilación solo para CPU (sin CUDA)",
+    "doctor.torch.devices.one": " ({n} dispositivo)",
+    "doctor.torch.devices.other": " ({n} dispositivos)",
+    "doctor.torch.ok": "torch {version}, {build}; torch.cuda.is_available() = {available}{devices}",
+    "doctor.gpu.cc": "capacidad de cómputo {cc}, ",
+    "doctor.gpu.memory_unknown": "memoria desconocida",
+    "doctor.gpu.device": "GPU{index} {name} ({cc}{arch}{mem}; vía {source})",
+    "doctor.gpu.with_driver": "{details}; driver {driver}",
+    "doctor.gpu.no_nvml": "hay una GPU NVIDIA ({evidence}) pero NVML no consigue hablar con ella ({error})",
+    "doctor.gpu.nvml_found_none": "NVML no encontró dispositivos",
+    "doctor.gpu.install_driver": (
+        "Instala o carga el driver de NVIDIA (Linux: el paquete nvidia-driver de la distribución y reinicia; "
+        "WSL2: instala solo el driver de Windows) y comprueba que nvidia-smi muestra la GPU."
+    ),
+    "doctor.gpu.looked_nvml": "NVML: {error}",
+    "doctor.gpu.no_devices": "sin dispositivos",
+    "doctor.gpu.looked_proc": "no existe /proc/driver/nvidia",
+    "doctor.gpu.looked_dev": "no existe /dev/nvidia0",
+    "doctor.gpu.looked_pci": "ningún dispositivo NVIDIA en el bus PCI",
+    "doctor.gpu.looked_smi": "nvidia-smi: {state}",
+    "doctor.gpu.present": "presente",
+    "doctor.gpu.looked_no_smi": "no hay nvidia-smi",
+    "doctor.gpu.none": "no hay GPU NVIDIA en esta máquina ({looked})",
+    "doctor.gpu.cpu_course": (
+        "Nada que arreglar para el camino de CPU: cada laboratorio y ejercicio mide con torch en la CPU, la "
+        "telemetría muestra CPU y RAM, y C0 se obtiene como «C0 (CPU)». Necesitan GPU: la telemetría NVML, "
+        "los tiempos con CUDA y las comprobaciones de sm_120."
+    ),
+    "doctor.torch_build.not_installed": "torch no está instalado",
+    "doctor.torch_build.cpu_wheel": (
+        "torch {version} es una rueda de torch solo para CPU, pero esta máquina tiene {gpus}: "
+        "torch.cuda.is_available() es False y todas las cifras saldrían de la CPU"
+    ),
+    "doctor.torch_build.use_cuda": "Cámbiala por una compilación con CUDA: {hint} (CUDA 12.8+ para la serie RTX 50).",
+    "doctor.torch_build.cpu_ok": "torch {version} es una compilación para CPU, la adecuada para una máquina sin GPU",
+    "doctor.torch_build.rocm": "torch {version} es una compilación ROCm; este curso está pensado para CUDA de NVIDIA",
+    "doctor.torch_build.rocm_fix": "Para una GPU NVIDIA instala una compilación con CUDA: {hint}",
+    "doctor.torch_build.cuda_ok": "torch {version} está compilado para CUDA {cuda}",
+    "doctor.driver.no_gpu": "no hay GPU NVIDIA, así que no hay driver que revisar",
+    "doctor.driver.unreadable": "no se pudo leer la versión del driver de NVIDIA{nvml}",
+    "doctor.driver.install": "Instala el driver de NVIDIA y comprueba que nvidia-smi funciona.",
+    "doctor.driver.supports": ", que admite CUDA hasta la {cuda}",
+    "doctor.driver.seen": "driver {version} ({where}){supports}",
+    "doctor.driver.blackwell": "{seen}; la {gpu} necesita la rama R{branch} o posterior",
+    "doctor.driver.blackwell_fix": "Instala un driver ≥ {minimum} (R570+; en Linux, los módulos de kernel abiertos).",
+    "doctor.driver.no_torch_cuda": "{seen}; torch no es una compilación CUDA con la que compararlo",
+    "doctor.driver.no_minimum": "{seen}; no hay un mínimo registrado para CUDA {cuda}",
+    "doctor.driver.check_notes": "Consulta en las notas de versión de CUDA de NVIDIA qué driver necesita este CUDA.",
+    "doctor.driver.ok": "{seen}; CUDA {cuda} de torch necesita ≥ {needed}",
+    "doctor.driver.update": (
+        "Actualiza el driver de NVIDIA a ≥ {needed}{wsl}, o instala un torch compilado para un CUDA más "
+        "antiguo (p. ej. {older})."
+    ),
+    "doctor.driver.wsl_note": " en Windows (WSL2 usa el driver de Windows; no instales nada dentro de WSL)",
+    "doctor.driver.minor_compat": (
+        "{seen}; CUDA {cuda} de torch pide ≥ {needed} y con este driver solo funciona gracias a la "
+        "compatibilidad de versión menor (sin JIT de PTX)"
+    ),
+    "doctor.driver.too_old": (
+        "{seen}; driver demasiado antiguo para CUDA {cuda} de torch, que necesita ≥ {needed} — torch avisa "
+        '"The NVIDIA driver on your system is too old"'
+    ),
+    "doctor.cuda_available.no_gpu": "no hay GPU NVIDIA: torch funciona en la CPU",
+    "doctor.cuda_available.cpu_build": "torch no es una compilación CUDA (ver torch_build)",
+    "doctor.cuda_available.ok": "torch.cuda.is_available() = True, {n} dispositivo(s)",
+    "doctor.cuda_available.container_no_dev": "este contenedor no tiene /dev/nvidia0",
+    "doctor.cuda_available.unavailable": (
+        "torch es una compilación CUDA pero torch.cuda.is_available() = False{reasons}"
+    ),
+    "doctor.cuda_available.fix": (
+        'Mira las comprobaciones driver, cuda_visible_devices y container; python -c "import torch; '
+        'torch.cuda.init()" muestra el error de CUDA de fondo.'
+    ),
+    "doctor.kernel_image.no_pair": "no hay a la vez un torch con CUDA y una GPU NVIDIA que comparar",
+    "doctor.kernel_image.arch_empty": "vacía",
+    "doctor.kernel_image.cc_unknown": "{name}: capacidad de cómputo desconocida",
+    "doctor.kernel_image.sass": "{name} es {sm}; torch trae {sass}",
+    "doctor.kernel_image.ptx": (
+        "{name} es {sm}; torch no trae código máquina para {sm}, solo PTX {ptx} (se compila con JIT en el "
+        "primer lanzamiento: arranque lento y por debajo del pico)"
+    ),
+    "doctor.kernel_image.ptx_fix": "Instala una compilación de torch con kernels para {sm}: {hint}",
+    "doctor.kernel_image.none": (
+        "{name} es {sm}, {arch_name}; no hay imagen de kernel para {sm}: en la lista de arquitecturas de "
+        "torch [{arch}] no hay nada que corra en ella"
+    ),
+    "doctor.kernel_image.fix_cuda128": (
+        "Instala un torch compilado para CUDA 12.8 o posterior, cuyas ruedas incluyen {sm}: {hint}"
+    ),
+    "doctor.kernel_image.fix_include": "Instala una compilación de torch que incluya {sm}.",
+    "doctor.kernel_image.not_run": "{seen}; el kernel de prueba no se lanzó",
+    "doctor.kernel_image.ran": "{seen}; un kernel de prueba se ejecutó en {device} en {seconds} s",
+    "doctor.kernel_image.no_image": '{seen}; el kernel de prueba falló: "CUDA error: {error}"',
+    "doctor.kernel_image.fix_generic": "Instala una compilación de torch con kernels para esta GPU: {hint}",
+    "doctor.kernel_image.timeout": "{seen}; el kernel de prueba no terminó a tiempo ({error})",
+    "doctor.kernel_image.hang_fix": (
+        "Algo se cuelga al inicializar CUDA: revisa nvidia-smi y dmesg por si hay errores Xid."
+    ),
+    "doctor.kernel_image.failed": "{seen}; el kernel de prueba falló: {error}",
+    "doctor.kernel_image.run_to_see": (
+        'Ejecuta python -c "import torch; torch.ones(1, device=\'cuda\')" para ver el error completo.'
+    ),
+    "doctor.wsl.not_wsl": "no es WSL2",
+    "doctor.wsl.linux_libcuda": (
+        "WSL2, pero dentro de WSL hay instalada la libcuda de un driver de Linux ({found}), que tapa la del "
+        "driver de Windows"
+    ),
+    "doctor.wsl.linux_libcuda_fix": (
+        "Quita de WSL el driver NVIDIA de Linux (p. ej. sudo apt remove --purge 'nvidia-driver-*' "
+        "'libnvidia-compute-*'); WSL2 solo necesita el driver de Windows."
+    ),
+    "doctor.wsl.missing": "WSL2, pero falta {path}: el driver NVIDIA de Windows no ofrece CUDA a WSL",
+    "doctor.wsl.missing_fix": (
+        "Instala el driver NVIDIA actual en Windows (no dentro de WSL); luego wsl --shutdown y vuelve a abrir "
+        "WSL."
+    ),
+    "doctor.wsl.ok": (
+        "WSL2; CUDA viene del driver de Windows ({path}); no hay driver de Linux dentro de WSL, como debe ser "
+        "(en WSL2 NVML no puede listar los procesos de la GPU)"
+    ),
+    "doctor.container.not_in": "no está en un contenedor",
+    "doctor.container.passed_through": (
+        "dentro de un contenedor ({evidence}); la GPU llega al contenedor (NVIDIA Container Toolkit)"
+    ),
+    "doctor.container.not_passed": (
+        "dentro de un contenedor ({evidence}); la GPU del anfitrión no llega al contenedor (no hay un "
+        "/dev/nvidia0 utilizable)"
+    ),
+    "doctor.container.not_passed_fix": (
+        "Arranca el contenedor con --gpus all (Docker con el NVIDIA Container Toolkit instalado; Podman: "
+        "--device nvidia.com/gpu=all)."
+    ),
+    "doctor.container.none": (
+        "dentro de un contenedor ({evidence}); no se le pasó ninguna GPU y, por lo que se ve, el anfitrión "
+        "tampoco tiene"
+    ),
+    "doctor.container.none_fix": (
+        "Si el anfitrión sí tiene una GPU NVIDIA: instala allí el NVIDIA Container Toolkit y arranca el "
+        "contenedor con --gpus all."
+    ),
+    "doctor.cvd.unset": "CUDA_VISIBLE_DEVICES no está definida: todas las GPU son visibles",
+    "doctor.cvd.no_gpu": "{seen}; de todos modos aquí no hay GPU NVIDIA",
+    "doctor.cvd.fix": (
+        "Quita CUDA_VISIBLE_DEVICES (unset CUDA_VISIBLE_DEVICES) o dale índices de GPU que existan (p. ej. "
+        "0)."
+    ),
+    "doctor.cvd.empty": "está vacía",
+    "doctor.cvd.starts_with": "empieza por {bad}, que no es un índice ni un UUID de GPU",
+    "doctor.cvd.none_visible": '{seen} {why}: CUDA no ve ninguna GPU (torch: "No CUDA GPUs are available")',
+    "doctor.cvd.stops": "{seen}: CUDA se detiene en {bad}, así que solo se ve {shown}",
+    "doctor.cvd.ok": "{seen}: CUDA ve {n} GPU",
+    "doctor.alloc_conf.no_value": "a {item} le falta ':value'",
+    "doctor.alloc_conf.unknown": "opción desconocida {option}",
+    "doctor.alloc_conf.unset": (
+        "PYTORCH_CUDA_ALLOC_CONF no está definida: el asignador con caché usa sus valores por defecto"
+    ),
+    "doctor.alloc_conf.named": "{name}: {problem}",
+    "doctor.alloc_conf.async": (
+        "(backend cudaMallocAsync: las cifras de memory_allocated no coinciden con las del asignador nativo)"
+    ),
+    "doctor.alloc_conf.problems": "{seen}; {problems} — torch rechaza las opciones desconocidas al arrancar CUDA",
+    "doctor.alloc_conf.fix": "Corrige o quita esa entrada; opciones conocidas: {known}",
+    "doctor.alloc_conf.ok": "{seen} (las cifras de VRAM del curso se miden con estos ajustes)",
+    "doctor.gpu_memory.none": "no hay memoria de GPU que revisar",
+    "doctor.gpu_memory.of": " de {gib} GiB",
+    "doctor.gpu_memory.others": "{gpu}: otros {n} proceso(s) ocupan {held} MiB{total}: {who}",
+    "doctor.gpu_memory.driver_used": " ({mib} MiB en uso por el driver/la pantalla)",
+    "doctor.gpu_memory.no_other": "{gpu}: ningún otro proceso de cómputo{used}",
+    "doctor.gpu_memory.in_use": "{gpu}: {mib} MiB en uso{total} (aquí no se pueden listar los procesos)",
+    "doctor.gpu_memory.unknown": "{gpu}: uso de memoria desconocido",
+    "doctor.gpu_memory.close": (
+        "Cierra los otros programas que usan la GPU (nvidia-smi los lista) antes de medir: ocupan VRAM y "
+        "ancho de banda."
+    ),
     # tutor.ui.screens.exercise
     "ex.confidence": "Confianza (50–100 %)",
     "ex.size_gb": "Tamaño que predices (GB, opcional)",
@@ -860,6 +1066,7 @@ MESSAGES: dict[str, str] = {
     "tel.clocks": "temperatura {temp} · SM {sm}/{sm_max} MHz · memoria {mem}/{mem_max} MHz",
     # tutor.telemetry
     "text.verbatim": "{text}",
+    "text.in_lang": "{es}",
     "tel.status.host_ok": "CPU y RAM de esta máquina (psutil)",
     "tel.status.host_fallback": "Sin GPU NVIDIA ({reason}) — se muestran la CPU y la RAM",
     "tel.status.with_host": "{status}; CPU y RAM del equipo",
