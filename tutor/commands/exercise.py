@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError
 from tutor.commands.output import raw_stderr
-from tutor.i18n import as_lang, t
+from tutor.i18n import as_lang, default_lang, t
 from tutor.untrusted import clean_line
 
 if TYPE_CHECKING:
@@ -125,7 +125,6 @@ def exercise_listing(course: Any, attempts: Sequence[Attempt] | None = None) -> 
 
 
 def run_list(args: argparse.Namespace) -> int:
-    from tutor.i18n import default_lang
     from tutor.progress.engines import open_store
 
     course = _course(args)
@@ -147,12 +146,12 @@ def run_list(args: argparse.Namespace) -> int:
             extra = item["unit"]
         title = item["title"].get(lang) or item["title"].get("es") or item["title"].get("en") or ""
         passes = item["passes"]
-        note = f" · {REPRODUCED[lang]}" if passes["reproduced"] else ""
+        note = t("progress.cli.reproduced", as_lang(lang)) if passes["reproduced"] else ""
         print(f"{passes['marks']} {item['id']:<28} {item['kind']:<8} {item['lesson']:<12} {extra:<26} {title}{note}")
     if not listing:
-        print("(no exercises in this course)")
+        print(t("exercise.cli.none", as_lang(lang)))
     else:
-        print("\n" + PASS_LEGEND[lang])
+        print("\n" + t("exercise.cli.legend", as_lang(lang)))
     return 0
 
 
@@ -168,22 +167,16 @@ def _queue_printer(lang: Any) -> Any:
     return show
 
 
-REPRODUCED = {"es": "reproducido", "en": "reproduced"}
-PASS_LEGEND = {
-    "es": "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ intentada sin aprobar, ○ sin intentar); la pasada 2 "
-          "(--pass 2, sin pistas ni teoría) se abre tras intentar la 1 y cuenta para C0 cuando la reproduce",
-    "en": "marks: pass 1, pass 2 (✓ passed, ✗ tried, not passed, ○ not tried); pass 2 (--pass 2, no hints, no "
-          "theory) opens once pass 1 was attempted and counts for C0 when it reproduces it",
-}
+def _progress_printer(enabled: bool, lang: str = "en") -> Any:
+    from tutor.i18n import numbers
 
-
-def _progress_printer(enabled: bool) -> Any:
     if not enabled:
         return None
     tty = sys.stderr.isatty()
+    code = as_lang(lang)
 
     def show(fraction: float, message: str) -> None:
-        line = f"[{fraction * 100:5.1f} %] {message}"
+        line = f"[{numbers.decimal(fraction * 100, code, 1):>5} %] {message}"
         if tty:
             raw_stderr().write("\r\033[K" + clean_line(line)[:150])
         else:
@@ -232,7 +225,6 @@ def _open_telemetry() -> Any:
 
 def run_exercise(args: argparse.Namespace) -> int:
     from tutor.grading import PredictionError, parse_prediction
-    from tutor.i18n import default_lang
     from tutor.practice import AttemptFailed, ExerciseRunner
     from tutor.progress.engines import open_store
     from tutor.progress.passes import PassClosed, exercise_status, require_pass2_open
@@ -284,7 +276,7 @@ def run_exercise(args: argparse.Namespace) -> int:
                 except PassClosed as exc:
                     raise CliError(str(exc), 2) from None
             outcome = runner.run(exercise, prediction, pass_number=args.pass_number, device=args.device,
-                                 on_progress=_progress_printer(not args.json), on_queue=_queue_printer(lang),
+                                 on_progress=_progress_printer(not args.json, lang), on_queue=_queue_printer(lang),
                                  cancel=cancel, roofline_mode=args.roofline_mode, budget_s=args.budget)
         second = outcome.pass_number > 1
         first_pass = _first_pass_verdict(store, exercise.id) if second else None
@@ -341,13 +333,13 @@ def _resume(runner: Any, store: Any, exercise: Any, args: argparse.Namespace, ca
         raise CliError(str(exc), 2) from None
     prediction = attempt.prediction
     result, telemetry = runner.measure(exercise, args.resume, device=args.device,
-                                       on_progress=_progress_printer(not args.json), cancel=cancel,
+                                       on_progress=_progress_printer(not args.json, getattr(args, "lang", None)
+                                                                     or default_lang()), cancel=cancel,
                                        roofline_mode=args.roofline_mode, budget_s=args.budget)
     return runner.grade(exercise, args.resume, prediction, result, telemetry, pass_number=attempt.pass_number)
 
 
 def run_discard(args: argparse.Namespace) -> int:
-    from tutor.i18n import default_lang
     from tutor.practice import unfinished
     from tutor.progress.engines import open_store
 

@@ -887,6 +887,11 @@ MESSAGES: dict[str, str] = {
     "progress.cli.lesson": "{mark} {passed}/{n} exercises, {read}/{total} sections",
     "progress.cli.passes": " · pass 1 {pass1}/{n}, pass 2 {pass2}/{n}, reproduced {reproduced}/{n}",
     "progress.cli.reproduced": " · reproduced",
+    "exercise.cli.legend": (
+        "marks: pass 1, pass 2 (✓ passed, ✗ tried, not passed, ○ not tried); pass 2 (--pass 2, no hints, no "
+        "theory) opens once pass 1 was attempted and counts for C0 when it reproduces it"
+    ),
+    "exercise.cli.none": "(no exercises in this course)",
     "progress.cli.marks": "marks: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
     "progress.cli.quarantined": (
         "{n} out-of-range row(s) were kept aside when the store was upgraded (table quarantined_rows)"

@@ -917,6 +917,11 @@ MESSAGES: dict[str, str] = {
     "progress.cli.lesson": "{mark} {passed}/{n} ejercicios, {read}/{total} secciones",
     "progress.cli.passes": " · pasada 1 {pass1}/{n}, pasada 2 {pass2}/{n}, reproducidos {reproduced}/{n}",
     "progress.cli.reproduced": " · reproducido",
+    "exercise.cli.legend": (
+        "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ intentada sin aprobar, ○ sin intentar); la pasada 2 "
+        "(--pass 2, sin pistas ni teoría) se abre tras intentar la 1 y cuenta para C0 cuando la reproduce"
+    ),
+    "exercise.cli.none": "(no hay ejercicios en este curso)",
     "progress.cli.marks": "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
     "progress.cli.quarantined": (
         "{n} fila(s) fuera de rango apartadas al actualizar el almacén (tabla quarantined_rows)"
