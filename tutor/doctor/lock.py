@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.doctor.view import EnvironmentView, gather
+from tutor.i18n.message import Message
 
 LOCK_SCHEMA = "gpu-tutor/lock/v1"
 
@@ -29,12 +30,19 @@ LOCK_LIMIT_BYTES = 4 * 1024 * 1024
 class LockError(Exception):
     """The lock file cannot be used: missing, unreadable, not JSON, or not a gpu-tutor lock. One line.
 
-    ``str(exc)`` is the English line; ``exc.message_es`` the same in Spanish (for the TUI).
+    ``said`` is the catalog message; ``str(exc)`` its English line, :meth:`message` the line in a language.
     """
 
-    def __init__(self, message: str, message_es: str = "") -> None:
-        super().__init__(message)
-        self.message_es = message_es or message
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.render("en"))
+        self.said = said
+
+    def message(self, lang: str) -> str:
+        return self.said.render(lang)
+
+    @property
+    def message_es(self) -> str:
+        return self.message("es")
 
 
 @dataclass(frozen=True)
@@ -147,29 +155,17 @@ def read_lock(path: Path) -> dict[str, Any]:
         text = read_text_bounded(path, limit=LOCK_LIMIT_BYTES)
     except UnsafeFile as exc:
         if exc.message == "no such file":
-            raise LockError(
-                f"no environment lock at {shown} (write one with 'tutor doctor --lock')",
-                f"no hay lock del entorno en {shown} (escribe uno con 'tutor doctor --lock')",
-            ) from None
-        raise LockError(
-            f"cannot read the environment lock {exc}",
-            f"no se puede leer el lock del entorno {exc}",
-        ) from None
+            raise LockError(Message.of("doctor.lockfile.missing", path=shown)) from None
+        raise LockError(Message.of("doctor.lockfile.unreadable", error=str(exc))) from None
     try:
         data = loads_bounded(text, path)
     except UnsafeFile as exc:
-        raise LockError(f"{exc}", f"{shown}: no es JSON válido ({exc.message})") from None
+        raise LockError(Message.of("doctor.lockfile.not_json", error=str(exc))) from None
     if not isinstance(data, dict):
-        raise LockError(
-            f"{shown}: not an environment lock (expected a JSON object)",
-            f"{shown}: no es un lock del entorno (se esperaba un objeto JSON)",
-        )
+        raise LockError(Message.of("doctor.lockfile.not_object", path=shown))
     if data.get("schema") != LOCK_SCHEMA:
         schema = clean_line(repr(data.get("schema")))[:60]
-        raise LockError(
-            f"{shown}: not an environment lock (schema {schema}, expected {LOCK_SCHEMA!r})",
-            f"{shown}: no es un lock del entorno (esquema {schema}, se esperaba {LOCK_SCHEMA!r})",
-        )
+        raise LockError(Message.of("doctor.lockfile.schema", path=shown, schema=schema, expected=repr(LOCK_SCHEMA)))
     return data
 
 

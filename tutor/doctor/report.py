@@ -244,7 +244,7 @@ def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[Loc
         if mode == "check":
             raise
         return LockResult(path, mode, error=str(exc)), Check(
-            "lock", "warn", Message.of("text.in_lang", en=str(exc), es=exc.message_es),
+            "lock", "warn", exc.said,
             Message.of("doctor.lock.rewrite"))
     diffs = tuple(compare(locked, current))
     locked_rebuild = clean_rebuild(locked.get("rebuild"))

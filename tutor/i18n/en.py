@@ -503,6 +503,11 @@ MESSAGES: dict[str, str] = {
         "If the change was intended, re-run the benchmarks and write a new lock with 'tutor doctor --lock'; "
         "otherwise restore the locked versions."
     ),
+    "doctor.lockfile.missing": "no environment lock at {path} (write one with 'tutor doctor --lock')",
+    "doctor.lockfile.unreadable": "cannot read the environment lock {error}",
+    "doctor.lockfile.not_json": "{error}",
+    "doctor.lockfile.not_object": "{path}: not an environment lock (expected a JSON object)",
+    "doctor.lockfile.schema": "{path}: not an environment lock (schema {schema}, expected {expected})",
     "doctor.running": "Checking torch, the driver, the GPU and the environment…",
     "doctor.rerun": "Run again",
     "doctor.write_lock": "Write lock",
@@ -1039,7 +1044,6 @@ MESSAGES: dict[str, str] = {
     "tel.clocks": "temp {temp} · SM {sm}/{sm_max} MHz · mem {mem}/{mem_max} MHz",
     # tutor.telemetry
     "text.verbatim": "{text}",
-    "text.in_lang": "{en}",
     "tel.status.host_ok": "CPU and RAM of this machine (psutil)",
     "tel.status.host_fallback": "No NVIDIA GPU ({reason}) — showing CPU and RAM",
     "tel.status.with_host": "{status}; host CPU and RAM",

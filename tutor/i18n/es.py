@@ -514,6 +514,11 @@ MESSAGES: dict[str, str] = {
         "Si el cambio era a propósito, repite los benchmarks y escribe un lock nuevo con 'tutor doctor "
         "--lock'; si no, vuelve a las versiones del lock."
     ),
+    "doctor.lockfile.missing": "no hay lock del entorno en {path} (escribe uno con 'tutor doctor --lock')",
+    "doctor.lockfile.unreadable": "no se puede leer el lock del entorno {error}",
+    "doctor.lockfile.not_json": "{error} (no es JSON válido)",
+    "doctor.lockfile.not_object": "{path}: no es un lock del entorno (se esperaba un objeto JSON)",
+    "doctor.lockfile.schema": "{path}: no es un lock del entorno (esquema {schema}, se esperaba {expected})",
     "doctor.running": "Revisando torch, el driver, la GPU y el entorno…",
     "doctor.rerun": "Repetir",
     "doctor.write_lock": "Guardar lock",
@@ -1071,7 +1076,6 @@ MESSAGES: dict[str, str] = {
     "tel.clocks": "temperatura {temp} · SM {sm}/{sm_max} MHz · memoria {mem}/{mem_max} MHz",
     # tutor.telemetry
     "text.verbatim": "{text}",
-    "text.in_lang": "{es}",
     "tel.status.host_ok": "CPU y RAM de esta máquina (psutil)",
     "tel.status.host_fallback": "Sin GPU NVIDIA ({reason}) — se muestran la CPU y la RAM",
     "tel.status.with_host": "{status}; CPU y RAM del equipo",
