@@ -155,14 +155,14 @@ def render_report(report: dict[str, Any], lang: str) -> str:
         lines.append(t("progress.history", code))
         for h in report["history"]:
             score = "" if h["score"] is None else f" {format_number(h['score'], code, '.2f')}"
-            state = t(f"attempt.state.{h['state']}", code) if h["state"] in ATTEMPT_STATES else h["state"]
+            state = t(f"progress.state.{h['state']}", code) if h["state"] in ATTEMPT_STATES else h["state"]
             verdict = verdict_word(h["verdict"], code) if h["verdict"] else ""
             lines.append(f"  #{h['id']:<4} {h['at_text']}  {h['exercise']:<24} p{h['pass']} {state:<10} "
                          f"{verdict:<10}{score}")
     return "\n".join(lines)
 
 
-#: An attempt's states (the store's ids; ``attempt.state.<id>`` in the catalogs).
+#: An attempt's states (the store's ids; ``progress.state.<id>`` in the catalogs).
 ATTEMPT_STATES = ("locked", "graded", "cancelled", "failed")
 
 

@@ -901,10 +901,10 @@ MESSAGES: dict[str, str] = {
     "progress.cli.quarantined": (
         "{n} out-of-range row(s) were kept aside when the store was upgraded (table quarantined_rows)"
     ),
-    "attempt.state.locked": "locked",
-    "attempt.state.graded": "graded",
-    "attempt.state.cancelled": "cancelled",
-    "attempt.state.failed": "failed",
+    "progress.state.locked": "locked",
+    "progress.state.graded": "graded",
+    "progress.state.cancelled": "cancelled",
+    "progress.state.failed": "failed",
     "progress.history": "History",
     "progress.no_graded": "No graded attempts yet.",
     "progress.confirm": "Delete {what}? ({summary}). This cannot be undone.",

@@ -931,10 +931,10 @@ MESSAGES: dict[str, str] = {
     "progress.cli.quarantined": (
         "{n} fila(s) fuera de rango apartadas al actualizar el almacén (tabla quarantined_rows)"
     ),
-    "attempt.state.locked": "bloqueado",
-    "attempt.state.graded": "calificado",
-    "attempt.state.cancelled": "cancelado",
-    "attempt.state.failed": "fallido",
+    "progress.state.locked": "bloqueado",
+    "progress.state.graded": "calificado",
+    "progress.state.cancelled": "cancelado",
+    "progress.state.failed": "fallido",
     "progress.history": "Historial",
     "progress.no_graded": "Aún no hay intentos calificados.",
     "progress.confirm": "¿Borrar {what}? ({summary}). No se puede deshacer.",
