@@ -263,7 +263,7 @@ async def test_the_bench_lab_is_a_bench_run_compared_with_the_previous_one(labs_
     first, second = (r["report"] for r in app.store.bench_runs("fp1"))
     assert first["comparison"] is None and second["comparison"]["agree"] is True
     entries = load_entries(app.store)
-    assert "the two passes agree within 5%" in entries[-1].entry.result
+    assert "the two passes agree within 5 %" in entries[-1].entry.result
     assert "| peak bandwidth | 30.0 | GB/s |" in entries[-1].entry.result
 
 
