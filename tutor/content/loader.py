@@ -23,7 +23,7 @@ from tutor.content.honesty import explanation_problems
 from tutor.content.models import CourseInfo, Exercise, FieldRule, Lesson, Level, MeasureCall, texts_of
 from tutor.content.problems import ContentError, Problem, Severity
 from tutor.content.walk import COURSE_FILE, CourseFile, walk_targets
-from tutor.i18n import Lang, t, tn
+from tutor.i18n import as_lang, t, tn
 from tutor.i18n.en import MESSAGES as _CATALOG_EN
 from tutor.i18n.message import Message
 
@@ -77,7 +77,7 @@ class Course:
         return [self.exercises[i] for i in lesson.exercises if i in self.exercises]
 
     def summary(self, lang: str = "en") -> str:
-        code: Lang = "es" if lang == "es" else "en"
+        code = as_lang(lang)
         n_err = len(self.errors)
         verdict = t("lessons.no_problems", code) if n_err == 0 else tn("count.problem", n_err, code)
         return t("lessons.summary", code, lessons=tn("count.lesson", len(self.lessons), code),
