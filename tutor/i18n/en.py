@@ -1188,4 +1188,53 @@ MESSAGES: dict[str, str] = {
     "count.section.other": "{n} sections",
     "count.lab.one": "{n} lab",
     "count.lab.other": "{n} labs",
+    # C0 checklist (progress/c0.py)
+    "c0.joined": "{first}; {second}",
+    "c0.stack.title": "The stack is reproducible (a lock with what rebuilds it, checked by a later tutor doctor)",
+    "c0.stack.no_lock": "no lock written yet — run `tutor doctor --lock`",
+    "c0.stack.no_rebuild": (
+        "the lock of doctor run #{run} ({at}) records nothing that rebuilds it — run `tutor doctor --lock` "
+        "again"
+    ),
+    "c0.stack.head": "lock #{run} written {age} ago ({at}), pins {pins}, rebuilds from {requirements} or {dockerfile}",
+    "c0.stack.unchecked": "{head}; no later `tutor doctor` has checked the environment against it yet",
+    "c0.stack.matches": "doctor #{run} ({at}, a later process) checked the environment: it matches",
+    "c0.stack.differs": "doctor #{run} ({at}): the environment no longer matches the lock{differences}",
+    "c0.stack.problems": "doctor #{run} ({at}) matched the lock but found problems",
+    "count.difference.one": "{n} difference",
+    "count.difference.other": "{n} differences",
+    "c0.bench.title": (
+        "Two tutor bench runs on this device agree (the second reproducible pass; each figure within max(5 %, "
+        "2·√(CV₁² + CV₂²)), at most 15 %; {cv})"
+    ),
+    "c0.bench.none": "no tutor bench run yet",
+    "c0.bench.one": "one bench run (#{run}, {at}) on this fingerprint; run `tutor bench` once more",
+    "c0.bench.nothing_to_compare": "bench runs #{a} and #{b} have no headline figures to compare",
+    "c0.bench.pair": (
+        "bench runs #{a} ({at_a}) and #{b} ({at_b}) {verdict}: the figure furthest from its allowance is "
+        "{figure}, {difference} apart (allowed ±{allowed})"
+    ),
+    "c0.bench.agree": "agree",
+    "c0.bench.disagree": "disagree",
+    "c0.bench.still_holds": "{holding}; this still holds — the later pair is noisier: {later}",
+    "c0.pass": "pass {n} #{attempt} {score}",
+    "c0.ex.not_attempted": "{ex} {marks}: not attempted",
+    "c0.ex.reproduced": "{ex} {marks}: reproduced ({p1}, {p2})",
+    "c0.ex.no_pass2": "{ex} {marks}: {p1}; pass 2 not done (no hints, no theory)",
+    "c0.ex.pass2_failed": "{ex} {marks}: {p2} not passed",
+    "c0.ex.not_reproduced": "{ex} {marks}: {p2} passed but does not reproduce pass 1 (not passed before it)",
+    "c0.gap.title": (
+        "You explained the gap to the theoretical limit: its parts predicted and measured (L4), and your own "
+        "explanation in the L4 Lab Notebook entry"
+    ),
+    "c0.gap.entry": "notebook entry #{entry} explains the gap in your words ({words} words)",
+    "c0.gap.no_entry": (
+        "no L4 Lab Notebook entry explains the gap yet (its \"gap\" part, at least {words} words of your own, "
+        "written in the Lab Notebook screen: N in the TUI)"
+    ),
+    "c0.level.title": "Every Nivel 0 exercise passed in the second pass (no hints, no theory), reproducing the first",
+    "c0.level.none": "this course has no Nivel 0 exercises",
+    "c0.level.count": "{done} of {total} reproduced in pass 2",
+    "c0.level.todo": "{count}; still to do: {todo}{more}",
+    "c0.level.more": "; and {n} more",
 }

@@ -1226,4 +1226,61 @@ MESSAGES: dict[str, str] = {
     "count.section.other": "{n} secciones",
     "count.lab.one": "{n} laboratorio",
     "count.lab.other": "{n} laboratorios",
+    # C0 checklist (progress/c0.py)
+    "c0.joined": "{first}; {second}",
+    "c0.stack.title": (
+        "El stack es reproducible (un lock con lo que lo reconstruye, comprobado por un tutor doctor "
+        "posterior)"
+    ),
+    "c0.stack.no_lock": "aún no hay lock — ejecuta `tutor doctor --lock`",
+    "c0.stack.no_rebuild": (
+        "el lock de doctor #{run} ({at}) no guarda nada con que reconstruirlo — vuelve a ejecutar `tutor "
+        "doctor --lock`"
+    ),
+    "c0.stack.head": (
+        "lock #{run} escrito hace {age} ({at}), fija {pins}, se reconstruye con {requirements} o {dockerfile}"
+    ),
+    "c0.stack.unchecked": "{head}; ningún `tutor doctor` posterior lo ha comprobado todavía",
+    "c0.stack.matches": "doctor #{run} ({at}, otro proceso posterior) comprobó el entorno: coincide",
+    "c0.stack.differs": "doctor #{run} ({at}): el entorno ya no coincide con el lock{differences}",
+    "c0.stack.problems": "doctor #{run} ({at}) coincide con el lock pero encontró problemas",
+    "count.difference.one": "{n} diferencia",
+    "count.difference.other": "{n} diferencias",
+    "c0.bench.title": (
+        "Dos ejecuciones de tutor bench en este dispositivo coinciden (la segunda pasada reproducible; cada "
+        "cifra dentro de máx(5 %, 2·√(CV₁² + CV₂²)), como mucho 15 %; {cv})"
+    ),
+    "c0.bench.none": "aún no hay tutor bench",
+    "c0.bench.one": "una sola ejecución de bench (#{run}, {at}) en este dispositivo; ejecuta `tutor bench` otra vez",
+    "c0.bench.nothing_to_compare": "bench #{a} y #{b} no tienen cifras que comparar",
+    "c0.bench.pair": (
+        "bench #{a} ({at_a}) y #{b} ({at_b}) {verdict}: la cifra más lejos de su margen es {figure}, a "
+        "{difference} (margen ±{allowed})"
+    ),
+    "c0.bench.agree": "coinciden",
+    "c0.bench.disagree": "no coinciden",
+    "c0.bench.still_holds": "{holding}; sigue valiendo — el par posterior es más ruidoso: {later}",
+    "c0.pass": "pasada {n} #{attempt} {score}",
+    "c0.ex.not_attempted": "{ex} {marks}: sin intentar",
+    "c0.ex.reproduced": "{ex} {marks}: reproducido ({p1}, {p2})",
+    "c0.ex.no_pass2": "{ex} {marks}: {p1}; falta la pasada 2 (sin pistas ni teoría)",
+    "c0.ex.pass2_failed": "{ex} {marks}: {p2} no aprobada",
+    "c0.ex.not_reproduced": "{ex} {marks}: {p2} aprobada pero no reproduce la pasada 1 (no aprobada antes)",
+    "c0.gap.title": (
+        "Explicaste la distancia al límite teórico: sus partes predichas y medidas (L4) y tu propia "
+        "explicación en la ficha del Lab Notebook de la L4"
+    ),
+    "c0.gap.entry": "la ficha #{entry} explica la distancia con tus palabras ({words} palabras)",
+    "c0.gap.no_entry": (
+        "ninguna ficha del Lab Notebook de la L4 explica aún la distancia (su parte «diferencia», al menos "
+        "{words} palabras tuyas, escritas en la pantalla del Lab Notebook: N en la TUI)"
+    ),
+    "c0.level.title": (
+        "Todos los ejercicios del Nivel 0 aprobados en la segunda pasada (sin pistas ni teoría), "
+        "reproduciendo la primera"
+    ),
+    "c0.level.none": "este curso no tiene ejercicios del Nivel 0",
+    "c0.level.count": "{done} de {total} reproducidos en la pasada 2",
+    "c0.level.todo": "{count}; faltan: {todo}{more}",
+    "c0.level.more": "; y {n} más",
 }

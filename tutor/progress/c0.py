@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from tutor.i18n import numbers, t
+from tutor.i18n import as_lang, numbers, t, tn
 from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
@@ -63,6 +63,21 @@ class Checkpoint:
                 "conditions": [c.to_json() for c in self.conditions]}
 
 
+Both = dict[str, str]
+"""A sentence in both languages, ``{"en": …, "es": …}``, as a condition stores it."""
+
+
+def _both(key: str, /, **fields: object) -> Both:
+    """The catalog's sentence ``key`` in English and Spanish. A field may be a function of the language (a number
+    written in that language's decimals, or a clause already in both languages)."""
+    out: Both = {}
+    for lang in ("en", "es"):
+        values = {name: (value(lang) if callable(value) else value[lang] if isinstance(value, dict) else value)
+                  for name, value in fields.items()}
+        out[lang] = t(key, as_lang(lang), **values)
+    return out
+
+
 def _score(score: float | None, lang: str) -> str:
     """A pass's score as the learner reads it (``0,85`` in Spanish)."""
     return "—" if score is None else numbers.decimal(score, lang, 2)
@@ -101,13 +116,10 @@ def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None =
     compared the environment with that lock (by its id) and passed. The latest such comparison counts."""
     from tutor.doctor.rebuild import age_text, pins_text
 
-    title = {"en": "The stack is reproducible (a lock with what rebuilds it, checked by a later tutor doctor)",
-             "es": "El stack es reproducible (un lock con lo que lo reconstruye, comprobado por un tutor doctor "
-                   "posterior)"}
+    title = _both("c0.stack.title")
     writes = [r for r in doctor_runs if r.lock is not None and r.lock.written]
     if not writes:
-        return Condition("stack", title, False, {"en": "no lock written yet — run `tutor doctor --lock`",
-                                                 "es": "aún no hay lock — ejecuta `tutor doctor --lock`"})
+        return Condition("stack", title, False, _both("c0.stack.no_lock"))
     w = writes[-1]
     lock = w.lock or StackLock()
     w_at = w.created_at
@@ -115,22 +127,16 @@ def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None =
     refs: dict[str, Any] = {"lock_run": w.id, "lock_id": lock.lock_id, "lock_written_at": w_at}
     if rebuild is None or not lock.lock_id:
         return Condition("stack", title, False,
-                         {"en": f"the lock of doctor run #{w.id} ({when(w_at)}) records nothing that rebuilds it "
-                                "— run `tutor doctor --lock` again",
-                          "es": f"el lock de doctor #{w.id} ({when(w_at)}) no guarda nada con que "
-                                "reconstruirlo — vuelve a ejecutar `tutor doctor --lock`"}, w_at, refs)
+                         _both("c0.stack.no_rebuild", run=str(w.id), at=when(w_at)), w_at, refs)
     refs.update(pins=dict(rebuild.pins), requirements=rebuild.requirements, dockerfile=rebuild.dockerfile)
     pinned = pins_text(rebuild.to_json())
-    head_en = (f"lock #{w.id} written {age_text(w_at, 'en', now)} ago ({when(w_at)}), pins {pinned}, "
-               f"rebuilds from {rebuild.requirements} or {rebuild.dockerfile}")
-    head_es = (f"lock #{w.id} escrito hace {age_text(w_at, 'es', now)} ({when(w_at)}), fija {pinned}, se "
-               f"reconstruye con {rebuild.requirements} o {rebuild.dockerfile}")
+    head = _both("c0.stack.head", run=str(w.id), age=lambda lang: age_text(w_at, lang, now), at=when(w_at),
+                 pins=pinned, requirements=rebuild.requirements, dockerfile=rebuild.dockerfile)
     checks = [r for r in doctor_runs if r.id > w.id and r.lock is not None and not r.lock.written
               and r.lock.lock_id == lock.lock_id and r.lock.matches is not None and (r.pid is None or r.pid != w.pid)]
     if not checks:
         return Condition("stack", title, False,
-                         {"en": f"{head_en}; no later `tutor doctor` has checked the environment against it yet",
-                          "es": f"{head_es}; ningún `tutor doctor` posterior lo ha comprobado todavía"}, w_at, refs)
+                         _both("c0.stack.unchecked", head=head), w_at, refs)
     c = checks[-1]
     c_at = c.created_at
     c_lock = c.lock or StackLock()
@@ -138,19 +144,14 @@ def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None =
     matches = bool(c_lock.matches) and env_matches is not False
     passed = c.passed
     if matches and passed:
-        tail_en = f"doctor #{c.id} ({when(c_at)}, a later process) checked the environment: it matches"
-        tail_es = f"doctor #{c.id} ({when(c_at)}, otro proceso posterior) comprobó el entorno: coincide"
+        tail = _both("c0.stack.matches", run=str(c.id), at=when(c_at))
     elif not matches:
         n = len(c_lock.differences)
-        tail_en = (f"doctor #{c.id} ({when(c_at)}): the environment no longer matches the lock"
-                   + (f" ({n} difference(s))" if n else ""))
-        tail_es = (f"doctor #{c.id} ({when(c_at)}): el entorno ya no coincide con el lock"
-                   + (f" ({n} diferencia(s))" if n else ""))
+        tail = _both("c0.stack.differs", run=str(c.id), at=when(c_at),
+                     differences=lambda lang: f" ({tn('count.difference', n, as_lang(lang))})" if n else "")
     else:
-        tail_en = f"doctor #{c.id} ({when(c_at)}) matched the lock but found problems"
-        tail_es = f"doctor #{c.id} ({when(c_at)}) coincide con el lock pero encontró problemas"
-    return Condition("stack", title, matches and passed, {"en": f"{head_en}; {tail_en}", "es": f"{head_es}; {tail_es}"},
-                     c_at, refs)
+        tail = _both("c0.stack.problems", run=str(c.id), at=when(c_at))
+    return Condition("stack", title, matches and passed, _both("c0.joined", first=head, second=tail), c_at, refs)
 
 
 def _pair(prev: Mapping[str, Any], last: Mapping[str, Any], tolerance: float) -> dict[str, Any]:
@@ -165,29 +166,22 @@ def _pair(prev: Mapping[str, Any], last: Mapping[str, Any], tolerance: float) ->
             "allowed": worst.allowed if worst else tolerance}
 
 
-def _pair_words(p: Mapping[str, Any]) -> tuple[str, str]:
+def _pair_words(p: Mapping[str, Any]) -> Both:
     (a, b), (ta, tb) = p["ids"], p["at"]
     if p["key"] is None:
-        return (f"bench runs #{a} and #{b} have no headline figures to compare",
-                f"bench #{a} y #{b} no tienen cifras que comparar")
-    verb_en, verb_es = ("agree", "coinciden") if p["agree"] else ("disagree", "no coinciden")
-    return (f"bench runs #{a} ({when(ta)}) and #{b} ({when(tb)}) {verb_en}: the figure furthest from its allowance "
-            f"is {p['key']}, {_pct(p['difference'], 'en')} apart (allowed ±{_pct(p['allowed'], 'en')})",
-            f"bench #{a} ({when(ta)}) y #{b} ({when(tb)}) {verb_es}: la cifra más lejos de su margen es {p['key']}, "
-            f"a {_pct(p['difference'], 'es')} (margen ±{_pct(p['allowed'], 'es')})")
+        return _both("c0.bench.nothing_to_compare", a=str(a), b=str(b))
+    return _both("c0.bench.pair", a=str(a), b=str(b), at_a=when(ta), at_b=when(tb),
+                 verdict=_both("c0.bench.agree" if p["agree"] else "c0.bench.disagree"), figure=p["key"],
+                 difference=lambda lang: _pct(p["difference"], lang), allowed=lambda lang: _pct(p["allowed"], lang))
 
 
 def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = BENCH_TOLERANCE) -> Condition:
     """Two consecutive ``tutor bench`` runs (same fingerprint, same mode) agree under the noise-aware rule
     (:data:`~tutor.measure.bench_report.COMPARISON_RULE`). Once a pair agreed, a later noisy pair does not withdraw
     the condition: the evidence names the pair that holds and says how the latest pair compared."""
-    title = {"en": "Two tutor bench runs on this device agree (the second reproducible pass; each figure within "
-                   "max(5 %, 2·√(CV₁² + CV₂²)), at most 15 %; " + t("bench.cv_spread", "en") + ")",
-             "es": "Dos ejecuciones de tutor bench en este dispositivo coinciden (la segunda pasada reproducible; "
-                   "cada cifra dentro de máx(5 %, 2·√(CV₁² + CV₂²)), como mucho 15 %; " + t("bench.cv_spread", "es")
-                   + ")"}
+    title = _both("c0.bench.title", cv=lambda lang: t("bench.cv_spread", as_lang(lang)))
     if not bench_runs:
-        return Condition("bench", title, False, {"en": "no tutor bench run yet", "es": "aún no hay tutor bench"})
+        return Condition("bench", title, False, _both("c0.bench.none"))
     latest = bench_runs[-1]
     refs: dict[str, Any] = {"fingerprint": latest["fingerprint"], "device_kind": latest.get("device_kind")}
     pairs = []
@@ -196,47 +190,35 @@ def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = 
         pairs += [_pair(a, b, tolerance) for a, b in pairwise(same)]
     if not pairs:
         return Condition("bench", title, False,
-                         {"en": f"one bench run (#{latest['id']}, {when(latest['created_at'])}) on this fingerprint; "
-                                "run `tutor bench` once more",
-                          "es": f"una sola ejecución de bench (#{latest['id']}, {when(latest['created_at'])}) en "
-                                "este dispositivo; ejecuta `tutor bench` otra vez"},
+                         _both("c0.bench.one", run=str(latest["id"]), at=when(latest["created_at"])),
                          float(latest["created_at"]), refs)
     pairs.sort(key=lambda p: p["ids"][1])
     last = pairs[-1]
     agreed = [p for p in pairs if p["agree"]]
     holding = agreed[-1] if agreed else last
-    en, es = _pair_words(holding)
+    words = _pair_words(holding)
     refs.update(bench_runs=holding["ids"], worst_key=holding["key"], worst_difference=holding["difference"],
                 allowed=holding["allowed"], latest_pair=last["ids"], latest_agree=last["agree"])
     if agreed and not last["agree"]:
-        later_en, later_es = _pair_words(last)
-        en += f"; this still holds — the later pair is noisier: {later_en}"
-        es += f"; sigue valiendo — el par posterior es más ruidoso: {later_es}"
-    return Condition("bench", title, bool(agreed), {"en": en, "es": es}, holding["at"][1], refs)
+        words = _both("c0.bench.still_holds", holding=words, later=_pair_words(last))
+    return Condition("bench", title, bool(agreed), words, holding["at"][1], refs)
 
 
-def _exercise_line(status: ExerciseStatus) -> tuple[str, str]:
+def _exercise_line(status: ExerciseStatus) -> Both:
     """One exercise's two passes in words (en, es), naming the attempts they rest on."""
     ex, m = status.exercise_id, status.marks
-    p1 = f"pass 1 #{status.pass1_attempt} {_score(status.pass1_score, 'en')}" \
-        if status.pass1_score is not None else ""
-    p1_es = f"pasada 1 #{status.pass1_attempt} {_score(status.pass1_score, 'es')}" \
-        if status.pass1_score is not None else ""
-    p2 = f"pass 2 #{status.pass2_attempt} {_score(status.pass2_score, 'en')}" \
-        if status.pass2_score is not None else ""
-    p2_es = f"pasada 2 #{status.pass2_attempt} {_score(status.pass2_score, 'es')}" \
-        if status.pass2_score is not None else ""
-    if status.pass1_score is None and status.pass2_score is None:
-        return f"{ex} {m}: not attempted", f"{ex} {m}: sin intentar"
+    score1, score2 = status.pass1_score, status.pass2_score
+    p1 = _both("c0.pass", n="1", attempt=str(status.pass1_attempt), score=lambda lang: _score(score1, lang))
+    p2 = _both("c0.pass", n="2", attempt=str(status.pass2_attempt), score=lambda lang: _score(score2, lang))
+    if score1 is None and score2 is None:
+        return _both("c0.ex.not_attempted", ex=ex, marks=m)
     if status.reproduced:
-        return f"{ex} {m}: reproduced ({p1}, {p2})", f"{ex} {m}: reproducido ({p1_es}, {p2_es})"
-    if status.pass2_score is None:
-        return (f"{ex} {m}: {p1}; pass 2 not done (no hints, no theory)",
-                f"{ex} {m}: {p1_es}; falta la pasada 2 (sin pistas ni teoría)")
+        return _both("c0.ex.reproduced", ex=ex, marks=m, p1=p1, p2=p2)
+    if score2 is None:
+        return _both("c0.ex.no_pass2", ex=ex, marks=m, p1=p1)
     if not status.pass2_passed:
-        return f"{ex} {m}: {p2} not passed", f"{ex} {m}: {p2_es} no aprobada"
-    return (f"{ex} {m}: {p2} passed but does not reproduce pass 1 (not passed before it)",
-            f"{ex} {m}: {p2_es} aprobada pero no reproduce la pasada 1 (no aprobada antes)")
+        return _both("c0.ex.pass2_failed", ex=ex, marks=m, p2=p2)
+    return _both("c0.ex.not_reproduced", ex=ex, marks=m, p2=p2)
 
 
 def _own_explanation(entries: Sequence[Mapping[str, Any]], lesson: str = L4_LESSON) -> Mapping[str, Any] | None:
@@ -258,30 +240,23 @@ def gap_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str] = L4_
                   notebook: Sequence[Mapping[str, Any]] = ()) -> Condition:
     """The gap decomposed (each part's exercise passed, graded against this machine's measurement) and explained
     in the learner's own words (the L4 Lab Notebook entry's gap part)."""
-    title = {"en": "You explained the gap to the theoretical limit: its parts predicted and measured (L4), and your "
-                   "own explanation in the L4 Lab Notebook entry",
-             "es": "Explicaste la distancia al límite teórico: sus partes predichas y medidas (L4) y tu propia "
-                   "explicación en la ficha del Lab Notebook de la L4"}
+    title = _both("c0.gap.title")
     statuses = [exercise_status(ex, attempts) for ex in exercise_ids]
     lines = [_exercise_line(s) for s in statuses]
     decomposed = bool(statuses) and all(s.passed for s in statuses)
     entry = _own_explanation(notebook)
     if entry is not None:
         words = len(str(entry["entry"].get("gap") or "").split())
-        nb_en = f"notebook entry #{entry['id']} explains the gap in your words ({words} words)"
-        nb_es = f"la ficha #{entry['id']} explica la distancia con tus palabras ({words} palabras)"
+        notebook_words = _both("c0.gap.entry", entry=str(entry["id"]), words=str(words))
     else:
-        nb_en = (f"no L4 Lab Notebook entry explains the gap yet (its \"gap\" part, at least {EXPLANATION_MIN_WORDS} "
-                 "words of your own, written in the Lab Notebook screen: N in the TUI)")
-        nb_es = (f"ninguna ficha del Lab Notebook de la L4 explica aún la distancia (su parte «diferencia», al menos "
-                 f"{EXPLANATION_MIN_WORDS} palabras tuyas, escritas en la pantalla del Lab Notebook: N en la TUI)")
+        notebook_words = _both("c0.gap.no_entry", words=str(EXPLANATION_MIN_WORDS))
     times = [t for s in statuses if (t := _attempt_time(attempts, s.pass2_attempt or s.pass1_attempt)) is not None]
     if entry is not None:
         times.append(float(entry.get("updated_at") or entry.get("created_at") or 0.0))
     refs = {"exercises": list(exercise_ids), "notebook_entry": entry["id"] if entry is not None else None}
     return Condition("gap", title, decomposed and entry is not None,
-                     {"en": "; ".join([*(en for en, _ in lines), nb_en]),
-                      "es": "; ".join([*(es for _, es in lines), nb_es])},
+                     {lang: "; ".join([*(line[lang] for line in lines), notebook_words[lang]])
+                      for lang in ("en", "es")},
                      max(times) if times else None, refs)
 
 
@@ -294,24 +269,21 @@ def _attempt_time(attempts: Sequence[Attempt], attempt_id: int | None) -> float 
 
 def level_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str]) -> Condition:
     """Every Nivel 0 exercise passed in pass 2 (no hints), reproducing a pass 1 passed before it."""
-    title = {"en": "Every Nivel 0 exercise passed in the second pass (no hints, no theory), reproducing the first",
-             "es": "Todos los ejercicios del Nivel 0 aprobados en la segunda pasada (sin pistas ni teoría), "
-                   "reproduciendo la primera"}
+    title = _both("c0.level.title")
     if not exercise_ids:
-        return Condition("n0", title, False, {"en": "this course has no Nivel 0 exercises",
-                                              "es": "este curso no tiene ejercicios del Nivel 0"})
+        return Condition("n0", title, False, _both("c0.level.none"))
     statuses = [exercise_status(ex, attempts) for ex in exercise_ids]
     done = [s for s in statuses if s.counts_for_c0]
     missing = [s for s in statuses if not s.counts_for_c0]
-    ev_en = f"{len(done)} of {len(statuses)} reproduced in pass 2"
-    ev_es = f"{len(done)} de {len(statuses)} reproducidos en la pasada 2"
+    evidence = _both("c0.level.count", done=str(len(done)), total=str(len(statuses)))
     if missing:
         lines = [_exercise_line(s) for s in missing[:6]]
         more = len(missing) - len(lines)
-        ev_en += "; still to do: " + "; ".join(en for en, _ in lines) + (f"; and {more} more" if more > 0 else "")
-        ev_es += "; faltan: " + "; ".join(es for _, es in lines) + (f"; y {more} más" if more > 0 else "")
+        todo = {lang: "; ".join(line[lang] for line in lines) for lang in ("en", "es")}
+        evidence = _both("c0.level.todo", count=evidence, todo=todo,
+                         more=_both("c0.level.more", n=str(more)) if more > 0 else {"en": "", "es": ""})
     times = [t for s in done if (t := _attempt_time(attempts, s.pass2_attempt)) is not None]
-    return Condition("n0", title, not missing, {"en": ev_en, "es": ev_es}, max(times) if times else None,
+    return Condition("n0", title, not missing, evidence, max(times) if times else None,
                      {"exercises": {s.exercise_id: {"marks": s.marks, "pass1_attempt": s.pass1_attempt,
                                                     "pass2_attempt": s.pass2_attempt, "reproduced": s.reproduced}
                                     for s in statuses}})
