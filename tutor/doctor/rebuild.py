@@ -155,7 +155,7 @@ def pins_text(rebuild: dict[str, Any], most: int = 4) -> str:
     parts += others[:most]
     if len(others) > most:
         parts.append(f"+{len(others) - most}")
-    return ", ".join(parts) or "nothing"
+    return ", ".join(parts) or "—"  # (no word: the line it goes into is in either language)
 
 
 def age_text(ts: float | None, lang: str, now: float | None = None) -> str:

@@ -1237,4 +1237,15 @@ MESSAGES: dict[str, str] = {
     "c0.level.count": "{done} of {total} reproduced in pass 2",
     "c0.level.todo": "{count}; still to do: {todo}{more}",
     "c0.level.more": "; and {n} more",
+    # bench warnings (measure/bench.py, roofline.py)
+    "bench.warn.above_datasheet": "measured bandwidth {measured} GB/s is above the datasheet {datasheet}",
+    "bench.warn.above_limit": "measured {dtype} {measured} GFLOP/s is above the physical limit {limit}",
+    "bench.warn.busy": (
+        "the machine was busy (load average {load} on {cpus} CPUs): figures may be low and noisy, and two "
+        "passes may not agree"
+    ),
+    "bench.warn.quick_cache": (
+        "quick mode: STREAM arrays of {arrays} MiB are less than 4× the {llc} MiB last-level cache, so the "
+        "peak bandwidth may be partly the cache's, not DRAM's; `tutor bench --full` sizes the arrays for DRAM"
+    ),
 }

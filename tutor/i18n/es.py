@@ -1283,4 +1283,18 @@ MESSAGES: dict[str, str] = {
     "c0.level.count": "{done} de {total} reproducidos en la pasada 2",
     "c0.level.todo": "{count}; faltan: {todo}{more}",
     "c0.level.more": "; y {n} más",
+    # bench warnings (measure/bench.py, roofline.py)
+    "bench.warn.above_datasheet": (
+        "el ancho de banda medido, {measured} GB/s, supera el de la hoja de datos, {datasheet}"
+    ),
+    "bench.warn.above_limit": "el {dtype} medido, {measured} GFLOP/s, supera el límite físico de {limit}",
+    "bench.warn.busy": (
+        "la máquina estaba ocupada (carga media {load} en {cpus} CPU): las cifras pueden salir bajas y "
+        "ruidosas, y dos pasadas pueden no coincidir"
+    ),
+    "bench.warn.quick_cache": (
+        "modo rápido: los arrays de STREAM de {arrays} MiB son menos de 4× la caché de último nivel de {llc} "
+        "MiB, así que el ancho de banda pico puede ser en parte el de la caché y no el de la DRAM; `tutor "
+        "bench --full` dimensiona los arrays para la DRAM"
+    ),
 }

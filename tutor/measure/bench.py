@@ -14,6 +14,7 @@ import os
 import time
 from collections.abc import Callable
 
+from tutor.i18n.message import Message
 from tutor.measure.bench_report import COMPARISON_RULE
 from tutor.measure.device import device_info, environment, resolve_device
 from tutor.measure.errors import WorkloadError
@@ -68,16 +69,15 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         store_roofline(info["fingerprint"], roof)
     report_progress(1.0, "bench done")
     load_after = _load_average()
-    warnings = list(roof["warnings"])
+    said = [m for m in (Message.from_dict(x) for x in roof.get("warnings_said", ())) if m is not None]
     cpus = os.cpu_count() or 1
     busiest = max(load_before or 0.0, load_after or 0.0)
     if dev == "cpu" and busiest > 0.5 * cpus + 1:
-        warnings.append(f"the machine was busy (load average {busiest:.1f} on {cpus} CPUs): figures may be low "
-                        "and noisy, and two passes may not agree")
+        said.append(Message.of("bench.warn.busy", load=round(busiest, 1), cpus=cpus))
     if mode == "quick" and within_cache:
-        warnings.append(f"quick mode: STREAM arrays of {bw['array_bytes'] / 2**20:.0f} MiB are less than 4× the "
-                        f"{bw['last_level_cache_bytes'] / 2**20:.0f} MiB last-level cache, so the peak bandwidth may "
-                        "be partly the cache's, not DRAM's; `tutor bench --full` sizes the arrays for DRAM")
+        said.append(Message.of("bench.warn.quick_cache", arrays=round(bw["array_bytes"] / 2**20),
+                               llc=round(bw["last_level_cache_bytes"] / 2**20)))
+    warnings = [m.render("en") for m in said]
     gemm_cv = {d: g["cv"] for d, g in roof["gemm"].items() if "cv" in g}
     rounds = measured["rounds"]
     decode_threads = decode["batches"]["1"]["threads"]
@@ -136,6 +136,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
             "peak_bandwidth_gbs", "peak_gflops", "ridge_flops_per_byte", "ridge_point", "datasheet",
             "physical_limits")}),
         warnings=tuple(warnings),
+        warnings_said=tuple(m.as_dict() for m in said),
         notes=tuple(notes),
         load_before=load_before,
         load_after=load_after,

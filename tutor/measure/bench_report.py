@@ -9,8 +9,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from tutor.i18n import Lang, as_lang, format_number, numbers, t
+from tutor.i18n.message import Message
 from tutor.results import BENCH_SCHEMA as SCHEMA
 from tutor.results import HEADLINE_KEYS, BenchComparison, BenchReport, BenchRow, ComparedFigure
+from tutor.untrusted import clean_line
 
 __all__ = ["COMPARISON_RULE", "DEFAULT_TOLERANCE", "HEADLINE_KEYS", "SCHEMA", "allowed_difference", "compare",
            "headline_rows", "label_of", "method_lines", "note_lines", "render_markdown", "render_table"]
@@ -170,9 +172,17 @@ def render_table(report: BenchReport, comparison: BenchComparison | None = None,
     if roof_line:
         lines.append(f"  {roof_line}")
     lines += [f"  {line}" for line in method_lines(report, code)]
-    for w in report.warnings:
+    for w in warning_lines(report, code):
         lines.append("  " + t("bench.table.warning", code, warning=w))
     return "\n".join(lines)
+
+
+def warning_lines(report: BenchReport, lang: str = "en") -> list[str]:
+    """The run's warnings in ``lang`` (an older report's, recorded as English sentences, as they were)."""
+    said = [Message.from_dict(m, clean_line) for m in report.warnings_said]
+    if said and len(said) == len(report.warnings) and all(m is not None for m in said):
+        return [m.render(lang) for m in said if m is not None]
+    return list(report.warnings)
 
 
 def method_lines(report: BenchReport, lang: str = "en") -> list[str]:

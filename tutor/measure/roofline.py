@@ -11,6 +11,7 @@ from typing import Any
 
 import torch
 
+from tutor.i18n.message import Message
 from tutor.measure import kernels
 from tutor.measure.device import (
     cache_sizes,
@@ -298,13 +299,15 @@ def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: d
     theoretical = limits.get("theoretical_gflops") or {}
     if theoretical:  # each measured peak as a fraction of the theoretical one (above 1: an input of it is wrong)
         limits["measured_fraction"] = {d: g / theoretical[d] for d, g in peak_gflops.items() if theoretical.get(d)}
-    warnings = []
+    said: list[Message] = []
     if "bandwidth_gbs" in limits and peak_gbs > limits["bandwidth_gbs"]:
-        warnings.append(f"measured bandwidth {peak_gbs:.0f} GB/s is above the datasheet {limits['bandwidth_gbs']}")
+        said.append(Message.of("bench.warn.above_datasheet", measured=round(peak_gbs),
+                               datasheet=round(limits["bandwidth_gbs"])))
     for d, g in peak_gflops.items():
         lim = limits.get("gflops", {}).get(d)
         if lim is not None and g > lim:
-            warnings.append(f"measured {d} {g:.0f} GFLOP/s is above the physical limit {lim:.0f}")
+            said.append(Message.of("bench.warn.above_limit", dtype=d, measured=round(g), limit=round(lim)))
+    warnings = [m.render("en") for m in said]
     return {
         "device": {k: device_info[k] for k in ("kind", "name", "fingerprint")},
         "mode": mode,
@@ -321,6 +324,7 @@ def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: d
             d: spec.ridge_flops_per_byte(d) for d in spec.tflops}},
         "physical_limits": limits,
         "warnings": warnings,
+        "warnings_said": [m.as_dict() for m in said],
         "threads": torch.get_num_threads(),
         "load_average": _load_now(),
         "cpus": os.cpu_count() or 1,

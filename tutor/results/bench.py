@@ -146,6 +146,9 @@ class BenchReport:
     roofline: RooflineReference | None = None
     tests: Mapping[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    warnings_said: tuple[Mapping[str, Any], ...] = ()
+    """The warnings as catalog messages (``Message.as_dict()``; reports since they were codes), so a reader sees
+    them in its language. Kept as JSON here: this room reads no catalog."""
     notes: tuple[str, ...] = ()
     load_before: float | None = None
     load_after: float | None = None
@@ -187,6 +190,7 @@ class BenchReport:
         if self.roofline is not None:
             out["roofline"] = self.roofline.to_json()
         out["warnings"] = list(self.warnings)
+        put(out, "warnings_said", [dict(m) for m in self.warnings_said])
         put(out, "notes", list(self.notes))
         if self.load_before is not None or self.load_after is not None:
             out["load_average"] = {"before": self.load_before, "after": self.load_after}
@@ -208,9 +212,18 @@ class BenchReport:
             duration_s=r.opt_number("duration_s"), env=r.mapping("env"),
             roofline=RooflineReference.from_json(r.raw("roofline"), r.at("roofline")) if r.has("roofline") else None,
             tests=r.mapping("tests"), warnings=r.texts("warnings"), notes=r.texts("notes"),
+            warnings_said=_messages(r.raw("warnings_said") if r.has("warnings_said") else None),
             load_before=load.opt_number("before") if load else None,
             load_after=load.opt_number("after") if load else None,
             comparison=BenchComparison.from_json(r.raw("comparison"), r.at("comparison"))
             if r.has("comparison") else None,
             compared=compared, schema=r.text("schema", BENCH_SCHEMA), extra=r.rest(),
         )
+
+
+
+def _messages(raw: Any) -> tuple[Mapping[str, Any], ...]:
+    """Stored catalog messages: the objects among them, at most 32 (the catalog reads them, untrusted)."""
+    if not isinstance(raw, list):
+        return ()
+    return tuple(dict(m) for m in raw[:32] if isinstance(m, Mapping))
