@@ -185,9 +185,8 @@ async def test_the_exercise_screen_offers_to_resume_or_discard_an_unfinished_att
     async with app.run_test(size=(160, 60)) as pilot:
         screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
         app.push_screen(screen)
-        await pilot.pause()
+        await wait_for(pilot, lambda: screen.is_mounted and screen.query_one("#ex-unfinished").display)
         box = screen.query_one("#ex-unfinished")
-        assert box.display
         text = str(screen.query_one("#ex-unfinished-text", Static).render())
         assert f"Attempt #{stale}" in text and "18" in text and "never measured" in text
         screen.query_one("#ex-resume", Button).press()
@@ -202,8 +201,8 @@ async def test_the_exercise_screen_offers_to_resume_or_discard_an_unfinished_att
         await pilot.pause()
         screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
         app.push_screen(screen)
-        await pilot.pause()
-        assert screen.query_one("#ex-unfinished").display
+        # the screen looks the unfinished attempt up once it is mounted: on a loaded machine that is a few frames
+        await wait_for(pilot, lambda: screen.is_mounted and screen.query_one("#ex-unfinished").display)
         screen.query_one("#ex-discard", Button).press()
         await pilot.pause()
         assert app.store.attempt(other).state == "cancelled"  # type: ignore[union-attr]
