@@ -55,6 +55,12 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_lang_option(parser: argparse.ArgumentParser, help: str = "language of the output (default: from the locale)"
+                    ) -> None:
+    """``--lang es|en`` after the subcommand (the top-level ``--lang`` works too)."""
+    parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help=help)
+
+
 def course_dir(args: argparse.Namespace) -> Path:
     """The course folder the command works on."""
     course = getattr(args, "course", None)

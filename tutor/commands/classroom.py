@@ -12,7 +12,7 @@ from tutor.i18n import Lang, t
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.commands import add_common_options
+    from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "class",
@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     init = actions.add_parser("init", help="create the schema, the roles and row-level security (idempotent)")
     add_common_options(init)
-    init.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
+    add_lang_option(init)
     init.set_defaults(func=run_init)
 
     add = actions.add_parser("add-learner", help="create a learner's role and print their token, once")
@@ -34,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add.add_argument("name", metavar="NAME", help="the learner's name: lower-case letters, digits, _")
     add.add_argument("--host", default=None, help="the server's address as learners reach it (default: the "
                                                   "instructor's host, or 127.0.0.1 for a local socket)")
-    add.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
+    add_lang_option(add)
     add.set_defaults(func=run_add_learner)
 
     report = actions.add_parser(
@@ -48,7 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     how = report.add_mutually_exclusive_group()
     how.add_argument("--json", action="store_true", help="the report as one JSON document")
     how.add_argument("--markdown", action="store_true", help="the report as Markdown (the default text)")
-    report.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
+    add_lang_option(report)
     report.set_defaults(func=run_report)
 
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.commands import add_common_options
+    from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "exercise",
@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     listing = actions.add_parser("list", help="every exercise: id, kind, lesson, unit and choices")
     add_common_options(listing)
     listing.add_argument("--json", action="store_true", help="one JSON document (a list of exercises)")
-    listing.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
+    add_lang_option(listing, "language of the output")
     listing.set_defaults(func=run_list)
 
     run = actions.add_parser(
@@ -72,7 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="how carefully to measure the roofline when it is not cached yet (default quick)")
     run.add_argument("--budget", type=float, default=None, metavar="S",
                      help="seconds of timed repeats for a workload (0.05–10, default 1)")
-    run.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
+    add_lang_option(run, "language of the output")
     run.add_argument("--json", action="store_true", help="print the graded attempt as JSON")
     run.set_defaults(func=run_exercise)
 
@@ -82,7 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "offered to resume. 'tutor progress' lists the unfinished attempts.")
     add_common_options(discard)
     discard.add_argument("attempt_id", type=int, metavar="N", help="the attempt's number")
-    discard.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
+    add_lang_option(discard, "language of the output")
     discard.set_defaults(func=run_discard)
 
 

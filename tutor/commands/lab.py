@@ -18,7 +18,7 @@ from tutor.i18n import t
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.commands import add_common_options
+    from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "lab",
@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     listing = actions.add_parser("list", help="every lab: id, lesson, what it runs, the unit of its prediction")
     add_common_options(listing)
-    listing.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the titles")
+    add_lang_option(listing, "language of the titles")
     listing.add_argument("--json", action="store_true", help="one JSON document (a list of labs)")
     listing.set_defaults(func=run_list)
 
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_common_options(run)
     run.add_argument("lab_id", metavar="LAB_ID", help="the lab id ('tutor lab list' shows them)")
     run.add_argument("--predict", required=True, metavar="ANSWER", help="your prediction (number or sentence)")
-    run.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the output")
+    add_lang_option(run, "language of the output")
     run.add_argument("--json", action="store_true", help="print the stored run as JSON")
     run.set_defaults(func=run_lab)
 

@@ -11,7 +11,7 @@ from tutor.i18n import default_lang, t, tn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.commands import add_common_options
+    from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser("lessons", help="check or list the course's lessons")
     actions = parser.add_subparsers(dest="lessons_command", metavar="ACTION")
@@ -35,18 +35,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also warn when an exercise's answer (a formula on literal inputs) is printed in its lesson's theory",
     )
     add_common_options(check)
-    _lang_option(check)
+    add_lang_option(check, "language of the messages (default: from the locale)")
     check.set_defaults(func=run_check)
     listing = actions.add_parser("list", help="list the course's levels and lessons")
     add_common_options(listing)
-    _lang_option(listing)
+    add_lang_option(listing, "language of the titles (default: from the locale)")
     listing.set_defaults(func=run_list)
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
-
-
-def _lang_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", choices=("es", "en"), default=argparse.SUPPRESS,
-                        help="language of the messages (default: from the locale)")
 
 
 def run_check(args: argparse.Namespace) -> int:

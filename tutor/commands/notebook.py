@@ -11,7 +11,7 @@ from tutor.commands import CliError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.commands import add_common_options
+    from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "notebook",
@@ -24,11 +24,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     listing = actions.add_parser("list", help="one line per entry (id, date, lab, device)")
     add_common_options(listing)
-    _lang_option(listing)
+    add_lang_option(listing, "language of the headings")
 
     export = actions.add_parser("export", help="write every entry (or some) as one Markdown file")
     add_common_options(export)
-    _lang_option(export)
+    add_lang_option(export, "language of the headings")
     export.add_argument(
         "file",
         nargs="?",
@@ -39,9 +39,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--entry", type=int, action="append", metavar="ID", help="only this entry (repeatable)")
     export.add_argument("--lab", metavar="LAB_ID", help="only the entries of this lab")
 
-
-def _lang_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the headings")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.commands import add_common_options
+    from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "progress",
@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_common_options(parser)
     parser.add_argument("--json", action="store_true", help="the whole report as one JSON document")
-    parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help="language of the report")
+    add_lang_option(parser, "language of the report")
     parser.add_argument("--check-env", action="store_true",
                         help="also compare the environment lock with the current environment now (imports torch)")
     parser.set_defaults(func=run_report)

@@ -233,6 +233,7 @@ def gather(*, probe_kernel: bool = True, probe_timeout_s: float = 30.0) -> Envir
 
 _KEY_LOWER = frozenset(n.lower() for n in KEY_PACKAGES)
 _REQUIREMENT_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+_EXTRA_MARKER = re.compile(r"\bextra\s*==")
 
 
 def declared_requirements(dist: str = "gpu-tutor") -> list[str]:
@@ -244,7 +245,7 @@ def declared_requirements(dist: str = "gpu-tutor") -> list[str]:
         return []
     names = []
     for requirement in found:
-        if "extra ==" in requirement.replace("extra==", "extra =="):
+        if _EXTRA_MARKER.search(requirement):
             continue
         match = _REQUIREMENT_NAME.match(requirement.strip())
         if match:
