@@ -13,6 +13,7 @@ import pytest
 from tests.conftest import Classroom, Stores
 from tutor.cli import main
 from tutor.progress.classroom import add_learner
+from tutor.progress.rows import LabResult
 from tutor.progress.store_errors import StoreNoSuchRow
 
 pytestmark = pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
@@ -23,7 +24,8 @@ def ana_attempt(room: Classroom) -> tuple[int, int]:
     attempt = ana.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
                                   confidence=0.8)
     ana.record_grade(attempt, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1.0)
-    run = ana.record_lab_run(lab_id="lab", lesson_id="n0-l1", result={"points": [1]})
+    sweep = {"kind": "sweep", "name": "gemm_sizes", "points": [{"n": 32, "gflops": 1.0}]}
+    run = ana.record_lab_run(lab_id="lab", lesson_id="n0-l1", result=LabResult.from_json(sweep))
     ana.close()
     return attempt, run
 

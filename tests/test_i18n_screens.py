@@ -13,6 +13,8 @@ from textual.widgets import Input, Static
 
 from tutor.i18n.message import Message
 from tutor.progress.notebook import summarise_result
+from tutor.progress.rows import LabResult
+from tutor.results import BenchReport
 from tutor.telemetry import BackendStatus
 from tutor.telemetry.host import HostBackend
 from tutor.telemetry.nvml import _INIT_FAILURES, _WSL_NOTE
@@ -160,17 +162,18 @@ def test_bench_and_vram_results_in_spanish() -> None:
                        "figures": [{"key": "peak_bandwidth_gbs", "ratio": 1.01, "agree": True}]},
         "notes": ["ridge point: fp32 matmul peak ÷ peak bandwidth"],
     }
-    es = bench_markdown(report, "es")
+    bench = BenchReport.from_json(report)
+    es = bench_markdown(bench, "es")
     assert "| ancho de banda pico | 30,1 | GB/s | 1,0 % | ×1,010 coincide (±5,0 %) |" in es
     assert "| pico de matmul float32 | 150 | GFLOP/s |" in es
     assert "las dos pasadas coinciden dentro del 5 % (cada cifra dentro de máx(5 %, 2·√(CV₁² + CV₂²))" in es
     assert "Cómo se midieron" in es
-    assert "peak bandwidth |" in bench_markdown(report, "en")
-    assert "| ancho de banda pico | 30,1 | GB/s | 1,0 % |" in summarise_result(report, "es")  # the same table
+    assert "peak bandwidth |" in bench_markdown(bench, "en")
+    assert "| ancho de banda pico | 30,1 | GB/s | 1,0 % |" in summarise_result(LabResult.of(bench), "es")  # same table
     vram = {"kind": "vram", "display": "tiny", "mode": "inference", "dtype": "float16", "batch": 1, "seq_len": 128,
             "total_gb": 1.5, "label": "measured", "capacity_gb": 24, "fits": True,
             "peak_allocated_bytes": 1.2e9, "total_bytes": 1.5e9, "measured_over_formula": 1.1}
-    text = summarise_result(vram, "es")
+    text = summarise_result(LabResult.from_json(vram), "es")
     assert "**cabe**" in text and "| parte | GB |" in text and "| medido: pico asignado |" in text
     assert "Medido ÷ fórmula" in text
-    assert "| part | GB |" in summarise_result(vram, "en")
+    assert "| part | GB |" in summarise_result(LabResult.from_json(vram), "en")

@@ -12,9 +12,11 @@ import pytest
 
 from tutor.cli import main
 from tutor.content import load_course
+from tutor.measure.errors import MeasureFailed
 from tutor.practice.labs import LabInputError, LabRunner, lab_request, parse_lab_prediction
 from tutor.progress import ProgressStore
 from tutor.progress.notebook import load_entries
+from tutor.progress.rows import LabResult
 
 from .test_lab_screen import write_lab_course
 
@@ -67,6 +69,23 @@ def test_the_runner_stores_the_run_and_files_the_entry(course_dir: Path, tmp_pat
     runs = store.lab_runs()
     assert [r.id for r in runs] == [filed.lab_run_id] and runs[0].fingerprint == "fp-1"
     assert runs[0].prediction is not None and runs[0].prediction.value == 3.5
+    # typed from the worker's answer on: the runner's result is what the store reads back (lease included)
+    assert isinstance(filed.result, LabResult) and filed.result.measurement is not None
+    assert [p.at() for p in filed.result.measurement.points] == [(32.0, 1.5)]
+    assert runs[0].result == filed.result and filed.result.figure("lease")["held"] is False
+
+
+def test_a_result_the_runner_cannot_read_fails_with_its_field(course_dir: Path, tmp_path: Path) -> None:
+    lesson = load_course(course_dir).lessons["lab-l1"]
+
+    def measure(request: dict[str, Any], **_kw: Any) -> dict[str, Any]:
+        return {"kind": "sweep", "name": "gemm_sizes", "points": [{"n": 32, "gflops": "fast"}],
+                "device": {"kind": "cpu", "name": "test cpu", "fingerprint": "fp-1"}}
+
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    with pytest.raises(MeasureFailed, match=r"^the lab's result\.points\.0\.gflops: expected a number"):
+        LabRunner(store, measure).run(lesson, lesson.labs[0], parse_lab_prediction("3", "GFLOP/s", "en"), "en")
+    assert store.lab_runs() == [] and load_entries(store) == []  # nothing stored, nothing filed
 
 
 def test_tutor_lab_run_headless(course_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -128,8 +128,9 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         assert notebook.query_one("#field-next_question").placeholder == "And in float64?"
         assert "→ 20.0 GFLOP/s" in stored.entry.prediction
         # which N is fastest is the machine's answer (on a loaded 2-core VM, N = 32 sometimes wins): only the shape
-        best = max(screen.result["points"], key=lambda p: p["gflops"])  # type: ignore[index]
-        assert f"GFLOP/s at N = {best['n']}." in stored.entry.result and "(cpu)" in stored.entry.setup
+        assert screen.result is not None and screen.result.measurement is not None
+        best = max(screen.result.measurement.points, key=lambda p: p.values["gflops"])
+        assert f"GFLOP/s at N = {best.values['n']}." in stored.entry.result and "(cpu)" in stored.entry.setup
 
         # The learner explains the gap and saves.
         notebook.query_one("#field-gap").focus()

@@ -22,6 +22,7 @@ from tutor.progress.notebook import (
     sweep_point,
     sweep_points,
 )
+from tutor.progress.rows import LabPrediction, LabResult
 
 GEMM_RESULT = {
     "kind": "sweep",
@@ -59,10 +60,10 @@ def _entry(lang: str = "en") -> NotebookEntry:
         lab_id="lab-gemm",
         lesson_id="lab-l1",
         title="Lab: GFLOP/s vs N",
-        result=GEMM_RESULT,
+        result=LabResult.from_json(GEMM_RESULT),
         lang=lang,  # type: ignore[arg-type]
         lab_run_id=7,
-        prediction={"text": "30", "value": 30.0, "unit": "GFLOP/s"},
+        prediction=LabPrediction(text="30", value=30.0, unit="GFLOP/s"),
         prediction_unit="GFLOP/s",
         prediction_question="How many GFLOP/s at N = 128?",
         hypothesis="Big matrices reuse the cache.",
@@ -111,10 +112,11 @@ def test_markdown_of_the_whole_notebook() -> None:
 
 
 def test_naive_vs_numpy_labels_the_extrapolation() -> None:
-    summary = summarise_result(NAIVE_RESULT, "en")
+    naive = LabResult.from_json(NAIVE_RESULT)
+    summary = summarise_result(naive, "en")
     assert "At N = 16 (both measured) numpy is 200× faster." in summary
     assert "extrapolated (∝ N³)" in summary
-    series = {p.series for p in sweep_points(NAIVE_RESULT)}
+    series = {p.series for p in sweep_points(naive)}
     assert series == {"python (measured)", "numpy (measured)", "python (extrapolated ∝ N³)"}
 
 
@@ -131,22 +133,24 @@ def test_bench_and_doctor_results_are_summarised() -> None:
              "device": {"kind": "cpu", "name": "X", "fingerprint": "f"},
              "headline": {"peak_bandwidth_gbs": 30.1, "peak_flops_tflops": {"float32": 0.15}, "mfu": 0.42},
              "cv": {"peak_bandwidth_gbs": 0.01, "peak_flops_tflops": {"float32": 0.02}, "mfu": 0.03}}
-    text = summarise_result(bench, "en")
+    text = summarise_result(LabResult.from_json(bench), "en")
     assert "| peak bandwidth | 30.1 | GB/s | 1.0 % |" in text  # the table tutor bench and the lab show
     assert "| matmul peak float32 | 150 | GFLOP/s | 2.0 % |" in text
     assert "| MFU | 42.0 | % | 3.0 % |" in text
     doctor = {"schema": "gpu-tutor/doctor/v1", "passed": True, "headline": "No NVIDIA GPU found.",
               "checks": [{"id": "torch", "status": "ok", "seen": "torch 2.13.0+cpu", "fix": ""}],
               "fingerprint": {"id": "abc", "device_kind": "cpu", "device": "AMD EPYC"}}
-    text = summarise_result(doctor, "en")
+    doctor_result = LabResult.from_json(doctor)
+    text = summarise_result(doctor_result, "en")
     assert "✓ **torch**: torch 2.13.0+cpu" in text and "Doctor passed." in text
-    entry = draft_entry(lab_id="l2", lesson_id="n0-l2", title="doctor", result=doctor, lang="en")
+    entry = draft_entry(lab_id="l2", lesson_id="n0-l2", title="doctor", result=doctor_result, lang="en")
     assert "AMD EPYC (cpu)" in entry.setup and entry.fingerprint == "abc"
 
 
 def test_round_trip_through_the_store(stores: Stores) -> None:
     store = stores.open()
-    run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1", result=GEMM_RESULT, prediction={"value": 30})
+    run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1", result=LabResult.from_json(GEMM_RESULT),
+                                  prediction=LabPrediction(text="30", value=30))
     entry = _entry()
     entry.lab_run_id = run_id
     entry_id = save_entry(store, entry)
@@ -181,7 +185,8 @@ def test_from_dict_tolerates_old_or_partial_entries() -> None:
 def _file_two_entries() -> None:
     store = ProgressStore()
     first = _entry()
-    first.lab_run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1", result=GEMM_RESULT)
+    first.lab_run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1",
+                                            result=LabResult.from_json(GEMM_RESULT))
     save_entry(store, first)
     other = _entry()
     other.lab_id, other.title, other.lab_run_id = "lab-ws", "Lab: bandwidth", None
@@ -230,7 +235,7 @@ def test_the_result_shows_the_telemetry_over_the_run() -> None:
               "telemetry": {"host": {"samples": 9, "kind": "host", "name": "AMD EPYC", "util_mean_pct": 96.0,
                                      "util_peak_pct": 100.0, "mem_peak_bytes": 3 * 2**30,
                                      "mem_total_bytes": 24 * 2**30, "power_mean_w": None}}}
-    es = summarise_result(result, "es")
+    es = summarise_result(LabResult.from_json(result), "es")
     assert "Telemetría durante la ejecución:** AMD EPYC: CPU media 96 %, pico 100 % · RAM pico 3,0 de 24,0 GiB" in es
     assert "(9 muestras)" in es
-    assert "peak RAM 3.0 of 24.0 GiB (9 samples)" in summarise_result(result, "en")
+    assert "peak RAM 3.0 of 24.0 GiB (9 samples)" in summarise_result(LabResult.from_json(result), "en")

@@ -16,6 +16,7 @@ import pytest
 from tests.conftest import Stores
 from tutor.progress import StoreBase
 from tutor.progress.exchange import ExchangeError, export_document, export_to, import_from
+from tutor.progress.rows import LabResult
 
 
 def filled(store: StoreBase) -> StoreBase:
@@ -25,7 +26,9 @@ def filled(store: StoreBase) -> StoreBase:
                        score=1.0, fingerprint="fp")
     b = store.lock_prediction(exercise_id="ex2", lesson_id="n0-l2", prediction={"value": 3.0}, confidence=0.6)
     store.record_failure(b, state="failed", reason="boom")
-    run = store.record_lab_run(lab_id="lab1", lesson_id="n0-l1", result={"points": [1, 2]}, fingerprint="fp")
+    run = store.record_lab_run(lab_id="lab1", lesson_id="n0-l1", result=LabResult.from_json({
+        "kind": "sweep", "name": "gemm_sizes", "points": [{"n": 32, "gflops": 1.0}, {"n": 64, "gflops": 2.0}],
+        "device": {"kind": "cpu", "name": "cpu", "fingerprint": "fp"}}))
     store.save_notebook_entry(lab_id="lab1", entry={"hypothesis": "h"}, lab_run_id=run)
     store.record_bench_run(fingerprint="fp", device_kind="cpu", report={"headline": {"peak_bandwidth_gbs": 30}})
     store.record_doctor_run(passed=True, report={"checks": []}, lock_matches=True)

@@ -158,11 +158,13 @@ def test_the_store_hands_out_typed_doctor_and_lab_runs(stores: Any) -> None:
                                                  "process": {"pid": 5}}, lock_matches=None)
     [run] = store.doctor_runs()
     assert isinstance(run, DoctorRun) and run.passed and run.lock is not None and run.lock.lock_id == "L9"
-    store.record_lab_run(lab_id="lab-gemm", lesson_id="l1", result=rows["sweep_measurement"],
-                         prediction={"text": "fast"}, fingerprint="fp")
-    store.record_lab_run(lab_id="lab-gemm", lesson_id="l1", result={"kind": "bench", "headline": "?"})
+    store.record_lab_run(lab_id="lab-gemm", lesson_id="l1", result=LabResult.from_json(rows["sweep_measurement"]),
+                         prediction=LabPrediction(text="fast"))
+    with store.transaction() as conn:  # a row another program (or an older tutor) wrote: not a bench report
+        conn.execute("INSERT INTO lab_runs (lab_id, lesson_id, result, created_at) VALUES (?, ?, ?, ?)",
+                     ("lab-gemm", "l1", json.dumps({"kind": "bench", "headline": "?"}), 2.0))
     good, damaged = store.lab_runs("lab-gemm")
     assert good.result is not None and good.result.kind == "sweep" and good.prediction is not None
-    assert good.prediction.text == "fast" and good.fingerprint == "fp" and good.damaged is None
+    assert good.prediction.text == "fast" and good.fingerprint == "fefa2d4c91001993" and good.damaged is None
     assert damaged.result is None and damaged.damaged is not None
     assert damaged.damaged.startswith(f"lab run #{damaged.id} result")

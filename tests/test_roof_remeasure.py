@@ -233,6 +233,7 @@ def test_roofline_lab_points_above_a_stale_roof_have_it_measured_again(data_dir:
     from tutor.measure.device import device_info
     from tutor.measure.roofline_model import ROOFLINE_FORMAT, store_roofline
     from tutor.progress.notebook import summarise_result
+    from tutor.progress.rows import LabResult
 
     # a roof measured under heavy load: far below what this machine does
     stale = {"peak_bandwidth_gbs": 0.01, "peak_gflops": {"float32": 0.05}, "peak_tflops": {"float32": 5e-5},
@@ -245,5 +246,6 @@ def test_roofline_lab_points_above_a_stale_roof_have_it_measured_again(data_dir:
     assert check["code"] == "points_above_roof" and check["remeasured"] and "gemm" in check["points"]
     assert check["previous_roofline"]["peak_bandwidth_gbs"] == 0.01
     assert r["roofline"]["peak_bandwidth_gbs"] > 0.01 and not r["roofline"]["cached"]  # the plot gets the new roof
-    assert "measured your roofline again" in summarise_result(r, "en")
-    assert "volvió a medir tu roofline" in summarise_result(r, "es")
+    result = LabResult.from_json(r)
+    assert "measured your roofline again" in summarise_result(result, "en")
+    assert "volvió a medir tu roofline" in summarise_result(result, "es")

@@ -133,7 +133,7 @@ def run_lab(args: argparse.Namespace) -> int:
             sys.stderr.write("\r\033[K")
     if args.json:
         print(json.dumps({"lab": lab.id, "lab_run_id": filed.lab_run_id, "entry_id": filed.entry_id,
-                          "prediction": prediction.to_json(), "result": filed.result},
+                          "prediction": prediction.to_json(), "result": filed.result.to_json()},
                          ensure_ascii=False, indent=1, default=str))
         return 0
     print()

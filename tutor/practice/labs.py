@@ -10,7 +10,7 @@ own, tests a fake. Nothing here imports torch or Textual.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -19,7 +19,8 @@ from tutor.grading.predict import PredictionError, parse_number
 from tutor.i18n import Lang, t
 from tutor.progress.notebook import draft_entry, save_entry
 from tutor.progress.rows import LabPrediction as LabPrediction  # re-exported: stored with the run
-from tutor.results import BenchComparison, BenchReport, Device
+from tutor.progress.rows import LabResult
+from tutor.results import BenchComparison, ResultError
 
 OnProgress = Callable[[float, str], None]
 OnPoint = Callable[[dict[str, Any]], None]
@@ -75,17 +76,11 @@ def lab_request(lab: Lab) -> dict[str, Any]:
     return build_request(call, device=None).to_wire()
 
 
-def fingerprint_of(result: Mapping[str, Any]) -> str | None:
-    """The device fingerprint a lab result was measured on."""
-    device = Device.of(result)
-    return device.fingerprint if device is not None else None
-
-
 @dataclass(frozen=True)
 class LabFiled:
     """A finished lab run: what was measured, where it is stored, and its notebook entry."""
 
-    result: dict[str, Any]
+    result: LabResult
     lab_run_id: int
     entry_id: int
     bench_comparison: BenchComparison | None = None
@@ -106,10 +101,13 @@ class LabRunner:
         on_point: OnPoint | None = None,
         cancel_event: threading.Event | None = None,
         on_queue: Callable[[int], None] | None = None,
-    ) -> dict[str, Any]:
+    ) -> LabResult:
         """Run the lab's measurement under the device's lease (the doctor lab runs ``tutor doctor`` in a child
-        process, timing nothing). The result keeps the lease; in a class ``on_queue(n)`` hears how many learners
-        are ahead, and ``cancel_event`` also ends the wait (:class:`~tutor.progress.lease.LeaseCancelled`)."""
+        process, timing nothing). The worker's JSON is read into a :class:`LabResult` as soon as it arrives (one
+        that does not read is a ``MeasureFailed`` naming the field). The result keeps the lease as its ``lease``
+        figure; in a class ``on_queue(n)`` hears how many learners are ahead, and ``cancel_event`` also ends the
+        wait (:class:`~tutor.progress.lease.LeaseCancelled`)."""
+        from tutor.measure.errors import MeasureFailed
         from tutor.progress.lease import lease_device
 
         request = lab_request(lab)
@@ -120,10 +118,14 @@ class LabRunner:
             raise RuntimeError("this LabRunner was built without a measurement")
         with self.store.lease(lease_device(str(request.get("device", "auto"))), on_queue=on_queue,
                               cancelled=cancel.is_set) as lease:
-            result = dict(self._measure(request, on_progress=on_progress, cancel_event=cancel, on_point=on_point))
-        return {**result, "lease": lease.to_json()}
+            wire = self._measure(request, on_progress=on_progress, cancel_event=cancel, on_point=on_point)
+        try:
+            result = LabResult.from_json(wire, "the lab's result")
+        except ResultError as exc:  # the engine answered something that is not a result
+            raise MeasureFailed(str(exc)) from None
+        return result.with_figures(lease=lease.to_json())
 
-    def _doctor(self, cancel: threading.Event) -> dict[str, Any]:
+    def _doctor(self, cancel: threading.Event) -> LabResult:
         """The doctor lab: ``tutor doctor`` in a child process (as the doctor screen runs it), its run recorded in
         this runner's store (the class store too) as C0 evidence; the lab's result is the ``--json`` document."""
         from tutor.doctor.isolated import DoctorUnavailable, run_doctor_isolated
@@ -136,20 +138,19 @@ class LabRunner:
             if cancel.is_set():
                 raise MeasureCancelled("cancelled") from None
             raise MeasureFailed(str(exc)) from None
-        return record_doctor_run(self.store, report)
+        return LabResult.of_doctor(record_doctor_run(self.store, report))
 
-    def file(self, lesson: Lesson, lab: Lab, prediction: LabPrediction | None, result: dict[str, Any],
+    def file(self, lesson: Lesson, lab: Lab, prediction: LabPrediction | None, result: LabResult,
              lang: Lang) -> LabFiled:
         """Store the run (a bench run also as C0 evidence) and file its notebook entry, pre-filled."""
         comparison = None
-        if result.get("kind") == "bench":
+        if result.bench is not None:
             from tutor.progress.bench_history import record_bench
 
-            report = record_bench(self.store, BenchReport.from_json(result, "the bench's report"))
-            result, comparison = report.to_json(), report.comparison
-        locked = prediction.to_json() if prediction else None
+            report = record_bench(self.store, result.bench)
+            result, comparison = LabResult.of(report), report.comparison
         lab_run_id = self.store.record_lab_run(
-            lab_id=lab.id, lesson_id=lesson.id, result=result, prediction=locked, fingerprint=fingerprint_of(result)
+            lab_id=lab.id, lesson_id=lesson.id, result=result, prediction=prediction
         )
         entry = draft_entry(
             lab_id=lab.id,
@@ -158,7 +159,7 @@ class LabRunner:
             result=result,
             lang=lang,
             lab_run_id=lab_run_id,
-            prediction=locked,
+            prediction=prediction,
             prediction_unit=lab.prediction_unit,
             prediction_question=lab_question(lab, lang),
             procedure=lab.procedure.get(lang) if lab.procedure else "",

@@ -16,12 +16,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from importlib import metadata
-from typing import Any
+from typing import Any, TypeGuard
 
 from tutor.grading.truth import measurement_label
 from tutor.i18n import LANGS, Lang, numbers, t
 from tutor.i18n import format_number as locale_number
-from tutor.results import BenchReport, Device, ResultError, SweepPoint, device_label, sweep_point
+from tutor.progress.rows import LabPrediction, LabResult
+from tutor.results import BenchReport, Device, Measurement, RooflineReference, SweepPoint, device_label
+from tutor.results import sweep_point as sweep_point  # re-exported: the lab screen plots streamed points
 from tutor.telemetry.format import describe_window
 from tutor.untrusted import clean
 
@@ -113,10 +115,10 @@ def draft_entry(
     lab_id: str,
     lesson_id: str,
     title: str,
-    result: Mapping[str, Any] | None,
+    result: LabResult | None,
     lang: Lang,
     lab_run_id: int | None = None,
-    prediction: Any = None,
+    prediction: LabPrediction | None = None,
     prediction_unit: str | None = None,
     prediction_question: str = "",
     hypothesis: str = "",
@@ -125,7 +127,7 @@ def draft_entry(
     device: Device | None = None,
 ) -> NotebookEntry:
     """A new entry for a finished lab run, pre-filled from the lab's template texts and the run's result."""
-    device = device if device is not None else Device.of(result)
+    device = device if device is not None else result.device if result is not None else None
     return NotebookEntry(
         lab_id=lab_id,
         lesson_id=lesson_id,
@@ -142,18 +144,15 @@ def draft_entry(
     )
 
 
-def format_prediction(prediction: Any, unit: str | None = None, question: str = "", lang: Lang = "en") -> str:
+def format_prediction(prediction: LabPrediction | None, unit: str | None = None, question: str = "",
+                      lang: Lang = "en") -> str:
     """The learner's prediction as a line of text (with the question it answered, when there was one)."""
-    if prediction is None or prediction == "":
+    if prediction is None:
         answer = ""
-    elif isinstance(prediction, Mapping):
-        value = prediction.get("value", prediction.get("text", ""))
-        unit = prediction.get("unit", unit)
-        answer = f"{format_number(value, lang)} {unit}".strip() if isinstance(value, int | float) else str(value)
-    elif isinstance(prediction, int | float) and not isinstance(prediction, bool):
-        answer = f"{format_number(prediction, lang)} {unit or ''}".strip()
+    elif prediction.value is not None:
+        answer = f"{format_number(prediction.value, lang)} {prediction.unit or unit or ''}".strip()
     else:
-        answer = str(prediction).strip()
+        answer = prediction.text.strip()
     question = question.strip()
     if question and answer:
         return f"{question}\n\n→ {answer}"
@@ -187,7 +186,7 @@ _SETUP_FIELDS: tuple[str, ...] = (
 )
 
 
-def describe_setup(device: Device | None, lang: Lang, *, result: Mapping[str, Any] | None = None) -> str:
+def describe_setup(device: Device | None, lang: Lang, *, result: LabResult | None = None) -> str:
     """The set-up as Markdown bullets: the run's device and its fingerprint fields, what was run with which
     parameters, the cache sizes a working-set sweep saw, and the software versions."""
     if not device:
@@ -216,17 +215,18 @@ def describe_setup(device: Device | None, lang: Lang, *, result: Mapping[str, An
     return "\n".join(lines)
 
 
-def _run_line(result: Mapping[str, Any] | None) -> str:
-    if not result:
+def _run_line(result: LabResult | None) -> str:
+    if result is None:
         return ""
-    if str(result.get("schema", "")).startswith("gpu-tutor/doctor"):
+    if result.doctor is not None:
         return "`tutor doctor`"
-    kind = str(result.get("kind") or "")
-    name = result.get("name") or result.get("workload") or ""
-    params = result.get("params")
-    shown = ", ".join(f"{k}={v}" for k, v in params.items()) if isinstance(params, Mapping) else ""
-    if kind == "bench" and result.get("mode"):
-        shown = f"mode={result['mode']}"
+    kind, name, shown = result.kind, "", ""
+    if result.measurement is not None:
+        m = result.measurement
+        name = m.name or m.workload or ""
+        shown = ", ".join(f"{k}={v}" for k, v in m.params.items())
+    elif result.bench is not None and result.bench.mode:
+        shown = f"mode={result.bench.mode}"
     head = f"`{kind} {name}`".replace(" `", "`") if kind else ""
     return f"{head} ({shown})" if shown else head
 
@@ -249,41 +249,39 @@ def _dist_version(dist: str) -> str | None:
         return None
 
 
-def summarise_result(result: Mapping[str, Any] | None, lang: Lang) -> str:
+def summarise_result(result: LabResult | None, lang: Lang) -> str:
     """The run's result as Markdown: its headline figures and, for a sweep, a table of its points."""
-    if not result:
+    if result is None:
         return ""
-    kind = result.get("kind")
-    schema = str(result.get("schema", ""))
-    if kind == "sweep":
-        body = describe_sweep(result, lang)
-    elif kind == "bench" or schema.startswith("gpu-tutor/bench"):
-        body = _describe_bench(result, lang)
-    elif kind == "roofline":
-        body = _describe_roofline(result, lang)
-    elif schema.startswith("gpu-tutor/doctor"):
-        body = _describe_doctor(result, lang)
-    elif kind == "workload":
-        body = _describe_workload(result, lang)
-    elif kind == "vram":
-        body = _describe_vram(result, lang)
-    else:
-        figures = {k: v for k, v in result.items() if _is_figure(v) or isinstance(v, str)}
+    m = result.measurement
+    if result.bench is not None:
+        body = _describe_bench(result.bench, lang)
+    elif result.roofline is not None:
+        body = _describe_roofline(result.roofline, lang)
+    elif result.doctor is not None:
+        body = _describe_doctor(result.doctor, lang)
+    elif m is not None and m.kind == "sweep":
+        body = describe_sweep(m, lang)
+    elif m is not None and m.kind == "workload":
+        body = _describe_workload(m, lang)
+    elif m is not None and m.kind == "vram":
+        body = _describe_vram(m, lang)
+    else:  # a decode, decode-gap or training run: its top-level figures
+        figures = {k: v for k, v in (m.to_json() if m is not None else {}).items()
+                   if _is_figure(v) or isinstance(v, str)}
         for key in ("kind", "device", "device_kind"):
             figures.pop(key, None)
         body = _figure_list(figures, lang)
-    measured_on = device_label(result, "")
+    measured_on = device_label(result.device, "")
     if measured_on:
         body += f"\n\n_{word('measured_on', lang)}: {measured_on}._"
-    telemetry = result.get("telemetry")
-    if isinstance(telemetry, Mapping):
-        lines = [describe_window(dev, s, lang) for dev, s in telemetry.items() if isinstance(s, Mapping)]
-        if any(lines):
-            body += f"\n\n**{word('telemetry', lang)}:** " + "; ".join(line for line in lines if line)
+    lines = [describe_window(dev, s, lang) for dev, s in result.telemetry.items()]
+    if any(lines):
+        body += f"\n\n**{word('telemetry', lang)}:** " + "; ".join(line for line in lines if line)
     return body.strip()
 
 
-def _is_figure(v: Any) -> bool:
+def _is_figure(v: Any) -> TypeGuard[int | float]:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
@@ -302,11 +300,10 @@ def _figure_list(figures: Mapping[str, Any], lang: Lang) -> str:
 
 
 # What each sweep plots: x key, y key, and how its points split into series.
-def sweep_points(result: Mapping[str, Any]) -> list[SweepPoint]:
-    """Every plottable point of a sweep result (as a lab run stores it), in order."""
-    name = str(result.get("name", ""))
-    points = (sweep_point(name, p) for p in result.get("points") or () if isinstance(p, Mapping))
-    return [p for p in points if p is not None]
+def sweep_points(result: LabResult | Measurement | None) -> list[SweepPoint]:
+    """Every plottable point of a sweep result, in order."""
+    m = result.measurement if isinstance(result, LabResult) else result
+    return [p for p in m.points if p.plottable] if m is not None else []
 
 
 def _table(head: Sequence[str], rows: Iterable[Sequence[Any]], lang: Lang) -> str:
@@ -316,15 +313,16 @@ def _table(head: Sequence[str], rows: Iterable[Sequence[Any]], lang: Lang) -> st
     return "\n".join(lines)
 
 
-def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
+def describe_sweep(result: Measurement, lang: Lang) -> str:
     """A sweep's result: a sentence with its headline figures, then a table of every point."""
-    name = result.get("name")
-    points = [p for p in result.get("points") or () if isinstance(p, Mapping)]
+    name = result.name
+    figures = result.figures
+    points = [p.values for p in result.points if p.plottable]  # each has its sweep's x and y figures
     if not points:
         return _s("no_points", lang)
     parts: list[str] = []
     if name == "working_set":
-        caches = (result.get("caches") or {}).get("levels", {}) if isinstance(result.get("caches"), Mapping) else {}
+        caches = result.device.caches if result.device is not None else {}
         if caches:
             parts.append(_s("caches", lang, sizes=", ".join(f"{k} {format_bytes(v, lang)}" for k, v in caches.items())))
         best = max(points, key=lambda p: p.get("gbs", 0))
@@ -342,9 +340,9 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
         best = max(points, key=lambda p: p.get("gflops", 0))
         parts.append(_s("gemm_best", lang, best=format_number(best["gflops"], lang), n=best["n"]))
         parts.append(_table(_columns("gemm_sizes", lang), [
-            (p["n"], p["gflops"], p["time_s"], p.get("arithmetic_intensity", "")) for p in points], lang))
+            (p["n"], p["gflops"], p.get("time_s", ""), p.get("arithmetic_intensity", "")) for p in points], lang))
     elif name == "naive_vs_numpy":
-        speedup = result.get("speedup") if isinstance(result.get("speedup"), Mapping) else {}
+        speedup = figures.get("speedup") if isinstance(figures.get("speedup"), Mapping) else {}
         by_n: dict[Any, dict[str, Mapping[str, Any]]] = {}
         for p in points:
             by_n.setdefault(p["n"], {})[str(p.get("series"))] = p
@@ -358,14 +356,14 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
             rows.append((n, py.get("time_s", ""), py.get("label", ""), npy.get("time_s", ""),
                          npy.get("gflops", ""), f"{format_number(speedup.get(str(n), 0), lang)}×" if speedup else ""))
         parts.append(_table(_columns("naive_vs_numpy", lang), rows, lang))
-        if result.get("note"):
-            parts.append(str(result["note"]))
+        if figures.get("note"):
+            parts.append(str(figures["note"]))
     elif name == "gemm_share":
         first, last = points[0], points[-1]
         parts.append(_s("gemm_share", lang, low=first["tokens_per_step"],
                         low_pct=format_number(first["gemm_pct"], lang),
                         high=last["tokens_per_step"], high_pct=format_number(last["gemm_pct"], lang),
-                        clock=str(result.get("clock", ""))))
+                        clock=str(figures.get("clock", ""))))
 
         def pct(p: Mapping[str, Any], group: str) -> float:
             shares = p.get("shares")
@@ -375,16 +373,15 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
             (p["tokens_per_step"], p["gemm_pct"], pct(p, "optimizer"), pct(p, "elementwise"), pct(p, "softmax"))
             for p in points], lang))
     elif name == "roofline_points":
-        roof = result.get("roofline") if isinstance(result.get("roofline"), Mapping) else {}
-        if roof:
-            parts.append(_describe_roofline(roof, lang))
-        check = result.get("roof_check")
-        if isinstance(check, Mapping) and check.get("remeasured") and _is_figure(check.get("fraction")):
-            note = t("roof.points_remeasured", lang, points=", ".join(str(p) for p in check.get("points") or ()),
-                     fraction=locale_number(float(check["fraction"]), lang, ".0%"))
-            if check.get("still_above") and _is_figure(check.get("fraction_after")):
-                note += " " + t("roof.still_above", lang,
-                                fraction=locale_number(float(check["fraction_after"]), lang, ".0%"))
+        if result.roofline is not None:
+            parts.append(_describe_roofline(result.roofline, lang))
+        check = result.roof_check
+        if check is not None and check.remeasured:
+            note = t("roof.points_remeasured", lang,
+                     points=", ".join(str(p) for p in check.extra.get("points") or ()),
+                     fraction=locale_number(check.fraction, lang, ".0%"))
+            if check.still_above and check.fraction_after is not None:
+                note += " " + t("roof.still_above", lang, fraction=locale_number(check.fraction_after, lang, ".0%"))
             parts.append(note)
         parts.append(_table(_columns("roofline_points", lang), [
             (str(p.get("name", "")), p["arithmetic_intensity"], p["gflops"], p.get("gbs", "")) for p in points], lang))
@@ -393,32 +390,25 @@ def describe_sweep(result: Mapping[str, Any], lang: Lang) -> str:
     return "\n\n".join(parts)
 
 
-def _describe_roofline(roof: Mapping[str, Any], lang: Lang = "en") -> str:
-    lines = []
-    if _is_figure(roof.get("peak_bandwidth_gbs")):
-        lines.append(f"- {_s('peak_bw', lang)}: {format_number(roof['peak_bandwidth_gbs'], lang)} GB/s")
-    peaks = roof.get("peak_gflops")
-    if isinstance(peaks, Mapping):
-        lines += [f"- {_s('peak_mm', lang, dtype=d)}: {format_number(v, lang)} GFLOP/s" for d, v in peaks.items()]
-    if _is_figure(roof.get("ridge_point")):
-        lines.append(f"- {_s('ridge', lang)}: {format_number(roof['ridge_point'], lang)} FLOP/byte")
-    sheet = roof.get("datasheet")
-    if isinstance(sheet, Mapping) and sheet.get("name"):
-        bandwidth = format_number(sheet.get("bandwidth_gbs", ""), lang)
-        lines.append(f"- {word('datasheet', lang)}: {sheet.get('name')}, {bandwidth} GB/s")
-    if roof.get("cached"):
+def _describe_roofline(roof: RooflineReference, lang: Lang = "en") -> str:
+    lines = [f"- {_s('peak_bw', lang)}: {format_number(roof.peak_bandwidth_gbs, lang)} GB/s"]
+    lines += [f"- {_s('peak_mm', lang, dtype=d)}: {format_number(v, lang)} GFLOP/s"
+              for d, v in roof.peak_gflops.items()]
+    if roof.ridge_point is not None:
+        lines.append(f"- {_s('ridge', lang)}: {format_number(roof.ridge_point, lang)} FLOP/byte")
+    sheet = roof.datasheet
+    if sheet is not None and sheet.name:
+        bandwidth = format_number(sheet.bandwidth_gbs if sheet.bandwidth_gbs is not None else "", lang)
+        lines.append(f"- {word('datasheet', lang)}: {sheet.name}, {bandwidth} GB/s")
+    if roof.cached:
         lines.append(f"- {_s('cached', lang)}")
     return "\n".join(lines)
 
 
-def _describe_bench(report: Mapping[str, Any], lang: Lang = "en") -> str:
+def _describe_bench(bench: BenchReport, lang: Lang = "en") -> str:
     """The bench report as ``tutor bench`` and the L4 lab render it (one renderer), without its H1."""
     from tutor.measure.bench_report import render_markdown
 
-    try:
-        bench = BenchReport.from_json(report, "the bench report")
-    except ResultError as exc:
-        return str(exc)
     return render_markdown(bench, bench.comparison, lang, title=False)
 
 
@@ -433,55 +423,55 @@ def _describe_doctor(report: Mapping[str, Any], lang: Lang = "en") -> str:
     return "\n".join(lines)
 
 
-def _describe_vram(result: Mapping[str, Any], lang: Lang = "en") -> str:
+def _describe_vram(result: Measurement, lang: Lang = "en") -> str:
     gb = 1e9
-    name = result.get("display") or result.get("preset") or t("notebook.vram.the_model", lang)
-    fits = result.get("verdict", "fits" if result.get("fits") else "does_not_fit")
+    fig = result.figures
+    name = fig.get("display") or fig.get("preset") or t("notebook.vram.the_model", lang)
+    fits = fig.get("verdict", "fits" if fig.get("fits") else "does_not_fit")
     verdict = t("notebook.vram.fits" if fits == "fits" else "notebook.vram.does_not_fit", lang)
-    label = result.get("label")
+    label = result.label
     lines = [
-        t("notebook.vram.headline", lang, name=name, mode=result.get("mode", ""), dtype=result.get("dtype", ""),
-          batch=result.get("batch", "?"), seq=format_number(result.get("seq_len", ""), lang),
-          total=format_number(result.get("total_gb", 0), lang),
-          label=measurement_label(label).render(lang) if isinstance(label, str) else "",
-          capacity=format_number(result.get("capacity_gb", ""), lang), verdict=verdict),
+        t("notebook.vram.headline", lang, name=name, mode=fig.get("mode", ""), dtype=fig.get("dtype", ""),
+          batch=fig.get("batch", "?"), seq=format_number(fig.get("seq_len", ""), lang),
+          total=format_number(fig.get("total_gb", 0), lang),
+          label=measurement_label(label).render(lang) if label is not None else "",
+          capacity=format_number(fig.get("capacity_gb", ""), lang), verdict=verdict),
         "",
     ]
     rows: list[tuple[str, Any]] = []
-    formula = result.get("formula_bytes")
+    formula = fig.get("formula_bytes")
     if isinstance(formula, Mapping):
         rows += [(t("notebook.vram.formula", lang, part=k.replace("_", " ")), v / gb) for k, v in formula.items()
                  if _is_figure(v)]
     for key, label_key in (("extrapolated_bytes", "extrapolated"), ("peak_allocated_bytes", "peak_allocated"),
                            ("peak_reserved_bytes", "peak_reserved"), ("context_bytes", "context"),
                            ("total_bytes", "total")):
-        if _is_figure(result.get(key)):
-            rows.append((t(f"notebook.vram.{label_key}", lang, source=result.get("context_source", "")),
-                         result[key] / gb))
+        value = fig.get(key)
+        if _is_figure(value):
+            rows.append((t(f"notebook.vram.{label_key}", lang, source=fig.get("context_source", "")), value / gb))
     if rows:
         lines.append(_table([t("notebook.vram.part", lang), "GB"], rows, lang))
-    if _is_figure(result.get("measured_over_formula")):
-        lines += ["", t("notebook.vram.ratio", lang, ratio=format_number(result["measured_over_formula"], lang))]
-    if result.get("oom"):
+    ratio = fig.get("measured_over_formula")
+    if _is_figure(ratio):
+        lines += ["", t("notebook.vram.ratio", lang, ratio=format_number(ratio, lang))]
+    if fig.get("oom"):
         lines += ["", t("notebook.vram.oom", lang)]
     return "\n".join(lines)
 
 
-def _describe_workload(result: Mapping[str, Any], lang: Lang = "en") -> str:
-    cls = result.get("classification")
-    bound = cls.get("bound") if isinstance(cls, Mapping) else None
+def _describe_workload(result: Measurement, lang: Lang = "en") -> str:
+    cls = result.classification
     figures: dict[str, Any] = {
-        "workload": result.get("workload"),
-        "achieved_gbs": result.get("achieved_gbs"),
-        "achieved_gflops": result.get("achieved_gflops"),
-        "intensity": result.get("arithmetic_intensity"),
+        "workload": result.workload,
+        "achieved_gbs": result.achieved_gbs,
+        "achieved_gflops": result.achieved_gflops,
+        "intensity": result.arithmetic_intensity,
     }
-    time_s = result.get("time_s")
-    if isinstance(time_s, Mapping):
-        figures["median_time"] = time_s.get("median")
-        figures["cv"] = time_s.get("cv")
-    if isinstance(cls, Mapping):
-        figures["bound"] = t(f"notebook.bound.{bound}", lang) if bound in ("memory", "compute") else bound
+    if result.time_s is not None:
+        figures["median_time"] = result.time_s.median
+        figures["cv"] = result.time_s.cv
+    if cls is not None:
+        figures["bound"] = t(f"notebook.bound.{cls.bound}", lang) if cls.bound in ("memory", "compute") else cls.bound
     return "\n".join(f"- {t(f'notebook.fig.{k}', lang)}: {format_number(v, lang)}" for k, v in figures.items()
                      if v is not None)
 

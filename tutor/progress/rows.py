@@ -328,13 +328,32 @@ class LabPrediction:
 @dataclass(frozen=True)
 class LabResult:
     """What a lab measured: a measurement (a workload, a sweep, a memory or decode run), a bench report, a
-    roofline, or the doctor's report (its ``--json`` document, kept as it is)."""
+    roofline, or the doctor's report (its ``--json`` document, kept as it is). One of the four is set; ``kind``
+    says which (a measurement's own kind: ``sweep``, ``workload``, ``vram``…).
+
+    Figures the lab adds to what the engine measured (the device ``lease``, the ``telemetry`` window) travel
+    with the member (:meth:`with_figures`), so the stored JSON keeps them where older rows had them: at the
+    result's top level."""
 
     kind: str
     measurement: Measurement | None = None
     bench: BenchReport | None = None
     roofline: RooflineReference | None = None
     doctor: Mapping[str, Any] | None = None
+
+    @classmethod
+    def of(cls, member: Measurement | BenchReport | RooflineReference) -> LabResult:
+        """The lab result holding ``member``."""
+        if isinstance(member, Measurement):
+            return cls(member.kind, measurement=member)
+        if isinstance(member, BenchReport):
+            return cls("bench", bench=member)
+        return cls("roofline", roofline=member)
+
+    @classmethod
+    def of_doctor(cls, document: Mapping[str, Any]) -> LabResult:
+        """The doctor lab's result: the ``tutor doctor --json`` document of the run it recorded."""
+        return cls("doctor", doctor=dict(document))
 
     @property
     def device(self) -> Device | None:
@@ -351,6 +370,38 @@ class LabResult:
         device = self.device
         return device.fingerprint if device is not None else None
 
+    def _extra(self) -> Mapping[str, Any]:
+        if self.measurement is not None:
+            return self.measurement.figures
+        if self.bench is not None:
+            return self.bench.extra
+        if self.roofline is not None:
+            return self.roofline.tables
+        return self.doctor or {}
+
+    def figure(self, key: str) -> Any:
+        """A figure the lab added (``lease``, ``telemetry``) or the engine sent beyond the member's typed
+        fields; None when there is none."""
+        return self._extra().get(key)
+
+    @property
+    def telemetry(self) -> Mapping[str, Mapping[str, Any]]:
+        """The telemetry window over the run, per device (empty when none was recorded)."""
+        window = self.figure("telemetry")
+        if not isinstance(window, Mapping):
+            return {}
+        return {str(dev): s for dev, s in window.items() if isinstance(s, Mapping)}
+
+    def with_figures(self, **figures: Any) -> LabResult:
+        """This result with more figures (the device lease, the telemetry window)."""
+        if self.measurement is not None:
+            return replace(self, measurement=self.measurement.with_figures(**figures))
+        if self.bench is not None:
+            return replace(self, bench=replace(self.bench, extra={**self.bench.extra, **figures}))
+        if self.roofline is not None:
+            return replace(self, roofline=replace(self.roofline, tables={**self.roofline.tables, **figures}))
+        return replace(self, doctor={**(self.doctor or {}), **figures})
+
     def to_json(self) -> dict[str, Any]:
         if self.measurement is not None:
             return self.measurement.to_json()
@@ -364,11 +415,12 @@ class LabResult:
     def from_json(cls, data: Any, where: str = "result") -> LabResult:
         r = Reader(data, where)
         kind = r.text("kind")
-        if kind == "bench":
+        if kind == "bench" or str(r.raw("schema") or "").startswith("gpu-tutor/bench"):
             return cls("bench", bench=BenchReport.from_json(data, where))
         if kind == "roofline":
             return cls("roofline", roofline=RooflineReference.from_json(data, where))
-        if not kind and isinstance(r.raw("checks"), list):  # the doctor's --json document
+        if not kind and (isinstance(r.raw("checks"), list)
+                         or str(r.raw("schema") or "").startswith("gpu-tutor/doctor")):  # the doctor's --json
             return cls("doctor", doctor=dict(r.data))
         m = Measurement.from_json(data, where)
         return cls(m.kind, measurement=m)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 from tutor import paths
 from tutor.progress.lease import MeasurementLease, local_lease
-from tutor.progress.rows import Attempt, DoctorRun, LabRun, decode_json
+from tutor.progress.rows import Attempt, DoctorRun, LabPrediction, LabResult, LabRun, decode_json
 from tutor.progress.store_errors import (
     StoreBusy,
     StoreCannotOpen,
@@ -474,15 +474,17 @@ class StoreBase:
 
     # -- labs and the notebook --------------------------------------------------------------------------------
 
-    def record_lab_run(
-        self, *, lab_id: str, lesson_id: str, result: Any, prediction: Any = None, fingerprint: str | None = None
-    ) -> int:
+    def record_lab_run(self, *, lab_id: str, lesson_id: str, result: LabResult,
+                       prediction: LabPrediction | None = None) -> int:
+        """Store one lab run: its typed result (as JSON, read back by :meth:`lab_runs`), the prediction locked
+        before it ran, and the device fingerprint the result names."""
         with self.transaction() as conn:
             cur_id = self._insert_id(
                 conn,
                 "INSERT INTO lab_runs (lab_id, lesson_id, fingerprint, prediction, result, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",
-                (lab_id, lesson_id, fingerprint, _dumps(prediction), _dumps(result), time.time()),
+                (lab_id, lesson_id, result.fingerprint, _dumps(prediction.to_json() if prediction else None),
+                 _dumps(result.to_json()), time.time()),
             )
             return cur_id
 

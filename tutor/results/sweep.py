@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tutor.results.reading import Reader, is_number
+from tutor.results.reading import Reader, ResultError, is_number
 
 SWEEP_AXES: dict[str, tuple[str, str]] = {
     "working_set": ("working_set_bytes", "gbs"),
@@ -51,6 +51,9 @@ class SweepPoint:
         r = Reader(data, where)
         x_key, y_key = SWEEP_AXES.get(sweep, ("x", "y"))
         x, y = r.raw(x_key), r.raw(y_key)
+        for key, value in ((x_key, x), (y_key, y)):
+            if value is not None and not is_number(value):  # a figure the plot would draw must be a number
+                raise ResultError(r.at(key), f"expected a number, got {type(value).__name__} {value!r:.40}")
         extrapolated = r.flag("extrapolated")
         if sweep == "naive_vs_numpy":
             base = r.text("series", "python") or "python"
@@ -70,8 +73,6 @@ class SweepPoint:
 def sweep_point(sweep: str, point: Mapping[str, Any]) -> SweepPoint | None:
     """Where ``point`` (as the measurement engine streams it) goes on ``sweep``'s plot; None if it has no x/y or
     is not a point."""
-    from tutor.results.reading import ResultError
-
     try:
         sp = SweepPoint.from_json(sweep, point)
     except ResultError:

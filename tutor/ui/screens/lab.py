@@ -32,8 +32,9 @@ from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_que
 from tutor.practice.roof_stamp import remeasured_text, roof_stamp
 from tutor.progress.lease import LeaseCancelled, queue_text
 from tutor.progress.notebook import load_entries, summarise_result, sweep_point, sweep_points
+from tutor.progress.rows import LabResult
 from tutor.progress.store_errors import StoreError
-from tutor.results import BenchReport, Device, ResultError, RooflineReference, SweepPoint, device_label
+from tutor.results import BenchReport, RooflineReference, SweepPoint, device_label
 from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.messages import ProgressChanged
@@ -66,7 +67,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
 
     @dataclass
     class Finished(Message):
-        result: dict[str, Any]
+        result: LabResult
         seconds: float
 
     @dataclass
@@ -87,7 +88,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self.lab = lab
         self.prediction: LabPrediction | None = None
         self.state = "predict"  # predict → running → done | failed | cancelled
-        self.result: dict[str, Any] | None = None
+        self.result: LabResult | None = None
         self.lab_run_id: int | None = None
         self.entry_id: int | None = None
         self._measuring: Worker[None] | None = None
@@ -155,7 +156,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         last = runs[-1]
         if last.result is None:
             return
-        result = last.result.to_json()
+        result = last.result
         self.result = result
         prediction = last.prediction
         if prediction is not None and prediction.value is not None:
@@ -291,9 +292,9 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
                 runner = LabRunner(self.app.store, self._run_in_worker)
                 result = runner.measure(self.lab, on_progress=self._on_worker_progress,
                                         on_point=self._on_worker_point, cancel_event=cancel, on_queue=self._on_queue)
-            if recorded is not None and result is not None:
+            if recorded is not None:
                 # the telemetry over the run's window, kept with the run like an exercise's measurement
-                result = {**result, "telemetry": {dev: s.as_dict() for dev, s in recorded.summary.items()}}
+                result = result.with_figures(telemetry={dev: s.as_dict() for dev, s in recorded.summary.items()})
         except (MeasureCancelled, LeaseCancelled):
             self.post_message(self.Failed(CANCELLED))
             return
@@ -306,7 +307,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         if cancel.is_set():
             self.post_message(self.Failed(CANCELLED))
             return
-        self.post_message(self.Finished(dict(result or {}), time.monotonic() - started))
+        self.post_message(self.Finished(result, time.monotonic() - started))
 
     def _on_worker_progress(self, fraction: float, text: str) -> None:
         """Called in the thread worker for each progress event: forwarded to the UI as a message."""
@@ -412,7 +413,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
         self._show_result(message.result)
         self._file(message.result)
-        device = device_label(message.result, "?")
+        device = device_label(message.result.device, "?")
         self._set_status(t("lab.status.done", self.lang, device=device,
                            seconds=format_number(message.seconds, self.lang, ".1f")))
 
@@ -441,21 +442,20 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
 
     # -- the result ----------------------------------------------------------------------------------------------
 
-    def _show_result(self, result: Mapping[str, Any]) -> None:
+    def _show_result(self, result: LabResult) -> None:
         plot = self.query_one("#lab-plot", LabPlot)
         final = plot_series_of(result, self.lang)
         if final:
             plot.set_series(final)
-        device = Device.of(result)
+        device = result.device
         caches = dict(device.caches) if device is not None else {}
         if caches:
             plot.set_caches(caches)
-        roof = result if result.get("kind") == "roofline" else result.get("roofline")
+        roof = result.roofline or (result.measurement.roofline if result.measurement is not None else None)
         if roof is not None:
-            with contextlib.suppress(ResultError):  # a result without a readable roof draws none
-                self._set_roofs(plot, RooflineReference.from_json(roof))
-        if result.get("kind") == "bench":
-            body = bench_markdown(result, self.lang)
+            self._set_roofs(plot, roof)
+        if result.bench is not None:
+            body = bench_markdown(result.bench, self.lang)
         else:
             body = summarise_result(result, self.lang)
         self.query_one("#lab-result", PackMarkdown).update(f"### {t('lab.result', self.lang)}\n\n{body}")
@@ -463,7 +463,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         if not final and not plot.point_count and not plot.roofs:
             plot.display = False
 
-    def _file(self, result: dict[str, Any]) -> None:
+    def _file(self, result: LabResult) -> None:
         """Store the run (a bench run also as C0 evidence), tell the app progress changed, and open the notebook
         entry the run filed, pre-filled."""
         filed = LabRunner(self.app.store).file(
@@ -539,7 +539,8 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self._doctor_runs_before = None
         runs = self.app.store.doctor_runs()
         if len(runs) > before:
-            self.post_message(self.Finished(dict(runs[-1].report), time.monotonic() - self._started_at))
+            self.post_message(self.Finished(LabResult.of_doctor(runs[-1].report),
+                                            time.monotonic() - self._started_at))
         else:
             self.post_message(self.Failed(CANCELLED))
 
@@ -555,12 +556,11 @@ def failure_text(failure: Failure, lang: Lang) -> str:
 # -- the result's shape ----------------------------------------------------------------------------------------
 
 
-def bench_markdown(report: Mapping[str, Any], lang: Lang) -> str:
+def bench_markdown(bench: BenchReport, lang: Lang) -> str:
     """A ``tutor bench`` report as the lab shows it: the engine's Markdown report in the learner's language,
     without its H1."""
     from tutor.measure.bench_report import render_markdown
 
-    bench = BenchReport.from_json(report)
     return render_markdown(bench, bench.comparison, lang, title=False)
 
 
@@ -580,12 +580,13 @@ def series_label(point: SweepPoint, sweep: str, lang: Lang) -> str:
     return clean_line(str(base)) if base else t("lab.series.measured", lang)
 
 
-def plot_series_of(result: Mapping[str, Any], lang: Lang = "en") -> list[PlotSeries]:
+def plot_series_of(result: LabResult, lang: Lang = "en") -> list[PlotSeries]:
     """The final series of a sweep result, in the shape :class:`LabPlot` draws."""
     series: dict[str, PlotSeries] = {}
-    kind = "scatter" if result.get("name") == "roofline_points" else "line"
+    sweep = result.measurement.name or "" if result.measurement is not None else ""
+    kind = "scatter" if sweep == "roofline_points" else "line"
     for p in sweep_points(result):
-        label = series_label(p, str(result.get("name") or ""), lang)
+        label = series_label(p, sweep, lang)
         s = series.setdefault(label, PlotSeries(label, extrapolated=p.extrapolated, kind=kind))
         s.points.append(p.at())
         s.names.append(p.name)
