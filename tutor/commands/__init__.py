@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from tutor import paths
+from tutor.i18n import Lang
 
 # Order is the order ``tutor --help`` lists them in.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -59,6 +60,16 @@ def add_lang_option(parser: argparse.ArgumentParser, help: str = "language of th
                     ) -> None:
     """``--lang es|en`` after the subcommand (the top-level ``--lang`` works too)."""
     parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help=help)
+
+
+def output_lang(args: argparse.Namespace) -> Lang:
+    """The language a command speaks: ``--lang``, else the one the learner last chose (the TUI's setting), else
+    the locale's."""
+    from tutor.i18n import as_lang, default_lang
+    from tutor.settings import saved_lang
+
+    chosen = getattr(args, "lang", None)
+    return as_lang(chosen) if chosen else (saved_lang() or default_lang())
 
 
 def course_dir(args: argparse.Namespace) -> Path:

@@ -15,11 +15,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TextIO
 
-from tutor.commands import CliError
-from tutor.commands.output import raw_stderr
-from tutor.untrusted import clean_line
+from tutor.commands import CliError, output_lang
+from tutor.commands.output import ProgressPrinter
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -52,32 +50,6 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="do not record this run in the progress store (nor compare it)")
     add_common_options(parser)
     parser.set_defaults(func=run, mode="quick")
-
-
-class _Progress:
-    """Progress lines on stderr: rewritten in place on a terminal, one line per step otherwise."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.tty = stream.isatty()
-        self.last = ""
-        self.started = time.monotonic()
-
-    def __call__(self, fraction: float, message: str) -> None:
-        if message == self.last:
-            return
-        self.last = message
-        line = f"[{fraction * 100:3.0f}% {time.monotonic() - self.started:5.1f}s] {message}"
-        if self.tty:
-            raw_stderr().write("\r\x1b[2K" + clean_line(line))
-        else:
-            self.stream.write(line + "\n")
-        self.stream.flush()
-
-    def done(self) -> None:
-        if self.tty:
-            raw_stderr().write("\r\x1b[2K")
-            raw_stderr().flush()
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -114,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     except DeviceError as exc:
         raise CliError(str(exc), exit_code=2) from None
 
-    progress = _Progress(sys.stderr)
+    progress = ProgressPrinter(output_lang(args), elapsed=True)
     try:
         report = run_bench(args.mode, device, progress)
     except (DeviceError, WorkloadError, FormulaError) as exc:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from tutor.commands import output_lang
 from tutor.i18n import Lang, t
 
 
@@ -63,9 +64,8 @@ def _admin_dsn() -> str:
 
 
 def _lang(args: argparse.Namespace) -> Lang:
-    from tutor.i18n import default_lang
 
-    return getattr(args, "lang", None) or default_lang()
+    return output_lang(args)
 
 
 def run_init(args: argparse.Namespace) -> int:

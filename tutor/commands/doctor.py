@@ -7,14 +7,14 @@ import json
 import sys
 from pathlib import Path
 
-from tutor.commands import CliError
-from tutor.i18n import as_lang, t
+from tutor.commands import CliError, output_lang
+from tutor.i18n import t
 
 _SENTINEL_DEFAULT = "__default__"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.commands import add_common_options
+    from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "doctor",
@@ -50,12 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not launch the tiny CUDA kernel that confirms torch has kernels for the GPU",
     )
-    parser.add_argument(
-        "--lang",
-        choices=["es", "en"],
-        default=argparse.SUPPRESS,
-        help="language of the text report (default: English; --json is always English)",
-    )
+    add_lang_option(parser, help="language of the text report (default: the language last chosen in the tutor, "
+                                 "else the locale's; --json is always English)")
     parser.set_defaults(func=run)
 
 
@@ -88,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:
-        lang = as_lang(str(getattr(args, "lang", None) or "en"))
+        lang = output_lang(args)
         print(report.render_text(lang=lang))
         if report.lock is not None and report.lock.written:
             rebuild = report.lock.rebuild

@@ -16,10 +16,9 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from tutor.commands import CliError
-from tutor.commands.output import raw_stderr
-from tutor.i18n import as_lang, default_lang, t
-from tutor.untrusted import clean_line
+from tutor.commands import CliError, output_lang
+from tutor.commands.output import ProgressPrinter, raw_stderr
+from tutor.i18n import as_lang, t
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
@@ -134,7 +133,7 @@ def run_list(args: argparse.Namespace) -> int:
     finally:
         store.close()
     listing = exercise_listing(course, attempts)
-    lang = getattr(args, "lang", None) or default_lang()
+    lang = output_lang(args)
     if args.json:
         print(json.dumps(listing, ensure_ascii=False, indent=1))
         return 0
@@ -167,23 +166,8 @@ def _queue_printer(lang: Any) -> Any:
     return show
 
 
-def _progress_printer(enabled: bool, lang: str = "en") -> Any:
-    from tutor.i18n import numbers
-
-    if not enabled:
-        return None
-    tty = sys.stderr.isatty()
-    code = as_lang(lang)
-
-    def show(fraction: float, message: str) -> None:
-        line = f"[{numbers.decimal(fraction * 100, code, 1):>5} %] {message}"
-        if tty:
-            raw_stderr().write("\r\033[K" + clean_line(line)[:150])
-        else:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-
-    return show
+def _progress_printer(enabled: bool, lang: str = "en") -> ProgressPrinter | None:
+    return ProgressPrinter(lang) if enabled else None
 
 
 def _precheck(exercise: Any, device: str) -> None:
@@ -229,7 +213,7 @@ def run_exercise(args: argparse.Namespace) -> int:
     from tutor.progress.engines import open_store
     from tutor.progress.passes import PassClosed, exercise_status, require_pass2_open
 
-    lang = getattr(args, "lang", None) or default_lang()
+    lang = output_lang(args)
     course = _course(args)
     exercise = course.exercises.get(args.exercise_id)
     if exercise is None:
@@ -333,8 +317,7 @@ def _resume(runner: Any, store: Any, exercise: Any, args: argparse.Namespace, ca
         raise CliError(str(exc), 2) from None
     prediction = attempt.prediction
     result, telemetry = runner.measure(exercise, args.resume, device=args.device,
-                                       on_progress=_progress_printer(not args.json, getattr(args, "lang", None)
-                                                                     or default_lang()), cancel=cancel,
+                                       on_progress=_progress_printer(not args.json, output_lang(args)), cancel=cancel,
                                        roofline_mode=args.roofline_mode, budget_s=args.budget)
     return runner.grade(exercise, args.resume, prediction, result, telemetry, pass_number=attempt.pass_number)
 
@@ -343,7 +326,7 @@ def run_discard(args: argparse.Namespace) -> int:
     from tutor.practice import unfinished
     from tutor.progress.engines import open_store
 
-    lang = getattr(args, "lang", None) or default_lang()
+    lang = output_lang(args)
     store = open_store()
     try:
         unfinished.discard(store, args.attempt_id)

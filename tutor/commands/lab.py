@@ -13,7 +13,8 @@ import sys
 import threading
 from typing import Any
 
-from tutor.commands import CliError
+from tutor.commands import CliError, output_lang
+from tutor.commands.output import ProgressPrinter
 from tutor.i18n import t
 
 
@@ -53,9 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _lang(args: argparse.Namespace) -> Any:
-    from tutor.i18n import default_lang
 
-    return getattr(args, "lang", None) or default_lang()
+    return output_lang(args)
 
 
 def _labs(args: argparse.Namespace) -> list[tuple[Any, Any]]:
@@ -114,8 +114,8 @@ def run_lab(args: argparse.Namespace) -> int:
     cancel = threading.Event()
     runner = LabRunner(store, worker.run if worker is not None else None)
     try:
-        filed = runner.run(lesson, lab, prediction, lang, on_progress=_progress(not args.json), cancel_event=cancel,
-                           on_queue=_queue_printer(lang))
+        filed = runner.run(lesson, lab, prediction, lang, on_progress=_progress(not args.json, lang),
+                           cancel_event=cancel, on_queue=_queue_printer(lang))
     except KeyboardInterrupt:
         cancel.set()
         raise
@@ -149,12 +149,5 @@ def _queue_printer(lang: Any) -> Any:
     return printer(lang)
 
 
-def _progress(enabled: bool) -> Any:
-    if not enabled or not sys.stderr.isatty():
-        return None
-
-    def show(fraction: float, text: str) -> None:
-        sys.stderr.write(f"\r\033[K{fraction * 100:3.0f} % {text}"[:200])
-        sys.stderr.flush()
-
-    return show
+def _progress(enabled: bool, lang: str) -> ProgressPrinter | None:
+    return ProgressPrinter(lang) if enabled else None

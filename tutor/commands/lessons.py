@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 
 from tutor import paths
+from tutor.commands import output_lang
 from tutor.content import check_paths, load_course
-from tutor.i18n import default_lang, t, tn
+from tutor.i18n import t, tn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,7 +55,7 @@ def run_check(args: argparse.Namespace) -> int:
         from tutor.content.loader import strict_problems
 
         course.problems = sorted([*course.problems, *strict_problems(course)])
-    lang = getattr(args, "lang", None) or default_lang()
+    lang = output_lang(args)
     for problem in course.problems:
         print(problem.format(lang))
     print(course.summary(lang))
@@ -64,7 +65,7 @@ def run_check(args: argparse.Namespace) -> int:
 def run_list(args: argparse.Namespace) -> int:
     from tutor.commands import course_dir
 
-    lang = getattr(args, "lang", None) or default_lang()
+    lang = output_lang(args)
     course = load_course(course_dir(args))
     for level in course.levels:
         print(f"{level.id}  {level.title.get(lang)}")

@@ -7,7 +7,7 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
-from tutor.commands import CliError
+from tutor.commands import CliError, output_lang
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,11 +43,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from tutor import paths
-    from tutor.i18n import default_lang
     from tutor.progress.engines import open_store
     from tutor.progress.notebook import load_entries, render_notebook
 
-    lang = getattr(args, "lang", None) or default_lang()
+    lang = output_lang(args)
     store = open_store()
     try:
         entries = load_entries(store)

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Iterator
 from typing import TextIO
 
+from tutor.i18n.message import Message
 from tutor.untrusted import clean
 
 SIGPIPE_EXIT = 141
@@ -84,3 +85,49 @@ def quiet_broken_pipe() -> int:
             os.dup2(devnull, stream.fileno())
     os.close(devnull)
     return SIGPIPE_EXIT
+
+
+class ProgressPrinter:
+    """The measuring engine's progress on stderr in the reader's language: ``[ 42 %] roofline: bandwidth: …``.
+
+    On a terminal the line is rewritten in place (through :func:`raw_stderr`, the only escape it writes); otherwise
+    one line per new step, so a log or a pipe reads as a list. ``elapsed`` adds the seconds since the start (the
+    bench's runs are long)."""
+
+    def __init__(self, lang: str, *, elapsed: bool = False, stream: TextIO | None = None) -> None:
+        import time
+
+        from tutor.i18n import as_lang
+
+        self.lang = as_lang(lang)
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty()
+        self.elapsed = elapsed
+        self.started = time.monotonic()
+        self.last = ""
+
+    def __call__(self, fraction: float, said: Message) -> None:
+        import time
+
+        from tutor.i18n import numbers
+        from tutor.measure.phases import progress_text
+        from tutor.untrusted import clean_line
+
+        sentence = progress_text(None, said, self.lang)
+        if not self.tty and sentence == self.last:
+            return
+        self.last = sentence
+        done = numbers.percent(100 * max(0.0, min(1.0, fraction)), self.lang)
+        clock = f" {numbers.decimal(time.monotonic() - self.started, self.lang, 1):>5} s" if self.elapsed else ""
+        line = clean_line(f"[{done:>5}{clock}] {sentence}")
+        if self.tty:
+            raw_stderr().write("\r\033[K" + line[:150])
+        else:
+            self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def done(self) -> None:
+        """Clear the rewritten line (a terminal), so what is printed next starts clean."""
+        if self.tty:
+            raw_stderr().write("\r\033[K")
+            raw_stderr().flush()

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tutor.commands import CliError
+from tutor.commands import CliError, output_lang
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
@@ -169,10 +169,10 @@ ATTEMPT_STATES = ("locked", "graded", "cancelled", "failed")
 def run_report(args: argparse.Namespace) -> int:
     from tutor.commands import course_dir
     from tutor.content import load_course
-    from tutor.i18n import as_lang, default_lang, t
+    from tutor.i18n import as_lang, t
     from tutor.progress.report import progress_report
 
-    lang = getattr(args, "lang", None) or default_lang()
+    lang = output_lang(args)
     course = load_course(course_dir(args))
     env = env_lock_matches() if args.check_env else None
     store = _store()

@@ -15,7 +15,7 @@ import os
 import shlex
 import sys
 
-from tutor.commands import add_common_options
+from tutor.commands import add_common_options, output_lang
 from tutor.i18n import t
 
 CLASS_SERVER_ENV = "TUTOR_CLASS_SERVER"
@@ -60,10 +60,9 @@ def app_command(args: argparse.Namespace, class_mode: bool) -> str:
 def run_serve(args: argparse.Namespace) -> int:
     from textual_serve.server import Server
 
-    from tutor.i18n import default_lang
     from tutor.progress.engines import STORE_ENV, is_class_store, store_spec
 
-    lang = getattr(args, "lang", None) or default_lang()
+    lang = output_lang(args)
     class_mode = is_class_store()
     if class_mode:
         os.environ[CLASS_SERVER_ENV] = server_without_credentials(store_spec() or "")

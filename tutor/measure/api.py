@@ -28,7 +28,8 @@
 ``"bench"``  ``{"op": "bench", "mode": "quick"|"full", "device"}`` → the ``gpu-tutor/bench/v1`` report.
 
 How sweep points stream: every point is passed, as soon as it is measured, to ``on_point(point)`` (a dict) and
-reported through ``progress(fraction, message)`` with a human message; the final result repeats all points.
+reported through ``progress(fraction, said)`` with a catalog message (:mod:`tutor.measure.phases`: codes, never
+sentences); the final result repeats all points.
 :class:`tutor.measure.worker.MeasureWorker` forwards both across the process boundary (``on_point=`` in
 ``MeasureWorker.run``).
 
@@ -51,12 +52,13 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
+from tutor.i18n.message import Message
 from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut, WorkloadError
+from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.plan import Request, parse_request
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
 from tutor.results import Device, Measurement, RooflineReference
 
-Progress = Callable[[float, str], None]
 CancelCheck = Callable[[], bool]
 OnPoint = Callable[[dict[str, Any]], None]
 
@@ -65,10 +67,6 @@ TEST_SWAP_ENV = "TUTOR_MEASURE_TEST_SWAP"
 """With ``TUTOR_MEASURE_TEST_OPS=1``: a JSON request the worker runs instead of any request (the tests use it to
 make a command's real request sleep, hang, die or raise)."""
 MODES = ("tiny", "quick", "full")
-
-
-def _noop_progress(_f: float, _m: str) -> None:
-    return None
 
 
 def _mode(mode: str) -> str:
@@ -130,12 +128,12 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
     if not 0.05 <= budget <= 10:
         raise WorkloadError(f"budget_s={budget} is outside [0.05, 10]")
     roof = RooflineReference.from_json(
-        _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel))
-    progress(0.5, f"{name}: preparing inputs")
+        _roofline(device, info, request, within(progress, 0.0, 0.5, "measure.progress.roofline"), should_cancel))
+    progress(0.5, said("measure.progress.preparing", workload=name))
     with cached_allocations():
         fn = workload.build(params, device)
         inner = choose_inner(fn, device) if workload.kind != "python" else 1
-        progress(0.6, f"{name}: timing")
+        progress(0.6, said("measure.progress.timing", workload=name))
         stats = time_callable(fn, device, warmup=1 if workload.kind == "python" else 2, min_repeats=3,
                               max_repeats=30, budget_s=budget, inner=inner, should_cancel=should_cancel)
         del fn
@@ -155,8 +153,8 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
         # Measure it again, once, and judge the workload against the new one.
         previous = {"measured_at": roof.measured_at, "peak_bandwidth_gbs": roof.peak_bandwidth_gbs,
                     "peak_gflops": dict(roof.peak_gflops)}
-        roof = RooflineReference.from_json(_roofline(
-            device, info, request, lambda f, m: progress(0.9, f"roofline again: {m}"), should_cancel, refresh=True))
+        again = within(progress, 0.9, 0.9, "measure.progress.roofline_again")
+        roof = RooflineReference.from_json(_roofline(device, info, request, again, should_cancel, refresh=True))
         after = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
                            working_set_bytes=working_set, roofline=roof, last_level_cache_bytes=llc, dtype=dtype,
                            cv=stats.cv)
@@ -165,7 +163,7 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
                         extra={**check.extra, "previous_roofline": previous})
     classification = classify(intensity=intensity, achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
                               roofline=roof, dtype=dtype)
-    progress(1.0, f"{name}: done")
+    progress(1.0, said("measure.progress.done", workload=name))
     measurement = Measurement(
         kind="workload",
         workload=name,
@@ -213,13 +211,13 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
 
         info = device_info("cpu")
 
-    def emit(fraction: float, point: dict[str, Any], message: str) -> None:
+    def emit(fraction: float, point: dict[str, Any], message: Message) -> None:
         if on_point is not None:
             on_point(point)
         progress(fraction, message)
 
     if name == "roofline_points":
-        roof = _roofline(device, info, request, lambda f, m: progress(0.5 * f, f"roofline: {m}"), should_cancel)
+        roof = _roofline(device, info, request, within(progress, 0.0, 0.5, "measure.progress.roofline"), should_cancel)
         body = sweeps.roofline_points(device, params, lambda f, pt, m: emit(0.5 + 0.5 * f, pt, m),
                                       should_cancel, roof)
         body["roof_check"] = _points_check(device, info, request, params, body, roof, progress, should_cancel)
@@ -247,8 +245,8 @@ def _points_check(device: str, info: dict[str, Any], request: Request, params: d
         return check
     previous = {"measured_at": roof.get("measured_at"), "peak_bandwidth_gbs": roof.get("peak_bandwidth_gbs"),
                 "peak_gflops": roof.get("peak_gflops")}
-    roof = _roofline(device, info, request, lambda f, m: progress(0.95, f"roofline again: {m}"), should_cancel,
-                     refresh=True)
+    again = within(progress, 0.95, 0.95, "measure.progress.roofline_again")
+    roof = _roofline(device, info, request, again, should_cancel, refresh=True)
     body["roofline"] = roof
     after = points_above_roof(points, RooflineReference.from_json(roof), last_level_cache_bytes=llc, dtype=dtype)
     return {**check, "remeasured": True, "previous_roofline": previous, "still_above": after is not None,
@@ -261,9 +259,12 @@ def op_vram(request: Request, progress: Progress, should_cancel: CancelCheck | N
 
     params = validate_vram_params(request.params)
     device, info = _device(request)
-    progress(0.1, f"memory of {params['preset']} ({params['mode']})")
+    preset = str(params["preset"])
+    progress(0.1, said("measure.progress.vram_training" if params["mode"] == "training"
+                       else "measure.progress.vram_inference", preset=preset))
     result = measure_vram(device, params, should_cancel)
-    progress(1.0, result["verdict"])
+    progress(1.0, said("measure.progress.vram_fits" if result.get("fits") else "measure.progress.vram_does_not_fit",
+                       preset=preset))
     return {"kind": "vram", "device": _short(info), "params": params, **result}
 
 
@@ -274,9 +275,9 @@ def op_decode(request: Request, progress: Progress, should_cancel: CancelCheck |
 
     device, info = _device(request)
     mode = _mode(request.mode())
-    roof = _roofline(device, info, request, lambda f, m: progress(0.3 * f, f"roofline: {m}"), should_cancel)
+    roof = _roofline(device, info, request, within(progress, 0.0, 0.3, "measure.progress.roofline"), should_cancel)
     out = measure_decode(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
-                         lambda f, m: progress(0.3 + 0.7 * f, m), sizing=reference_decode(mode, device=device))
+                         within(progress, 0.3, 1.0), sizing=reference_decode(mode, device=device))
     return {"kind": "decode", "device": _short(info), **out}
 
 
@@ -287,11 +288,11 @@ def op_decode_gap(request: Request, progress: Progress, should_cancel: CancelChe
 
     device, info = _device(request)
     mode = _mode(request.mode())
-    roof = _roofline(device, info, request, lambda f, m: progress(0.2 * f, f"roofline: {m}"), should_cancel)
+    roof = _roofline(device, info, request, within(progress, 0.0, 0.2, "measure.progress.roofline"), should_cancel)
     caches = cache_sizes()
     llc = caches.get("last_level") if device == "cpu" else None
     out = measure_decode_gap(device, mode, roof["peak_bandwidth_gbs"], llc, should_cancel,
-                             lambda f, m: progress(0.2 + 0.8 * f, m))
+                             within(progress, 0.2, 1.0))
     if device == "cpu":
         out["feeding"].update(cache_source=caches["source"], llc_name=last_level_name(caches["levels"]))
     return {"kind": "decode_gap", "device": _short(info), **out}
@@ -303,11 +304,11 @@ def op_train_step(request: Request, progress: Progress, should_cancel: CancelChe
 
     device, info = _device(request)
     mode = _mode(request.mode())
-    roof = _roofline(device, info, request, lambda f, m: progress(0.3 * f, f"roofline: {m}"), should_cancel)
+    roof = _roofline(device, info, request, within(progress, 0.0, 0.3, "measure.progress.roofline"), should_cancel)
     dtype = "bfloat16" if device == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
     peak, source = theoretical_peak(roof.get("physical_limits"), dtype)
     out = measure_train_step(device, mode, roof["peak_gflops"][dtype], dtype, should_cancel,
-                             lambda f, m: progress(0.3 + 0.7 * f, m),
+                             within(progress, 0.3, 1.0),
                              theoretical_gflops=peak, theoretical_source=source)
     return {"kind": "train_step", "device": _short(info), **out}
 
@@ -328,7 +329,7 @@ def _test_echo(request: dict[str, Any], progress: Progress, should_cancel: Cance
         point = {"i": i}
         if on_point is not None:
             on_point(point)
-        progress((i + 1) / 3, f"point {i}")
+        progress((i + 1) / 3, said("measure.progress.test_point", i=i))
     return {"kind": "echo", "request": request, "pid": os.getpid()}
 
 
@@ -404,7 +405,7 @@ def run_request(
     op = request.get("op")
     handler = OPS.get(op) if isinstance(op, str) else None
     if handler is None and isinstance(op, str) and os.environ.get(TEST_OPS_ENV) == "1" and op in TEST_OPS:
-        return TEST_OPS[op](request, progress or _noop_progress, should_cancel, on_point)  # a test op: no plan
+        return TEST_OPS[op](request, progress or noop, should_cancel, on_point)  # a test op: no plan
     if handler is None:
         raise WorkloadError(f"unknown op {op!r} (known: {', '.join(OPS)})")
     plan = parse_request(request)  # validated parameters and options, within the caps
@@ -419,7 +420,7 @@ def run_request(
         return (should_cancel is not None and should_cancel()) or late()
 
     try:
-        return handler(plan, progress or _noop_progress, cancel_or_late, on_point)
+        return handler(plan, progress or noop, cancel_or_late, on_point)
     except MeasureCancelled:
         if late() and not (should_cancel is not None and should_cancel()):
             raise MeasureTimedOut(limit) from None

@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
 
 from tutor.i18n.message import Message
 from tutor.measure.bench_report import COMPARISON_RULE
 from tutor.measure.device import device_info, environment, resolve_device
 from tutor.measure.errors import WorkloadError
 from tutor.measure.estimators import ROUND_CV, combined_cv
+from tutor.measure.phases import Progress, noop
+from tutor.measure.phases import said as phase
 from tutor.measure.timing import CancelCheck
 from tutor.results import BenchReport, Device, RooflineReference
 from tutor.results.bench import bench_rows
 
-Progress = Callable[[float, str], None]
 BENCH_MODES = ("tiny", "quick", "full")
 QUICK_ARRAY_CAP_BYTES = 256 * 2**20
 """``--quick`` keeps each STREAM array at most this size, whatever the cache (three arrays stay under 1 GiB)."""
@@ -47,12 +47,12 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
 
     if mode not in BENCH_MODES:
         raise WorkloadError(f"unknown bench mode {mode!r} (choose quick or full)")
-    report_progress = progress or (lambda _f, _m: None)
+    report_progress = progress or noop
     load_before = _load_average()
     started = time.time()
     dev = resolve_device(device)
     info = device_info(dev)
-    report_progress(0.0, f"bench on {info['name']} ({dev})")
+    report_progress(0.0, phase("measure.progress.bench_start", device=str(info["name"]), kind=dev))
     threads = torch.get_num_threads()
     try:
         torch.set_num_threads(threads)  # pinned: every part of this run uses the same count (decode may try one)
@@ -67,7 +67,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     if mode != "tiny" and not (mode == "quick" and within_cache):
         # a roof from arrays the cache can hold is not cached as this machine's DRAM roof
         store_roofline(info["fingerprint"], roof)
-    report_progress(1.0, "bench done")
+    report_progress(1.0, phase("measure.progress.bench_done"))
     load_after = _load_average()
     said = [m for m in (Message.from_dict(x) for x in roof.get("warnings_said", ())) if m is not None]
     cpus = os.cpu_count() or 1

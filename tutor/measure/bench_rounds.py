@@ -38,6 +38,7 @@ from tutor.measure.model import (
     theoretical_peak,
     weights_read_pass,
 )
+from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.registry import WORKLOADS
 from tutor.measure.roofline import (
     CUDA_GEMM_N,
@@ -47,8 +48,6 @@ from tutor.measure.roofline import (
     stream_array_bytes,
 )
 from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
-
-Progress = Callable[[float, str], None]
 
 # The rounds per mode (how many, each figure's slice of a round, decode's own rounds) are in
 # tutor.measure.roofline.MODES beside the sizes they time.
@@ -61,8 +60,6 @@ SIZE_TOLERANCE = 0.05
 pick the same size when two sizes are about as fast)."""
 
 
-def _noop(_f: float, _m: str) -> None:
-    return None
 
 
 def _one_call(fn: Callable[[], Any], device: str) -> Callable[[], float]:
@@ -80,7 +77,7 @@ def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cance
                            "last_level_cache_bytes": cache_sizes()["last_level"]}
     params = {"n": n, "dtype": dtype}
     if "triad" in cfg["stream_kernels"]:
-        progress(0.0, f"bandwidth: triad on {n * elem / 2**20:.0f} MiB arrays")
+        progress(0.0, said("measure.progress.bandwidth", kernel="triad", mib=round(n * elem / 2**20)))
         fn = kernels.build("triad", params, device)
         gigabytes = WORKLOADS["triad"].bytes_fn(params) / 1e9
         stats = time_callable(fn, device, warmup=2, min_repeats=5, max_repeats=cfg["max_repeats"],
@@ -89,7 +86,7 @@ def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cance
         out["kernels"]["triad"] = {"gbs_best": gigabytes / stats.min, "gbs_median": gigabytes / stats.median,
                                    "gbs_single_best": gigabytes / stats.min, "time_s": stats.stats().to_json(),
                                    "bytes": WORKLOADS["triad"].bytes_fn(params), "rounds": 1}
-    progress(0.5, f"bandwidth: copy on {n * elem / 2**20:.0f} MiB arrays")
+    progress(0.5, said("measure.progress.bandwidth", kernel="copy", mib=round(n * elem / 2**20)))
     copy = kernels.build("copy", params, device)
     gigabytes = WORKLOADS["copy"].bytes_fn(params) / 1e9
     time_callable(copy, device, warmup=2, min_repeats=1, max_repeats=1, budget_s=0, should_cancel=should_cancel)
@@ -116,7 +113,7 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
     fns: dict[int, Callable[[], Any]] = {}
     for n in sizes:
         check_cancel(should_cancel)
-        progress(0.0, f"matmul: {dtype} {n}×{n}×{n} (choosing the size)")
+        progress(0.0, said("measure.progress.matmul_probe", dtype=dtype, shape=f"{n}×{n}×{n}"))
         params = {"m": n, "n": n, "k": n, "dtype": tensor_dtype}
         fn = kernels.build("gemm", params, device)
         flops = WORKLOADS["gemm"].flops_fn(params)
@@ -169,7 +166,7 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
 
 
 def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
-                        should_cancel: CancelCheck | None = None, progress: Progress = _noop,
+                        should_cancel: CancelCheck | None = None, progress: Progress = noop,
                         array_cap_bytes: int | None = None) -> dict[str, Any]:
     """Build every workload, run the interleaved rounds, and return ``{"roofline", "decode", "train_step",
     "rounds"}`` (the first three in the shapes the single-figure functions return)."""
@@ -177,11 +174,10 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     rcfg = MODES[mode]
     rounds = rcfg["rounds"]
     tasks: list[tuple[str, Callable[[], float]]] = []
-    setup = lambda lo, hi: (lambda f, m: progress(lo + (hi - lo) * f, m))  # noqa: E731
 
     if device == "cuda":
         torch.cuda.reset_peak_memory_stats()
-    copy_task, bw, copy_samples = _copy_task(device, mode, array_cap_bytes, should_cancel, setup(0.0, 0.08))
+    copy_task, bw, copy_samples = _copy_task(device, mode, array_cap_bytes, should_cancel, within(progress, 0.0, 0.08))
     tasks.append(("bandwidth", copy_task))
 
     dtypes = measure_dtypes(device, mode)
@@ -189,7 +185,7 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     for i, dtype in enumerate(dtypes):
         try:
             lo, hi = 0.08 + 0.12 * i / len(dtypes), 0.08 + 0.12 * (i + 1) / len(dtypes)
-            task, gemm_info[dtype] = _gemm_task(device, dtype, mode, should_cancel, setup(lo, hi))
+            task, gemm_info[dtype] = _gemm_task(device, dtype, mode, should_cancel, within(progress, lo, hi))
         except (DeviceError, RuntimeError) as exc:
             gemm_info[dtype] = {"dtype": dtype, "error": str(exc).splitlines()[0]}
             continue
@@ -199,7 +195,7 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
 
     train_dtype = "bfloat16" if device == "cuda" and "bfloat16" in gemm_info and "error" not in gemm_info[
         "bfloat16"] else "float32"
-    progress(0.2, "train step: building the model, counting FLOPs, warming up")
+    progress(0.2, said("measure.progress.train_build"))
     rig = TrainRig(device, mode, train_dtype)  # its FLOP count runs one forward and backward
     for _ in range(rcfg["train_warmup_steps"]):  # discarded: the first step allocates Adam's state
         rig.step()
@@ -216,7 +212,7 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     tasks.append(("training", train_task))
 
     order = [name for name, _ in tasks]
-    figures = interleave(tasks, rounds, should_cancel, lambda f, m: progress(0.25 + 0.45 * f, m))
+    figures = interleave(tasks, rounds, should_cancel, within(progress, 0.25, 0.7))
 
     # -- results in the single-figure functions' shapes -----------------------------------------------------
     bandwidth = figures["bandwidth"]
@@ -252,8 +248,8 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     del copy_task
     gc.collect()
     decode = _decode_rounds(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
-                            lambda f, m: progress(0.7 + 0.3 * f, m))
-    progress(1.0, "measured")
+                            within(progress, 0.7, 1.0))
+    progress(1.0, said("measure.progress.measured"))
     return {"roofline": roof, "decode": decode, "train_step": train, "train_dtype": train_dtype,
             "rounds": {"count": rounds, "order": order, "estimator": ROUND_ESTIMATOR,
                        "decode_rounds": rcfg["decode_rounds"],
@@ -272,7 +268,7 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
     rcfg, mcfg = MODES[mode], MODEL_MODES[mode]
     prompt = mcfg["prompt"]
     sizing = reference_decode(mode, device=device)
-    progress(0.0, "decode: building the model sized for this machine")
+    progress(0.0, said("measure.progress.decode_build"))
     model = build_model(TransformerConfig(**sizing.config_fields()), device, torch.float32).eval()
     # The thread count that decodes faster on this machine now (a decode step is ~100 small ops, each an OpenMP
     # region: on a shared CPU one preempted thread stalls them all, and one thread can win).
@@ -283,7 +279,7 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
     try:
         for threads in candidates:
             check_cancel(should_cancel)
-            progress(0.05, f"decode: probing {threads} thread(s)")
+            progress(0.05, said("measure.progress.decode_threads", threads=threads))
             torch.set_num_threads(threads)
             probe[threads] = statistics.median(_decode_run(model, 1, prompt, max(4, steps_per_round // 2), 1,
                                                            torch.float32, device, should_cancel, math.inf))
@@ -323,9 +319,10 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
             return best_rate(read_bytes / 1e9, times)
 
         figures = interleave([("decode", decode_task), ("decode bound", read_task)], rcfg["decode_rounds"],
-                             should_cancel, lambda f, m: progress(0.1 + 0.5 * f, m))
+                             should_cancel, within(progress, 0.1, 0.6))
         figure, read = figures["decode"], figures["decode bound"]
-        progress(0.6, f"decode: batch {mcfg['big_batch']}, {mcfg['decode_steps']} tokens")
+        progress(0.6, said("measure.progress.decode_batch", batch=int(mcfg["big_batch"]),
+                           tokens=int(mcfg["decode_steps"])))
         big = _decode_run(model, mcfg["big_batch"], prompt, mcfg["decode_steps"], 1, torch.float32, device,
                           should_cancel, rcfg.get("big_batch_budget_s", mcfg["decode_budget_s"]))
     finally:
@@ -336,7 +333,7 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
             "cv": read.cv, "rounds": read.to_dict(), "thread_probe_s": {str(t): v for t, v in read_probe.items()},
             "method": f"every weight matrix read once by a one-token linear (a GEMV, as decode reads it): "
                       f"{ROUND_ESTIMATOR}, a round's value the best of {passes} passes"}
-    decode = measure_decode(device, mode, bandwidth_gbs, should_cancel, lambda f, m: progress(0.7 + 0.3 * f, m),
+    decode = measure_decode(device, mode, bandwidth_gbs, should_cancel, within(progress, 0.7, 1.0),
                             sizing=sizing, model=model, timed=timed, feed=feed)
     decode.update(decode_steps=steps_per_round, rounds=figure.to_dict(),
                   thread_probe_s={str(t): s for t, s in probe.items()})

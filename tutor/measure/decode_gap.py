@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -33,9 +32,8 @@ from tutor.measure.model import (
     weight_bytes_per_step,
     weights_read_bandwidth,
 )
+from tutor.measure.phases import Progress, said
 from tutor.measure.timing import CancelCheck, check_cancel
-
-Progress = Callable[[float, str], None]
 
 #: Per mode: the model sizes (smallest first; the same layer count, so the same ops and the same fixed cost per
 #: step — only the bytes grow), prompt, timed steps per round and rounds.
@@ -176,7 +174,8 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
             for i, model in enumerate(models):
                 if progress:
                     progress((r * len(models) + i) / (rounds * len(models)),
-                             f"decode gap: round {r + 1}/{rounds}, model {i + 1}/{len(models)}")
+                             said("measure.progress.gap_round", round=r + 1, rounds=rounds, model=i + 1,
+                                  models=len(models)))
                 samples[i].extend(_timed_steps(model, prompt, steps, device, should_cancel, 4 if r == 0 else 1))
     finally:
         torch.set_num_threads(previous_threads)
@@ -207,7 +206,7 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
                "last_level_cache_bytes": llc, "llc_multiple": ref["weights_bytes"] / llc if llc else None,
                "dram_bandwidth_gbs": peak_bandwidth_gbs}
     if progress:
-        progress(1.0, "decode gap: fitted")
+        progress(1.0, said("measure.progress.gap_fitted"))
     return {
         "sizes": sizes,
         "prompt_tokens": prompt,

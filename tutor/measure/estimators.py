@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tutor.measure.errors import CancelCheck, check_cancel
+from tutor.measure.phases import Progress, said, task_label
 
 ROUND_ESTIMATOR = "median over the rounds of each round's value"
 """How a headline figure is estimated from its rounds (said in the report's notes)."""
@@ -100,7 +101,6 @@ def median_rate(work: float, times_s: Sequence[float]) -> float:
 
 
 Task = Callable[[], float]
-Progress = Callable[[float, str], None]
 
 
 def interleave(tasks: Sequence[tuple[str, Task]], rounds: int, should_cancel: CancelCheck | None = None,
@@ -121,7 +121,8 @@ def interleave(tasks: Sequence[tuple[str, Task]], rounds: int, should_cancel: Ca
             for i, (name, task) in enumerate(tasks):
                 check_cancel(should_cancel)
                 if progress is not None:
-                    progress((r * len(tasks) + i) / total, f"round {r + 1}/{rounds}: {name}")
+                    progress((r * len(tasks) + i) / total,
+                             said("measure.progress.round", round=r + 1, rounds=rounds, task=task_label(name)))
                 values[name].append(float(task()))
     finally:
         if was_enabled:

@@ -16,9 +16,8 @@ from torch.nn import functional as F
 
 from tutor.measure.decode_sizing import DecodeSizing, weights_level
 from tutor.measure.estimators import cv
+from tutor.measure.phases import Progress, said
 from tutor.measure.timing import CancelCheck, check_cancel
-
-Progress = Callable[[float, str], None]
 
 
 @dataclass(frozen=True)
@@ -262,8 +261,7 @@ def measure_decode(
     prompt, steps = cfg_mode["prompt"], cfg_mode["decode_steps"]
     if feed is None:
         if progress:
-            progress(0.0, f"decode: reading {w_bytes / 2**20:.0f} MiB of weights to measure the bandwidth that feeds "
-                          "them")
+            progress(0.0, said("measure.progress.decode_weights", mib=round(w_bytes / 2**20)))
         feed = weights_read_bandwidth(model, device, should_cancel)
     llc = sizing.last_level_cache_bytes if sizing is not None else None
     level = "dram" if device == "cuda" else weights_level(w_bytes, llc)
@@ -279,7 +277,7 @@ def measure_decode(
     batches = (1, cfg_mode["big_batch"])
     for bi, batch in enumerate(batches):
         if progress:
-            progress((bi + 0.2) / len(batches), f"decode: batch {batch}, {steps} tokens")
+            progress((bi + 0.2) / len(batches), said("measure.progress.decode_batch", batch=batch, tokens=steps))
         given = (timed or {}).get(batch)
         if given is not None:
             step_times, threads = list(given.step_times), given.threads
@@ -318,7 +316,7 @@ def measure_decode(
         # busy spell). Measure it again, once, keep the better of the two (a roof is the best the memory sustains)
         # and judge the figure against that.
         if progress:
-            progress(0.95, "decode: above its bound, measuring the weights' bandwidth again")
+            progress(0.95, said("measure.progress.decode_again"))
         again = weights_read_bandwidth(model, device, should_cancel)
         before = feeding["bandwidth_gbs"]
         feeding.update(bandwidth_gbs=max(before, again["gbs"]), read_again=again)
@@ -455,7 +453,7 @@ class TrainRig:
         self.peak_dtype = peak_dtype
         self.opt = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
         if progress:
-            progress(0.0, "train step: counting FLOPs")
+            progress(0.0, said("measure.progress.train_flops"))
         with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
             self.flops = train_flops_per_step(self.model, self.tokens, self.targets)
 
@@ -548,7 +546,8 @@ def measure_train_step(
     for i in range(steps + 1):  # the first step is the warm-up (allocates Adam's state)
         check_cancel(should_cancel)
         if progress:
-            progress((i + 1) / (steps + 2), f"train step {i}/{steps} (batch {rig.batch} × {rig.seq} tokens)")
+            progress((i + 1) / (steps + 2), said("measure.progress.train_step", i=i, steps=steps, batch=rig.batch,
+                                                     seq=rig.seq))
         elapsed = rig.step()
         if i > 0:
             times.append(elapsed)

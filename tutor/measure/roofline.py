@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -22,6 +21,7 @@ from tutor.measure.device import (
     physical_cores,
 )
 from tutor.measure.errors import DeviceError
+from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.registry import WORKLOADS
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
 from tutor.measure.specs import (
@@ -32,8 +32,6 @@ from tutor.measure.specs import (
 )
 from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
 from tutor.theory.roofline import busy_threshold, measured_when_busy
-
-Progress = Callable[[float, str], None]
 
 # Per mode: array bytes for DRAM figures (at least 4× LLC), GEMM sizes, time budgets; and how ``tutor bench``
 # measures in interleaved rounds (tutor.measure.bench_rounds): the rounds, each figure's slice of a round (copies,
@@ -61,8 +59,6 @@ CUDA_GEMM_N: dict[str, tuple[int, ...]] = {"tiny": (1024,), "quick": (2048, 4096
 CUDA_DTYPES = ("float32", "tfloat32", "bfloat16", "float16")
 
 
-def _noop(_f: float, _m: str) -> None:
-    return None
 
 
 def _stat(stats: TimedRuns, work: float) -> dict[str, Any]:
@@ -83,7 +79,7 @@ def stream_array_bytes(device: str, mode: str, array_cap_bytes: int | None = Non
 
 
 def measure_bandwidth(
-    device: str, mode: str = "quick", should_cancel: CancelCheck | None = None, progress: Progress = _noop,
+    device: str, mode: str = "quick", should_cancel: CancelCheck | None = None, progress: Progress = noop,
     dtype: str = "float32", array_cap_bytes: int | None = None,
 ) -> dict[str, Any]:
     """STREAM kernels on large arrays (at most ``array_cap_bytes`` each when given: ``tutor bench --quick`` keeps
@@ -105,7 +101,7 @@ def measure_bandwidth(
     names = cfg["stream_kernels"]
     for i, name in enumerate(names):
         check_cancel(should_cancel)
-        progress(i / len(names), f"bandwidth: {name} on {n * elem / 2**20:.0f} MiB arrays")
+        progress(i / len(names), said("measure.progress.bandwidth", kernel=name, mib=round(n * elem / 2**20)))
         w = WORKLOADS[name]
         params = {"n": n, "dtype": dtype}
         gigabytes = w.bytes_fn(params) / 1e9
@@ -142,7 +138,7 @@ def measure_bandwidth(
 
 def measure_gemm_peak(
     device: str, dtype: str, mode: str = "quick", should_cancel: CancelCheck | None = None,
-    progress: Progress = _noop,
+    progress: Progress = noop,
 ) -> dict[str, Any]:
     """The best GEMM FLOP/s for ``dtype`` over the mode's square sizes (torch.mm of random matrices).
 
@@ -159,7 +155,7 @@ def measure_gemm_peak(
             torch.backends.cuda.matmul.allow_tf32 = dtype == "tfloat32"
         for n in sizes:
             check_cancel(should_cancel)
-            progress(0.0, f"matmul peak: {dtype} {n}×{n}×{n}")
+            progress(0.0, said("measure.progress.matmul_peak", dtype=dtype, shape=f"{n}×{n}×{n}"))
             params = {"m": n, "n": n, "k": n, "dtype": tensor_dtype}
             fn = kernels.build("gemm", params, device)
             flops = WORKLOADS["gemm"].flops_fn(params)
@@ -264,24 +260,22 @@ def physical_limits(device: str, device_name: str, measured_gflops: dict[str, fl
 
 def measure_roofline(
     device: str, device_info: dict[str, Any], mode: str = "quick", should_cancel: CancelCheck | None = None,
-    progress: Progress = _noop, array_cap_bytes: int | None = None,
+    progress: Progress = noop, array_cap_bytes: int | None = None,
 ) -> dict[str, Any]:
     """Measure the roofline of ``device``: bandwidth, matmul peak per dtype, ridge points."""
     started = time.time()
-    bw = measure_bandwidth(device, mode, should_cancel, lambda f, m: progress(0.4 * f, m),
+    bw = measure_bandwidth(device, mode, should_cancel, within(progress, 0.0, 0.4),
                            array_cap_bytes=array_cap_bytes)
     dtypes = measure_dtypes(device, mode)
     gemm: dict[str, Any] = {}
     for i, dtype in enumerate(dtypes):
 
-        def gemm_progress(f: float, m: str, i: int = i) -> None:
-            progress(0.4 + 0.6 * (i + f) / len(dtypes), m)
-
+        gemm_progress = within(progress, 0.4 + 0.6 * i / len(dtypes), 0.4 + 0.6 * (i + 1) / len(dtypes))
         try:
             gemm[dtype] = measure_gemm_peak(device, dtype, mode, should_cancel, gemm_progress)
         except (DeviceError, RuntimeError) as exc:
             gemm[dtype] = {"dtype": dtype, "error": str(exc).splitlines()[0]}
-    progress(1.0, "roofline measured")
+    progress(1.0, said("measure.progress.roofline_measured"))
     return assemble_roofline(device, device_info, mode, bw, gemm, started)
 
 
@@ -342,7 +336,7 @@ def _load_now() -> float | None:
 
 def get_roofline(
     device: str, device_info: dict[str, Any], *, refresh: bool = False, mode: str = "quick",
-    should_cancel: CancelCheck | None = None, progress: Progress = _noop,
+    should_cancel: CancelCheck | None = None, progress: Progress = noop,
 ) -> dict[str, Any]:
     """The cached roofline for this device fingerprint, measured (and cached) when missing or ``refresh``."""
     fp = device_info["fingerprint"]

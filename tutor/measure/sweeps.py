@@ -7,12 +7,14 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from tutor.i18n.message import Message
 from tutor.measure import kernels
 from tutor.measure.device import cache_sizes
+from tutor.measure.phases import said
 from tutor.measure.registry import WORKLOADS
 from tutor.measure.timing import CancelCheck, check_cancel, choose_inner, time_callable
 
-Emit = Callable[[float, dict[str, Any], str], None]
+Emit = Callable[[float, dict[str, Any], Message], None]
 
 
 def _level(working_set: int, caches: dict[str, int]) -> str:
@@ -41,7 +43,8 @@ def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cance
         point = {"working_set_bytes": 2 * n * elem, "gbs": gbs, "level": _level(2 * n * elem, caches["levels"]),
                  "time_per_call_s": stats.min, "cv": stats.cv, "inner": inner}
         points.append(point)
-        emit((i + 1) / len(sizes), point, f"{2 * n * elem / 2**20:.3g} MiB ({point['level']}): {gbs:.1f} GB/s")
+        emit((i + 1) / len(sizes), point, said("measure.progress.working_set", mib=2 * n * elem / 2**20,
+                                                       level=str(point["level"]), gbs=gbs))
         del fn
     return {"points": points, "caches": caches, "x": "working_set_bytes", "y": "gbs",
             "note": "torch copy_ of a source into a destination; each timed sample repeats the copy enough times "
@@ -71,7 +74,7 @@ def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cancel
         point = {"n": n, "gflops": flops / stats.min / 1e9, "time_s": stats.min, "cv": stats.cv,
                  "arithmetic_intensity": flops / WORKLOADS["gemm"].bytes_fn(params)}
         points.append(point)
-        emit((i + 1) / len(sizes), point, f"N={n}: {point['gflops']:.1f} GFLOP/s")
+        emit((i + 1) / len(sizes), point, said("measure.progress.gemm_size", n=n, gflops=point["gflops"]))
         del fn
     return {"points": points, "x": "n", "y": "gflops"}
 
@@ -104,7 +107,8 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
                  "extrapolated": extrapolated, "label": "extrapolated (∝ N³)" if extrapolated else "measured"}
         points.append(point)
         done += 1
-        emit(done / total, point, f"python N={n}: {point['gflops']:.4f} GFLOP/s ({point['label']})")
+        emit(done / total, point, said("measure.progress.python_extrapolated" if extrapolated
+                                       else "measure.progress.python_measured", n=n, gflops=point["gflops"]))
         check_cancel(should_cancel)
         fn = kernels.build("matmul_numpy", {"n": n, "dtype": "float64"}, "cpu")
         inner = choose_inner(fn, "cpu")
@@ -114,7 +118,7 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
                  "extrapolated": False, "label": "measured"}
         points.append(point)
         done += 1
-        emit(done / total, point, f"numpy N={n}: {point['gflops']:.2f} GFLOP/s")
+        emit(done / total, point, said("measure.progress.numpy", n=n, gflops=point["gflops"]))
     speedups = {}
     for n in sizes:
         py = next(x for x in points if x["series"] == "python" and x["n"] == n)
@@ -147,7 +151,8 @@ def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: C
                  "gflops": flops / stats.min / 1e9, "gbs": nbytes / stats.min / 1e9, "time_s": stats.min}
         points.append(point)
         emit((i + 1) / len(cases), point,
-             f"{name}: AI {point['arithmetic_intensity']:.2f} FLOP/B, {point['gflops']:.1f} GFLOP/s")
+             said("measure.progress.point", workload=name, intensity=point["arithmetic_intensity"],
+                  gflops=point["gflops"]))
         del fn
     return {"points": points, "roofline": roofline, "x": "arithmetic_intensity", "y": "gflops"}
 
@@ -166,6 +171,6 @@ def gemm_share(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cancel
                  "shares": prof["shares"], "top_ops": prof["top_ops"], "total_s": prof["total_s"]}
         points.append(point)
         emit((i + 1) / len(batches), point,
-             f"batch {batch}: {point['gemm_pct']:.0f} % of the step in GEMMs")
+             said("measure.progress.gemm_share", batch=batch, pct=point["gemm_pct"]))
     return {"points": points, "x": "tokens_per_step", "y": "gemm_pct",
             "clock": "device (CUDA kernels)" if device == "cuda" else "CPU self time"}

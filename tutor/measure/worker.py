@@ -5,8 +5,9 @@ cancelled run that does not stop cooperatively within ``cancel_grace_s``, a time
 ``os._exit``, the OOM killer) are all reported — :class:`MeasureCancelled` or :class:`MeasureFailed` — and the next
 ``run`` starts a fresh process.
 
-Messages from the child are tuples over a pipe: ``("progress", fraction, message)``, ``("point", dict)``,
-``("beat", idle_s)``, ``("ready",)`` (once, after the child's imports),
+Messages from the child are tuples over a pipe: ``("progress", fraction, said)`` (``said`` a catalog message as
+JSON, checked on arrival against :data:`tutor.measure.phases.PHASES`: anything else reads "measuring…"),
+``("point", dict)``, ``("beat", idle_s)``, ``("ready",)`` (once, after the child's imports),
 ``("result", dict)``, ``("cancelled",)``, ``("error", kind, message)`` with kind
 ``"workload"``, ``"device"``, ``"oom"`` (the measurement could not allocate: ``MemoryError`` or torch's
 out-of-memory text) or ``"failed"``.
@@ -37,6 +38,7 @@ from multiprocessing import resource_tracker
 from multiprocessing.connection import Connection
 from typing import Any
 
+from tutor.i18n.message import Message
 from tutor.measure.errors import (
     DeviceError,
     MeasureCancelled,
@@ -45,9 +47,10 @@ from tutor.measure.errors import (
     MeasureTimedOut,
     WorkloadError,
 )
+from tutor.measure.phases import fraction_from_wire, from_wire, to_wire
 from tutor.theory.errors import FormulaError
 
-OnProgress = Callable[[float, str], None]
+OnProgress = Callable[[float, Message], None]
 OnPoint = Callable[[dict[str, Any]], None]
 OnStall = Callable[[float | None], None]
 
@@ -131,9 +134,9 @@ def _serve(request: Any, send: Callable[[tuple[Any, ...]], None], cancel: Any) -
         activity[0] = time.monotonic()
         return bool(cancel.is_set())
 
-    def progress(f: float, m: str) -> None:
+    def progress(f: float, said: Message) -> None:
         activity[0] = time.monotonic()
-        send(("progress", float(f), str(m)))
+        send(("progress", float(f), to_wire(said)))
 
     def point(p: dict[str, Any]) -> None:
         activity[0] = time.monotonic()
@@ -424,8 +427,8 @@ class MeasureWorker:
             if tag == "ready":
                 self._ready = True
             elif tag == "progress":
-                if on_progress is not None:
-                    on_progress(message[1], message[2])
+                if on_progress is not None and len(message) == 3:
+                    on_progress(fraction_from_wire(message[1]), from_wire(message[2]))
             elif tag == "point":
                 if on_point is not None:
                     on_point(message[1])

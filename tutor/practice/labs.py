@@ -17,12 +17,13 @@ from typing import Any, Protocol
 from tutor.content import Lab, Lesson
 from tutor.grading.predict import PredictionError, parse_number
 from tutor.i18n import Lang, t
+from tutor.i18n.message import Message
 from tutor.progress.notebook import draft_entry, save_entry
 from tutor.progress.rows import LabPrediction as LabPrediction  # re-exported: stored with the run
 from tutor.progress.rows import LabResult
 from tutor.results import BenchComparison, ResultError
 
-OnProgress = Callable[[float, str], None]
+OnProgress = Callable[[float, Message], None]
 OnPoint = Callable[[dict[str, Any]], None]
 
 

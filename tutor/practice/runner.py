@@ -25,12 +25,13 @@ from tutor.grading import (
 )
 from tutor.grading.explain import condition_holds
 from tutor.i18n import LANGS, Lang, as_lang, format_bytes, format_number, t
+from tutor.i18n.message import Message
 from tutor.measure.decode_sizing import cache_source_text, decode_roof_text
 from tutor.progress.passes import require_pass2_open
 from tutor.progress.store import StoreBase
 from tutor.results import Measurement, ResultError
 
-OnProgress = Callable[[float, str], None]
+OnProgress = Callable[[float, Message], None]
 OnQueue = Callable[[int], None]
 """``on_queue(n)``: ``n`` learners are ahead of this measurement for the device (0: it has the device)."""
 MeasureFn = Callable[[dict[str, Any], OnProgress | None, threading.Event | None], dict[str, Any]]

@@ -19,12 +19,14 @@ from textual import work
 from textual.message import Message
 
 from tutor.i18n import Lang, t
+from tutor.i18n.message import Message as Said
+from tutor.measure.phases import progress_text
 from tutor.practice.failures import Failure
 from tutor.practice.roof_stamp import remeasure_request
 from tutor.results import ResultError, RooflineReference
 from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 
-MeasureCall = Callable[[dict[str, Any], Callable[[float, str], None], threading.Event], Any]
+MeasureCall = Callable[[dict[str, Any], Callable[[float, Said], None], threading.Event], Any]
 
 
 @dataclass
@@ -32,7 +34,7 @@ class RoofRemeasureProgress(Message):
     """The re-measurement advanced (posted from the thread worker; a newer one replaces an older one)."""
 
     fraction: float
-    text: str
+    said: Said
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, RoofRemeasureProgress)
@@ -96,8 +98,8 @@ class RoofRemeasure(TutorScreen[None]):
         cancel = worker_cancel_event()
         post = self.post_message
 
-        def progress(fraction: float, text: str) -> None:
-            post(RoofRemeasureProgress(float(fraction), str(text or "")))
+        def progress(fraction: float, said: Said) -> None:
+            post(RoofRemeasureProgress(float(fraction), said))
 
         try:
             result = self.roof_measure_call()(remeasure_request(self.roof_device()), progress, cancel)
@@ -119,7 +121,9 @@ class RoofRemeasure(TutorScreen[None]):
 
     def on_roof_remeasure_progress(self, message: RoofRemeasureProgress) -> None:
         if self.roof_remeasuring:
-            self.roof_status(message.text, message.fraction)
+            lang = self._roof_lang()
+            self.roof_status(f"{t('roof.remeasuring', lang)}\n{progress_text(message.fraction, message.said, lang)}",
+                             message.fraction)
 
     def on_roof_remeasure_done(self, message: RoofRemeasureDone) -> None:
         self.roof_remeasuring = False

@@ -29,7 +29,9 @@ from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, t
-from tutor.i18n.numbers import decimal, percent
+from tutor.i18n.message import Message as Said
+from tutor.i18n.numbers import decimal
+from tutor.measure.phases import is_roofline, progress_text
 from tutor.practice import AttemptFailed, ExerciseRunner, Outcome
 from tutor.practice.failures import Failure, failure_text, stalled_text
 from tutor.practice.reveal import build_reveal, describe_prediction
@@ -65,10 +67,10 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
     class Progress(Message):
         """Progress of the measurement (posted from the thread worker; newer replaces older)."""
 
-        def __init__(self, fraction: float, text: str) -> None:
+        def __init__(self, fraction: float, said: Said) -> None:
             super().__init__()
             self.fraction = fraction
-            self.text = text
+            self.said = said
 
         def can_replace(self, message: Message) -> bool:
             return isinstance(message, ExerciseScreen.Progress)
@@ -522,8 +524,8 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         sampler = self._sampler()
         cancel = worker_cancel_event()
 
-        def progress(fraction: float, text: str) -> None:
-            self.post_message(self.Progress(float(fraction), str(text or "")))
+        def progress(fraction: float, said: Said) -> None:
+            self.post_message(self.Progress(float(fraction), said))
 
         def queue(ahead: int) -> None:
             self.post_message(self.Queue(int(ahead)))
@@ -551,12 +553,10 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         if self.state != "running":
             return
         self.query_one("#ex-progress", ProgressBar).update(progress=max(0.0, min(1.0, message.fraction)))
-        if message.text and not self._cancelling() and self.stalled_for is None:
-            note = roofline_note(message.text, self.lang)
-            # The engine's progress line is an English sentence (no codes yet): the learner reads how far it is.
-            done = percent(100 * max(0.0, min(1.0, message.fraction)), self.lang)
-            self._status(f"{t('ex.running', self.lang, device=self._device_text())}  {done}"
-                         + (f"\n{note}" if note else ""))
+        if not self._cancelling() and self.stalled_for is None:
+            note = roofline_note(message.said, self.lang)
+            self._status(f"{t('ex.running', self.lang, device=self._device_text())}\n"
+                         f"{progress_text(message.fraction, message.said, self.lang)}" + (f"\n{note}" if note else ""))
 
     def on_exercise_screen_queue(self, message: Queue) -> None:
         if self.state != "running" or self._cancelling():
@@ -716,12 +716,10 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         return exercise_status(self.exercise.id, self.app.store.attempts(self.exercise.id)).pass1_verdict
 
 
-def roofline_note(progress_text: str, lang: Lang) -> str | None:
-    """What the first measurement on a machine is doing while it measures the roofline (the engine's progress says
-    ``roofline: …`` only then; a cached roofline is not measured again), else None."""
-    if progress_text.startswith("roofline: ") or progress_text.startswith("roofline again: "):
-        return t("ex.roofline_first", lang)
-    return None
+def roofline_note(said: Said, lang: Lang) -> str | None:
+    """What the first measurement on a machine is doing while it measures the roofline (the engine says so with a
+    roofline phase only then; a cached roofline is not measured again), else None."""
+    return t("ex.roofline_first", lang) if is_roofline(said) else None
 
 
 def next_pending_exercise(course: Course, marks: Any, current: str) -> str | None:

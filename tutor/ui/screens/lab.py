@@ -24,8 +24,10 @@ from textual.worker import Worker
 
 from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, t
-from tutor.i18n.numbers import format_number, percent
+from tutor.i18n.message import Message as Said
+from tutor.i18n.numbers import format_number
 from tutor.measure.errors import MeasureCancelled, MeasureError
+from tutor.measure.phases import progress_text
 from tutor.measure.registry import SWEEPS
 from tutor.practice.failures import Failure, classify, stalled_text
 from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
@@ -64,6 +66,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         fraction: float | None
         text: str = ""
         point: dict[str, Any] | None = None
+        said: Said | None = None
 
     @dataclass
     class Finished(Message):
@@ -309,9 +312,9 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
             return
         self.post_message(self.Finished(result, time.monotonic() - started))
 
-    def _on_worker_progress(self, fraction: float, text: str) -> None:
+    def _on_worker_progress(self, fraction: float, said: Said) -> None:
         """Called in the thread worker for each progress event: forwarded to the UI as a message."""
-        self.post_message(self.Progress(_fraction(fraction), str(text or "")))
+        self.post_message(self.Progress(_fraction(fraction), said=said))
 
     def _on_queue(self, ahead: int) -> None:
         """In a class, while another learner holds the device (called in the thread worker)."""
@@ -348,12 +351,12 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         bar = self.query_one("#lab-progress", ProgressBar)
         if message.fraction is not None:
             bar.update(progress=max(0.0, min(1.0, message.fraction)))
-        if message.text or message.fraction is not None:
-            # The engine's progress line is an English sentence (no codes yet): the learner reads how far it is.
-            note = roofline_note(message.text, self.lang)
-            done = f"  {percent(100 * max(0.0, min(1.0, message.fraction)), self.lang)}" \
-                if message.fraction is not None else ""
-            self._set_status(t("lab.status.running", self.lang) + done + (f"\n{note}" if note else ""))
+        if message.text:  # a line of its own (the class's queue)
+            self._set_status(message.text)
+        elif message.said is not None or message.fraction is not None:
+            note = roofline_note(message.said, self.lang) if message.said is not None else None
+            self._set_status(t("lab.status.running", self.lang) + "\n"
+                             + progress_text(message.fraction, message.said, self.lang) + (f"\n{note}" if note else ""))
         if message.point:
             self._plot_point(message.point)
 
