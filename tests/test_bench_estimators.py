@@ -44,7 +44,7 @@ def test_interleave_gives_every_figure_a_slice_of_every_round_in_order() -> None
         return run
 
     seen: list[str] = []
-    figures = interleave([("a", task("a")), ("b", task("b"))], 3, progress=lambda _f, m: seen.append(m))
+    figures = interleave([("a", task("a")), ("b", task("b"))], 3, progress=lambda _f, m: seen.append(m.render("en")))
     assert calls == ["a", "b", "a", "b", "a", "b"]
     assert figures["a"].values == (1.0, 2.0, 3.0) and figures["b"].estimate == 20.0
     assert seen[:3] == ["round 1/3: a", "round 1/3: b", "round 2/3: a"]
@@ -116,7 +116,7 @@ def test_interleaved_bench_with_real_torch_at_tiny_sizes() -> None:
     from tutor.measure.roofline import MODES
 
     seen: list[str] = []
-    out = measure_interleaved("cpu", device_info("cpu"), "tiny", progress=lambda _f, m: seen.append(m))
+    out = measure_interleaved("cpu", device_info("cpu"), "tiny", progress=lambda _f, m: seen.append(m.render("en")))
     rounds = MODES["tiny"]["rounds"]
     order = out["rounds"]["order"]
     assert order[0] == "bandwidth" and order[-1] == "training" and "matmul float32" in order

@@ -23,7 +23,9 @@ def real_view() -> view_module.EnvironmentView:
 
 
 def doctor(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(["doctor", *args])
+    """``tutor doctor ARGS`` read in English (the report's language follows the learner's choice, then the locale:
+    see the test of the default)."""
+    code = main(["doctor", *args, *([] if "--lang" in args else ["--lang", "en"])])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -50,6 +52,37 @@ def test_doctor_text_exit_0_and_recorded(capsys: pytest.CaptureFixture[str], dat
     assert elapsed < 60  # "in seconds"; measured ≈ 2 s here, kept loose for shared machines
     runs = ProgressStore().doctor_runs()
     assert len(runs) == 1 and runs[0].passed is True and runs[0].lock_matches is None
+
+
+def test_the_report_speaks_the_learners_language_by_default(capsys: pytest.CaptureFixture[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """No --lang: the language last chosen in the tutor, else the locale's (as every other command); --json stays
+    the stable English document."""
+    from tutor.settings import save_lang
+
+    for var in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("LANG", "es_ES.UTF-8")
+    code, out, _ = doctor_plain(capsys, "--no-probe")
+    assert code == 0 and "Diagnóstico superado" in out and "Doctor passed" not in out
+    code, out, _ = doctor_plain(capsys, "--no-probe", "--json")
+    _, english, _ = doctor_plain(capsys, "--no-probe", "--json", "--lang", "en")
+    seen = [(c["id"], c["seen"]) for c in json.loads(out)["checks"]]
+    assert code == 0 and seen == [(c["id"], c["seen"]) for c in json.loads(english)["checks"]]  # one document
+    monkeypatch.setenv("LANG", "en_US.UTF-8")
+    code, out, _ = doctor_plain(capsys, "--no-probe")
+    assert code == 0 and "Doctor passed" in out
+    save_lang("es")  # chosen in the TUI: it wins over the locale
+    code, out, _ = doctor_plain(capsys, "--no-probe")
+    assert code == 0 and "Diagnóstico superado" in out
+    code, out, _ = doctor_plain(capsys, "--no-probe", "--lang", "en")
+    assert code == 0 and "Doctor passed" in out
+
+
+def doctor_plain(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["doctor", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
 
 
 def test_doctor_json_schema(capsys: pytest.CaptureFixture[str]) -> None:

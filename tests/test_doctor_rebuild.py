@@ -76,7 +76,8 @@ def test_lock_writes_the_rebuild_and_a_later_process_checks_it(capsys: pytest.Ca
     assert not cond.passed and "no later `tutor doctor`" in cond.evidence["en"]
     # A later process (here: the same environment; the lead's check is a fresh venv from the requirements).
     env = {**os.environ, "TUTOR_DATA_DIR": str(data_dir)}
-    done = subprocess.run([sys.executable, "-m", "tutor", "doctor", "--check-lock", "--no-probe"], env=env,
+    done = subprocess.run([sys.executable, "-m", "tutor", "doctor", "--check-lock", "--no-probe", "--lang", "en"],
+                          env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     seen = " ".join(done.stdout.split())

@@ -11,6 +11,7 @@ from textual.widgets import Input, Static
 
 from tutor.content import load_course
 from tutor.measure.errors import MeasureCancelled, MeasureFailed
+from tutor.measure.phases import said
 from tutor.progress import ProgressStore
 from tutor.ui.app import make_app
 from tutor.ui.messages import OpenExercise
@@ -38,7 +39,7 @@ def fake_result(request: dict[str, Any]) -> dict[str, Any]:
 def fake_measure(request: dict[str, Any], on_progress: Any, cancel: threading.Event | None) -> dict[str, Any]:
     for i in range(3):
         if on_progress:
-            on_progress((i + 1) / 3, f"step {i}")
+            on_progress((i + 1) / 3, said("measure.progress.test_point", i=i))
     return fake_result(request)
 
 

@@ -11,6 +11,7 @@ from textual.widgets import Tree
 
 from tests.test_exercise_screen import fake_measure
 from tutor.content import load_course
+from tutor.measure.phases import said
 from tutor.progress import ProgressStore
 from tutor.ui.app import TutorApp, make_app
 from tutor.ui.keys import KEYMAP
@@ -168,18 +169,22 @@ async def test_the_map_keeps_its_tree_and_cursor_when_progress_changes(tmp_path:
         assert app.focused is tree
 
 
+#: What the engine says while it measures the roofline before a workload.
+ROOFLINE_STEP = said("measure.progress.roofline", step=said("measure.progress.bandwidth", kernel="copy", mib=256))
+
+
 def test_the_first_roofline_measurement_says_what_it_measures() -> None:
     from tutor.ui.screens.exercise import roofline_note
 
-    note = roofline_note("roofline: bandwidth: copy on 256 MiB arrays", "es")
+    note = roofline_note(ROOFLINE_STEP, "es")
     assert note is not None and "roofline" in note and "minuto" in note
-    assert roofline_note("copy: timing", "en") is None
+    assert roofline_note(said("measure.progress.timing", workload="copy"), "en") is None
 
 
 def _roofline_then_wait(request: dict[str, Any], on_progress: Any, cancel: Any) -> dict[str, Any]:
     from tutor.measure.errors import MeasureCancelled
 
-    on_progress(0.1, "roofline: bandwidth: copy on 256 MiB arrays")
+    on_progress(0.1, ROOFLINE_STEP)
     end = time.monotonic() + 10
     while time.monotonic() < end and not (cancel is not None and cancel.is_set()):
         time.sleep(0.02)

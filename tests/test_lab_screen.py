@@ -12,6 +12,7 @@ import pytest
 
 from tutor.content import load_course
 from tutor.measure.errors import MeasureCancelled, MeasureFailed
+from tutor.measure.phases import said
 from tutor.progress import ProgressStore
 from tutor.progress.notebook import load_entries
 from tutor.ui.app import TutorApp, make_app
@@ -171,7 +172,7 @@ class _FailingWorker:
 
     def run(self, request: dict[str, Any], on_progress: Any = None, cancel_event: threading.Event | None = None,
             on_point: Any = None, **_: Any) -> dict[str, Any]:
-        on_progress(0.5, "N=32: 3.0 GFLOP/s")
+        on_progress(0.5, said("measure.progress.gemm_size", n=32, gflops=3.0))
         on_point({"n": 32, "gflops": 3.0, "time_s": 1e-5})
         raise MeasureFailed("the measurement process was killed (SIGKILL) — most likely out of memory")
 
@@ -234,7 +235,7 @@ class _BenchWorker(_FailingWorker):
 
     def run(self, request: dict[str, Any], on_progress: Any = None, **_: Any) -> dict[str, Any]:
         self.requests.append(request)
-        on_progress(1.0, "bench done")
+        on_progress(1.0, said("measure.progress.bench_done"))
         return dict(BENCH_REPORT)
 
 

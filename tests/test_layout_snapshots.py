@@ -21,6 +21,7 @@ from tests.test_exercise_screen import fake_measure
 from tests.test_lab_screen import COURSE as LAB_COURSE
 from tests.test_lab_screen import LESSON as LAB_LESSON
 from tutor.content import load_course
+from tutor.measure.phases import said
 from tutor.progress import ProgressStore
 from tutor.ui.app import TutorApp, make_app
 from tutor.ui.messages import OpenLab, OpenLesson
@@ -192,7 +193,8 @@ class _SweepWorker:
     def run(self, request: dict[str, Any], on_progress: Any = None, cancel_event: threading.Event | None = None,
             on_point: Any = None, **_: Any) -> dict[str, Any]:
         for i, point in enumerate(self.POINTS):
-            on_progress((i + 1) / len(self.POINTS), f"N={point['n']}")
+            on_progress((i + 1) / len(self.POINTS), said("measure.progress.gemm_size", n=point["n"],
+                                                                         gflops=point["gflops"]))
             on_point(dict(point))
         return {"kind": "sweep", "name": "gemm_sizes", "points": [dict(p) for p in self.POINTS],
                 "device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "fp"}}

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from tutor.i18n.message import Message
 from tutor.measure.errors import MeasureCancelled, MeasureFailed, WorkloadError
+from tutor.measure.phases import said
 from tutor.measure.worker import MeasureWorker, describe_exit
 
 
@@ -25,13 +27,13 @@ def worker(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MeasureWorker]:
 
 
 def test_result_progress_and_points(worker: MeasureWorker) -> None:
-    progress: list[tuple[float, str]] = []
+    progress: list[tuple[float, Message]] = []
     points: list[dict[str, Any]] = []
     result = worker.run({"op": "_test_echo", "x": 1}, on_progress=lambda f, m: progress.append((f, m)),
                         on_point=points.append)
     assert result["request"] == {"op": "_test_echo", "x": 1}
     assert points == [{"i": 0}, {"i": 1}, {"i": 2}]
-    assert progress[-1] == (1.0, "point 2")
+    assert progress[-1] == (1.0, said("measure.progress.test_point", i=2))
     pid = result["pid"]
     assert worker.run({"op": "_test_echo"})["pid"] == pid  # kept warm
 

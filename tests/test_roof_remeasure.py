@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 from tests.test_exercise_screen import COURSE, fake_result, wait_for
 from tests.test_lab_screen import write_lab_course
 from tutor.content import load_course
+from tutor.measure.phases import said
 from tutor.practice.roof_stamp import age_text, remeasure_request, roof_stamp
 from tutor.progress import ProgressStore
 from tutor.results import RooflineReference
@@ -51,7 +52,8 @@ class FakeEngine:
         if request["op"] == "roofline":
             for i in range(3):
                 if on_progress:
-                    on_progress((i + 1) / 3, f"roofline: step {i}")
+                    on_progress((i + 1) / 3,
+                                said("measure.progress.roofline", step=said("measure.progress.test_point", i=i)))
             return new_roof()
         return {**fake_result(request), "roofline": old_roof()}
 
@@ -132,7 +134,7 @@ class FakeLabWorker(FakeEngine):
         self.requests.append(request)
         if request["op"] == "roofline":
             return new_roof()
-        on_progress(1.0, "copy: AI 0.00 FLOP/B")
+        on_progress(1.0, said("measure.progress.point", workload="copy", intensity=0.0, gflops=0.0))
         return {"kind": "sweep", "name": "roofline_points", "params": {"dtype": "float32"},
                 "device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "fp"},
                 "points": [{"name": "gemm", "params": {}, "arithmetic_intensity": 40.0, "gflops": 120.0,

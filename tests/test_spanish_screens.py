@@ -24,6 +24,7 @@ from tests.test_doctor_checks import CU126_ARCHS, healthy_5090, torch_with
 from tests.test_exercise_screen import fake_measure
 from tests.test_layout_snapshots import settle
 from tutor.content import load_course
+from tutor.measure.phases import said
 from tutor.progress import ProgressStore
 from tutor.results import Datasheet, RooflineReference
 from tutor.ui.app import TutorApp, make_app
@@ -184,7 +185,9 @@ class RooflineLabWorker:
             return fake_measure(request, on_progress, cancel_event)
         for i, point in enumerate(self.POINTS):
             if on_progress:
-                on_progress((i + 1) / len(self.POINTS), f"{point['name']}: AI {point['arithmetic_intensity']:.2f}")
+                on_progress((i + 1) / len(self.POINTS), said("measure.progress.point", workload=point["name"],
+                                                             intensity=point["arithmetic_intensity"],
+                                                             gflops=point["gflops"]))
             if on_point:
                 on_point(dict(point))
         return {"kind": "sweep", "name": "roofline_points", "params": {"dtype": "float32"},

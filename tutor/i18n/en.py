@@ -92,7 +92,7 @@ MESSAGES: dict[str, str] = {
     "measure.progress.measuring": "measuring…",
     "measure.progress.roofline": "roofline: {step}",
     "measure.progress.roofline_again": "roofline again: {step}",
-    "measure.progress.roofline_measured": "roofline measured",
+    "measure.progress.roofline_measured": "peaks measured",
     "measure.progress.bandwidth": "bandwidth: {kernel} on {mib} MiB arrays",
     "measure.progress.matmul_peak": "matmul peak: {dtype} {shape}",
     "measure.progress.matmul_probe": "matmul: {dtype} {shape} (choosing the size)",

@@ -90,7 +90,7 @@ MESSAGES: dict[str, str] = {
     "measure.progress.measuring": "midiendo…",
     "measure.progress.roofline": "techo de roofline: {step}",
     "measure.progress.roofline_again": "techo de roofline, de nuevo: {step}",
-    "measure.progress.roofline_measured": "roofline medido",
+    "measure.progress.roofline_measured": "picos medidos",
     "measure.progress.bandwidth": "ancho de banda: {kernel} sobre arrays de {mib} MiB",
     "measure.progress.matmul_peak": "pico de matmul: {dtype} {shape}",
     "measure.progress.matmul_probe": "matmul: {dtype} {shape} (eligiendo el tamaño)",
