@@ -102,3 +102,25 @@ def test_no_module_registers_strings_of_its_own() -> None:
                  if "i18n import register" in p.read_text(encoding="utf-8")
                  or "i18n.register(" in p.read_text(encoding="utf-8")]
     assert offenders == []
+
+
+def test_the_measuring_engines_progress_codes_are_in_both_catalogs_with_their_parameters() -> None:
+    """Every code of :data:`tutor.measure.phases.PHASES` has an entry in es and en whose placeholders are the
+    parameters the engine sends; and every ``said("…", **params)`` in the engine names a code of the vocabulary with
+    exactly its parameters (the parent would otherwise show "measuring…")."""
+    from tutor.measure.phases import PHASES, check_vocabulary
+
+    assert check_vocabulary({"es": es.MESSAGES, "en": en.MESSAGES}) == []
+    calls = []
+    for path in sorted((TUTOR / "measure").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("said", "phase")
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                calls.append((f"{path.name}:{node.lineno}", node.args[0].value, {k.arg for k in node.keywords}))
+            if isinstance(node, ast.IfExp) and isinstance(node.body, ast.Constant) and str(node.body.value).startswith(
+                    "measure.progress."):  # said("a" if x else "b", ...): both branches are codes
+                assert node.body.value in PHASES and getattr(node.orelse, "value", None) in PHASES
+    assert len(calls) > 25  # the walk found the engine's call sites
+    wrong = [(where, code, sorted(params)) for where, code, params in calls
+             if code not in PHASES or set(PHASES[code]) != params]
+    assert wrong == []

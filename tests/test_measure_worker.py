@@ -11,7 +11,7 @@ import pytest
 
 from tutor.i18n.message import Message
 from tutor.measure.errors import MeasureCancelled, MeasureFailed, WorkloadError
-from tutor.measure.phases import said
+from tutor.measure.phases import MEASURING, said
 from tutor.measure.worker import MeasureWorker, describe_exit
 
 
@@ -36,6 +36,48 @@ def test_result_progress_and_points(worker: MeasureWorker) -> None:
     assert progress[-1] == (1.0, said("measure.progress.test_point", i=2))
     pid = result["pid"]
     assert worker.run({"op": "_test_echo"})["pid"] == pid  # kept warm
+
+
+#: What a broken or hostile measurement process might send as its progress, each with the fraction beside it.
+HOSTILE_PROGRESS = [
+    (0.1, {"code": "measure.progress.no_such_phase", "params": {}}),                        # unknown code
+    (0.2, {"code": "measure.progress.preparing", "params": {"workload": 3}}),                # a number for text
+    (0.3, {"code": "measure.progress.bandwidth", "params": {"kernel": "copy", "mib": "8"}}),  # text for a number
+    (0.4, {"code": "measure.progress.bandwidth", "params": {"kernel": "copy", "mib": 8.5}}),  # not whole
+    (0.5, {"code": "measure.progress.preparing", "params": {}}),                             # a missing parameter
+    (0.6, {"code": "measure.progress.timing", "params": {"workload": "copy", "lang": "es"}}),  # an extra one
+    (0.7, {"code": "measure.progress.roofline", "params": {"step": {"code": "ex.running"}}}),  # a key of the UI
+    (0.8, "roofline: \x1b]52;c;cHduZWQ=\x07 raw English"),                                     # a bare sentence
+    (0.9, None),
+    ("half", {"code": "measure.progress.timing", "params": {"workload": "co\x1b[31mpy\u202e\n"}}),
+    (float("nan"), {"code": "measure.progress.gemm_size", "params": {"n": 64, "gflops": float("inf")}}),
+]
+
+
+def test_a_hostile_progress_message_reads_measuring_and_never_crashes(worker: MeasureWorker) -> None:
+    """The child's progress is data: only a code of the engine's vocabulary with parameters of the right kinds is
+    shown; anything else is the generic "measuring…" line, and text is cleaned of control characters."""
+    progress: list[tuple[float, Message]] = []
+    worker.run({"op": "_test_echo", "progress": HOSTILE_PROGRESS}, on_progress=lambda f, m: progress.append((f, m)))
+    odd = progress[3:]
+    assert len(odd) == len(HOSTILE_PROGRESS)
+    assert [m for _, m in odd[:9]] == [MEASURING] * 9
+    fraction, cleaned = odd[9]
+    assert fraction == 0.0 and cleaned == said("measure.progress.timing", workload="co[31mpy")  # no ESC, no bidi
+    assert cleaned.render("es") == "co[31mpy: midiendo tiempos"
+    assert odd[10] == (0.0, MEASURING)
+    assert {m.render("es") for _, m in odd} == {"midiendo…", "co[31mpy: midiendo tiempos"}
+    assert {m.render("en") for _, m in odd} == {"measuring…", "co[31mpy: timing"}
+
+
+def test_progress_from_the_child_checks_out_nested_and_in_both_languages(worker: MeasureWorker) -> None:
+    step = said("measure.progress.roofline", step=said("measure.progress.bandwidth", kernel="copy", mib=256))
+    progress: list[tuple[float, Message]] = []
+    worker.run({"op": "_test_echo", "progress": [(0.25, step.as_dict())]},
+               on_progress=lambda f, m: progress.append((f, m)))
+    assert progress[-1] == (0.25, step)
+    assert step.render("es") == "techo de roofline: ancho de banda: copy sobre arrays de 256 MiB"
+    assert step.render("en") == "roofline: bandwidth: copy on 256 MiB arrays"
 
 
 def test_a_real_measurement(worker: MeasureWorker) -> None:

@@ -118,6 +118,27 @@ def test_exercise_runs_and_progress_speak_one_language(capsys: pytest.CaptureFix
     assert_english(out.replace(str(paths.data_dir()), "<data dir>"), machine)
 
 
+def test_exercise_run_progress_lines_speak_the_readers_language(capsys: pytest.CaptureFixture[str],
+                                                                machine: dict[str, str]) -> None:
+    """The measuring engine's progress on stderr (one line per step off a terminal): its codes said in Spanish with
+    Spanish percentages, then in English."""
+    args = ("exercise", "run", "t-copy-bound", "--predict", "memory", "--device", "cpu", "--budget", "0.05",
+            "--confidence", "70")
+    code, _, err = tutor(capsys, *args, "--lang", "es")
+    assert code == 0, err
+    steps = [line for line in err.splitlines() if line.startswith("[")]
+    assert [s.split("] ", 1)[1] for s in steps] == ["copy: preparando entradas", "copy: midiendo tiempos",
+                                                    "copy: hecho"], steps
+    assert steps[-1] == "[100\u00a0%] copy: hecho"
+    assert all(re.match(r"\[ *\d+\u00a0%\] ", s) for s in steps), steps  # "50 %": the Spanish percent sign
+    assert_spanish("\n".join(steps), machine)
+    code, _, err = tutor(capsys, *args, "--lang", "en")
+    steps = [line for line in err.splitlines() if line.startswith("[")]
+    assert [s.split("] ", 1)[1] for s in steps] == ["copy: preparing inputs", "copy: timing", "copy: done"], steps
+    assert all(re.match(r"\[ *\d+%\] ", s) for s in steps), steps
+    assert_english("\n".join(steps), machine)
+
+
 def test_doctor_speaks_one_language(capsys: pytest.CaptureFixture[str], machine: dict[str, str]) -> None:
     code, out, _ = tutor(capsys, "doctor", "--lang", "es")
     assert code in (0, 1) and "Diagnóstico" in out and re.search(r"\(\d+,\d s\)\.", out)

@@ -25,6 +25,7 @@ from tests.test_exercise_screen import fake_measure
 from tests.test_layout_snapshots import settle
 from tutor.content import load_course
 from tutor.measure.phases import said
+from tutor.measure.worker import MeasureWorker
 from tutor.progress import ProgressStore
 from tutor.results import Datasheet, RooflineReference
 from tutor.ui.app import TutorApp, make_app
@@ -360,3 +361,47 @@ async def test_every_screen_speaks_spanish_and_follows_the_toggle(tmp_path: Path
     if pending:
         pytest.xfail("core-rendered text still leaks (voice2's part of issue 13): "
                      + "; ".join(f"{name}: {words[0]}" for name, words in pending.items()))
+
+
+class TinyRoofWorker(MeasureWorker):
+    """The real measurement process, with the roofline measured at the tests' tiny sizes (seconds, not a minute)."""
+
+    def run(self, request: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        return super().run({**request, "roofline_mode": "tiny"}, **kw)
+
+
+async def test_a_real_measurement_reports_its_progress_in_spanish(tmp_path: Path) -> None:
+    """A real measurement in the measurement process (the roofline first, this data dir has none, then the copy):
+    every progress line the exercise screen shows is the engine's code said in Spanish, with the percentage in
+    Spanish, and no English word."""
+    app: TutorApp = make_app(course=load_course(FIXTURES / "exercise_course"),
+                             store=ProgressStore(tmp_path / "p.sqlite3"), lang="es", telemetry=None,
+                             measure_worker=TinyRoofWorker())
+    lines: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        app.post_message(OpenExercise("t-copy-bound"))
+        await settle(pilot, lambda: isinstance(app.screen, ExerciseScreen))
+        exercise = app.screen
+        assert isinstance(exercise, ExerciseScreen)
+        shows = exercise._status
+
+        def status(text: str, error: bool = False) -> None:  # what the status line is given, as it is given
+            lines.append(text)
+            shows(text, error)
+
+        exercise._status = status  # type: ignore[method-assign]
+        exercise.query_one("#choice-memory").value = True  # type: ignore[attr-defined]
+        exercise.query_one("#ex-confidence", Input).value = "70"
+        await pilot.press("ctrl+l")
+        await pilot.press("ctrl+r")
+        await settle(pilot, lambda: exercise.state in ("revealed", "failed"), timeout=120)
+        assert exercise.state == "revealed", lines
+    running = [line for line in lines if line.startswith("Midiendo en")]
+    assert running, lines
+    said_lines = "\n".join(running)
+    assert re.search(r"\d+\s% · (techo de roofline: |copy: )", said_lines), said_lines
+    assert any(phrase in said_lines for phrase in ("ancho de banda: copy sobre arrays de", "pico de matmul",
+                                                   "preparando entradas", "midiendo tiempos", "copy: hecho"))
+    assert not leaks(said_lines), "\n".join(leaks(said_lines))
+    for english in ("roofline: bandwidth", "preparing", "timing", "done", "arrays of", " on ", "measuring…"):
+        assert english not in said_lines

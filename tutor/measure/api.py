@@ -330,6 +330,8 @@ def _test_echo(request: dict[str, Any], progress: Progress, should_cancel: Cance
         if on_point is not None:
             on_point(point)
         progress((i + 1) / 3, said("measure.progress.test_point", i=i))
+    for fraction, raw in request.get("progress", ()):  # sent as they are: a child that says odd things
+        progress(fraction, raw)
     return {"kind": "echo", "request": request, "pid": os.getpid()}
 
 

@@ -174,7 +174,7 @@ def _check(data: Any, depth: int) -> Message | None:
         elif kind == TEXT:
             if not isinstance(value, str):
                 return None
-            value = clean_line(value)[:_MAX_TEXT]
+            value = clean_line(value).strip()[:_MAX_TEXT]
         elif isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
             return None
         elif kind == INT:

@@ -136,7 +136,7 @@ def _serve(request: Any, send: Callable[[tuple[Any, ...]], None], cancel: Any) -
 
     def progress(f: float, said: Message) -> None:
         activity[0] = time.monotonic()
-        send(("progress", float(f), to_wire(said)))
+        send(("progress", f, to_wire(said)))  # checked by the parent (fraction_from_wire, from_wire)
 
     def point(p: dict[str, Any]) -> None:
         activity[0] = time.monotonic()
