@@ -42,7 +42,7 @@ def test_tiny_run_twice(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     md = tmp_path / "out.md"
     proc = run_cli("bench", "--tiny", "--device", "cpu", "--json", str(out), "--markdown", str(md),
-                   "--data-dir", str(data))
+                   "--data-dir", str(data), "--lang", "en")
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr and "bandwidth" in proc.stderr  # progress on stderr
     assert "peak bandwidth" in proc.stdout and "no previous run" in proc.stdout
@@ -63,7 +63,7 @@ def test_tiny_run_twice(tmp_path: Path) -> None:
     if train["theoretical_gflops"]:  # the peak behind MFU, with where each input was read
         assert "MFU over a theoretical peak of" in proc.stdout and "cores ×" in proc.stdout
 
-    proc = run_cli("bench", "--tiny", "--device", "cpu", "--data-dir", str(data), "--json")  # bare --json: stdout
+    proc = run_cli("bench", "--tiny", "--device", "cpu", "--data-dir", str(data), "--json", "--lang", "en")  # stdout
     assert proc.returncode == 0, proc.stderr
     second = json.loads(proc.stdout)  # stdout is only the JSON; the table went to stderr
     assert second["comparison"]["figures"] and "vs previous" in proc.stderr

@@ -18,10 +18,12 @@ from pathlib import Path
 
 from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter
+from tutor.i18n import t
+from tutor.i18n.numbers import decimal
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from tutor.commands import add_common_options
+    from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "bench",
@@ -49,6 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-store", action="store_true",
                         help="do not record this run in the progress store (nor compare it)")
     add_common_options(parser)
+    add_lang_option(parser, help="language of the progress lines, the table and the Markdown report (default: the "
+                                 "language last chosen in the tutor, else the locale's; the JSON is the same)")
     parser.set_defaults(func=run, mode="quick")
 
 
@@ -86,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
     except DeviceError as exc:
         raise CliError(str(exc), exit_code=2) from None
 
-    progress = ProgressPrinter(output_lang(args), elapsed=True)
+    lang = output_lang(args)
+    progress = ProgressPrinter(lang, elapsed=True)
     try:
         report = run_bench(args.mode, device, progress)
     except (DeviceError, WorkloadError, FormulaError) as exc:
@@ -109,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
             store.close()
 
     text = json.dumps(report.to_json(), indent=2, sort_keys=False, default=str)
-    markdown = render_markdown(report, report.comparison)
+    markdown = render_markdown(report, report.comparison, lang)
     written = []
     if args.json_path and not json_to_stdout:
         _write_atomic(Path(args.json_path), text + "\n")
@@ -126,11 +131,13 @@ def run(args: argparse.Namespace) -> int:
         _write_atomic(base.with_suffix(".md"), markdown)
         written += [str(base.with_suffix(".json")), str(base.with_suffix(".md"))]
 
-    print(render_table(report, report.comparison), file=table_out)
-    where = f"wrote {', '.join(written)}" if written else ""
+    print(render_table(report, report.comparison, lang), file=table_out)
+    said = [t("bench.cli.took", lang, seconds=decimal(report.duration_s or 0, lang, 1))]
+    if written:
+        said.append(t("bench.cli.wrote", lang, files=", ".join(written)))
     if json_to_stdout:
-        where = f"{where}; JSON report on stdout" if where else "JSON report on stdout"
-    print(f"  took {report.duration_s or 0:.1f} s; {where}", file=table_out)
+        said.append(t("bench.cli.json_on_stdout", lang))
+    print("  " + "; ".join(said), file=table_out)
     if json_to_stdout:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()

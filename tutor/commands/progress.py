@@ -113,10 +113,12 @@ def render_store_notices(notices: dict[str, Any], lang: str) -> list[str]:
 def render_report(report: dict[str, Any], lang: str) -> str:
     from tutor.i18n import as_lang, format_number, t, tn
     from tutor.practice.reveal import verdict_word
+    from tutor.progress.report import damaged_lines
 
     code = as_lang(lang)
     c0 = report["c0"]
     lines = [*render_store_notices(report.get("store", {}), code),
+             *("! " + line for line in damaged_lines(report.get("damaged"), code)),
              t("progress.cli.c0_passed" if c0["passed"] else "progress.cli.c0_not_yet", code, name=c0["name"])]
     if c0["cpu_only"]:
         lines.append("  " + t("progress.cli.cpu_only", code))

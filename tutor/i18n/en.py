@@ -384,6 +384,9 @@ MESSAGES: dict[str, str] = {
     "palette.doctor_help": "Driver, torch, CUDA and the environment lock",
     "palette.bench": "Bench: measure this machine",
     "palette.bench_help": "The bench lab",
+    "bench.cli.took": "took {seconds} s",
+    "bench.cli.wrote": "wrote {files}",
+    "bench.cli.json_on_stdout": "JSON report on stdout",
     "bench.cv_spread": "CV: the spread across that run's own rounds",
     "bench.estimator": (
         "each figure: the median of {rounds} interleaved rounds, a round's value the best of its calls "
@@ -950,6 +953,12 @@ MESSAGES: dict[str, str] = {
     "progress.state.failed": "failed",
     "progress.history": "History",
     "progress.no_graded": "No graded attempts yet.",
+    "progress.damaged.attempt": (
+        "Attempt {id} ({label}) could not be read: {where}: {what}. Left out of this report; the rest is complete."
+    ),
+    "progress.damaged.lab_run": (
+        "Lab run {id} ({label}) could not be read: {where}: {what}. Left out of this report; the rest is complete."
+    ),
     "progress.confirm": "Delete {what}? ({summary}). This cannot be undone.",
     "progress.deleted": "Deleted: {what}",
     "progress.yes": "Yes, delete",

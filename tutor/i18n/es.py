@@ -391,6 +391,9 @@ MESSAGES: dict[str, str] = {
     "palette.doctor_help": "Driver, torch, CUDA y el lock del entorno",
     "palette.bench": "Bench: medir esta máquina",
     "palette.bench_help": "El laboratorio del bench",
+    "bench.cli.took": "tardó {seconds} s",
+    "bench.cli.wrote": "escrito: {files}",
+    "bench.cli.json_on_stdout": "el informe JSON va a la salida estándar",
     "bench.cv_spread": "CV: la dispersión entre las rondas de esa misma ejecución",
     "bench.estimator": (
         "cada cifra: la mediana de {rounds} rondas intercaladas, el valor de una ronda el mejor de sus "
@@ -982,6 +985,14 @@ MESSAGES: dict[str, str] = {
     "progress.state.failed": "fallido",
     "progress.history": "Historial",
     "progress.no_graded": "Aún no hay intentos calificados.",
+    "progress.damaged.attempt": (
+        "El intento {id} ({label}) no se pudo leer: {where}: {what}. Queda fuera de este informe; el resto está "
+        "completo."
+    ),
+    "progress.damaged.lab_run": (
+        "La ejecución {id} del laboratorio {label} no se pudo leer: {where}: {what}. Queda fuera de este informe; el "
+        "resto está completo."
+    ),
     "progress.confirm": "¿Borrar {what}? ({summary}). No se puede deshacer.",
     "progress.deleted": "Borrado: {what}",
     "progress.yes": "Sí, borrar",

@@ -36,6 +36,40 @@ def recovery_notices(store: Any, lang: Any) -> list[str]:
             for r in recoveries]
 
 
+def damaged_rows(attempts: Any, lab_runs: Any) -> list[dict[str, Any]]:
+    """The stored rows whose measurement, truth or result could not be read (each left out of the report, its
+    located error kept by :mod:`tutor.progress.rows`): ``{"kind": "attempt"|"lab_run", "id", "label", "where",
+    "what"}``, the where without the row's own ``attempt #12`` prefix."""
+    found = []
+    for kind, rows in (("attempt", attempts), ("lab_run", lab_runs)):
+        for row in rows:
+            if not row.damaged:
+                continue
+            where, _, what = str(row.damaged).partition(": ")
+            for prefix in (f"attempt #{row.id} ", f"lab run #{row.id} "):
+                where = where.removeprefix(prefix)
+            found.append({"kind": kind, "id": row.id,
+                          "label": row.exercise_id if kind == "attempt" else row.lab_id,
+                          "where": where, "what": what})
+    return found
+
+
+def damaged_lines(damaged: Any, lang: Any) -> list[str]:
+    """One line per damaged row, in ``lang`` (``tutor progress`` and the progress screen say the same): which row,
+    the field that did not read and why, control characters removed."""
+    from tutor.i18n import t
+    from tutor.untrusted import clean_line
+
+    lines = []
+    for row in damaged if isinstance(damaged, list) else []:
+        if not isinstance(row, dict):
+            continue
+        key = "progress.damaged.lab_run" if row.get("kind") == "lab_run" else "progress.damaged.attempt"
+        lines.append(t(key, lang, id=clean_line(row.get("id", "?")), label=clean_line(row.get("label", ""))[:80],
+                       where=clean_line(row.get("where", ""))[:120], what=clean_line(row.get("what", ""))[:160]))
+    return lines
+
+
 def progress_report(course: Any, store: Any, env_matches: bool | None = None, history: int = 20) -> dict[str, Any]:
     """Everything ``tutor progress --json`` prints (the progress screen shows the same)."""
     from tutor.progress.c0 import evaluate_store, when
@@ -43,6 +77,7 @@ def progress_report(course: Any, store: Any, env_matches: bool | None = None, hi
     from tutor.progress.passes import lesson_statuses
 
     attempts = store.attempts()
+    lab_runs = store.lab_runs()
     checkpoint = evaluate_store(course, store, env_matches)
     lessons = lesson_statuses(course, attempts, store.sections_read())
     recent = []
@@ -60,6 +95,7 @@ def progress_report(course: Any, store: Any, env_matches: bool | None = None, hi
         "lessons": [s.to_json() for s in lessons],
         "calibration": calibration_of(attempts).to_json(),
         "history": recent,
+        "damaged": damaged_rows(attempts, lab_runs),
         "counts": {"attempts": len(attempts), "bench_runs": len(store.bench_runs()),
-                   "doctor_runs": len(store.doctor_runs()), "lab_runs": len(store.lab_runs())},
+                   "doctor_runs": len(store.doctor_runs()), "lab_runs": len(lab_runs)},
     }

@@ -18,6 +18,7 @@ from tutor.content import Course
 from tutor.i18n import Lang, format_number, t, tn
 from tutor.i18n.numbers import percent
 from tutor.practice.reveal import verdict_word
+from tutor.progress.report import damaged_lines
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain, plain_text, styled
@@ -77,6 +78,7 @@ class ProgressScreen(TutorScreen[None]):
         with VerticalScroll(id="progress-body"):
             yield Static(id="progress-c0")
             yield Static(id="progress-unfinished")
+            yield Static(id="progress-damaged")
             yield Static(id="progress-lessons-title", classes="section-title")
             yield DataTable(id="progress-lessons", cursor_type="row", zebra_stripes=True)
             yield Static(id="progress-exercises-title", classes="section-title")
@@ -133,6 +135,10 @@ class ProgressScreen(TutorScreen[None]):
             lines.append(styled("    [dim]$evidence[/dim]", evidence=cond["evidence"][lang]))
         self.query_one("#progress-c0", Static).update(Content("\n").join(lines))
         self._show_unfinished()
+        damaged = self.query_one("#progress-damaged", Static)
+        said = damaged_lines(rep.get("damaged"), lang)
+        damaged.display = bool(said)
+        damaged.update(plain("\n".join(said)))
         self.query_one("#progress-lessons-title", Static).update(styled("[b]$t[/b]", t=t("progress.lessons", lang)))
         lessons = self.query_one("#progress-lessons", DataTable)
         lessons.clear(columns=True)
