@@ -16,6 +16,7 @@ import pytest
 from tutor.cli import main
 from tutor.content import load_course
 from tutor.progress import ProgressStore
+from tutor.progress.rows import LabPrediction, LabResult
 from tutor.ui.app import make_app
 from tutor.ui.screens.progress import ProgressScreen
 
@@ -35,9 +36,10 @@ def damaged_store(path: Path) -> dict[str, int]:
                                               prediction={"choice": "memory"}, confidence=0.8)
             store.record_grade(ids[name], measurement=row["measurement"], truth=row["truth"], verdict="correct",
                                score=1.0)
-        ids["lab"] = store.record_lab_run(lab_id="lab-roof", lesson_id="n0-l1",
-                                          result={"kind": "sweep", "name": "gemm_sizes", "points": []},
-                                          prediction={"text": "a", "value": 3.0})
+        sweep = {"kind": "sweep", "name": "gemm_sizes", "points": [],
+                 "device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "fp"}}
+        ids["lab"] = store.record_lab_run(lab_id="lab-roof", lesson_id="n0-l1", result=LabResult.from_json(sweep),
+                                          prediction=LabPrediction(text="a", value=3.0))
     finally:
         store.close()
     broken = {**row["measurement"], "roofline": {**row["measurement"]["roofline"],
