@@ -108,6 +108,14 @@ def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool
     return torch.matmul(torch.softmax(scores, dim=-1), v)
 
 
+EMBED_INIT_STD = 0.02
+"""The embedding's initial standard deviation (GPT-2's). PyTorch's default for ``nn.Embedding`` is 1, and with the
+LM head tied to it the untrained model's logits had a spread of about √hidden (23 at hidden 512): an initial loss of
+59 where a uniform guess gives ln(vocab), a softmax so peaked that the head's gradients for most tokens were ~1e-20
+and their squares in AdamW's state subnormal floats. Those are slow on x86 and made the bench's training steps slow
+down as they ran (see :class:`TrainRig`). At 0.02 the initial loss is ln(vocab) and no state is subnormal."""
+
+
 class TinyTransformer(nn.Module):
     """Embedding → blocks → final norm → LM head (tied to the embedding by default)."""
 
@@ -115,6 +123,7 @@ class TinyTransformer(nn.Module):
         super().__init__()
         self.cfg = cfg
         self.embed = nn.Embedding(cfg.vocab, cfg.hidden)
+        nn.init.normal_(self.embed.weight, std=EMBED_INIT_STD)
         self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
         self.norm = nn.LayerNorm(cfg.hidden)
         self.head = nn.Linear(cfg.hidden, cfg.vocab, bias=False)
@@ -430,10 +439,6 @@ def theoretical_peak(limits: dict[str, Any] | None, dtype: str) -> tuple[float |
     return None, None
 
 
-FLUSH_DENORMALS = True
-"""Training steps on the CPU run with subnormal floats flushed to zero (see :meth:`TrainRig.step`)."""
-
-
 class TrainRig:
     """The training-step workload, built once: the mode's model, a fixed batch, AdamW and the step's FLOPs as
     FlopCounterMode counts them. :meth:`step` runs and times one step; :meth:`result` turns step times into the
@@ -460,28 +465,21 @@ class TrainRig:
     def step(self) -> float:
         """One step (forward, cross-entropy, backward, AdamW); its seconds.
 
-        On the CPU, subnormal floats are flushed to zero during the step (:data:`FLUSH_DENORMALS`): after about five
-        steps the small model's updates produce subnormals, and x86 arithmetic on them is slow. Measured on the
-        course's 2-core Xeon: 930 tok/s for the first steps, then 280–350 from the sixth on, 930 again with them
-        flushed (a GPU's FP32 units take subnormals at full speed). Without this the bench's training figure swung
-        2.6× with the number of steps per round."""
+        No state of the step holds subnormal floats (:data:`EMBED_INIT_STD`). With PyTorch's default embedding
+        init they appeared in AdamW's state after a few steps (883,516 of the tied embedding's 4.2 M moments after
+        8 steps) and x86 arithmetic on them is slow: on the course's 2-core Xeon the steps of one run went from
+        930 tok/s to about 400 as they ran, a 34 % CV across the bench's rounds. Flushing them to zero
+        (``torch.set_flush_denormal``) only covers the calling thread, not PyTorch's other OpenMP threads."""
         _sync(self.device)
-        flush = FLUSH_DENORMALS and self.device == "cpu"
-        if flush:
-            torch.set_flush_denormal(True)
-        try:
-            t0 = time.perf_counter_ns()
-            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
-                logits = self.model(self.tokens)
-                loss = F.cross_entropy(logits.flatten(0, 1).float(), self.targets.flatten())
-            loss.backward()
-            self.opt.step()
-            self.opt.zero_grad(set_to_none=True)
-            _sync(self.device)
-            return (time.perf_counter_ns() - t0) / 1e9
-        finally:
-            if flush:
-                torch.set_flush_denormal(False)
+        t0 = time.perf_counter_ns()
+        with torch.autocast("cuda", dtype=torch.bfloat16, enabled=self.autocast):
+            logits = self.model(self.tokens)
+            loss = F.cross_entropy(logits.flatten(0, 1).float(), self.targets.flatten())
+        loss.backward()
+        self.opt.step()
+        self.opt.zero_grad(set_to_none=True)
+        _sync(self.device)
+        return (time.perf_counter_ns() - t0) / 1e9
 
     def release(self) -> None:
         """Free the model, its gradients and Adam's state (the figures stay computable by :meth:`result`)."""
