@@ -195,7 +195,7 @@ def _file_two_entries() -> None:
 
 
 def test_cli_list_and_export_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["notebook", "list"]) == 0
+    assert main(["notebook", "list", "--lang", "en"]) == 0
     assert "empty" in capsys.readouterr().out
     _file_two_entries()
     assert main(["notebook", "list"]) == 0
@@ -222,9 +222,9 @@ def test_cli_export_default_path_and_stdout(capsys: pytest.CaptureFixture[str]) 
 
 def test_cli_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _file_two_entries()
-    assert main(["notebook", "export", "-", "--entry", "99"]) == 2
+    assert main(["notebook", "export", "-", "--entry", "99", "--lang", "en"]) == 2
     assert capsys.readouterr().err.strip() == "tutor: error: no notebook entry with id 99 (see 'tutor notebook list')"
-    assert main(["notebook", "export", str(tmp_path)]) == 2
+    assert main(["notebook", "export", str(tmp_path), "--lang", "en"]) == 2
     assert "is a directory" in capsys.readouterr().err
 
 
@@ -239,3 +239,87 @@ def test_the_result_shows_the_telemetry_over_the_run() -> None:
     assert "Telemetría durante la ejecución:** AMD EPYC: CPU media 96 %, pico 100 % · RAM pico 3,0 de 24,0 GiB" in es
     assert "(9 muestras)" in es
     assert "peak RAM 3.0 of 24.0 GiB (9 samples)" in summarise_result(LabResult.from_json(result), "en")
+
+
+# -- tutor notebook write: the learner's own parts, headless ---------------------------------------------------
+
+OWN_GAP = ("Decode reads every weight once per token, so the fixed cost per step and the bandwidth the weights "
+           "are read at explain most of the gap; the KV cache adds little at this context and the rest is noise.")
+
+
+def test_cli_write_sets_only_the_parts_given(capsys: pytest.CaptureFixture[str]) -> None:
+    _file_two_entries()
+    before = {item.id: item.entry for item in load_entries(ProgressStore())}
+    hostile = OWN_GAP + "\x1b]52;c;cHduZWQ=\x07\x1b[2J"
+    assert main(["notebook", "write", "1", "--gap", hostile, "--next-question", "Y con batch 8?", "--lang", "en"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    words = len(OWN_GAP.split())
+    assert out == [f"Entry 1 (lab-gemm): «The gap and its explanation» written, {words} words.",
+                   "Entry 1 (lab-gemm): «Next question» written, 4 words."]
+    after = {item.id: item.entry for item in load_entries(ProgressStore())}
+    assert after[1].gap == OWN_GAP.strip() + "]52;c;cHduZWQ=[2J"  # the escapes' control characters are gone
+    assert "\x1b" not in after[1].gap and "\x07" not in after[1].gap
+    assert after[1].next_question == "Y con batch 8?"
+    # what the measurement wrote, and the other entry, are untouched
+    assert (after[1].setup, after[1].result, after[1].hypothesis) == (
+        before[1].setup, before[1].result, before[1].hypothesis)
+    assert after[2] == before[2]
+
+
+def test_cli_write_reads_a_part_from_stdin_in_spanish(monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    _file_two_entries()
+    monkeypatch.setattr("sys.stdin", io.StringIO("mi hipótesis:\nla copia va a DRAM\n"))
+    assert main(["notebook", "write", "2", "--hypothesis", "-", "--lang", "es"]) == 0
+    assert capsys.readouterr().out.strip() == "Entrada 2 (lab-ws): «Hipótesis» escrita, 7 palabras."
+    entry = {item.id: item.entry for item in load_entries(ProgressStore())}[2]
+    assert entry.hypothesis == "mi hipótesis:\nla copia va a DRAM"
+
+
+def test_cli_write_refuses_bad_input_and_stores_nothing(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+
+    from tutor.commands.notebook import PART_LIMIT_CHARS
+
+    _file_two_entries()
+    before = [item.entry for item in load_entries(ProgressStore())]
+    assert main(["notebook", "write", "1", "--lang", "en"]) == 2
+    assert "nothing to write" in capsys.readouterr().err
+    assert main(["notebook", "write", "99", "--gap", "x", "--lang", "es"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "tutor: error: no hay ninguna entrada del cuaderno con id 99 (mira 'tutor notebook list')")
+    monkeypatch.setattr("sys.stdin", io.StringIO("palabra " * PART_LIMIT_CHARS))
+    assert main(["notebook", "write", "1", "--gap", "-", "--lang", "es"]) == 2
+    from tutor.i18n.numbers import integer
+
+    limit = integer(PART_LIMIT_CHARS, "es")
+    said = capsys.readouterr().err.strip()
+    assert said == f"tutor: error: La diferencia y su explicación: como mucho {limit} caracteres"
+    assert [item.entry for item in load_entries(ProgressStore())] == before
+
+
+def test_the_cli_parts_are_the_parts_the_learner_writes() -> None:
+    from tutor.commands.notebook import LEARNER_PARTS
+    from tutor.progress.notebook import LEARNER_FIELDS
+
+    assert LEARNER_PARTS == LEARNER_FIELDS
+
+
+def test_an_l4_explanation_written_headless_counts_for_c0(capsys: pytest.CaptureFixture[str]) -> None:
+    from tutor.progress.c0 import EXPLANATION_MIN_WORDS, gap_condition
+
+    store = ProgressStore()
+    entry = _entry()
+    entry.lab_id, entry.lesson_id, entry.lab_run_id = "n0-l4-lab-bench", "n0-l4", None
+    entry_id = save_entry(store, entry)
+    assert gap_condition([], notebook=store.notebook_entries()).refs["notebook_entry"] is None
+    short = " ".join(["word"] * (EXPLANATION_MIN_WORDS - 1))
+    assert main(["notebook", "write", str(entry_id), "--gap", short, "--lang", "en"]) == 0
+    assert gap_condition([], notebook=store.notebook_entries()).refs["notebook_entry"] is None
+    assert main(["notebook", "write", str(entry_id), "--gap", OWN_GAP, "--lang", "en"]) == 0
+    assert gap_condition([], notebook=store.notebook_entries()).refs["notebook_entry"] == entry_id
+    capsys.readouterr()
+    store.close()

@@ -1,4 +1,4 @@
-"""`tutor notebook` — the Lab Notebook: list its entries, export them to Markdown."""
+"""`tutor notebook` — the Lab Notebook: list its entries, write the learner's own parts, export them to Markdown."""
 
 from __future__ import annotations
 
@@ -8,6 +8,13 @@ from datetime import datetime
 from pathlib import Path
 
 from tutor.commands import CliError, output_lang
+from tutor.i18n import Lang
+from tutor.untrusted import clean, clean_line
+
+# The parts of an entry the learner writes (tutor.progress.notebook.LEARNER_FIELDS, repeated here so that building
+# the parser imports nothing heavy; a test checks they are the same).
+LEARNER_PARTS: tuple[str, ...] = ("hypothesis", "prediction", "procedure", "gap", "next_question")
+PART_LIMIT_CHARS = 20_000
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,14 +46,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--entry", type=int, action="append", metavar="ID", help="only this entry (repeatable)")
     export.add_argument("--lab", metavar="LAB_ID", help="only the entries of this lab")
 
+    write = actions.add_parser(
+        "write",
+        help="write your own parts of an entry (hypothesis, prediction, procedure, gap, next question)",
+        description="Write the parts of a Lab Notebook entry that are yours, as the notebook screen does (N in the "
+        "TUI). The set-up and the result are the measurement's and cannot be written. TEXT '-' reads the part from "
+        f"standard input (at most {PART_LIMIT_CHARS:,} characters). Control characters are removed.",
+    )
+    add_common_options(write)
+    add_lang_option(write, "language of the confirmation")
+    write.add_argument("entry_id", type=int, metavar="ID", help="the entry (see 'tutor notebook list')")
+    for part in LEARNER_PARTS:
+        write.add_argument(f"--{part.replace('_', '-')}", dest=f"part_{part}", metavar="TEXT", default=None,
+                           help=f"your {part.replace('_', ' ')}")
+
 
 
 def run(args: argparse.Namespace) -> int:
     from tutor import paths
+    from tutor.i18n import t
     from tutor.progress.engines import open_store
     from tutor.progress.notebook import load_entries, render_notebook
 
     lang = output_lang(args)
+    if args.notebook_command == "write":
+        return _write(args, lang)
     store = open_store()
     try:
         entries = load_entries(store)
@@ -55,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
 
     if (args.notebook_command or "list") == "list":
         if not entries:
-            print("The Lab Notebook is empty: finish a lab in the tutor to file its first entry.")
+            print(t("notebookcli.empty", lang))
             return 0
         for item in entries:
             e = item.entry
@@ -69,12 +93,12 @@ def run(args: argparse.Namespace) -> int:
         known = {item.id for item in entries}
         missing = [i for i in args.entry if i not in known]
         if missing:
-            raise CliError(f"no notebook entry with id {missing[0]} (see 'tutor notebook list')")
+            raise CliError(t("notebookcli.no_entry", lang, entry=missing[0]))
         chosen = [item for item in entries if item.id in set(args.entry)]
     if args.lab:
         chosen = [item for item in chosen if item.entry.lab_id == args.lab]
         if not chosen:
-            raise CliError(f"no notebook entry for lab {args.lab!r} (see 'tutor notebook list')")
+            raise CliError(t("notebookcli.no_lab_entry", lang, lab=clean_line(args.lab)))
     text = render_notebook([item.entry for item in chosen], lang)
 
     if args.file == "-":
@@ -86,11 +110,51 @@ def run(args: argparse.Namespace) -> int:
     else:
         target = Path(args.file).expanduser()
         if target.is_dir():
-            raise CliError(f"{target} is a directory; give a file name")
+            raise CliError(t("notebookcli.is_dir", lang, path=clean_line(target)))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+        reason = exc.strerror or exc
+        raise CliError(t("notebookcli.cannot_write", lang, path=clean_line(target), reason=reason)) from None
     print(target)
+    return 0
+
+
+def _part_text(value: str, part: str, lang: Lang) -> str:
+    """The text given for one part: '-' reads standard input (bounded); control characters are removed."""
+    from tutor.i18n import t
+    from tutor.i18n.numbers import integer
+
+    if value == "-":
+        value = sys.stdin.read(PART_LIMIT_CHARS + 1)
+    if len(value) > PART_LIMIT_CHARS:
+        raise CliError(t("notebookcli.too_long", lang, part=t(f"notebook.h.{part}", lang),
+                         limit=integer(PART_LIMIT_CHARS, lang)))
+    return clean(value).strip()
+
+
+def _write(args: argparse.Namespace, lang: Lang) -> int:
+    """`tutor notebook write ID --gap TEXT …`: the learner's own parts, as the notebook screen saves them."""
+    from tutor.i18n import t, tn
+    from tutor.progress.engines import open_store
+    from tutor.progress.notebook import load_entries, save_entry
+
+    given = {part: getattr(args, f"part_{part}") for part in LEARNER_PARTS
+             if getattr(args, f"part_{part}", None) is not None}
+    if not given:
+        raise CliError(t("notebookcli.nothing_to_write", lang))
+    changes = {part: _part_text(value, part, lang) for part, value in given.items()}
+    store = open_store()
+    try:
+        stored = {item.id: item for item in load_entries(store)}
+        item = stored.get(args.entry_id)
+        if item is None:
+            raise CliError(t("notebookcli.no_entry", lang, entry=args.entry_id))
+        save_entry(store, item.entry.with_fields(**changes), entry_id=item.id)
+    finally:
+        store.close()
+    for part, text in changes.items():
+        print(tn("notebookcli.written", len(text.split()), lang, entry=item.id, part=t(f"notebook.h.{part}", lang),
+                 lab=clean_line(item.entry.lab_id)))
     return 0

@@ -76,6 +76,22 @@ MESSAGES: dict[str, str] = {
     "labcli.cancelled": "measurement cancelled; nothing was stored",
     "labcli.filed": "Notebook entry {entry} filed (tutor notebook export --entry {entry}).",
     "labcli.none": "(no labs in this course)",
+    # tutor.commands.notebook
+    "notebookcli.empty": (
+        "The Lab Notebook is empty: finish a lab ('tutor lab run ID' or in the tutor) to file its first "
+        "entry."
+    ),
+    "notebookcli.no_entry": "no notebook entry with id {entry} (see 'tutor notebook list')",
+    "notebookcli.no_lab_entry": "no notebook entry for lab {lab!r} (see 'tutor notebook list')",
+    "notebookcli.is_dir": "{path} is a directory; give a file name",
+    "notebookcli.cannot_write": "cannot write {path}: {reason}",
+    "notebookcli.too_long": "{part}: at most {limit} characters",
+    "notebookcli.nothing_to_write": (
+        "nothing to write: give at least one part, e.g. --gap TEXT (see 'tutor notebook write "
+        "-h')"
+    ),
+    "notebookcli.written.one": "Entry {entry} ({lab}): «{part}» written, {n} word.",
+    "notebookcli.written.other": "Entry {entry} ({lab}): «{part}» written, {n} words.",
     # tutor.commands.serve
     "serve.class": (
         "Serving the class at http://{host}:{port} (each learner logs in with their name and token). Ctrl-C stops."
@@ -1282,7 +1298,7 @@ MESSAGES: dict[str, str] = {
     "c0.gap.entry": "notebook entry #{entry} explains the gap in your words ({words} words)",
     "c0.gap.no_entry": (
         "no L4 Lab Notebook entry explains the gap yet (its \"gap\" part, at least {words} words of your own, "
-        "written in the Lab Notebook screen: N in the TUI)"
+        "written in the Lab Notebook screen, N in the TUI, or with 'tutor notebook write ID --gap TEXT')"
     ),
     "c0.level.title": "Every Nivel 0 exercise passed in the second pass (no hints, no theory), reproducing the first",
     "c0.level.none": "this course has no Nivel 0 exercises",

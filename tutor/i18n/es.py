@@ -76,6 +76,25 @@ MESSAGES: dict[str, str] = {
     "labcli.cancelled": "medida cancelada; nada se guardó",
     "labcli.filed": "Entrada {entry} del cuaderno archivada (tutor notebook export --entry {entry}).",
     "labcli.none": "(este curso no tiene laboratorios)",
+    # tutor.commands.notebook
+    "notebookcli.empty": (
+        "El cuaderno de laboratorio está vacío: termina un laboratorio ('tutor lab run ID' o en el tutor) "
+        "para archivar su primera entrada."
+    ),
+    "notebookcli.no_entry": "no hay ninguna entrada del cuaderno con id {entry} (mira 'tutor notebook list')",
+    "notebookcli.no_lab_entry": (
+        "no hay ninguna entrada del cuaderno del laboratorio {lab!r} (mira 'tutor notebook "
+        "list')"
+    ),
+    "notebookcli.is_dir": "{path} es una carpeta; da un nombre de archivo",
+    "notebookcli.cannot_write": "no se puede escribir {path}: {reason}",
+    "notebookcli.too_long": "{part}: como mucho {limit} caracteres",
+    "notebookcli.nothing_to_write": (
+        "nada que escribir: da al menos una parte, p. ej. --gap TEXTO (mira 'tutor notebook write "
+        "-h')"
+    ),
+    "notebookcli.written.one": "Entrada {entry} ({lab}): «{part}» escrita, {n} palabra.",
+    "notebookcli.written.other": "Entrada {entry} ({lab}): «{part}» escrita, {n} palabras.",
     # tutor.commands.serve
     "serve.class": "Sirviendo la clase en http://{host}:{port} (cada alumno entra con su nombre y token). Ctrl-C para.",
     "serve.single": (
@@ -1329,7 +1348,8 @@ MESSAGES: dict[str, str] = {
     "c0.gap.entry": "la ficha #{entry} explica la distancia con tus palabras ({words} palabras)",
     "c0.gap.no_entry": (
         "ninguna ficha del Lab Notebook de la L4 explica aún la distancia (su parte «diferencia», al menos "
-        "{words} palabras tuyas, escritas en la pantalla del Lab Notebook: N en la TUI)"
+        "{words} palabras tuyas, escritas en la pantalla del Lab Notebook, N en la TUI, o con 'tutor notebook "
+        "write ID --gap TEXTO')"
     ),
     "c0.level.title": (
         "Todos los ejercicios del Nivel 0 aprobados en la segunda pasada (sin pistas ni teoría), "
