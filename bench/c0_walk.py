@@ -1,0 +1,175 @@
+"""C0 walked headless from a fresh data dir, the way the issue checks it (issue 12): only the CLI, as a learner.
+
+    .venv/bin/python bench/c0_walk.py [--data-dir DIR] [--lang es|en] [--skip-bench]
+
+1. every Nivel 0 exercise in pass 1 (a first guess; when the reveal says it was wrong, a second pass-1 attempt with
+   what the reveal taught — the learner who read the answer), then ``tutor progress``: not C0;
+2. every one again in pass 2 (no hints, no theory) with what pass 1 taught; a pass 2 that the new measurement
+   contradicts is tried once more, as a learner would, and counted;
+3. ``tutor doctor --lock``, then ``tutor doctor --check-lock`` in a later process;
+4. the L4 bench lab (``tutor lab run n0-l4-lab-bench``: two ``tutor bench --quick`` runs), and the learner's own
+   explanation of the gap written into its notebook entry (``tutor notebook write ID --gap …``);
+5. ``tutor progress``: the checklist, each condition with its evidence.
+
+Every step is one ``tutor`` process; the table gives what each answered and how long it took. Nothing is faked:
+the measurements are this machine's, at the exercises' real sizes, so the walk takes a while (≈ 20–40 min).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+GAP_IN_MY_WORDS = (
+    "Cada token lee todos los pesos una vez, así que el tiempo por paso es un coste fijo más los bytes de los pesos "
+    "divididos por el ancho de banda con que de verdad se leen; aquí el coste fijo y ese ancho de banda efectivo, "
+    "menor que el pico de STREAM, explican casi toda la distancia, y la caché KV apenas suma con este contexto."
+)
+
+
+def tutor(args: list[str], env: dict[str, str], *, timeout: float = 900) -> tuple[int, str, str, float]:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "tutor", *args], env=env, cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    return done.returncode, done.stdout, done.stderr, time.monotonic() - started
+
+
+def first_guess(exercise: dict[str, Any]) -> list[str]:
+    kind = exercise["kind"]
+    if kind in ("bound", "diagnose", "fit"):
+        return ["--predict", exercise["choices"][0]["id"]]
+    return ["--predict", "1"]
+
+
+def taught(exercise: dict[str, Any], reveal: dict[str, Any]) -> list[str]:
+    """The prediction a learner makes after reading this reveal."""
+    kind = exercise["kind"]
+    if kind in ("bound", "diagnose"):
+        return ["--predict", str(reveal["truth_choice"])]
+    if kind == "fit":
+        choice = reveal["prediction"]["choice"]
+        if reveal["verdict"] != "correct":
+            choice = "does_not_fit" if choice == "fits" else "fits"
+        return ["--predict", choice, "--gb", f"{float(reveal['truth']):.4g}"]
+    return ["--predict", f"{float(reveal['truth']):.4g}"]
+
+
+def attempt(exercise: dict[str, Any], prediction: list[str], pass_no: int, env: dict[str, str],
+            lang: str) -> tuple[dict[str, Any] | None, float, str]:
+    rc, out, err, took = tutor(["exercise", "run", exercise["id"], *prediction, "--pass", str(pass_no),
+                                "--json", "--lang", lang], env)
+    if rc != 0:
+        return None, took, (err.strip().splitlines() or [f"rc {rc}"])[-1]
+    return json.loads(out), took, ""
+
+
+def progress(env: dict[str, str], lang: str) -> dict[str, Any]:
+    rc, out, err, _ = tutor(["progress", "--json", "--lang", lang], env)
+    if rc != 0:
+        raise SystemExit(f"tutor progress failed: {err.strip()}")
+    return json.loads(out)
+
+
+def c0_lines(env: dict[str, str], lang: str) -> str:
+    _, out, _, _ = tutor(["progress", "--lang", lang], env)
+    return out.split("\nLecciones" if lang == "es" else "\nLessons")[0]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data-dir", default=None, help="data dir (default: a new temporary one)")
+    parser.add_argument("--lang", default="es", choices=("es", "en"))
+    parser.add_argument("--skip-bench", action="store_true", help="leave out step 4 (the two bench runs)")
+    args = parser.parse_args()
+    data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="c0-walk-"))
+    env = {**os.environ, "TUTOR_DATA_DIR": str(data_dir)}
+    env.pop("TUTOR_STORE", None)
+    lang = args.lang
+    walk_started = time.monotonic()
+    print(f"data dir: {data_dir} (fresh: {not any(data_dir.iterdir())}); load average {os.getloadavg()[0]:.1f}")
+
+    _, out, _, _ = tutor(["exercise", "list", "--json"], env)
+    level = [e for e in json.loads(out) if str(e["lesson"]).startswith("n0-")]
+    print(f"{len(level)} Nivel 0 exercises\n")
+
+    taught_by_pass1: dict[str, list[str]] = {}
+    print("pass 1")
+    tries1 = 0
+    for ex in level:
+        reveal, took, problem = attempt(ex, first_guess(ex), 1, env, lang)
+        tries1 += 1
+        line = f"  {ex['id']:<30} {took:5.1f} s  "
+        if reveal is None:
+            print(line + f"FAILED: {problem}")
+            continue
+        line += f"{reveal['verdict']:<9} score {reveal['score']:.2f}"
+        if reveal["verdict"] != "correct":
+            again = taught(ex, reveal)
+            reveal2, took2, problem = attempt(ex, again, 1, env, lang)
+            tries1 += 1
+            line += f"  → again with {' '.join(again[1:])}: " + (
+                f"{reveal2['verdict']} {reveal2['score']:.2f} ({took2:.1f} s)" if reveal2 else f"FAILED: {problem}")
+            reveal = reveal2 or reveal
+        taught_by_pass1[ex["id"]] = taught(ex, reveal)
+        print(line)
+
+    report = progress(env, lang)
+    print(f"\nafter pass 1: C0 passed = {report['c0']['passed']}")
+    print(c0_lines(env, lang))
+
+    print("pass 2 (no hints, no theory)")
+    tries2, retried = 0, []
+    for ex in level:
+        prediction = taught_by_pass1.get(ex["id"])
+        if prediction is None:
+            continue
+        reveal, took, problem = attempt(ex, prediction, 2, env, lang)
+        tries2 += 1
+        line = f"  {ex['id']:<30} {took:5.1f} s  " + (
+            f"{reveal['verdict']:<9} score {reveal['score']:.2f}" if reveal else f"FAILED: {problem}")
+        if reveal is not None and reveal["verdict"] == "wrong":
+            again = taught(ex, reveal)
+            reveal2, took2, problem = attempt(ex, again, 2, env, lang)
+            tries2 += 1
+            retried.append(ex["id"])
+            line += f"  → again with {' '.join(again[1:])}: " + (
+                f"{reveal2['verdict']} {reveal2['score']:.2f} ({took2:.1f} s)" if reveal2 else f"FAILED: {problem}")
+        print(line)
+
+    print("\nstack")
+    rc, out, err, took = tutor(["doctor", "--lock", "--lang", lang], env)
+    print(f"  tutor doctor --lock: rc {rc}, {took:.1f} s")
+    rc, out, err, took = tutor(["doctor", "--check-lock", "--lang", lang], env)
+    print(f"  tutor doctor --check-lock (a later process): rc {rc}, {took:.1f} s")
+
+    if not args.skip_bench:
+        print("\nbench and the gap in my words")
+        rc, out, err, took = tutor(["lab", "run", "n0-l4-lab-bench", "--predict", "3", "--lang", lang], env,
+                                   timeout=1800)
+        print(f"  tutor lab run n0-l4-lab-bench: rc {rc}, {took:.1f} s")
+        for ln in (out + err).strip().splitlines()[-4:]:
+            print("    " + ln)
+        _, listing, _, _ = tutor(["notebook", "list", "--lang", lang], env)
+        ids = [ln.split()[0] for ln in listing.splitlines() if "n0-l4-lab-bench" in ln]
+        if ids:
+            rc, out, err, _ = tutor(["notebook", "write", ids[-1], "--gap", GAP_IN_MY_WORDS, "--lang", lang], env)
+            print(f"  tutor notebook write {ids[-1]} --gap …: rc {rc}: {(out or err).strip()}")
+
+    report = progress(env, lang)
+    print(f"\nat the end: C0 passed = {report['c0']['passed']}  (pass 1: {tries1} attempts, pass 2: {tries2}, "
+          f"pass 2 tried again: {', '.join(retried) or 'none'})")
+    print(c0_lines(env, lang))
+    print(f"walk took {(time.monotonic() - walk_started) / 60:.1f} min; load average {os.getloadavg()[0]:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
