@@ -135,7 +135,7 @@ def main() -> int:
         tries2 += 1
         line = f"  {ex['id']:<30} {took:5.1f} s  " + (
             f"{reveal['verdict']:<9} score {reveal['score']:.2f}" if reveal else f"FAILED: {problem}")
-        if reveal is not None and reveal["verdict"] == "wrong":
+        if reveal is not None and reveal["verdict"] != "correct":
             again = taught(ex, reveal)
             reveal2, took2, problem = attempt(ex, again, 2, env, lang)
             tries2 += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from tutor.content.models import Exercise, Grading
+from tutor.grading import noise
 from tutor.grading.units import format_value
 from tutor.grading.verdict import Prediction, ResolvedTruth, Verdict, VerdictWord
 from tutor.i18n import LANGS, t
@@ -38,8 +39,13 @@ def ratio_of(prediction: float, truth: float) -> float:
     return math.exp(abs(math.log(prediction / truth)))
 
 
-def number_score(prediction: float, truth: float, grading: Grading) -> tuple[float, float]:
-    """``(score, ratio)`` from the log-ratio of prediction to truth against the exercise's tolerances."""
+def number_score(prediction: float, truth: float, grading: Grading, spread: float | None = None
+                 ) -> tuple[float, float]:
+    """``(score, ratio)`` from the log-ratio of prediction to truth against the exercise's tolerances. With the
+    measured truth's ``spread`` (σ), the prediction is compared with the nearest value of truth ± 2σ
+    (:func:`tutor.grading.noise.nearest`): the measurement cannot tell those values apart from its own."""
+    if spread is not None and spread > 0:
+        truth = noise.nearest(prediction, truth, spread)
     ratio = ratio_of(prediction, truth)
     eps = 1e-9
     if ratio <= grading.full + eps:
@@ -73,7 +79,9 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
         raise GradingError("a number exercise needs a number as the prediction")
     if truth.value is None:
         raise GradingError("the truth has no value")
-    score, ratio = number_score(prediction.value, truth.value, grading)
+    score, _ = number_score(prediction.value, truth.value, grading, truth.spread)
+    plain_score, ratio = number_score(prediction.value, truth.value, grading)
+    widened = score > plain_score
     p_value, t_value = prediction.value, truth.value
     direction = "grade.high" if p_value > t_value else "grade.low"
     fields: dict[str, object] = {
@@ -84,12 +92,33 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
         "direction": lambda lang: t(direction, lang),
     }
     if score == FULL_SCORE:
-        fb = _feedback("grade.number.within", **fields)
+        fb = _feedback("grade.number.within_spread" if widened else "grade.number.within", **fields)
     elif score > 0:
         fb = _feedback("grade.number.close", **fields)
     else:
         fb = _feedback("grade.number.off", **fields)
+    if truth.spread is not None and truth.spread > 0 and (
+            widened or t_value <= 0 or truth.spread / t_value >= NOTED_SPREAD):
+        fb = _with_spread(fb, t_value, truth, widened=widened)
     return Verdict(verdict_word(score), score, fb, truth, ratio=None if math.isinf(ratio) else ratio)
+
+
+#: A measurement's spread is mentioned when it changed the grade, or when it is at least this (σ ÷ value).
+NOTED_SPREAD = 0.05
+
+
+def _with_spread(fb: dict[str, str], value: float, truth: ResolvedTruth, *, widened: bool) -> dict[str, str]:
+    """The feedback with one sentence on the measurement's own spread: how wide truth ± 2σ was, and whether it
+    changed the grade (a noisy run widens it; a quiet run's is narrow and the sentence says so briefly)."""
+    sigma = truth.spread or 0.0
+    low, high = noise.interval(value, sigma)
+    key = "grade.number.spread_widened" if widened else "grade.number.spread"
+    said = _feedback(key,
+                     spread=lambda lang: (_pct(1 + sigma / value, lang) if value > 0
+                                          else format_value(sigma, truth.unit, lang)),
+                     low=lambda lang: format_value(low, truth.unit, lang),
+                     high=lambda lang: format_value(high, truth.unit, lang))
+    return {lang: f"{fb[lang]} {said[lang]}" for lang in fb}
 
 
 _BOUND_LABEL = {"memory": "grade.bound.memory", "compute": "grade.bound.compute"}

@@ -11,6 +11,7 @@ from contextlib import suppress
 from typing import Any
 
 from tutor.content.models import Exercise
+from tutor.grading import noise
 from tutor.grading.units import UnitError, convert, unit_of_formula_result, unit_of_metric
 from tutor.grading.verdict import ResolvedTruth
 from tutor.i18n.message import Message, Param
@@ -97,12 +98,13 @@ def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> Resolv
         said = Message.of("truth.measured", device=device_param(measurement.device))
         if label and "measured on" not in label:
             said = Message.of("truth.measured_labelled", measured=said, label=measurement_label(label))
-        return ResolvedTruth(
-            said=said,
-            value=value,
-            unit=target,
-            details={"metric": metric, "raw": raw, "raw_unit": unit_of_metric(metric)},
-        )
+        details: dict[str, Any] = {"metric": metric, "raw": raw, "raw_unit": unit_of_metric(metric)}
+        spread = noise.spread_of(measurement, metric)
+        sigma = None
+        if spread is not None:
+            sigma = abs(_to_target(spread.sigma(raw), unit_of_metric(metric), target, metric))
+            details["spread"] = _spread_details(spread, sigma)
+        return ResolvedTruth(said=said, value=value, unit=target, details=details, spread=sigma)
     return _formula_truth(exercise, measurement, target)
 
 
@@ -161,6 +163,10 @@ def _formula_truth(exercise: Exercise, measurement: Measurement | None, target: 
     except FormulaError as exc:
         raise TruthError(str(exc)) from None
     value = _to_target(result, unit_of_formula_result(spec.result_unit), target, f"formula {truth.formula}")
+    spreads = [sp for path in measured.values()
+               if measurement is not None and (sp := noise.spread_of(measurement, path)) is not None]
+    spread = noise.combined(spreads, value)
+    sigma = spread.sigma(value) if spread is not None else None
     human = formula_name(truth.formula)
     said = (Message.of("truth.formula_measured", formula=human,
                        device=device_param(measurement.device if measurement else None))
@@ -170,8 +176,16 @@ def _formula_truth(exercise: Exercise, measurement: Measurement | None, target: 
         value=value,
         unit=target,
         details={"formula": truth.formula, "inputs": inputs, "measured_inputs": measured,
-                 "result": result, "result_unit": spec.result_unit, "description": spec.description},
+                 "result": result, "result_unit": spec.result_unit, "description": spec.description,
+                 **({"spread": _spread_details(spread, sigma)} if spread is not None and sigma is not None else {})},
+        spread=sigma,
     )
+
+
+def _spread_details(spread: noise.Spread, sigma: float) -> dict[str, Any]:
+    """What the reveal and the store keep of a truth's spread: σ in the truth's unit, relative when known, and
+    the recorded figures it came from."""
+    return {"sigma": sigma, "relative": spread.relative, "from": list(spread.paths), "sigmas": noise.SIGMAS}
 
 
 def _bound_truth(exercise: Exercise, m: Measurement | None) -> ResolvedTruth:

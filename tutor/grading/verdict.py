@@ -61,6 +61,9 @@ class ResolvedTruth:
     too_close: bool = False
     details: dict[str, Any] = field(default_factory=dict)
     said: Message | None = None
+    #: σ of the measured truth in ``unit`` (the measurement's own spread, :mod:`tutor.grading.noise`); None when
+    #: the truth is exact (a formula of given numbers, an answer key) or the engine recorded no spread.
+    spread: float | None = None
 
     def __post_init__(self) -> None:
         if self.said is None:
@@ -79,7 +82,11 @@ class ResolvedTruth:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ResolvedTruth:
-        kept = {k: data[k] for k in ("source", "value", "unit", "choice", "too_close", "details") if k in data}
+        kept: dict[str, Any] = {k: data[k] for k in ("source", "value", "unit", "choice", "too_close", "details")
+                                if k in data}
+        spread = data.get("spread")
+        if isinstance(spread, int | float) and not isinstance(spread, bool) and spread >= 0:
+            kept["spread"] = float(spread)
         return cls(**kept, said=Message.from_dict(data.get("said")))
 
 

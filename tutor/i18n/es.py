@@ -1123,6 +1123,18 @@ MESSAGES: dict[str, str] = {
     "grade.number.within": "Dentro del {tolerance}: dijiste {said}, la verdad es {truth}.",
     "grade.number.close": "Cerca, pero {direction} por {off}: dijiste {said}, la verdad es {truth}.",
     "grade.number.off": "Te alejaste {off} (demasiado {direction}): dijiste {said}, la verdad es {truth}.",
+    "grade.number.within_spread": (
+        "Dentro de lo que esta medida puede distinguir: dijiste {said}, la verdad es {truth}."
+    ),
+    "grade.number.spread": (
+        "La propia medida varió ±{spread} (σ entre sus repeticiones), así que de {low} a {high} (verdad ± 2σ)"
+        " todo cuenta como el valor medido."
+    ),
+    "grade.number.spread_widened": (
+        "La propia medida varió ±{spread} (σ entre sus repeticiones): de {low} a {high} (verdad ± 2σ) todo "
+        "cuenta como el valor medido, y tu predicción se comparó con el más cercano. Una máquina más "
+        "tranquila da un intervalo más estrecho."
+    ),
     "grade.bound.memory": "limitado por memoria",
     "grade.bound.compute": "limitado por cómputo",
     "grade.bound.too_close": (

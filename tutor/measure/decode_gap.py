@@ -18,6 +18,7 @@ The parts add up to the measured step exactly.
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from typing import Any
@@ -78,6 +79,29 @@ def fit_line(xs: list[float], ys: list[float]) -> tuple[float, float, float, flo
     ss_res = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys, strict=True))
     r2 = 1.0 - ss_res / ss_tot if ss_tot > 0 and n > 2 else 1.0
     return a, b, r2, raw
+
+
+def fit_spread(xs: list[float], per_round: list[list[float]]) -> dict[str, Any]:
+    """How much the line moves from round to round: the same least-squares fit on each interleaved round's typical
+    steps alone, and the standard deviation of its intercept (ms, unclamped) and the CV of its effective bandwidth
+    across the rounds. A grader compares a prediction with the measurement's own spread (:mod:`tutor.grading.noise`);
+    with fewer than two usable rounds there is no spread to give."""
+    fixed_ms: list[float] = []
+    bandwidth: list[float] = []
+    for steps in per_round:
+        if len(steps) != len(xs):
+            continue
+        _a, slope, _r2, raw = fit_line(xs, steps)
+        fixed_ms.append(raw * 1e3)
+        if slope > 0:
+            bandwidth.append(1 / slope / 1e9)
+    out: dict[str, Any] = {"rounds_fixed_ms": fixed_ms, "rounds_effective_bandwidth_gbs": bandwidth,
+                           "fixed_ms_sd": None, "effective_bandwidth_cv": None}
+    if len(fixed_ms) >= 2:
+        out["fixed_ms_sd"] = statistics.stdev(fixed_ms)
+    if len(bandwidth) >= 2:
+        out["effective_bandwidth_cv"] = statistics.stdev(bandwidth) / statistics.fmean(bandwidth)
+    return out
 
 
 def decompose(step_s: float, weights_bytes: float, extra_bytes: float, fixed_s: float, eff_bw: float,
@@ -166,6 +190,7 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
     previous_threads = torch.get_num_threads()
     models = [build_model(cfg, device, torch.float32).eval() for cfg in configs]
     samples: list[list[float]] = [[] for _ in configs]
+    per_round: list[list[float]] = []  # each round's typical step per size, for the spread of the fit
     try:
         pinned = _pick_threads(models[len(models) // 2], prompt, device, should_cancel, previous_threads) \
             if threads is None else max(1, int(threads))
@@ -176,7 +201,11 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
                     progress((r * len(models) + i) / (rounds * len(models)),
                              said("measure.progress.gap_round", round=r + 1, rounds=rounds, model=i + 1,
                                   models=len(models)))
-                samples[i].extend(_timed_steps(model, prompt, steps, device, should_cancel, 4 if r == 0 else 1))
+                timed = _timed_steps(model, prompt, steps, device, should_cancel, 4 if r == 0 else 1)
+                samples[i].extend(timed)
+                if i == 0:
+                    per_round.append([])
+                per_round[-1].append(typical_step(timed))
     finally:
         torch.set_num_threads(previous_threads)
     sizes: list[dict[str, Any]] = []
@@ -189,8 +218,10 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
                       "step_ms_median": statistics.median(times) * 1e3, "step_ms_min": min(times) * 1e3,
                       "cv": statistics.stdev(times) / statistics.fmean(times) if len(times) > 1 else 0.0,
                       "timed_steps": len(times), "tokens_per_s": 1 / typical})
-    fixed_s, slope, r2, raw_fixed_s = fit_line([s["bytes_per_step"] for s in sizes], [s["step_s"] for s in sizes])
+    xs = [s["bytes_per_step"] for s in sizes]
+    fixed_s, slope, r2, raw_fixed_s = fit_line(xs, [s["step_s"] for s in sizes])
     eff_bw = 1 / slope if slope > 0 else float("inf")
+    spread = fit_spread(xs, per_round)
     ref = sizes[-1]
     # The roof that feeds the largest model's weights, read with decode's own GEMVs where they live (DRAM, or the
     # cache that holds them): the same roof as decode's bound, so the gap is split against the bandwidth those
@@ -198,6 +229,10 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
     feed = weights_read_bandwidth(models[-1], device, should_cancel)
     roof_gbs = float(feed["gbs"])
     gap = decompose(ref["step_s"], ref["weights_bytes"], ref["kv_bytes"], fixed_s, eff_bw, roof_gbs * 1e9)
+    read_cv = feed.get("cv")
+    if spread.get("effective_bandwidth_cv") is not None and isinstance(read_cv, int | float):
+        # achieved = effective ÷ roof: both measured, so their relative spreads add in quadrature
+        gap["achieved_bandwidth_pct_cv"] = math.hypot(spread["effective_bandwidth_cv"], float(read_cv))
     largest = max(s["bytes_per_step"] for s in sizes)
     resident = device == "cpu" and last_level_cache_bytes is not None and largest <= last_level_cache_bytes
     llc = last_level_cache_bytes if device == "cpu" else None
@@ -223,7 +258,7 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
                  "level": feeding["level"], "bandwidth_gbs": roof_gbs,
                  "over_stream_copy": roof_gbs / peak_bandwidth_gbs if peak_bandwidth_gbs > 0 else None},
         "fit": {"fixed_ms": fixed_s * 1e3, "effective_bandwidth_gbs": eff_bw / 1e9, "r2": r2,
-                "intercept_ms": raw_fixed_s * 1e3, "clamped": fixed_s != raw_fixed_s,
+                "intercept_ms": raw_fixed_s * 1e3, "clamped": fixed_s != raw_fixed_s, **spread,
                 "formula": "step time = fixed + bytes per step ÷ effective bandwidth (least squares)"},
         "reference": {"n_params": ref["n_params"], "weights_bytes": ref["weights_bytes"],
                       "kv_bytes": ref["kv_bytes"], "step_ms": ref["step_ms"]},
