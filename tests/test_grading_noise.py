@@ -18,7 +18,7 @@ from tutor.content.loader import load_course
 from tutor.content.models import Grading
 from tutor.grading import Prediction, grade, resolve_truth
 from tutor.grading.kinds import number_score
-from tutor.grading.noise import MAX_RELATIVE, interval, nearest, spread_of
+from tutor.grading.noise import MAX_RELATIVE, band, spread_of, widened
 from tutor.grading.verdict import ResolvedTruth
 from tutor.paths import bundled_course
 from tutor.results import Measurement
@@ -77,13 +77,18 @@ def test_a_typed_timing_refuses_a_hostile_cv_at_the_boundary() -> None:
 # -- the score ----------------------------------------------------------------------------------------------------
 
 
-def test_the_prediction_is_compared_with_the_nearest_value_of_truth_plus_minus_two_sigma() -> None:
-    assert interval(10.0, 1.0) == (8.0, 12.0) and interval(1.0, 2.0) == (0.0, 5.0)
-    assert nearest(11.0, 10.0, 1.0) == 11.0 and nearest(20.0, 10.0, 1.0) == 12.0 and nearest(1.0, 10.0, 1.0) == 8.0
+def test_the_tolerance_widens_to_two_sigma_only_when_the_measurement_is_wider() -> None:
     g = Grading(full=1.25, most=1.6, some=3.0)
+    assert widened(g, 10.0, 1.0) is g  # 2σ = 20 % is inside the 25 % tolerance: unchanged
+    wide = widened(g, 10.0, 3.5)  # 2σ = 70 %
+    assert wide.full == pytest.approx(1.7) and wide.most == pytest.approx(1.6 * 1.7 / 1.25)
+    assert wide.some == pytest.approx(3.0 * 1.7 / 1.25)
+    assert band(10.0, 1.0, g) == pytest.approx((8.0, 12.5)) and band(10.0, 3.5, g) == pytest.approx((10 / 1.7, 17))
+    assert band(0.0, 0.4, g) == (0.0, 0.8)
     assert number_score(17.0, 10.0, g)[0] == 0.4  # 1.7× off on its own
-    assert number_score(17.0, 10.0, g, spread=3.0)[0] == 1.0  # inside 10 ± 6
-    assert number_score(17.0, 10.0, g, spread=1.0)[0] == 0.75  # 17 against 12: 1.42×
+    assert number_score(17.0, 10.0, g, spread=3.5)[0] == 1.0  # inside 10 within 1.7×
+    assert number_score(17.0, 10.0, g, spread=3.0)[0] == 0.75  # full 1.6×, most 2.05×
+    assert number_score(11.0, 10.0, g, spread=1.0) == number_score(11.0, 10.0, g)  # a quiet run: as before
     assert number_score(17.0, 10.0, g, spread=0.0) == number_score(17.0, 10.0, g)
     assert number_score(0.5, 0.0, g, spread=0.4)[0] == 1.0  # a clamped 0 ± 0.8: 0.5 cannot be told apart
     assert number_score(0.5, 0.0, g)[0] == 0.0
@@ -100,8 +105,8 @@ def test_a_noisy_mfu_accepts_what_the_last_run_measured_and_says_why(course: Any
     assert (verdict.verdict, verdict.score) == ("correct", 1.0)
     assert verdict.ratio == pytest.approx(5.12 / 3.01)  # the ratio shown is still the plain one
     es, en = (verdict.feedback_in(lang).replace("\xa0", " ") for lang in ("es", "en"))
-    assert "Dentro de lo que esta medida puede distinguir" in es and "±36 %" in es and "de 0,819 % a 5,2 %" in es
-    assert "Within what this measurement can tell apart" in en and "0.819% to 5.2%" in en
+    assert "Dentro de lo que esta medida puede distinguir" in es and "±36 %" in es and "de 1,74 % a 5,2 %" in es
+    assert "Within what this measurement can tell apart" in en and "from 1.74% to 5.2%" in en
     # the same prediction against a quiet run of the same truth is graded as before, with no sentence
     quiet = resolve_truth(exercise, m("train_step", mfu=0.0301, cv=0.01))
     plain = grade(exercise, Prediction(value=5.12), quiet)
@@ -154,3 +159,14 @@ def test_the_fit_spread_is_the_line_fitted_on_each_round() -> None:
     assert moved["effective_bandwidth_cv"] == pytest.approx(statistics.stdev([5, 5, 4]) / statistics.fmean([5, 5, 4]))
     assert fit_spread(xs, rounds[:1])["fixed_ms_sd"] is None  # one round: no spread to give
     assert math.isfinite(moved["fixed_ms_sd"])
+
+
+def test_a_spread_inside_the_tolerance_is_only_mentioned(course: Any) -> None:
+    exercise = course.exercises["n0-l1-triad-gbs"]  # full marks within 20 %
+    run = m("workload", achieved_gbs=20.0, time_s={"median": 0.1, "min": 0.09, "cv": 0.08})
+    verdict = grade(exercise, Prediction(value=23.0), resolve_truth(exercise, run))
+    assert verdict.verdict == "correct"
+    assert verdict.feedback_in("en").endswith("(σ across its own repeats), within this exercise's tolerance.")
+    assert "dentro de la tolerancia de este ejercicio" in verdict.feedback_in("es")
+    off = grade(exercise, Prediction(value=30.0), resolve_truth(exercise, run))
+    assert off.verdict == "partly"  # 2σ = 16 % does not widen a 20 % tolerance

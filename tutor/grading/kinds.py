@@ -42,10 +42,13 @@ def ratio_of(prediction: float, truth: float) -> float:
 def number_score(prediction: float, truth: float, grading: Grading, spread: float | None = None
                  ) -> tuple[float, float]:
     """``(score, ratio)`` from the log-ratio of prediction to truth against the exercise's tolerances. With the
-    measured truth's ``spread`` (σ), the prediction is compared with the nearest value of truth ± 2σ
-    (:func:`tutor.grading.noise.nearest`): the measurement cannot tell those values apart from its own."""
+    measured truth's ``spread`` (σ), the tolerances widen to truth ± 2σ when that is wider
+    (:func:`tutor.grading.noise.widened`): the measurement cannot tell those values apart from its own."""
     if spread is not None and spread > 0:
-        truth = noise.nearest(prediction, truth, spread)
+        if truth > 0:
+            grading = noise.widened(grading, truth, spread)
+        else:  # a measured 0 (a clamped intercept) ± 2σ: anything up to 2σ is the measured value
+            truth = min(prediction, noise.SIGMAS * spread)
     ratio = ratio_of(prediction, truth)
     eps = 1e-9
     if ratio <= grading.full + eps:
@@ -81,7 +84,7 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
         raise GradingError("the truth has no value")
     score, _ = number_score(prediction.value, truth.value, grading, truth.spread)
     plain_score, ratio = number_score(prediction.value, truth.value, grading)
-    widened = score > plain_score
+    helped = score > plain_score  # the measurement's own spread, wider than the tolerance, changed the grade
     p_value, t_value = prediction.value, truth.value
     direction = "grade.high" if p_value > t_value else "grade.low"
     fields: dict[str, object] = {
@@ -92,28 +95,29 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
         "direction": lambda lang: t(direction, lang),
     }
     if score == FULL_SCORE:
-        fb = _feedback("grade.number.within_spread" if widened else "grade.number.within", **fields)
+        fb = _feedback("grade.number.within_spread" if helped else "grade.number.within", **fields)
     elif score > 0:
         fb = _feedback("grade.number.close", **fields)
     else:
         fb = _feedback("grade.number.off", **fields)
-    if truth.spread is not None and truth.spread > 0 and (
-            widened or t_value <= 0 or truth.spread / t_value >= NOTED_SPREAD):
-        fb = _with_spread(fb, t_value, truth, widened=widened)
+    if truth.spread is not None and truth.spread > 0:
+        fb = _with_spread(fb, t_value, truth, grading)
     return Verdict(verdict_word(score), score, fb, truth, ratio=None if math.isinf(ratio) else ratio)
 
 
-#: A measurement's spread is mentioned when it changed the grade, or when it is at least this (σ ÷ value).
+#: A measurement's spread within the tolerance is mentioned from this size on (σ ÷ value); a wider one always is.
 NOTED_SPREAD = 0.05
 
 
-def _with_spread(fb: dict[str, str], value: float, truth: ResolvedTruth, *, widened: bool) -> dict[str, str]:
-    """The feedback with one sentence on the measurement's own spread: how wide truth ± 2σ was, and whether it
-    changed the grade (a noisy run widens it; a quiet run's is narrow and the sentence says so briefly)."""
+def _with_spread(fb: dict[str, str], value: float, truth: ResolvedTruth, grading: Grading) -> dict[str, str]:
+    """The feedback with one sentence on the measurement's own spread when it matters: wider than the exercise's
+    tolerance (the band grew to truth ± 2σ, and the sentence gives it), or at least :data:`NOTED_SPREAD`."""
     sigma = truth.spread or 0.0
-    low, high = noise.interval(value, sigma)
-    key = "grade.number.spread_widened" if widened else "grade.number.spread"
-    said = _feedback(key,
+    low, high = noise.band(value, sigma, grading)
+    wider = value <= 0 or noise.widened(grading, value, sigma) is not grading
+    if not wider and sigma / value < NOTED_SPREAD:
+        return fb
+    said = _feedback("grade.number.spread_band" if wider else "grade.number.spread",
                      spread=lambda lang: (_pct(1 + sigma / value, lang) if value > 0
                                           else format_value(sigma, truth.unit, lang)),
                      low=lambda lang: format_value(low, truth.unit, lang),

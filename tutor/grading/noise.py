@@ -2,11 +2,11 @@
 
 A measured figure is one draw from a noisy machine: a busy neighbour, a throttling laptop, a second learner on the
 same device. The engine records, beside each figure, how much it varied across the run's own repeats (the CV of the
-timed repeats, of the interleaved rounds, of the per-round fits). A prediction that lands within the truth ± 2σ
-cannot be told apart from the measurement by the measurement itself, so it is compared with the nearest value of
-that interval — the same rule as the bench's comparison of two runs (``max(5 %, 2·√(CV₁² + CV₂²))``), applied to a
-prediction and one run. On a quiet machine the interval is narrow and grading is unchanged; on a noisy one the
-reveal says how wide it was and why.
+timed repeats, of the interleaved rounds, of the per-round fits). When 2σ is wider than the exercise's
+full-marks tolerance, a prediction within the truth ± 2σ cannot be told apart from the measurement by the
+measurement itself, so the tolerances widen to it — the same rule as the bench's comparison of two runs
+(``max(5 %, 2·√(CV₁² + CV₂²))``), applied to a prediction and one run. On a quiet machine grading is unchanged; on a
+noisy one the reveal says how wide the measurement was and why the band grew.
 
 Pure: reads a :class:`~tutor.results.Measurement`'s figures, imports nothing of the engine.
 """
@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tutor.content.models import Grading
 from tutor.results import Measurement
 
 #: How many standard deviations either side of the measured value count as "the measurement itself".
@@ -122,12 +123,23 @@ def combined(spreads: Sequence[Spread], value: float) -> Spread | None:
     return Spread(min(MAX_RELATIVE, math.sqrt(sum(r * r for r in relatives))), None, paths)
 
 
-def interval(value: float, sigma: float) -> tuple[float, float]:
-    """The values the measurement cannot tell apart from ``value``: ``value ± SIGMAS·σ`` (never below 0)."""
-    return max(0.0, value - SIGMAS * sigma), value + SIGMAS * sigma
+def band(value: float, sigma: float, grading: Grading) -> tuple[float, float]:
+    """The values counted as the measured ``value``: within the exercise's full-marks tolerance, or within
+    ``value ± SIGMAS·σ`` as a ratio when the measurement's own spread is wider (never below 0)."""
+    if value <= 0:
+        return 0.0, SIGMAS * sigma
+    full = max(grading.full, 1 + SIGMAS * sigma / value)
+    return value / full, value * full
 
 
-def nearest(prediction: float, value: float, sigma: float) -> float:
-    """The value of the interval nearest to ``prediction`` (the prediction itself when it lies inside)."""
-    low, high = interval(value, sigma)
-    return min(high, max(low, prediction))
+def widened(grading: Grading, value: float, sigma: float) -> Grading:
+    """The exercise's tolerances, widened when the measurement's own spread is wider than its full-marks band:
+    ``full`` becomes ``1 + 2σ/value`` and ``most`` and ``some`` grow by the same factor (the bench's rule for two
+    runs, ``max(floor, 2·spread)``, for a prediction and one run). Unchanged on a quiet run."""
+    if value <= 0 or sigma <= 0:
+        return grading
+    full = 1 + SIGMAS * sigma / value
+    if full <= grading.full:
+        return grading
+    factor = full / grading.full
+    return grading.model_copy(update={"full": full, "most": grading.most * factor, "some": grading.some * factor})

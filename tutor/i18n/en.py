@@ -1087,13 +1087,13 @@ MESSAGES: dict[str, str] = {
     "grade.number.off": "Off by {off} ({direction}): you said {said}, the truth is {truth}.",
     "grade.number.within_spread": "Within what this measurement can tell apart: you said {said}, the truth is {truth}.",
     "grade.number.spread": (
-        "The measurement itself varied by ±{spread} (σ across its own repeats), so {low} to {high} (truth ± "
-        "2σ) all count as the measured value."
+        "The measurement itself varied by ±{spread} (σ across its own repeats), within this exercise's "
+        "tolerance."
     ),
-    "grade.number.spread_widened": (
-        "The measurement itself varied by ±{spread} (σ across its own repeats): {low} to {high} (truth ± 2σ) "
-        "all count as the measured value, and your prediction was compared with the nearest of them. A "
-        "quieter machine gives a narrower range."
+    "grade.number.spread_band": (
+        "The measurement itself varied by ±{spread} (σ across its own repeats), more than this exercise's "
+        "tolerance: anything from {low} to {high} (truth ± 2σ) counts as the measured value. A quieter "
+        "machine gives a narrower range."
     ),
     "grade.bound.memory": "memory-bound",
     "grade.bound.compute": "compute-bound",

@@ -1127,13 +1127,13 @@ MESSAGES: dict[str, str] = {
         "Dentro de lo que esta medida puede distinguir: dijiste {said}, la verdad es {truth}."
     ),
     "grade.number.spread": (
-        "La propia medida varió ±{spread} (σ entre sus repeticiones), así que de {low} a {high} (verdad ± 2σ)"
-        " todo cuenta como el valor medido."
+        "La propia medida varió ±{spread} (σ entre sus repeticiones), dentro de la tolerancia de este "
+        "ejercicio."
     ),
-    "grade.number.spread_widened": (
-        "La propia medida varió ±{spread} (σ entre sus repeticiones): de {low} a {high} (verdad ± 2σ) todo "
-        "cuenta como el valor medido, y tu predicción se comparó con el más cercano. Una máquina más "
-        "tranquila da un intervalo más estrecho."
+    "grade.number.spread_band": (
+        "La propia medida varió ±{spread} (σ entre sus repeticiones), más que la tolerancia de este "
+        "ejercicio: todo lo que va de {low} a {high} (verdad ± 2σ) cuenta como el valor medido. Una máquina "
+        "más tranquila da un intervalo más estrecho."
     ),
     "grade.bound.memory": "limitado por memoria",
     "grade.bound.compute": "limitado por cómputo",
