@@ -65,11 +65,14 @@ def main() -> int:
             return value
         return run
 
+    def quiet(_fraction: float, _message: object) -> None:
+        return None
+
     tasks: dict[str, Callable[[], float]] = {}
-    copy_task, _bw, _samples = bench_rounds._copy_task("cpu", args.mode, None, None, bench_rounds._noop)
+    copy_task, _bw, _samples = bench_rounds._copy_task("cpu", args.mode, None, None, quiet)
     tasks["bandwidth"] = copy_task
     for dtype in ("float32", "float64", "bfloat16"):
-        task, info = bench_rounds._gemm_task("cpu", dtype, args.mode, None, bench_rounds._noop)
+        task, info = bench_rounds._gemm_task("cpu", dtype, args.mode, None, quiet)
         print(f"matmul {dtype}: n={info['n']}, {info['calls_per_round']} calls per round", flush=True)
         tasks[f"matmul {dtype}"] = task
     rig = TrainRig("cpu", args.mode, "float32")
