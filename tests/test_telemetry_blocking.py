@@ -110,6 +110,7 @@ async def test_the_panel_marks_blocked_readings_stale_and_clears_the_mark(tmp_pa
         await wait_for(pilot, lambda: panel.stale)
         text = panel_text(panel)
         assert "STALE — last reading" in text and "42" in text  # old figures stay, marked
+        assert "(the driver is not answering)" in text  # NVML's call is what blocks
         app.lang = "es"
         await pilot.pause(0.6)
         assert "SIN DATOS RECIENTES — última lectura hace" in panel_text(panel)
@@ -165,3 +166,15 @@ def test_quit_while_the_driver_call_blocks_exits_within_a_second(tmp_path: Path)
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
     print(f"quit with a blocked driver call took {elapsed:.3f} s")
     assert elapsed < 1.0, f"quit took {elapsed:.2f} s"
+
+
+def test_staleness_is_blamed_on_the_backend_that_is_live() -> None:
+    """On a CPU-only machine there is no driver to blame: a starved host sampler or a trace's end is said."""
+    from tutor.i18n import t
+    from tutor.ui.widgets.telemetry_panel import stale_key
+
+    assert [stale_key(b) for b in ("nvml+host", "nvml", "host", "replay")] == [
+        "tel.stale", "tel.stale", "tel.stale_host", "tel.stale_replay"]
+    for lang in ("es", "en"):
+        assert "driver" not in t(stale_key("host"), lang, age="3")
+        assert "driver" not in t(stale_key("replay"), lang, age="3")

@@ -386,6 +386,8 @@ MESSAGES: dict[str, str] = {
     "tel.chart_replay": " (replay)",
     "tel.chart_empty": "history: no samples yet",
     "tel.stale": "⚠ STALE — last reading {age} s ago (the driver is not answering)",
+    "tel.stale_host": "⚠ STALE — last reading {age} s ago (the host sampler has not run: the machine is very busy)",
+    "tel.stale_replay": "⚠ STALE — last reading {age} s ago (the recorded trace has no newer sample)",
     "tel.expand_hint": "ctrl+t expands the telemetry",
     # tutor.ui.app
     "palette.help": "Help: keys of this screen",

@@ -396,6 +396,14 @@ MESSAGES: dict[str, str] = {
     "tel.chart_replay": " (replay)",
     "tel.chart_empty": "historial: aún no hay muestras",
     "tel.stale": "⚠ SIN DATOS RECIENTES — última lectura hace {age} s (el driver no responde)",
+    "tel.stale_host": (
+        "⚠ SIN DATOS RECIENTES — última lectura hace {age} s (el muestreo no ha corrido: la "
+        "máquina está muy ocupada)"
+    ),
+    "tel.stale_replay": (
+        "⚠ SIN DATOS RECIENTES — última lectura hace {age} s (la traza grabada no tiene muestras "
+        "más nuevas)"
+    ),
     "tel.expand_hint": "ctrl+t amplía la telemetría",
     # tutor.ui.app
     "palette.help": "Ayuda: teclas de esta pantalla",

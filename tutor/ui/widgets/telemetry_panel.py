@@ -214,7 +214,7 @@ class TelemetryPanel(Vertical):
         self.set_class(stale, "-stale")
         if stale and snap is not None:
             self.query_one("#telemetry-stale", Static).update(
-                t("tel.stale", self.lang, age=format_number(snap.age(), self.lang, ".0f")))
+                t(stale_key(snap.backend), self.lang, age=format_number(snap.age(), self.lang, ".0f")))
 
     @property
     def stale(self) -> bool:
@@ -583,3 +583,11 @@ class TelemetryFeed:
     def close(self) -> None:
         if self.sampler is not None:
             self.sampler.close()
+
+
+def stale_key(backend: str) -> str:
+    """Why readings can be old, said only of the backend that is live: a driver call that has not returned (NVML),
+    a recorded trace with no newer sample, or a host sampler that has not run (a machine too busy to sample)."""
+    if "nvml" in backend:
+        return "tel.stale"
+    return "tel.stale_replay" if backend.startswith("replay") else "tel.stale_host"
