@@ -71,7 +71,8 @@ def test_tiny_run_twice(tmp_path: Path) -> None:
     assert "max(5 %, 2·√(CV₁² + CV₂²))" in proc.stderr
     assert "JSON report on stdout" in proc.stderr
     runs = ProgressStore(data / "progress.sqlite3").bench_runs(report["device"]["fingerprint"])
-    assert len(runs) == 2 and runs[0]["report"]["headline"] == report["headline"]
+    assert len(runs) == 2 and runs[0].report is not None
+    assert runs[0].report.to_json()["headline"] == report["headline"]
 
 
 def test_comparison_and_rendering() -> None:

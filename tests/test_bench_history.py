@@ -23,8 +23,8 @@ def test_second_pass_is_compared_with_the_first_of_its_mode(stores: Stores) -> N
     [bw] = [f for f in comparison.figures if f.key == "peak_bandwidth_gbs"]
     assert bw.previous == 40.0 and abs(bw.ratio - 1.025) < 1e-9
     runs = store.bench_runs("fp")
-    assert [r["report"]["mode"] for r in runs] == ["quick", "full", "quick"]
-    assert runs[-1]["report"]["comparison"] == comparison.to_json()
+    assert [r.mode for r in runs] == ["quick", "full", "quick"]
+    assert runs[-1].report is not None and runs[-1].report.comparison == comparison
     assert bench_condition(runs).passed
     record_bench(store, report("quick", 30.0))  # 27 % slower: this pair does not agree...
     cond = bench_condition(store.bench_runs("fp"))

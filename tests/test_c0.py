@@ -9,7 +9,7 @@ import pytest
 
 from tutor.measure.bench_report import compare
 from tutor.progress.c0 import PASS_SCORE, evaluate_c0
-from tutor.progress.rows import Attempt, DoctorRun
+from tutor.progress.rows import Attempt, BenchRun, DoctorRun, StoredEntry
 from tutor.results import BenchReport
 
 HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "ridge_flops_per_byte": 5.0,
@@ -17,12 +17,13 @@ HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "rid
 
 
 def bench(i: int, fp: str = "fp1", kind: str = "cpu", scale: float = 1.0, cv: float | None = None
-          ) -> dict[str, Any]:
+          ) -> BenchRun:
     head = {k: ({d: x * scale for d, x in v.items()} if isinstance(v, dict) else v * scale) for k, v in HEAD.items()}
     report: dict[str, Any] = {"headline": head, "device": {"kind": kind, "name": kind, "fingerprint": fp}}
     if cv is not None:
         report["cv"] = {k: ({d: cv for d in v} if isinstance(v, dict) else cv) for k, v in HEAD.items()}
-    return {"id": i, "fingerprint": fp, "device_kind": kind, "report": report, "created_at": 1000.0 + i}
+    return BenchRun.from_json({"id": i, "fingerprint": fp, "device_kind": kind, "report": report,
+                               "created_at": 1000.0 + i})
 
 
 REBUILD = {"requirements": "/d/environment.lock.requirements.txt", "dockerfile": "/d/environment.lock.Dockerfile",
@@ -61,10 +62,10 @@ EXPLANATION = ("My decode reaches 7 % of the bound because the weights stay in t
                "of about a hundred small operations per token dominates; the KV cache adds under one per cent.")
 
 
-def notebook(i: int = 1, gap: str = EXPLANATION, lesson: str = "n0-l4") -> dict[str, Any]:
-    return {"id": i, "lab_id": f"{lesson}-lab-bench", "entry": {"lab_id": f"{lesson}-lab-bench", "lesson_id": lesson,
-                                                               "gap": gap},
-            "created_at": 4000.0 + i, "updated_at": 4000.5 + i}
+def notebook(i: int = 1, gap: str = EXPLANATION, lesson: str = "n0-l4") -> StoredEntry:
+    return StoredEntry.from_row({"id": i, "lab_id": f"{lesson}-lab-bench",
+                                 "entry": {"lab_id": f"{lesson}-lab-bench", "lesson_id": lesson, "gap": gap},
+                                 "created_at": 4000.0 + i, "updated_at": 4000.5 + i})
 
 
 def everything(kind: str = "cpu") -> dict[str, Any]:

@@ -15,13 +15,15 @@ from tutor.content import load_course
 from tutor.paths import bundled_course
 from tutor.progress.class_report import class_report, render_class_report
 from tutor.progress.postgres import PostgresStore
+from tutor.results import BenchReport
 
 pytestmark = pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
 
 
-def bench(fingerprint: str, name: str, bw: float, tflops: float) -> dict:
-    return {"mode": "quick", "device": {"kind": "cpu", "name": name, "fingerprint": fingerprint},
-            "headline": {"peak_bandwidth_gbs": bw, "peak_flops_tflops": {"float32": tflops}}}
+def bench(fingerprint: str, name: str, bw: float, tflops: float) -> BenchReport:
+    device = {"kind": "cpu", "name": name, "fingerprint": fingerprint}
+    return BenchReport.from_json({"mode": "quick", "device": device,
+                                  "headline": {"peak_bandwidth_gbs": bw, "peak_flops_tflops": {"float32": tflops}}})
 
 
 def attempt(store: PostgresStore, exercise: str, choice: str, right: bool, confidence: float) -> None:
@@ -38,8 +40,8 @@ def fill(room: Classroom) -> None:
     attempt(ben, "ex-bound", "compute", False, 0.9)
     n = ben.lock_prediction(exercise_id="ex-number", lesson_id="n0-l1", prediction={"value": 60.0}, confidence=0.7)
     ben.record_grade(n, measurement={}, truth={"value": 20.0, "ratio": 3.0}, verdict="wrong", score=0.1)
-    ana.record_bench_run(fingerprint="fp-a", device_kind="cpu", report=bench("fp-a", "Box A", 30.0, 0.3))
-    ben.record_bench_run(fingerprint="fp-b", device_kind="cpu", report=bench("fp-b", "Box B", 60.0, 1.2))
+    ana.record_bench_run(bench("fp-a", "Box A", 30.0, 0.3))
+    ben.record_bench_run(bench("fp-b", "Box B", 60.0, 1.2))
     time.sleep(0.01)
     ana.close()
     ben.close()

@@ -15,7 +15,7 @@ import pytest
 from tutor.cli import main
 from tutor.progress import ProgressStore
 from tutor.progress.exchange import ExchangeError, export_document, import_document, import_from
-from tutor.progress.rows import LabResult
+from tutor.progress.rows import LabResult, NotebookEntry
 
 
 def _document(tmp_path: Path) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def _document(tmp_path: Path) -> dict[str, Any]:
                                     "confidence": 0.7}, confidence=0.7)
     store.record_grade(attempt, measurement={"gbs": 20.0}, truth={"value": 2.5}, verdict="partly", score=0.5)
     run = store.record_lab_run(lab_id="lab-00", lesson_id="n0-l1", result=LabResult.from_json({"x": 1}))
-    store.save_notebook_entry(lab_id="lab-00", entry={"note": "hi"}, lab_run_id=run)
+    store.save_notebook_entry(NotebookEntry("lab-00", hypothesis="hi", lab_run_id=run))
     store.record_doctor_run(passed=True, report={"ok": True}, lock_matches=None)
     doc = export_document(store)
     store.close()

@@ -262,8 +262,9 @@ async def test_the_bench_lab_is_a_bench_run_compared_with_the_previous_one(labs_
             await pilot.press("escape", "escape")  # notebook → lab → lesson list
             await _wait(pilot, lambda: not isinstance(app.screen, LabScreen | NotebookScreen), 5)
     assert worker.requests[0] == {"op": "bench", "mode": "quick"}
-    first, second = (r["report"] for r in app.store.bench_runs("fp1"))
-    assert first["comparison"] is None and second["comparison"]["agree"] is True
+    first, second = (r.report for r in app.store.bench_runs("fp1"))
+    assert first is not None and first.comparison is None and first.compared
+    assert second is not None and second.comparison is not None and second.comparison.agree
     entries = load_entries(app.store)
     assert "the two passes agree within 5 %" in entries[-1].entry.result
     assert "| peak bandwidth | 30.0 | GB/s |" in entries[-1].entry.result

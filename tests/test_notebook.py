@@ -209,6 +209,21 @@ def test_cli_list_and_export_to_a_file(tmp_path: Path, capsys: pytest.CaptureFix
     assert text.startswith("# Lab Notebook") and "## Lab: bandwidth" in text and "### Result" in text
 
 
+def test_cli_lists_a_damaged_entry_and_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    _file_two_entries()
+    store = ProgressStore()
+    with store.transaction() as conn:  # an entry another program wrote: not an object
+        conn.execute("INSERT INTO notebook_entries (lab_id, entry, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                     ("lab-odd", "[1, 2]", 5.0, 5.0))
+    store.close()
+    assert main(["notebook", "list", "--lang", "en"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 4 and "lab-odd" in out[2]
+    assert out[3].strip() == "damaged, could not be read: notebook entry #3 entry: expected an object, got list"
+    assert main(["notebook", "list", "--lang", "es"]) == 0
+    assert "dañada, no se pudo leer: notebook entry #3" in capsys.readouterr().out
+
+
 def test_cli_export_default_path_and_stdout(capsys: pytest.CaptureFixture[str]) -> None:
     _file_two_entries()
     assert main(["notebook", "export"]) == 0

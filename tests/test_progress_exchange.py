@@ -16,7 +16,8 @@ import pytest
 from tests.conftest import Stores
 from tutor.progress import StoreBase
 from tutor.progress.exchange import ExchangeError, export_document, export_to, import_from
-from tutor.progress.rows import LabResult
+from tutor.progress.rows import LabResult, NotebookEntry
+from tutor.results import BenchReport
 
 
 def filled(store: StoreBase) -> StoreBase:
@@ -29,8 +30,9 @@ def filled(store: StoreBase) -> StoreBase:
     run = store.record_lab_run(lab_id="lab1", lesson_id="n0-l1", result=LabResult.from_json({
         "kind": "sweep", "name": "gemm_sizes", "points": [{"n": 32, "gflops": 1.0}, {"n": 64, "gflops": 2.0}],
         "device": {"kind": "cpu", "name": "cpu", "fingerprint": "fp"}}))
-    store.save_notebook_entry(lab_id="lab1", entry={"hypothesis": "h"}, lab_run_id=run)
-    store.record_bench_run(fingerprint="fp", device_kind="cpu", report={"headline": {"peak_bandwidth_gbs": 30}})
+    store.save_notebook_entry(NotebookEntry("lab1", hypothesis="h", lab_run_id=run))
+    store.record_bench_run(BenchReport.from_json({"mode": "quick", "headline": {"peak_bandwidth_gbs": 30},
+                                                  "device": {"kind": "cpu", "name": "cpu", "fingerprint": "fp"}}))
     store.record_doctor_run(passed=True, report={"checks": []}, lock_matches=True)
     return store
 
@@ -51,7 +53,7 @@ def test_round_trip(stores: Stores, tmp_path: Path) -> None:
     assert added == counts
     assert comparable(export_document(dst)) == comparable(export_document(src))
     entry = dst.notebook_entries()[0]
-    assert entry["lab_run_id"] == dst.lab_runs()[0].id
+    assert entry.lab_run_id == dst.lab_runs()[0].id and entry.entry.hypothesis == "h" and entry.damaged is None
 
 
 def test_import_never_overwrites_silently(stores: Stores, tmp_path: Path) -> None:
@@ -100,7 +102,8 @@ def test_resets(stores: Stores, tmp_path: Path) -> None:
     assert store.reset(exercise_id="ex1") == {"attempts": 1}
     assert [a.exercise_id for a in store.attempts()] == ["ex2"]
     assert store.reset(lesson_id="n0-l1") == {"attempts": 0, "sections_read": 1, "lab_runs": 1}
-    assert store.notebook_entries()[0]["lab_run_id"] is None  # the learner's writing stays
+    [kept] = store.notebook_entries()
+    assert kept.lab_run_id is None and kept.entry.hypothesis == "h"  # the learner's writing stays
     store.reset()
     assert store.is_empty()
 

@@ -168,3 +168,35 @@ def test_the_store_hands_out_typed_doctor_and_lab_runs(stores: Any) -> None:
     assert good.prediction.text == "fast" and good.fingerprint == "fefa2d4c91001993" and good.damaged is None
     assert damaged.result is None and damaged.damaged is not None
     assert damaged.damaged.startswith(f"lab run #{damaged.id} result")
+
+
+def test_bench_runs_and_notebook_entries_read_typed_and_damaged_rows_are_kept(stores: Any) -> None:
+    from tutor.progress.c0 import bench_condition, gap_condition
+    from tutor.results import BenchReport
+
+    store = stores.open()
+    rows = _stored()
+    report = BenchReport.from_json(rows["bench_report"])
+    store.record_bench_run(report)
+    broken = {**rows["bench_report"], "headline": {**rows["bench_report"]["headline"], "mfu": "high"}}
+    with store.transaction() as conn:  # rows another program (or an older tutor) wrote
+        conn.execute("INSERT INTO bench_runs (fingerprint, device_kind, report, created_at) VALUES (?, ?, ?, ?)",
+                     (report.fingerprint, "cpu", json.dumps(broken), 2.0))
+        for entry in (["not", "an", "entry"], {"lab_id": "lab-x", "created_at": "yesterday"},
+                      {"lab_id": "lab-x", "gap": None, "hypothesis": "old", "extra": 1}):
+            conn.execute("INSERT INTO notebook_entries (lab_id, entry, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                         ("lab-x", json.dumps(entry), 3.0, 4.0))
+    good, damaged = store.bench_runs(report.fingerprint)
+    assert good.report == report and good.mode == report.mode and good.damaged is None
+    assert good.device_kind == report.device.kind and good.fingerprint == report.fingerprint
+    assert damaged.report is None and damaged.mode is None
+    assert (damaged.damaged or "").startswith(f"bench run #{damaged.id} report.headline.mfu: expected a number")
+    assert not bench_condition([good, damaged]).passed  # a damaged run is no evidence, and no crash
+    listed, dated, old = store.notebook_entries()
+    assert (listed.damaged or "").startswith(f"notebook entry #{listed.id} entry: expected an object, got list")
+    assert (dated.damaged or "").startswith(f"notebook entry #{dated.id} entry.created_at: expected a number")
+    for kept in (listed, dated):  # the row stays (its lab, its dates), its parts empty
+        assert kept.entry.lab_id == "lab-x" and kept.entry.gap == "" and kept.at == 4.0
+    assert old.damaged is None and old.entry.hypothesis == "old" and old.entry.gap == ""  # an older entry reads
+    assert old.entry.created_at == 3.0 and old.lab_run_id is None
+    assert not gap_condition([], notebook=[listed, dated, old]).passed

@@ -331,7 +331,7 @@ def test_upgrading_keeps_odd_rows_aside_and_reports_never_crash(tmp_path: Path) 
     assert [a.exercise_id for a in store.attempts()] == ["good"]
     kept = {json.loads(r["row"])["exercise_id"] for r in store.quarantined_rows()}
     assert kept == {"'nan-ish'", "'confidence'", "'far-future'", "'infinite'"}
-    assert store.notebook_entries()[0]["lab_run_id"] == store.lab_runs()[0].id  # the FK survived the rebuild
+    assert store.notebook_entries()[0].lab_run_id == store.lab_runs()[0].id  # the FK survived the rebuild
     report = progress_report(load_course(bundled_course()), store)
     assert report["store"]["quarantined_rows"] == 4 and report["counts"]["attempts"] == 1
 

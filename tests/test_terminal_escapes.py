@@ -140,9 +140,10 @@ def test_progress_after_an_import_and_the_notebook_export_are_clean(
 def _seed_notebook(env: dict[str, str]) -> None:
     code = (
         "from tutor.progress import ProgressStore\n"
+        "from tutor.progress.rows import NotebookEntry\n"
         "s = ProgressStore()\n"
-        f"s.save_notebook_entry(lab_id='evil-lab', entry={{'title': {OSC_TITLE + 'PWNED lab'!r}, "
-        f"'hypothesis': {OSC_CLIPBOARD + ' guess'!r}, 'lab_id': 'evil-lab'}})\n"
+        f"s.save_notebook_entry(NotebookEntry('evil-lab', title={OSC_TITLE + 'PWNED lab'!r}, "
+        f"hypothesis={OSC_CLIPBOARD + ' guess'!r}))\n"
         "s.close()\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=REPO, timeout=60)

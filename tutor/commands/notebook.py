@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     from tutor.i18n import t
     from tutor.progress.engines import open_store
     from tutor.progress.notebook import load_entries, render_notebook
+    from tutor.untrusted import clean_line
 
     lang = output_lang(args)
     if args.notebook_command == "write":
@@ -86,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
             when = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d %H:%M")
             device = f"  [{e.device}]" if e.device else ""
             print(f"{item.id:>4}  {when}  {e.lab_id:<28} {e.title}{device}")
+            if item.damaged:  # kept, and said: the row's JSON did not read
+                print(f"      {t('notebook.w.damaged', lang, error=clean_line(item.damaged))}")
         return 0
 
     chosen = entries

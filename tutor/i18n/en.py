@@ -865,6 +865,7 @@ MESSAGES: dict[str, str] = {
     "notebook.h.next_question": "Next question",
     "notebook.w.notebook": "Lab Notebook",
     "notebook.w.empty": "_(not written yet)_",
+    "notebook.w.damaged": "damaged, could not be read: {error}",
     "notebook.w.no_entries": "No entries yet.",
     "notebook.w.lab": "Lab",
     "notebook.w.lesson": "Lesson",

@@ -905,6 +905,7 @@ MESSAGES: dict[str, str] = {
     "notebook.h.next_question": "Siguiente pregunta",
     "notebook.w.notebook": "Cuaderno de laboratorio",
     "notebook.w.empty": "_(sin escribir)_",
+    "notebook.w.damaged": "dañada, no se pudo leer: {error}",
     "notebook.w.no_entries": "Todavía no hay entradas.",
     "notebook.w.lab": "Laboratorio",
     "notebook.w.lesson": "Lección",

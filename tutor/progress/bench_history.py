@@ -14,9 +14,7 @@ from tutor.results import BenchReport
 def same_mode_runs(store: StoreBase, fingerprint: str, mode: str | None) -> list[BenchReport]:
     """The reports of the stored bench runs on ``fingerprint`` with ``mode``, oldest first (a damaged row is
     skipped: it is no evidence)."""
-    from tutor.progress.c0 import bench_report_of
-
-    reports = [bench_report_of(r) for r in store.bench_runs(fingerprint)]
+    reports = [r.report for r in store.bench_runs(fingerprint)]
     return [r for r in reports if r is not None and r.mode == mode]
 
 
@@ -25,5 +23,5 @@ def record_bench(store: StoreBase, report: BenchReport, tolerance: float = DEFAU
     (``comparison`` None when there is no previous run)."""
     previous = same_mode_runs(store, report.fingerprint, report.mode)
     compared = report.with_comparison(compare(report, previous[-1] if previous else None, tolerance))
-    store.record_bench_run(fingerprint=report.fingerprint, device_kind=report.device.kind, report=compared.to_json())
+    store.record_bench_run(compared)
     return compared

@@ -20,8 +20,7 @@ from tutor.measure.bench_report import DEFAULT_TOLERANCE
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
-from tutor.progress.rows import Attempt, DoctorRun, StackLock
-from tutor.results import BenchReport, ResultError
+from tutor.progress.rows import Attempt, BenchRun, DoctorRun, StackLock, StoredEntry
 
 C0_LEVEL = "n0"
 L4_GAP_EXERCISES = ("n0-l4-gap-fixed", "n0-l4-gap-bandwidth", "n0-l4-gap-extra")
@@ -97,19 +96,6 @@ def attempt_device_kind(attempt: Attempt) -> str | None:
     return attempt.device_kind
 
 
-def bench_report_of(run: Mapping[str, Any]) -> BenchReport | None:
-    """The typed report of a stored bench run, or None when its JSON is not one (a damaged row is no evidence)."""
-    try:
-        return BenchReport.from_json(run.get("report"), f"bench run #{run.get('id')}")
-    except ResultError:
-        return None
-
-
-def _mode(run: Mapping[str, Any]) -> str | None:
-    report = bench_report_of(run)
-    return report.mode if report is not None else None
-
-
 def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None = None,
                     now: float | None = None) -> Condition:
     """The latest ``tutor doctor --lock`` wrote a lock and what rebuilds it; a doctor run in a later process
@@ -154,13 +140,13 @@ def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None =
     return Condition("stack", title, matches and passed, _both("c0.joined", first=head, second=tail), c_at, refs)
 
 
-def _pair(prev: Mapping[str, Any], last: Mapping[str, Any], tolerance: float) -> dict[str, Any]:
+def _pair(prev: BenchRun, last: BenchRun, tolerance: float) -> dict[str, Any]:
     """Two runs compared under the noise-aware rule: agreement, and the figure furthest from its allowance."""
-    now, before = bench_report_of(last), bench_report_of(prev)
+    now, before = last.report, prev.report
     comparison = compare_bench(now, before, tolerance) if now is not None else None
     figures = comparison.figures if comparison else ()
     worst = max(figures, key=lambda f: abs(f.ratio - 1) / max(f.allowed, 1e-12), default=None)
-    return {"ids": [prev["id"], last["id"]], "at": (float(prev["created_at"]), float(last["created_at"])),
+    return {"ids": [prev.id, last.id], "at": (prev.created_at, last.created_at),
             "agree": bool(comparison and comparison.agree), "key": worst.key if worst else None,
             "difference": abs(worst.ratio - 1) if worst else float("inf"),
             "allowed": worst.allowed if worst else tolerance}
@@ -175,7 +161,7 @@ def _pair_words(p: Mapping[str, Any]) -> Both:
                  difference=lambda lang: _pct(p["difference"], lang), allowed=lambda lang: _pct(p["allowed"], lang))
 
 
-def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = BENCH_TOLERANCE) -> Condition:
+def bench_condition(bench_runs: Sequence[BenchRun], tolerance: float = BENCH_TOLERANCE) -> Condition:
     """Two consecutive ``tutor bench`` runs (same fingerprint, same mode) agree under the noise-aware rule
     (:data:`~tutor.measure.bench_report.COMPARISON_RULE`). Once a pair agreed, a later noisy pair does not withdraw
     the condition: the evidence names the pair that holds and says how the latest pair compared."""
@@ -183,15 +169,15 @@ def bench_condition(bench_runs: Sequence[Mapping[str, Any]], tolerance: float = 
     if not bench_runs:
         return Condition("bench", title, False, _both("c0.bench.none"))
     latest = bench_runs[-1]
-    refs: dict[str, Any] = {"fingerprint": latest["fingerprint"], "device_kind": latest.get("device_kind")}
+    refs: dict[str, Any] = {"fingerprint": latest.fingerprint, "device_kind": latest.device_kind}
     pairs = []
-    for mode in dict.fromkeys(_mode(r) for r in bench_runs if r["fingerprint"] == latest["fingerprint"]):
-        same = [r for r in bench_runs if r["fingerprint"] == latest["fingerprint"] and _mode(r) == mode]
+    for mode in dict.fromkeys(r.mode for r in bench_runs if r.fingerprint == latest.fingerprint):
+        same = [r for r in bench_runs if r.fingerprint == latest.fingerprint and r.mode == mode]
         pairs += [_pair(a, b, tolerance) for a, b in pairwise(same)]
     if not pairs:
         return Condition("bench", title, False,
-                         _both("c0.bench.one", run=str(latest["id"]), at=when(latest["created_at"])),
-                         float(latest["created_at"]), refs)
+                         _both("c0.bench.one", run=str(latest.id), at=when(latest.created_at)),
+                         latest.created_at, refs)
     pairs.sort(key=lambda p: p["ids"][1])
     last = pairs[-1]
     agreed = [p for p in pairs if p["agree"]]
@@ -221,23 +207,20 @@ def _exercise_line(status: ExerciseStatus) -> Both:
     return _both("c0.ex.not_reproduced", ex=ex, marks=m, p2=p2)
 
 
-def _own_explanation(entries: Sequence[Mapping[str, Any]], lesson: str = L4_LESSON) -> Mapping[str, Any] | None:
+def _own_explanation(entries: Sequence[StoredEntry], lesson: str = L4_LESSON) -> StoredEntry | None:
     """The latest L4 Lab Notebook entry whose "gap" part holds the learner's explanation (enough words)."""
     found = None
     for row in entries:
-        entry = row.get("entry")
-        if not isinstance(entry, Mapping):
+        entry = row.entry
+        if entry.lesson_id != lesson and not entry.lab_id.startswith(lesson + "-"):
             continue
-        lab = str(entry.get("lab_id") or row.get("lab_id") or "")
-        if str(entry.get("lesson_id") or "") != lesson and not lab.startswith(lesson + "-"):
-            continue
-        if len(str(entry.get("gap") or "").split()) >= EXPLANATION_MIN_WORDS:
+        if len(entry.gap.split()) >= EXPLANATION_MIN_WORDS:
             found = row
     return found
 
 
 def gap_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str] = L4_GAP_EXERCISES,
-                  notebook: Sequence[Mapping[str, Any]] = ()) -> Condition:
+                  notebook: Sequence[StoredEntry] = ()) -> Condition:
     """The gap decomposed (each part's exercise passed, graded against this machine's measurement) and explained
     in the learner's own words (the L4 Lab Notebook entry's gap part)."""
     title = _both("c0.gap.title")
@@ -246,14 +229,14 @@ def gap_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str] = L4_
     decomposed = bool(statuses) and all(s.passed for s in statuses)
     entry = _own_explanation(notebook)
     if entry is not None:
-        words = len(str(entry["entry"].get("gap") or "").split())
-        notebook_words = _both("c0.gap.entry", entry=str(entry["id"]), words=str(words))
+        words = len(entry.entry.gap.split())
+        notebook_words = _both("c0.gap.entry", entry=str(entry.id), words=str(words))
     else:
         notebook_words = _both("c0.gap.no_entry", words=str(EXPLANATION_MIN_WORDS))
     times = [t for s in statuses if (t := _attempt_time(attempts, s.pass2_attempt or s.pass1_attempt)) is not None]
     if entry is not None:
-        times.append(float(entry.get("updated_at") or entry.get("created_at") or 0.0))
-    refs = {"exercises": list(exercise_ids), "notebook_entry": entry["id"] if entry is not None else None}
+        times.append(entry.at)
+    refs = {"exercises": list(exercise_ids), "notebook_entry": entry.id if entry is not None else None}
     return Condition("gap", title, decomposed and entry is not None,
                      {lang: "; ".join([*(line[lang] for line in lines), notebook_words[lang]])
                       for lang in ("en", "es")},
@@ -292,12 +275,12 @@ def level_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str]) ->
 def evaluate_c0(
     *,
     attempts: Sequence[Attempt],
-    bench_runs: Sequence[Mapping[str, Any]],
+    bench_runs: Sequence[BenchRun],
     doctor_runs: Sequence[DoctorRun],
     level_exercises: Sequence[str],
     env_matches: bool | None = None,
     gap_exercises: Sequence[str] = L4_GAP_EXERCISES,
-    notebook: Sequence[Mapping[str, Any]] = (),
+    notebook: Sequence[StoredEntry] = (),
     tolerance: float = BENCH_TOLERANCE,
 ) -> Checkpoint:
     """C0 from the store's rows (as :class:`~tutor.progress.store.ProgressStore` returns them).
@@ -311,7 +294,7 @@ def evaluate_c0(
         gap_condition(attempts, gap_exercises, notebook),
         level_condition(attempts, level_exercises),
     )
-    kinds = {str(r.get("device_kind")) for r in bench_runs[-2:]} if bench_runs else set()
+    kinds = {r.device_kind for r in bench_runs[-2:]}
     kinds |= {k for a in attempts if (k := attempt_device_kind(a))}
     cpu_only = "cuda" not in kinds
     name = "C0 (CPU)" if cpu_only else "C0"

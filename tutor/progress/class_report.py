@@ -10,20 +10,24 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from tutor.i18n import Lang, format_number, t
 from tutor.progress.c0 import evaluate_c0, level_exercise_ids
 from tutor.progress.calibration import calibration_of
-from tutor.progress.rows import Attempt, DoctorRun
+from tutor.progress.rows import Attempt, BenchRun, DoctorRun, StoredEntry
 
 __all__ = ["class_report", "render_class_report"]
 
 
-def _by_learner(rows: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
-    out: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+Row = TypeVar("Row", Attempt, DoctorRun, BenchRun, StoredEntry)
+"""A typed stored row; each names the learner who wrote it (in a class store)."""
+
+
+def _by_learner(rows: Iterable[Row]) -> dict[str, list[Row]]:
+    out: dict[str, list[Row]] = defaultdict(list)
     for row in rows:
-        out[str(row.get("learner") or "?")].append(row)
+        out[_learner_of(row)].append(row)
     return dict(out)
 
 
@@ -64,20 +68,15 @@ def _exercise_rows(course: Any, attempts: Sequence[Attempt]) -> list[dict[str, A
     return out
 
 
-def _roof_of_bench(run: Mapping[str, Any]) -> dict[str, Any] | None:
-    report = run.get("report")
-    if not isinstance(report, Mapping):
+def _roof_of_bench(run: BenchRun) -> dict[str, Any] | None:
+    report = run.report
+    bandwidth = report.value("peak_bandwidth_gbs") if report is not None else None
+    if report is None or bandwidth is None:
         return None
-    head = report.get("headline")
-    device = report.get("device")
-    if not isinstance(head, Mapping) or not isinstance(head.get("peak_bandwidth_gbs"), int | float):
-        return None
-    tflops = head.get("peak_flops_tflops")
-    gflops = float(tflops["float32"]) * 1000 if isinstance(tflops, Mapping) and isinstance(
-        tflops.get("float32"), int | float) else None
-    return {"fingerprint": run.get("fingerprint"), "device": device.get("name") if isinstance(device, Mapping)
-            else run.get("device_kind"), "kind": run.get("device_kind"), "bandwidth_gbs": float(
-                head["peak_bandwidth_gbs"]), "gflops": gflops, "source": "bench", "at": run.get("created_at")}
+    tflops = report.value("peak_flops_tflops.float32")
+    return {"fingerprint": run.fingerprint, "device": report.device.name or run.device_kind,
+            "kind": run.device_kind, "bandwidth_gbs": bandwidth,
+            "gflops": tflops * 1000 if tflops is not None else None, "source": "bench", "at": run.created_at}
 
 
 def _roof_of_attempt(attempt: Attempt) -> dict[str, Any] | None:
@@ -90,13 +89,12 @@ def _roof_of_attempt(attempt: Attempt) -> dict[str, Any] | None:
             "gflops": roof.peak_gflops.get("float32"), "source": "exercise", "at": attempt.at}
 
 
-def _learner_of(row: Attempt | DoctorRun | Mapping[str, Any]) -> str:
-    learner = row.learner if isinstance(row, Attempt | DoctorRun) else row.get("learner")
-    return str(learner or "?")
+def _learner_of(row: Attempt | DoctorRun | BenchRun | StoredEntry) -> str:
+    return row.learner or "?"
 
 
 def _class_roofline(attempts: Sequence[Attempt],
-                    bench_runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+                    bench_runs: Sequence[BenchRun]) -> list[dict[str, Any]]:
     """Per device fingerprint: each learner's latest measured roof (a bench run before an exercise's)."""
     latest: dict[tuple[str, str], dict[str, Any]] = {}
     candidates = [(_learner_of(r), _roof_of_bench(r)) for r in bench_runs]
@@ -124,12 +122,8 @@ def class_report(course: Any, store: Any) -> dict[str, Any]:
     bench_runs = store.bench_runs()
     doctor_runs = store.doctor_runs()
     learners = sorted({_learner_of(r) for r in (*attempts, *bench_runs, *doctor_runs)})
-    att_by: dict[str, list[Attempt]] = defaultdict(list)
-    for a in attempts:
-        att_by[_learner_of(a)].append(a)
-    doc_by: dict[str, list[DoctorRun]] = defaultdict(list)
-    for d in doctor_runs:
-        doc_by[_learner_of(d)].append(d)
+    att_by = _by_learner(attempts)
+    doc_by = _by_learner(doctor_runs)
     bench_by = _by_learner(bench_runs)
     level = level_exercise_ids(course)
     nb_by = _by_learner(store.notebook_entries())

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import math
 import platform
-import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from importlib import metadata
 from typing import Any, TypeGuard
@@ -21,19 +19,13 @@ from typing import Any, TypeGuard
 from tutor.grading.truth import measurement_label
 from tutor.i18n import LANGS, Lang, numbers, t
 from tutor.i18n import format_number as locale_number
-from tutor.progress.rows import LabPrediction, LabResult
+from tutor.progress.rows import ENTRY_SCHEMA as ENTRY_SCHEMA  # re-exported with the entry's parts
+from tutor.progress.rows import LEARNER_FIELDS as LEARNER_FIELDS
+from tutor.progress.rows import SECTIONS, LabPrediction, LabResult, NotebookEntry, StoredEntry
 from tutor.results import BenchReport, Device, Measurement, RooflineReference, SweepPoint, device_label
 from tutor.results import sweep_point as sweep_point  # re-exported: the lab screen plots streamed points
 from tutor.telemetry.format import describe_window
 from tutor.untrusted import clean
-
-ENTRY_SCHEMA = "gpu-tutor/notebook/v1"
-
-#: The template's parts, in order.
-SECTIONS: tuple[str, ...] = ("hypothesis", "prediction", "setup", "procedure", "result", "gap", "next_question")
-
-#: The parts the learner writes (the set-up and the result come from the run).
-LEARNER_FIELDS: tuple[str, ...] = ("hypothesis", "prediction", "procedure", "gap", "next_question")
 
 #: Each part's heading per language (``notebook.h.<part>`` in the catalogs).
 HEADINGS: dict[str, dict[Lang, str]] = {name: {lang: t(f"notebook.h.{name}", lang) for lang in LANGS}
@@ -51,60 +43,6 @@ def word(key: str, lang: Lang) -> str:
 
 def _columns(key: str, lang: Lang) -> list[str]:
     return t(f"notebook.cols.{key}", lang).split("|")
-
-
-@dataclass
-class NotebookEntry:
-    """One Lab Notebook entry (one lab run)."""
-
-    lab_id: str
-    lesson_id: str = ""
-    title: str = ""
-    lab_run_id: int | None = None
-    created_at: float = field(default_factory=time.time)
-    hypothesis: str = ""
-    prediction: str = ""
-    setup: str = ""
-    procedure: str = ""
-    result: str = ""
-    gap: str = ""
-    next_question: str = ""
-    device: str = ""
-    fingerprint: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"schema": ENTRY_SCHEMA, **asdict(self)}
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], **defaults: Any) -> NotebookEntry:
-        """Build an entry from stored JSON; unknown keys are ignored, missing ones take ``defaults``."""
-        known = {f.name for f in fields(cls)}
-        values = {**defaults, **{k: v for k, v in data.items() if k in known}}
-        for name in (*SECTIONS, "title", "lesson_id", "device"):
-            if values.get(name) is None:
-                values[name] = ""
-            elif not isinstance(values[name], str):
-                values[name] = str(values[name])
-        values.setdefault("lab_id", "")
-        return cls(**values)
-
-    def with_fields(self, **changes: str) -> NotebookEntry:
-        """A copy with some learner-written parts changed (the set-up and result cannot be)."""
-        bad = [k for k in changes if k not in LEARNER_FIELDS]
-        if bad:
-            raise ValueError(f"{bad[0]!r} is not a part the learner writes ({', '.join(LEARNER_FIELDS)})")
-        data = asdict(self)
-        data.update(changes)
-        return NotebookEntry(**data)
-
-
-@dataclass(frozen=True)
-class StoredEntry:
-    """An entry as the store holds it: its row id and the entry."""
-
-    id: int
-    entry: NotebookEntry
-    updated_at: float | None = None
 
 
 # -- filling an entry from a lab run ---------------------------------------------------------------------------
@@ -513,24 +451,11 @@ def render_notebook(entries: Iterable[NotebookEntry], lang: Lang, *, title: str 
 
 
 def load_entries(store: Any) -> list[StoredEntry]:
-    """Every notebook entry in ``store`` (a :class:`~tutor.progress.ProgressStore`), oldest first."""
-    out = []
-    for row in store.notebook_entries():
-        data = row.get("entry") or {}
-        entry = NotebookEntry.from_dict(
-            data if isinstance(data, Mapping) else {},
-            lab_id=row.get("lab_id", ""),
-            lab_run_id=row.get("lab_run_id"),
-            created_at=row.get("created_at") or time.time(),
-        )
-        out.append(StoredEntry(id=int(row["id"]), entry=entry, updated_at=row.get("updated_at")))
-    return out
+    """Every notebook entry in ``store`` (a :class:`~tutor.progress.ProgressStore`), oldest first, each read once
+    by the store into a :class:`StoredEntry` (a damaged one says so in ``damaged``)."""
+    return list(store.notebook_entries())
 
 
 def save_entry(store: Any, entry: NotebookEntry, entry_id: int | None = None) -> int:
     """Write ``entry`` (a new one when ``entry_id`` is None); returns its id."""
-    return int(
-        store.save_notebook_entry(
-            lab_id=entry.lab_id, entry=entry.to_dict(), lab_run_id=entry.lab_run_id, entry_id=entry_id
-        )
-    )
+    return int(store.save_notebook_entry(entry, entry_id=entry_id))

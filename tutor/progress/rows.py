@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from tutor.grading.verdict import Prediction, ResolvedTruth
@@ -25,7 +25,8 @@ from tutor.i18n.message import Message
 from tutor.results import BenchReport, Device, Measurement, ResultError, RooflineReference
 from tutor.results.reading import Reader
 
-__all__ = ["PASS_SCORE", "Attempt", "DoctorRun", "LabPrediction", "LabResult", "LabRun", "LockRebuild", "StackLock",
+__all__ = ["ENTRY_SCHEMA", "LEARNER_FIELDS", "PASS_SCORE", "SECTIONS", "Attempt", "BenchRun", "DoctorRun",
+           "LabPrediction", "LabResult", "LabRun", "LockRebuild", "NotebookEntry", "StackLock", "StoredEntry",
            "decode_json"]
 
 PASS_SCORE = 0.7
@@ -465,3 +466,152 @@ class LabRun:
                    prediction=LabPrediction.from_json(prediction, f"{where} prediction")
                    if prediction is not None else None,
                    fingerprint=r.opt_text("fingerprint"), learner=r.opt_text("learner"))
+
+
+# -- bench runs -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One stored ``tutor bench`` run (C0 evidence): the device it ran on and its typed report, compared with the
+    previous run of its mode when it was recorded."""
+
+    id: int
+    fingerprint: str
+    device_kind: str
+    created_at: float
+    report: BenchReport | None
+    """None when the stored report could not be read (:attr:`damaged` says where): such a run is no evidence."""
+    learner: str | None = None
+    damaged: str | None = None
+
+    @property
+    def mode(self) -> str | None:
+        return self.report.mode if self.report is not None else None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> BenchRun:
+        """The run in a store row (either engine; the report as text). A report that does not read is left out,
+        its located error in :attr:`damaged`; a wrong column raises :class:`ResultError`."""
+        data = dict(row)
+        data["report"] = decode_json(data.get("report"))
+        try:
+            return cls.from_json(data)
+        except ResultError as exc:
+            if not exc.where.startswith(_where(data, "bench run") + " report"):
+                raise
+            return replace(cls.from_json({**data, "report": None}), damaged=str(exc))
+
+    @classmethod
+    def from_json(cls, data: Any, where: str | None = None) -> BenchRun:
+        where = where or _where(data, "bench run")
+        r = Reader(data, where)
+        report = r.raw("report")
+        return cls(id=r.integer("id", 0), fingerprint=r.text("fingerprint"), device_kind=r.text("device_kind"),
+                   created_at=r.number("created_at"),
+                   report=BenchReport.from_json(report, f"{where} report") if report is not None else None,
+                   learner=r.opt_text("learner"))
+
+
+# -- notebook entries -------------------------------------------------------------------------------------------
+
+ENTRY_SCHEMA = "gpu-tutor/notebook/v1"
+
+#: The Lab Notebook template's parts, in order.
+SECTIONS: tuple[str, ...] = ("hypothesis", "prediction", "setup", "procedure", "result", "gap", "next_question")
+
+#: The parts the learner writes (the set-up and the result come from the run).
+LEARNER_FIELDS: tuple[str, ...] = ("hypothesis", "prediction", "procedure", "gap", "next_question")
+
+
+@dataclass
+class NotebookEntry:
+    """One Lab Notebook entry (one lab run); the store keeps it as the JSON of :meth:`to_dict`."""
+
+    lab_id: str
+    lesson_id: str = ""
+    title: str = ""
+    lab_run_id: int | None = None
+    created_at: float = field(default_factory=time.time)
+    hypothesis: str = ""
+    prediction: str = ""
+    setup: str = ""
+    procedure: str = ""
+    result: str = ""
+    gap: str = ""
+    next_question: str = ""
+    device: str = ""
+    fingerprint: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema": ENTRY_SCHEMA, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], **defaults: Any) -> NotebookEntry:
+        """Build an entry from stored JSON; unknown keys are ignored, missing ones take ``defaults``; a text part
+        stored as another type is read as its text (older entries)."""
+        return cls.from_json(data, "notebook entry", **defaults)
+
+    @classmethod
+    def from_json(cls, data: Any, where: str, **defaults: Any) -> NotebookEntry:
+        """The entry in ``data`` (:meth:`to_dict`'s JSON), missing parts from ``defaults``. Raises
+        :class:`ResultError` naming the field when it is not an object, or its run id or date is not a number."""
+        r = Reader(data, where)
+        known = {f.name for f in fields(cls)}
+        values = {**defaults, **{k: v for k, v in r.data.items() if k in known}}
+        for name in (*SECTIONS, "title", "lesson_id", "device", "lab_id"):
+            if values.get(name) is None:
+                values[name] = ""
+            elif not isinstance(values[name], str):
+                values[name] = str(values[name])
+        checked = Reader(values, where)
+        values["lab_run_id"] = checked.opt_integer("lab_run_id")
+        values["created_at"] = checked.opt_number("created_at") or defaults.get("created_at") or time.time()
+        values["fingerprint"] = checked.opt_text("fingerprint")
+        return cls(**values)
+
+    def with_fields(self, **changes: str) -> NotebookEntry:
+        """A copy with some learner-written parts changed (the set-up and result cannot be)."""
+        bad = [k for k in changes if k not in LEARNER_FIELDS]
+        if bad:
+            raise ValueError(f"{bad[0]!r} is not a part the learner writes ({', '.join(LEARNER_FIELDS)})")
+        data = asdict(self)
+        data.update(changes)
+        return NotebookEntry(**data)
+
+
+@dataclass(frozen=True)
+class StoredEntry:
+    """A notebook entry as the store holds it: its row id, the entry, the lab run it was filed for (the row's
+    link, emptied when that run is gone), and — read from a class store — the learner who wrote it."""
+
+    id: int
+    entry: NotebookEntry
+    updated_at: float | None = None
+    lab_run_id: int | None = None
+    learner: str | None = None
+    damaged: str | None = None
+    """The located error of a stored entry that could not be read (its parts are then empty)."""
+
+    @property
+    def at(self) -> float:
+        """When it was last written."""
+        return self.updated_at if self.updated_at is not None else self.entry.created_at
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> StoredEntry:
+        """The entry in a store row (either engine; the entry as text). An entry that does not read keeps its row
+        (lab, dates) with empty parts and its located error in :attr:`damaged`."""
+        data = dict(row)
+        r = Reader(data, _where(data, "notebook entry"))
+        ident = r.integer("id", 0)
+        lab_id, lab_run_id = r.text("lab_id"), r.opt_integer("lab_run_id")
+        created_at = r.opt_number("created_at") or time.time()
+        damaged = None
+        try:
+            entry = NotebookEntry.from_json(decode_json(r.raw("entry")), f"{r.where} entry", lab_id=lab_id,
+                                            lab_run_id=lab_run_id, created_at=created_at)
+        except ResultError as exc:
+            entry, damaged = NotebookEntry(lab_id, lab_run_id=lab_run_id, created_at=created_at), str(exc)
+        return cls(id=ident, entry=entry, updated_at=r.opt_number("updated_at"), lab_run_id=lab_run_id,
+                   learner=r.opt_text("learner"), damaged=damaged)

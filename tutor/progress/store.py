@@ -26,7 +26,16 @@ from typing import Any, ClassVar
 
 from tutor import paths
 from tutor.progress.lease import MeasurementLease, local_lease
-from tutor.progress.rows import Attempt, DoctorRun, LabPrediction, LabResult, LabRun, decode_json
+from tutor.progress.rows import (
+    Attempt,
+    BenchRun,
+    DoctorRun,
+    LabPrediction,
+    LabResult,
+    LabRun,
+    NotebookEntry,
+    StoredEntry,
+)
 from tutor.progress.store_errors import (
     StoreBusy,
     StoreCannotOpen,
@@ -43,6 +52,7 @@ from tutor.progress.store_errors import (
     from_os_error,
     is_corruption,
 )
+from tutor.results import BenchReport
 
 __all__ = [
     "COLUMNS", "MIGRATIONS", "ROW_RULES", "SCHEMA_VERSION", "TABLES", "ProgressStore", "StoreBase", "StoreBusy",
@@ -308,10 +318,6 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
-def _loads(text: str | None) -> Any:
-    return decode_json(text)
-
-
 class StoreBase:
     """The one store interface: every read and write of a learner's progress, in SQL both engines speak.
 
@@ -496,46 +502,49 @@ class StoreBase:
             sql, params = sql + " WHERE lab_id = ?", (lab_id,)
         return [LabRun.from_row(r) for r in self._query(sql + " ORDER BY id", params)]
 
-    def save_notebook_entry(self, *, lab_id: str, entry: dict[str, Any], lab_run_id: int | None = None,
-                            entry_id: int | None = None) -> int:
+    def save_notebook_entry(self, entry: NotebookEntry, *, entry_id: int | None = None) -> int:
+        """Write ``entry`` (a new row linked to its lab run when ``entry_id`` is None, else that row's entry);
+        returns its id."""
         now = time.time()
         with self.transaction() as conn:
             if entry_id is None:
                 cur_id = self._insert_id(
-                conn,
+                    conn,
                     "INSERT INTO notebook_entries (lab_run_id, lab_id, entry, created_at, updated_at)"
                     " VALUES (?, ?, ?, ?, ?)",
-                    (lab_run_id, lab_id, _dumps(entry), now, now),
+                    (entry.lab_run_id, entry.lab_id, _dumps(entry.to_dict()), now, now),
                 )
                 return cur_id
             cur = conn.execute(
-                "UPDATE notebook_entries SET entry = ?, updated_at = ? WHERE id = ?", (_dumps(entry), now, entry_id)
+                "UPDATE notebook_entries SET entry = ?, updated_at = ? WHERE id = ?",
+                (_dumps(entry.to_dict()), now, entry_id),
             )
             self._changed_one(cur, "notebook entry", entry_id)
             return entry_id
 
-    def notebook_entries(self) -> list[dict[str, Any]]:
-        rows = self._query("SELECT * FROM notebook_entries ORDER BY id")
-        return [{**dict(r), "entry": _loads(r["entry"])} for r in rows]
+    def notebook_entries(self) -> list[StoredEntry]:
+        """The notebook entries in id order, each read once into a :class:`StoredEntry`."""
+        return [StoredEntry.from_row(r) for r in self._query("SELECT * FROM notebook_entries ORDER BY id")]
 
     # -- bench and doctor runs --------------------------------------------------------------------------------
 
-    def record_bench_run(self, *, fingerprint: str, device_kind: str, report: dict[str, Any]) -> int:
+    def record_bench_run(self, report: BenchReport) -> int:
+        """Store one bench report (C0 evidence) under its device's fingerprint and kind."""
         with self.transaction() as conn:
             cur_id = self._insert_id(
                 conn,
                 "INSERT INTO bench_runs (fingerprint, device_kind, report, created_at) VALUES (?, ?, ?, ?)",
-                (fingerprint, device_kind, _dumps(report), time.time()),
+                (report.fingerprint, report.device.kind, _dumps(report.to_json()), time.time()),
             )
             return cur_id
 
-    def bench_runs(self, fingerprint: str | None = None) -> list[dict[str, Any]]:
+    def bench_runs(self, fingerprint: str | None = None) -> list[BenchRun]:
+        """The bench runs (on one fingerprint, or all) in id order, each read once into a :class:`BenchRun`."""
         sql = "SELECT * FROM bench_runs"
         params: tuple[Any, ...] = ()
         if fingerprint is not None:
             sql, params = sql + " WHERE fingerprint = ?", (fingerprint,)
-        rows = self._query(sql + " ORDER BY id", params)
-        return [{**dict(r), "report": _loads(r["report"])} for r in rows]
+        return [BenchRun.from_row(r) for r in self._query(sql + " ORDER BY id", params)]
 
     def record_doctor_run(self, *, passed: bool, report: dict[str, Any], lock_matches: bool | None = None) -> int:
         with self.transaction() as conn:

@@ -7,6 +7,7 @@ and whenever the learner moves to another entry or leaves; Ctrl+O exports the wh
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
@@ -186,7 +187,7 @@ class NotebookScreen(TutorScreen[None]):
         if entry is None or self.current is None:
             return
         save_entry(self.store, entry, self.current.id)
-        updated = StoredEntry(self.current.id, entry)
+        updated = replace(self.current, entry=entry)
         self.entries = [updated if e.id == updated.id else e for e in self.entries]
         self.current = updated
         self._dirty = False
