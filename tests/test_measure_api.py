@@ -98,7 +98,23 @@ def test_roofline_is_cached_per_fingerprint(data_dir: Path) -> None:
     assert r1["kind"] == "roofline" and not r1["cached"]
     assert r1["peak_bandwidth_gbs"] > 0 and r1["peak_gflops"]["float32"] > 0
     assert r1["ridge_point"] == pytest.approx(r1["peak_gflops"]["float32"] / r1["peak_bandwidth_gbs"])
-    assert r1["datasheet"] is None  # a CPU has no datasheet entry
+    assert r1.get("datasheet") is None  # a CPU has no datasheet entry (the typed roofline writes none)
+
+
+def test_the_handlers_return_typed_results_serialised_once() -> None:
+    from tutor.measure.api import measure, to_wire
+    from tutor.results import Measurement, RooflineReference
+
+    m = measure({"op": "sweep", "name": "gemm_sizes", "device": "cpu",
+                 "params": {"min_n": 16, "max_n": 32, "points": 2}})
+    assert isinstance(m, Measurement) and m.kind == "sweep" and m.name == "gemm_sizes"
+    assert [p.at()[0] for p in m.points] == [16.0, 32.0] and all(p.at()[1] > 0 for p in m.points)
+    assert m.device is not None and m.device.kind == "cpu"
+    assert Measurement.from_json(to_wire(m)) == m  # what crosses the pipe reads back to the same result
+    roof = measure({"op": "roofline", "device": "cpu", "mode": "tiny"})
+    assert isinstance(roof, RooflineReference) and roof.peak_bandwidth_gbs > 0
+    wire = to_wire(roof)
+    assert wire["kind"] == "roofline" and RooflineReference.from_json(wire) == roof
 
 
 def test_decode_and_train_step_in_tiny_mode() -> None:

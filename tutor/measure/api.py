@@ -1,7 +1,10 @@
-"""One measurement request in, one result out — plain JSON-able data both ways.
+"""One measurement request in, one result out.
 
-``run_request(request, *, progress=None, should_cancel=None, on_point=None)`` runs in the calling process
-(the worker process calls it; ``tutor bench`` calls the bench core directly). Ops (``request["op"]``):
+``measure(request, *, progress=None, should_cancel=None, on_point=None)`` runs in the calling process and returns
+the typed result (:data:`MeasureResult`: a :class:`~tutor.results.Measurement`, a
+:class:`~tutor.results.BenchReport` or a :class:`~tutor.results.RooflineReference`); ``run_request`` (what the
+worker process calls) returns it serialised once, by :func:`to_wire`, as the JSON the worker's pipe carries
+(``tutor bench`` calls the bench core directly). The JSON of each op (``request["op"]``):
 
 ``"workload"``  ``{"op": "workload", "name": str, "params": {...}, "device": "auto"|"cpu"|"cuda"}`` →
     ``{"kind": "workload", "workload", "params" (validated, defaults filled), "device": {"kind", "name",
@@ -57,7 +60,11 @@ from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut,
 from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.plan import Request, parse_request
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
-from tutor.results import Device, Measurement, RooflineReference
+from tutor.results import BenchReport, Device, Measurement, RooflineReference
+
+MeasureResult = Measurement | BenchReport | RooflineReference
+"""What an op measured, typed: a measurement (workload, sweep, memory, decode, training), a bench report, or the
+roofline. :func:`to_wire` is its one serialisation, where it crosses the worker's pipe."""
 
 CancelCheck = Callable[[], bool]
 OnPoint = Callable[[dict[str, Any]], None]
@@ -109,8 +116,23 @@ def _roofline(device: str, info: dict[str, Any], request: Request, progress: Pro
         _ROOF_CLOCK["since"] = None
 
 
+def _measured(body: dict[str, Any]) -> Measurement:
+    """The measurement in what an engine module returned (:mod:`sweeps`, :mod:`vram`, :mod:`model` still build
+    their figures as JSON): read once here, where it leaves the engine, so a malformed figure fails the run with
+    its field named instead of reaching the learner."""
+    return Measurement.from_json(body, f"the {body['kind']} result")
+
+
+def to_wire(result: MeasureResult) -> dict[str, Any]:
+    """The JSON of a typed result, as it crosses the worker's pipe (read back by ``Measurement.from_json``,
+    ``BenchReport.from_json`` or ``RooflineReference.from_json``; ``LabResult.from_json`` reads any of them)."""
+    if isinstance(result, RooflineReference):
+        return {"kind": "roofline", **result.to_json()}
+    return result.to_json()
+
+
 def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck | None,
-                on_point: OnPoint | None) -> dict[str, Any]:
+                on_point: OnPoint | None) -> MeasureResult:
     from tutor.measure.device import cache_sizes
     from tutor.measure.kernels import cached_allocations
     from tutor.measure.timing import choose_inner, time_callable
@@ -183,21 +205,21 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
         working_set_bytes=working_set,
         roof_check=check,
     )
-    return measurement.to_json()  # JSON: it crosses the worker's pipe
+    return measurement
 
 
 def op_roofline(request: Request, progress: Progress, should_cancel: CancelCheck | None,
-                on_point: OnPoint | None) -> dict[str, Any]:
+                on_point: OnPoint | None) -> MeasureResult:
     from tutor.measure.roofline import get_roofline
 
     device, info = _device(request)
     roof = get_roofline(device, info, refresh=bool(request.options.refresh), mode=_mode(request.mode()),
                         should_cancel=should_cancel, progress=progress)
-    return {"kind": "roofline", **roof}
+    return RooflineReference.from_json(roof, "the roofline")
 
 
 def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | None,
-             on_point: OnPoint | None) -> dict[str, Any]:
+             on_point: OnPoint | None) -> MeasureResult:
     from tutor.measure import sweeps
 
     name = request.name
@@ -225,7 +247,7 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
         body = sweeps.gemm_share(device, params, emit, should_cancel, mode=_mode(request.mode()))
     else:
         body = getattr(sweeps, name)(device, params, emit, should_cancel)
-    return {"kind": "sweep", "name": name, "params": params, "device": _short(info), **body}
+    return _measured({"kind": "sweep", "name": name, "params": params, "device": _short(info), **body})
 
 
 def _points_check(device: str, info: dict[str, Any], request: Request, params: dict[str, Any],
@@ -254,7 +276,7 @@ def _points_check(device: str, info: dict[str, Any], request: Request, params: d
 
 
 def op_vram(request: Request, progress: Progress, should_cancel: CancelCheck | None,
-            on_point: OnPoint | None) -> dict[str, Any]:
+            on_point: OnPoint | None) -> MeasureResult:
     from tutor.measure.vram import measure_vram
 
     params = validate_vram_params(request.params)
@@ -265,11 +287,11 @@ def op_vram(request: Request, progress: Progress, should_cancel: CancelCheck | N
     result = measure_vram(device, params, should_cancel)
     progress(1.0, said("measure.progress.vram_fits" if result.get("fits") else "measure.progress.vram_does_not_fit",
                        preset=preset))
-    return {"kind": "vram", "device": _short(info), "params": params, **result}
+    return _measured({"kind": "vram", "device": _short(info), "params": params, **result})
 
 
 def op_decode(request: Request, progress: Progress, should_cancel: CancelCheck | None,
-              on_point: OnPoint | None) -> dict[str, Any]:
+              on_point: OnPoint | None) -> MeasureResult:
     from tutor.measure.decode_sizing import reference_decode
     from tutor.measure.model import measure_decode
 
@@ -278,11 +300,11 @@ def op_decode(request: Request, progress: Progress, should_cancel: CancelCheck |
     roof = _roofline(device, info, request, within(progress, 0.0, 0.3, "measure.progress.roofline"), should_cancel)
     out = measure_decode(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
                          within(progress, 0.3, 1.0), sizing=reference_decode(mode, device=device))
-    return {"kind": "decode", "device": _short(info), **out}
+    return _measured({"kind": "decode", "device": _short(info), **out})
 
 
 def op_decode_gap(request: Request, progress: Progress, should_cancel: CancelCheck | None,
-                  on_point: OnPoint | None) -> dict[str, Any]:
+                  on_point: OnPoint | None) -> MeasureResult:
     from tutor.measure.decode_gap import measure_decode_gap
     from tutor.measure.device import cache_sizes, last_level_name
 
@@ -295,11 +317,11 @@ def op_decode_gap(request: Request, progress: Progress, should_cancel: CancelChe
                              within(progress, 0.2, 1.0))
     if device == "cpu":
         out["feeding"].update(cache_source=caches["source"], llc_name=last_level_name(caches["levels"]))
-    return {"kind": "decode_gap", "device": _short(info), **out}
+    return _measured({"kind": "decode_gap", "device": _short(info), **out})
 
 
 def op_train_step(request: Request, progress: Progress, should_cancel: CancelCheck | None,
-                  on_point: OnPoint | None) -> dict[str, Any]:
+                  on_point: OnPoint | None) -> MeasureResult:
     from tutor.measure.model import measure_train_step, theoretical_peak
 
     device, info = _device(request)
@@ -310,14 +332,14 @@ def op_train_step(request: Request, progress: Progress, should_cancel: CancelChe
     out = measure_train_step(device, mode, roof["peak_gflops"][dtype], dtype, should_cancel,
                              within(progress, 0.3, 1.0),
                              theoretical_gflops=peak, theoretical_source=source)
-    return {"kind": "train_step", "device": _short(info), **out}
+    return _measured({"kind": "train_step", "device": _short(info), **out})
 
 
 def op_bench(request: Request, progress: Progress, should_cancel: CancelCheck | None,
-             on_point: OnPoint | None) -> dict[str, Any]:
+             on_point: OnPoint | None) -> MeasureResult:
     from tutor.measure.bench import run_bench
 
-    return run_bench(_mode(request.mode()), request.device, progress, should_cancel).to_json()
+    return run_bench(_mode(request.mode()), request.device, progress, should_cancel)
 
 
 # -- test-only ops (crash, raise, hang), enabled by TUTOR_MEASURE_TEST_OPS=1 ----------------------------------
@@ -369,8 +391,8 @@ def _test_raise(request: dict[str, Any], progress: Progress, should_cancel: Canc
     raise RuntimeError(str(request.get("message", "boom")))
 
 
-Handler = Callable[[Request, Progress, CancelCheck | None, OnPoint | None], dict[str, Any]]
-"""An op: the validated request in, the result out as JSON (it crosses the worker's pipe)."""
+Handler = Callable[[Request, Progress, CancelCheck | None, OnPoint | None], MeasureResult]
+"""An op: the validated request in, the typed result out (:func:`to_wire` serialises it for the pipe)."""
 TestHandler = Callable[[dict[str, Any], Progress, CancelCheck | None, OnPoint | None], dict[str, Any]]
 """A test op: the raw request (its own keys: seconds, code, message), no plan."""
 
@@ -401,13 +423,26 @@ def run_request(
     should_cancel: CancelCheck | None = None,
     on_point: OnPoint | None = None,
 ) -> dict[str, Any]:
-    """Run one measurement request (see the module docstring for the formats)."""
+    """Run one measurement request (see the module docstring for the formats); the result as the JSON the
+    worker's pipe carries (:func:`measure` is the typed call)."""
     if not isinstance(request, dict):
         raise WorkloadError("a measurement request must be a mapping")
     op = request.get("op")
-    handler = OPS.get(op) if isinstance(op, str) else None
-    if handler is None and isinstance(op, str) and os.environ.get(TEST_OPS_ENV) == "1" and op in TEST_OPS:
+    if isinstance(op, str) and op not in OPS and os.environ.get(TEST_OPS_ENV) == "1" and op in TEST_OPS:
         return TEST_OPS[op](request, progress or noop, should_cancel, on_point)  # a test op: no plan
+    return to_wire(measure(request, progress=progress, should_cancel=should_cancel, on_point=on_point))
+
+
+def measure(
+    request: dict[str, Any],
+    *,
+    progress: Progress | None = None,
+    should_cancel: CancelCheck | None = None,
+    on_point: OnPoint | None = None,
+) -> MeasureResult:
+    """Run one measurement request in this process and return its typed result."""
+    op = request.get("op")
+    handler = OPS.get(op) if isinstance(op, str) else None
     if handler is None:
         raise WorkloadError(f"unknown op {op!r} (known: {', '.join(OPS)})")
     plan = parse_request(request)  # validated parameters and options, within the caps
