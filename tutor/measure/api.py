@@ -60,7 +60,7 @@ from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut,
 from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.plan import Request, parse_request
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
-from tutor.results import BenchReport, Device, Measurement, RooflineReference
+from tutor.results import BenchReport, Device, Measurement, RoofCheck, RooflineReference
 
 MeasureResult = Measurement | BenchReport | RooflineReference
 """What an op measured, typed: a measurement (workload, sweep, memory, decode, training), a bench report, or the
@@ -104,13 +104,15 @@ def _roof_seconds() -> float:
 
 
 def _roofline(device: str, info: dict[str, Any], request: Request, progress: Progress,
-              should_cancel: CancelCheck | None, refresh: bool = False) -> dict[str, Any]:
+              should_cancel: CancelCheck | None, refresh: bool = False) -> RooflineReference:
+    """The device's roofline (cached per fingerprint, measured when missing or ``refresh``), read once."""
     from tutor.measure.roofline import get_roofline
 
     _ROOF_CLOCK["since"] = time.monotonic()
     try:
-        return get_roofline(device, info, refresh=refresh, mode=_mode(request.roofline_mode),
+        roof = get_roofline(device, info, refresh=refresh, mode=_mode(request.roofline_mode),
                             should_cancel=should_cancel, progress=progress)
+        return RooflineReference.from_json(roof, "the roofline")
     finally:
         _ROOF_CLOCK["spent"] = _roof_seconds()
         _ROOF_CLOCK["since"] = None
@@ -149,8 +151,7 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
     budget = request.options.budget_s if request.options.budget_s is not None else 1.0
     if not 0.05 <= budget <= 10:
         raise WorkloadError(f"budget_s={budget} is outside [0.05, 10]")
-    roof = RooflineReference.from_json(
-        _roofline(device, info, request, within(progress, 0.0, 0.5, "measure.progress.roofline"), should_cancel))
+    roof = _roofline(device, info, request, within(progress, 0.0, 0.5, "measure.progress.roofline"), should_cancel)
     progress(0.5, said("measure.progress.preparing", workload=name))
     with cached_allocations():
         fn = workload.build(params, device)
@@ -176,7 +177,7 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
         previous = {"measured_at": roof.measured_at, "peak_bandwidth_gbs": roof.peak_bandwidth_gbs,
                     "peak_gflops": dict(roof.peak_gflops)}
         again = within(progress, 0.9, 0.9, "measure.progress.roofline_again")
-        roof = RooflineReference.from_json(_roofline(device, info, request, again, should_cancel, refresh=True))
+        roof = _roofline(device, info, request, again, should_cancel, refresh=True)
         after = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
                            working_set_bytes=working_set, roofline=roof, last_level_cache_bytes=llc, dtype=dtype,
                            cv=stats.cv)
@@ -241,8 +242,11 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
     if name == "roofline_points":
         roof = _roofline(device, info, request, within(progress, 0.0, 0.5, "measure.progress.roofline"), should_cancel)
         body = sweeps.roofline_points(device, params, lambda f, pt, m: emit(0.5 + 0.5 * f, pt, m),
-                                      should_cancel, roof)
-        body["roof_check"] = _points_check(device, info, request, params, body, roof, progress, should_cancel)
+                                      should_cancel, {})  # the typed roof is set on the result below
+        check, roof = _points_check(device, info, request, params, body, roof, progress, should_cancel)
+        body.pop("roofline", None)
+        swept = _measured({"kind": "sweep", "name": name, "params": params, "device": _short(info), **body})
+        return replace(swept, roofline=roof, roof_check=check)
     elif name == "gemm_share":
         body = sweeps.gemm_share(device, params, emit, should_cancel, mode=_mode(request.mode()))
     else:
@@ -251,10 +255,11 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
 
 
 def _points_check(device: str, info: dict[str, Any], request: Request, params: dict[str, Any],
-                  body: dict[str, Any], roof: dict[str, Any], progress: Progress,
-                  should_cancel: CancelCheck | None) -> dict[str, Any] | None:
+                  body: dict[str, Any], roof: RooflineReference, progress: Progress,
+                  should_cancel: CancelCheck | None) -> tuple[RoofCheck | None, RooflineReference]:
     """Points of the roofline sweep above a cached roof they should not beat make the roof suspect: it is measured
-    again, once (not when it was just measured), and the sweep carries the new one."""
+    again, once (not when it was just measured), and the sweep carries the new one. Returns the check (None when
+    no point is above) and the roof the sweep is judged against."""
     from tutor.measure.device import cache_sizes
     from tutor.measure.registry import WORKLOADS
     from tutor.theory.roofline import points_above_roof
@@ -262,17 +267,18 @@ def _points_check(device: str, info: dict[str, Any], request: Request, params: d
     llc = int(cache_sizes()["last_level"]) if device == "cpu" else None
     points = [{**p, "working_set_bytes": WORKLOADS[p["name"]].memory_fn(p["params"])} for p in body["points"]]
     dtype = str(params.get("dtype", "float32"))
-    check = points_above_roof(points, RooflineReference.from_json(roof), last_level_cache_bytes=llc, dtype=dtype)
-    if check is None or not roof.get("cached"):
-        return check
-    previous = {"measured_at": roof.get("measured_at"), "peak_bandwidth_gbs": roof.get("peak_bandwidth_gbs"),
-                "peak_gflops": roof.get("peak_gflops")}
+    found = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
+    check = RoofCheck.from_json(found, "the roofline points' check") if found is not None else None
+    if check is None or not roof.cached:
+        return check, roof
+    previous = {"measured_at": roof.measured_at, "peak_bandwidth_gbs": roof.peak_bandwidth_gbs,
+                "peak_gflops": dict(roof.peak_gflops)}
     again = within(progress, 0.95, 0.95, "measure.progress.roofline_again")
     roof = _roofline(device, info, request, again, should_cancel, refresh=True)
-    body["roofline"] = roof
-    after = points_above_roof(points, RooflineReference.from_json(roof), last_level_cache_bytes=llc, dtype=dtype)
-    return {**check, "remeasured": True, "previous_roofline": previous, "still_above": after is not None,
-            "fraction_after": None if after is None else after["fraction"]}
+    after = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
+    return replace(check, remeasured=True, still_above=after is not None,
+                   fraction_after=None if after is None else float(after["fraction"]),
+                   extra={**check.extra, "previous_roofline": previous}), roof
 
 
 def op_vram(request: Request, progress: Progress, should_cancel: CancelCheck | None,
@@ -298,7 +304,7 @@ def op_decode(request: Request, progress: Progress, should_cancel: CancelCheck |
     device, info = _device(request)
     mode = _mode(request.mode())
     roof = _roofline(device, info, request, within(progress, 0.0, 0.3, "measure.progress.roofline"), should_cancel)
-    out = measure_decode(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
+    out = measure_decode(device, mode, roof.peak_bandwidth_gbs, should_cancel,
                          within(progress, 0.3, 1.0), sizing=reference_decode(mode, device=device))
     return _measured({"kind": "decode", "device": _short(info), **out})
 
@@ -313,7 +319,7 @@ def op_decode_gap(request: Request, progress: Progress, should_cancel: CancelChe
     roof = _roofline(device, info, request, within(progress, 0.0, 0.2, "measure.progress.roofline"), should_cancel)
     caches = cache_sizes()
     llc = caches.get("last_level") if device == "cpu" else None
-    out = measure_decode_gap(device, mode, roof["peak_bandwidth_gbs"], llc, should_cancel,
+    out = measure_decode_gap(device, mode, roof.peak_bandwidth_gbs, llc, should_cancel,
                              within(progress, 0.2, 1.0))
     if device == "cpu":
         out["feeding"].update(cache_source=caches["source"], llc_name=last_level_name(caches["levels"]))
@@ -327,9 +333,10 @@ def op_train_step(request: Request, progress: Progress, should_cancel: CancelChe
     device, info = _device(request)
     mode = _mode(request.mode())
     roof = _roofline(device, info, request, within(progress, 0.0, 0.3, "measure.progress.roofline"), should_cancel)
-    dtype = "bfloat16" if device == "cuda" and "bfloat16" in roof["peak_gflops"] else "float32"
-    peak, source = theoretical_peak(roof.get("physical_limits"), dtype)
-    out = measure_train_step(device, mode, roof["peak_gflops"][dtype], dtype, should_cancel,
+    dtype = "bfloat16" if device == "cuda" and "bfloat16" in roof.peak_gflops else "float32"
+    limits = roof.physical_limits
+    peak, source = theoretical_peak(dict(limits) if limits is not None else None, dtype)
+    out = measure_train_step(device, mode, roof.peak_gflops[dtype], dtype, should_cancel,
                              within(progress, 0.3, 1.0),
                              theoretical_gflops=peak, theoretical_source=source)
     return _measured({"kind": "train_step", "device": _short(info), **out})
