@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import time
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,7 +64,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
 
         fraction: float | None
         text: str = ""
-        point: dict[str, Any] | None = None
+        point: SweepPoint | None = None
         said: Said | None = None
 
     @dataclass
@@ -337,8 +336,11 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
                          else t("lab.status.running", self.lang))
 
     def _on_worker_point(self, point: dict[str, Any]) -> None:
-        """Called in the thread worker as soon as a sweep point is measured."""
-        self.post_message(self.Progress(None, "", dict(point)))
+        """Called in the thread worker as soon as a sweep point is measured (the worker's JSON, read here into
+        where it goes on the plot; a point without a position is not drawn)."""
+        sp = sweep_point(self.lab.run.name or "", point)
+        if sp is not None:
+            self.post_message(self.Progress(None, "", sp))
 
     def work_failed(self, worker: Worker[object], failure: Failure) -> None:
         # An unexpected exception in the thread (a bug, not a measurement failure): the notice is shown already.
@@ -360,10 +362,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         if message.point:
             self._plot_point(message.point)
 
-    def _plot_point(self, point: Mapping[str, Any]) -> None:
-        sp = sweep_point(self.lab.run.name or "", point)
-        if sp is None:
-            return
+    def _plot_point(self, sp: SweepPoint) -> None:
         x, y = sp.at()
         self.query_one("#lab-plot", LabPlot).add_point(
             series_label(sp, self.lab.run.name or "", self.lang),
