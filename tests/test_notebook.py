@@ -338,3 +338,28 @@ def test_an_l4_explanation_written_headless_counts_for_c0(capsys: pytest.Capture
     assert gap_condition([], notebook=store.notebook_entries()).refs["notebook_entry"] == entry_id
     capsys.readouterr()
     store.close()
+
+
+async def test_the_notebook_screen_marks_a_damaged_entry(tmp_path: Path) -> None:
+    from tutor.content import load_course
+    from tutor.ui.app import make_app
+    from tutor.ui.screens.notebook import NotebookScreen
+
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    good = _entry()
+    good.lab_run_id = None  # filed without its run
+    save_entry(store, good)
+    with store.transaction() as conn:  # an entry another program wrote: not an object
+        conn.execute("INSERT INTO notebook_entries (lab_id, entry, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                     ("lab-odd", "[1, 2]", 5.0, 5.0))
+    app = make_app(course=load_course(Path(__file__).parent / "fixtures" / "exercise_course"), store=store,
+                   lang="en", telemetry="host")  # type: ignore[arg-type]
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.push_screen(NotebookScreen(entry_id=2))
+        await pilot.pause(0.5)
+        meta = str(app.screen.query_one("#notebook-meta").render())
+        assert "lab-odd" in meta
+        assert "damaged, could not be read: notebook entry #2 entry: expected an object, got list" in meta
+        app.screen.query_one("#notebook-list").highlighted = 0  # the good entry: no such line
+        await pilot.pause(0.3)
+        assert "damaged" not in str(app.screen.query_one("#notebook-meta").render())

@@ -33,7 +33,7 @@ from tutor.progress.notebook import (
 from tutor.ui.keys import bindings
 from tutor.ui.plain import PackMarkdown, plain_line, styled
 from tutor.ui.screens.base import TutorScreen
-from tutor.untrusted import clean
+from tutor.untrusted import clean, clean_line
 
 
 def export_notebook(entries: list[NotebookEntry], lang: Lang, target: Path | None = None) -> Path:
@@ -128,6 +128,8 @@ class NotebookScreen(TutorScreen[None]):
         e = item.entry
         when = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d %H:%M")
         rest = f"  ·  {e.lab_id}  ·  {when}" + (f"  ·  {e.device}" if e.device else "")
+        if item.damaged:  # kept and said: the stored entry did not read, so its parts show empty
+            rest += f"\n{t('notebook.w.damaged', self.lang, error=clean_line(item.damaged))}"
         self.query_one("#notebook-meta", Static).update(styled("[b]$title[/b]$rest", title=e.title or e.lab_id,
                                                                rest=rest))
         self._prompts(e.lab_id)
