@@ -73,6 +73,10 @@ CALLER_OPTIONS = ("device", "mode", "refresh", "budget_s", "roofline_mode", "tim
 MODES = ("tiny", "quick", "full")
 
 
+ParamValue = int | float | str | bool
+"""One validated request parameter, as the registry's :class:`Param` checks it."""
+
+
 class PlanError(WorkloadError):
     """A request that cannot run as asked; ``key`` is where in the lab's/exercise's call to fix it, e.g.
     ``("params", "m")`` or ``("params",)`` for a cap the parameters together exceed."""
@@ -121,8 +125,9 @@ class Request:
 
     op: str
     name: str | None
-    params: dict[str, Any]
-    """The validated parameters (open: each workload and sweep has its own, checked against the registry)."""
+    params: Mapping[str, ParamValue]
+    """The validated parameters: each workload and sweep has its own names (checked against the registry's
+    schema), every value a JSON scalar — a bounded integer or number, a dtype or choice, a flag."""
     options: RequestOptions = field(default_factory=RequestOptions)
     estimate: Estimate = field(default_factory=lambda: Estimate(0, 0.0))
 
