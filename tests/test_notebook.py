@@ -222,6 +222,13 @@ def test_cli_lists_a_damaged_entry_and_says_so(capsys: pytest.CaptureFixture[str
     assert out[3].strip() == "damaged, could not be read: notebook entry #3 entry: expected an object, got list"
     assert main(["notebook", "list", "--lang", "es"]) == 0
     assert "dañada, no se pudo leer: notebook entry #3" in capsys.readouterr().out
+    # writing into it is refused: the row is kept as it is, not replaced by an entry of empty parts
+    assert main(["notebook", "write", "3", "--gap", "mine", "--lang", "en"]) == 2
+    assert "notebook entry 3 is damaged and is kept as it is (nothing written)" in capsys.readouterr().err
+    store = ProgressStore()
+    [damaged] = [e for e in store.notebook_entries() if e.id == 3]
+    store.close()
+    assert damaged.damaged is not None and damaged.entry.gap == ""
 
 
 def test_cli_export_default_path_and_stdout(capsys: pytest.CaptureFixture[str]) -> None:
@@ -360,6 +367,11 @@ async def test_the_notebook_screen_marks_a_damaged_entry(tmp_path: Path) -> None
         meta = str(app.screen.query_one("#notebook-meta").render())
         assert "lab-odd" in meta
         assert "damaged, could not be read: notebook entry #2 entry: expected an object, got list" in meta
+        gap = app.screen.query_one("#field-gap")
+        assert gap.read_only  # kept as it is: the learner cannot type over it, and ctrl+s writes nothing
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert store.notebook_entries()[1].damaged is not None
         app.screen.query_one("#notebook-list").highlighted = 0  # the good entry: no such line
         await pilot.pause(0.3)
         assert "damaged" not in str(app.screen.query_one("#notebook-meta").render())

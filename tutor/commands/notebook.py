@@ -154,6 +154,8 @@ def _write(args: argparse.Namespace, lang: Lang) -> int:
         item = stored.get(args.entry_id)
         if item is None:
             raise CliError(t("notebookcli.no_entry", lang, entry=args.entry_id))
+        if item.damaged:  # its stored JSON did not read: kept as it is, never overwritten with empty parts
+            raise CliError(t("notebookcli.damaged", lang, entry=item.id, error=clean_line(item.damaged)))
         save_entry(store, item.entry.with_fields(**changes), entry_id=item.id)
     finally:
         store.close()

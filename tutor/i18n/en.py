@@ -82,6 +82,7 @@ MESSAGES: dict[str, str] = {
         "entry."
     ),
     "notebookcli.no_entry": "no notebook entry with id {entry} (see 'tutor notebook list')",
+    "notebookcli.damaged": "notebook entry {entry} is damaged and is kept as it is (nothing written): {error}",
     "notebookcli.no_lab_entry": "no notebook entry for lab {lab!r} (see 'tutor notebook list')",
     "notebookcli.is_dir": "{path} is a directory; give a file name",
     "notebookcli.cannot_write": "cannot write {path}: {reason}",

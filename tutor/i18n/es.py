@@ -82,6 +82,9 @@ MESSAGES: dict[str, str] = {
         "para archivar su primera entrada."
     ),
     "notebookcli.no_entry": "no hay ninguna entrada del cuaderno con id {entry} (mira 'tutor notebook list')",
+    "notebookcli.damaged": (
+        "la entrada {entry} del cuaderno está dañada y se conserva tal cual (no se escribió nada): {error}"
+    ),
     "notebookcli.no_lab_entry": (
         "no hay ninguna entrada del cuaderno del laboratorio {lab!r} (mira 'tutor notebook "
         "list')"

@@ -138,7 +138,9 @@ class NotebookScreen(TutorScreen[None]):
             for name in SECTIONS:
                 text = getattr(e, name)
                 if name in LEARNER_FIELDS:
-                    self.query_one(f"#field-{name}", TextArea).load_text(clean(text))
+                    area = self.query_one(f"#field-{name}", TextArea)
+                    area.load_text(clean(text))
+                    area.read_only = bool(item.damaged)  # its stored JSON did not read: kept, not overwritten
                 else:
                     shown = text or word("empty", self.lang)
                     note = t("notebook.from_run", self.lang)
@@ -186,7 +188,7 @@ class NotebookScreen(TutorScreen[None]):
 
     def action_save(self, quiet: bool = False) -> None:
         entry = self.edited_entry()
-        if entry is None or self.current is None:
+        if entry is None or self.current is None or self.current.damaged:  # a damaged entry is kept as it is
             return
         save_entry(self.store, entry, self.current.id)
         updated = replace(self.current, entry=entry)
