@@ -67,8 +67,8 @@ def _reset(answer: str, args: list[str], env: dict[str, str]) -> subprocess.Comp
     leader, follower = pty.openpty()
     try:
         os.write(leader, (answer + "\n").encode())
-        return subprocess.run([sys.executable, "-m", "tutor", "progress", "reset", *args], stdin=follower,
-                              capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+        return subprocess.run([sys.executable, "-m", "tutor", "progress", "reset", *args, "--lang", "en"],
+                              stdin=follower, capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
     finally:
         os.close(leader)
         os.close(follower)
@@ -102,10 +102,10 @@ def test_reset_with_yes_deletes(env: dict[str, str]) -> None:
 
 
 def test_resetting_an_unknown_exercise_or_lesson_is_an_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["progress", "reset", "--exercise", "no-such-exercise", "--yes"]) == 2
+    assert main(["progress", "reset", "--exercise", "no-such-exercise", "--yes", "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "unknown exercise 'no-such-exercise'" in err and err.count("\n") == 1
-    assert main(["progress", "reset", "--lesson", "no-such-lesson", "--yes"]) == 2
+    assert main(["progress", "reset", "--lesson", "no-such-lesson", "--yes", "--lang", "en"]) == 2
     assert "unknown lesson 'no-such-lesson'" in capsys.readouterr().err
     # a real exercise with no attempts yet: nothing to delete, not an error
     assert main(["progress", "reset", "--exercise", "n0-l1-triad-bound", "--yes"]) == 0

@@ -197,6 +197,8 @@ def _file_two_entries() -> None:
 def test_cli_list_and_export_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["notebook", "list", "--lang", "en"]) == 0
     assert "empty" in capsys.readouterr().out
+    assert main(["notebook", "list", "--lang", "es"]) == 0
+    assert "vacío" in capsys.readouterr().out
     _file_two_entries()
     assert main(["notebook", "list"]) == 0
     out = capsys.readouterr().out.splitlines()

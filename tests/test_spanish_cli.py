@@ -139,6 +139,45 @@ def test_exercise_run_progress_lines_speak_the_readers_language(capsys: pytest.C
     assert_english("\n".join(steps), machine)
 
 
+def test_progress_actions_and_the_notebook_speak_one_language(capsys: pytest.CaptureFixture[str],
+                                                               machine: dict[str, str], tmp_path: Path) -> None:
+    """export, import, acknowledge, reset and an empty notebook: the store's tables by their names in the reader's
+    language, never ``sections_read, lab_runs``."""
+    export = tmp_path / "progress.json"
+    said = {}
+    for lang in ("es", "en"):
+        lines = []
+        for args in (["progress", "export", str(export)], ["progress", "import", str(export), "--merge"],
+                     ["progress", "acknowledge"], ["progress", "reset", "--exercise", "t-fit", "--yes"],
+                     ["notebook", "list"]):
+            code, out, err = tutor(capsys, *args, "--lang", lang)
+            assert code == 0, err
+            lines.append(out.strip())
+        said[lang] = "\n".join(lines)
+    assert "exportado a" in said["es"] and "0 secciones leídas" in said["es"] and "0 intentos" in said["es"]
+    assert "borrado el ejercicio t-fit: 0 intentos" in said["es"] and "vacío" in said["es"]
+    assert "sections_read" not in said["es"] and "lab_runs" not in said["es"]
+    assert_spanish(said["es"].replace(str(export), "<file>"), machine)
+    assert "0 sections read, 0 attempts, 0 lab runs" in said["en"]
+    assert "deleted exercise t-fit: 0 attempts" in said["en"]
+    assert_english(said["en"].replace(str(export), "<file>"), machine)
+
+
+def test_a_lab_run_speaks_one_language(capsys: pytest.CaptureFixture[str], machine: dict[str, str]) -> None:
+    """``tutor lab run`` on the bundled course's memory lab (a real small measurement): its progress, the result
+    table and the notebook line, with no English part names, modes or internal formula names in Spanish."""
+    code = main(["lab", "run", "n0-l3-lab-vram", "--predict", "20", "--lang", "es"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "memoria de llama-3-8b (inferencia)" in err and "fórmula: caché KV" in out and "inferencia" in out
+    assert "formulas." not in out and "estimate" not in out and "weights" not in out
+    assert_spanish(err + out, machine)
+    code = main(["lab", "run", "n0-l3-lab-vram", "--predict", "20", "--lang", "en"])
+    out, err = capsys.readouterr()
+    assert code == 0 and "memory of llama-3-8b (inference)" in err and "formula: KV cache" in out
+    assert_english(err + out, machine)
+
+
 def test_doctor_speaks_one_language(capsys: pytest.CaptureFixture[str], machine: dict[str, str]) -> None:
     code, out, _ = tutor(capsys, "doctor", "--lang", "es")
     assert code in (0, 1) and "Diagnóstico" in out and re.search(r"\(\d+,\d s\)\.", out)

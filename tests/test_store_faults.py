@@ -234,7 +234,7 @@ def test_headless_commands_announce_a_recovery_on_stderr(
     assert captured.err == "" and "progress database was corrupt" in captured.out
     report = json.loads(_stdout(capsys, ["progress", "--json"]))
     assert len(report["store"]["recoveries"]) == 1
-    assert main(["progress", "acknowledge"]) == 0
+    assert main(["progress", "acknowledge", "--lang", "en"]) == 0
     assert "acknowledged 1" in capsys.readouterr().out
     assert main(["progress", "--lang", "en"]) == 0
     assert "corrupt" not in capsys.readouterr().out

@@ -107,7 +107,9 @@ def _run(args: argparse.Namespace) -> int:
             return run_tui(args)
         # Every headless command says so on stderr when it had to move a corrupt progress file aside.
         global _announce_lang
-        _announce_lang = "es" if getattr(args, "lang", None) == "es" else "en"
+        from tutor.commands import output_lang
+
+        _announce_lang = output_lang(args)
         on_recovery(announce_recovery)
         return int(handler(args) or 0)
     except CliError as exc:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError, output_lang
+from tutor.i18n import t
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
@@ -38,6 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     export = actions.add_parser("export", help="write all progress to a JSON file")
     add_common_options(export)
+    add_lang_option(export)
     export.add_argument("file", type=Path, metavar="FILE", help="where to write the export (a JSON file)")
     export.set_defaults(func=run_export)
 
@@ -48,6 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "--merge (add rows that are not there yet) or --replace (discard the current progress).",
     )
     add_common_options(imp)
+    add_lang_option(imp)
     imp.add_argument("file", type=Path, metavar="FILE", help="an export written by 'tutor progress export'")
     how = imp.add_mutually_exclusive_group()
     how.add_argument("--merge", action="store_true", help="add what is missing; rows already there are skipped")
@@ -60,16 +63,22 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Mark every recorded recovery (a corrupt progress file moved aside) as seen. The backups stay.",
     )
     add_common_options(ack)
+    add_lang_option(ack)
     ack.set_defaults(func=run_acknowledge)
 
     reset = actions.add_parser("reset", help="forget one exercise, one lesson or everything (asks first)")
     add_common_options(reset)
+    add_lang_option(reset)
     which = reset.add_mutually_exclusive_group(required=True)
     which.add_argument("--exercise", metavar="ID", help="the attempts of one exercise")
     which.add_argument("--lesson", metavar="ID", help="one lesson: its attempts, sections read and lab runs")
     which.add_argument("--all", action="store_true", help="everything in the progress store")
     reset.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     reset.set_defaults(func=run_reset)
+
+
+CONFIRM_WORD = "yes"
+"""What confirms a reset, in both languages: one exact word ('y', 'Yes' or 'sí' leave everything as it was)."""
 
 
 def _store() -> Any:
@@ -214,13 +223,28 @@ def render_unfinished(attempts: Sequence[Attempt], lang: str) -> list[str]:
     return lines
 
 
+def rows_text(counts: dict[str, int], lang: str) -> str:
+    """``3 attempts, 0 lab runs`` in ``lang``: each table of the store by its catalog name (an unknown one as
+    stored)."""
+    from tutor.i18n import as_lang, tn
+
+    code = as_lang(lang)
+    parts = []
+    for table, n in counts.items():
+        key = f"store.table.{table}"
+        parts.append(tn(key, int(n), code) if t(key + ".other", code) != key + ".other"
+                     else tn("count.row", int(n), code, table=table))
+    return ", ".join(parts)
+
+
 def run_acknowledge(args: argparse.Namespace) -> int:
     store = _store()
     try:
         n = store.acknowledge_recoveries()
     finally:
         store.close()
-    print(f"acknowledged {n} recovery notice(s); the backups were not touched" if n else "nothing to acknowledge")
+    lang = output_lang(args)
+    print(t("progress.cli.acknowledged", lang, n=n) if n else t("progress.cli.nothing_to_acknowledge", lang))
     return 0
 
 
@@ -231,10 +255,12 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         counts = export_to(store, args.file)
     except OSError as exc:
-        raise CliError(f"cannot write {args.file}: {exc.strerror or exc}", 1) from None
+        raise CliError(t("progress.cli.cannot_write", output_lang(args), file=args.file,
+                         reason=exc.strerror or str(exc)), 1) from None
     finally:
         store.close()
-    print(f"exported to {args.file}: " + ", ".join(f"{n} {t}" for t, n in counts.items()))
+    lang = output_lang(args)
+    print(t("progress.cli.exported", lang, file=args.file, rows=rows_text(counts, lang)))
     return 0
 
 
@@ -249,7 +275,8 @@ def run_import(args: argparse.Namespace) -> int:
         raise CliError(str(exc), 2) from None
     finally:
         store.close()
-    print(f"imported from {args.file} ({mode}): " + ", ".join(f"{n} {t}" for t, n in added.items()))
+    lang = output_lang(args)
+    print(t(f"progress.cli.imported_{mode}", lang, file=args.file, rows=rows_text(added, lang)))
     return 0
 
 
@@ -263,11 +290,9 @@ def _check_reset_target(args: argparse.Namespace, counts: dict[str, int]) -> Non
 
     course = load_course(course_dir(args), require_translations=False, check_registry=False)
     if args.exercise and args.exercise not in course.exercises:
-        raise CliError(f"unknown exercise {clean_line(args.exercise)!r}: it is not in the course and has no progress "
-                       "(see 'tutor exercise list')", 2)
+        raise CliError(t("progress.cli.unknown_exercise", output_lang(args), id=clean_line(args.exercise)), 2)
     if args.lesson and args.lesson not in course.lessons:
-        raise CliError(f"unknown lesson {clean_line(args.lesson)!r}: it is not in the course and has no progress "
-                       "(see 'tutor lessons list')", 2)
+        raise CliError(t("progress.cli.unknown_lesson", output_lang(args), id=clean_line(args.lesson)), 2)
 
 
 def run_reset(args: argparse.Namespace) -> int:
@@ -276,22 +301,23 @@ def run_reset(args: argparse.Namespace) -> int:
         kwargs = {"exercise_id": args.exercise, "lesson_id": args.lesson}
         counts = store.reset_counts(**kwargs)
         _check_reset_target(args, counts)
-        what = (f"exercise {args.exercise}" if args.exercise else f"lesson {args.lesson}" if args.lesson
-                else "ALL progress")
-        summary = ", ".join(f"{n} {t}" for t, n in counts.items())
+        lang = output_lang(args)
+        what = (t("progress.what_exercise", lang, id=args.exercise) if args.exercise
+                else t("progress.what_lesson", lang, id=args.lesson) if args.lesson else t("progress.what_all", lang))
+        summary = rows_text(counts, lang)
+        word = CONFIRM_WORD
         if not args.yes:
             if not sys.stdin or not sys.stdin.isatty():
-                raise CliError(f"reset of {what} needs confirmation: run it in a terminal, or pass --yes", 2)
+                raise CliError(t("progress.cli.needs_confirmation", lang, what=what), 2)
             try:
-                answer = input(f"Delete {what} ({summary})? This cannot be undone. Type 'yes' to confirm: ")
+                answer = input(t("progress.cli.confirm", lang, what=what, summary=summary, word=word) + " ")
             except EOFError:
                 answer = ""
-            # Only the word asked for: 'y', 'Yes' or 'sí' leave everything as it was.
-            if answer.strip() != "yes":
-                print("nothing was deleted (type yes, in full, to confirm)")
+            if answer.strip() != word:
+                print(t("progress.cli.nothing_deleted", lang, word=word))
                 return 1
         deleted = store.reset(**kwargs)
     finally:
         store.close()
-    print(f"reset {what}: deleted " + ", ".join(f"{n} {t}" for t, n in deleted.items()))
+    print(t("progress.cli.reset_done", lang, what=what, rows=rows_text(deleted, lang)))
     return 0

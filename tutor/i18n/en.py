@@ -156,6 +156,18 @@ MESSAGES: dict[str, str] = {
     "lease.held_by": "{who} is measuring on this device",
     "lease.cancelled": "cancelled while waiting for the device",
     # tutor.progress.store_errors
+    "store.table.sections_read.one": "{n} section read",
+    "store.table.sections_read.other": "{n} sections read",
+    "store.table.attempts.one": "{n} attempt",
+    "store.table.attempts.other": "{n} attempts",
+    "store.table.lab_runs.one": "{n} lab run",
+    "store.table.lab_runs.other": "{n} lab runs",
+    "store.table.notebook_entries.one": "{n} notebook entry",
+    "store.table.notebook_entries.other": "{n} notebook entries",
+    "store.table.bench_runs.one": "{n} bench run",
+    "store.table.bench_runs.other": "{n} bench runs",
+    "store.table.doctor_runs.one": "{n} doctor run",
+    "store.table.doctor_runs.other": "{n} doctor runs",
     "store.error": "the progress store {path} cannot be used: {detail}",
     "store.newer_schema": (
         "{path} was written by a newer GPU Tutor (schema {found}, this one knows {known}); upgrade the tutor"
@@ -933,6 +945,15 @@ MESSAGES: dict[str, str] = {
     "notebook.vram.fits": "fits",
     "notebook.vram.does_not_fit": "does not fit",
     "notebook.vram.the_model": "the model",
+    "notebook.vram.mode.inference": "inference",
+    "notebook.vram.mode.training": "training",
+    "notebook.vram.part.weights": "weights",
+    "notebook.vram.part.kv_cache": "KV cache",
+    "notebook.vram.part.weights_grads_adam": "weights, gradients and Adam state",
+    "notebook.vram.part.activations": "activations",
+    "notebook.vram.part.total": "total",
+    "notebook.vram.source.measured": "measured: device memory used − torch reserved",
+    "notebook.vram.source.estimate": "estimated by the lesson's formula",
     "notebook.vram.headline": (
         "**{name}**, {mode}, {dtype}, batch {batch}, {seq} tokens: **{total} GB** ({label}) against "
         "{capacity} GB → **{verdict}**."
@@ -964,6 +985,23 @@ MESSAGES: dict[str, str] = {
     ),
     "exercise.cli.none": "(no exercises in this course)",
     "progress.cli.marks": "marks: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
+    "progress.cli.acknowledged": "acknowledged {n} recovery notice(s); the backups were not touched",
+    "progress.cli.nothing_to_acknowledge": "nothing to acknowledge",
+    "progress.cli.cannot_write": "cannot write {file}: {reason}",
+    "progress.cli.exported": "exported to {file}: {rows}",
+    "progress.cli.imported_refuse": "imported from {file}: {rows}",
+    "progress.cli.imported_merge": "imported from {file} (merged with what was here): {rows}",
+    "progress.cli.imported_replace": "imported from {file} (replacing what was here): {rows}",
+    "progress.cli.unknown_exercise": (
+        "unknown exercise '{id}': it is not in the course and has no progress (see 'tutor exercise list')"
+    ),
+    "progress.cli.unknown_lesson": (
+        "unknown lesson '{id}': it is not in the course and has no progress (see 'tutor lessons list')"
+    ),
+    "progress.cli.needs_confirmation": "deleting {what} needs confirmation: run it in a terminal, or pass --yes",
+    "progress.cli.confirm": "Delete {what} ({summary})? This cannot be undone. Type '{word}' to confirm:",
+    "progress.cli.nothing_deleted": "nothing was deleted (type {word}, in full, to confirm)",
+    "progress.cli.reset_done": "deleted {what}: {rows}",
     "progress.cli.quarantined": (
         "{n} out-of-range row(s) were kept aside when the store was upgraded (table quarantined_rows)"
     ),

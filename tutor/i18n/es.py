@@ -161,6 +161,18 @@ MESSAGES: dict[str, str] = {
     "lease.held_by": "{who} está midiendo en este dispositivo",
     "lease.cancelled": "cancelado mientras esperaba el dispositivo",
     # tutor.progress.store_errors
+    "store.table.sections_read.one": "{n} sección leída",
+    "store.table.sections_read.other": "{n} secciones leídas",
+    "store.table.attempts.one": "{n} intento",
+    "store.table.attempts.other": "{n} intentos",
+    "store.table.lab_runs.one": "{n} ejecución de laboratorio",
+    "store.table.lab_runs.other": "{n} ejecuciones de laboratorio",
+    "store.table.notebook_entries.one": "{n} entrada del cuaderno",
+    "store.table.notebook_entries.other": "{n} entradas del cuaderno",
+    "store.table.bench_runs.one": "{n} ejecución de bench",
+    "store.table.bench_runs.other": "{n} ejecuciones de bench",
+    "store.table.doctor_runs.one": "{n} ejecución de doctor",
+    "store.table.doctor_runs.other": "{n} ejecuciones de doctor",
     "store.error": "el almacén de progreso {path} no se puede usar: {detail}",
     "store.newer_schema": (
         "{path} lo escribió un GPU Tutor más nuevo (esquema {found}, este conoce {known}); actualiza el tutor"
@@ -976,6 +988,15 @@ MESSAGES: dict[str, str] = {
     "notebook.vram.fits": "cabe",
     "notebook.vram.does_not_fit": "no cabe",
     "notebook.vram.the_model": "el modelo",
+    "notebook.vram.mode.inference": "inferencia",
+    "notebook.vram.mode.training": "entrenamiento",
+    "notebook.vram.part.weights": "pesos",
+    "notebook.vram.part.kv_cache": "caché KV",
+    "notebook.vram.part.weights_grads_adam": "pesos, gradientes y estado de Adam",
+    "notebook.vram.part.activations": "activaciones",
+    "notebook.vram.part.total": "total",
+    "notebook.vram.source.measured": "medido: memoria usada del dispositivo − reservada por torch",
+    "notebook.vram.source.estimate": "estimado con la fórmula de la lección",
     "notebook.vram.headline": (
         "**{name}**, {mode}, {dtype}, lote {batch}, {seq} tokens: **{total} GB** ({label}) frente a "
         "{capacity} GB → **{verdict}**."
@@ -1007,6 +1028,23 @@ MESSAGES: dict[str, str] = {
     ),
     "exercise.cli.none": "(no hay ejercicios en este curso)",
     "progress.cli.marks": "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
+    "progress.cli.acknowledged": "{n} aviso(s) de recuperación leídos; las copias de seguridad no se tocaron",
+    "progress.cli.nothing_to_acknowledge": "no hay avisos que marcar como leídos",
+    "progress.cli.cannot_write": "no se puede escribir {file}: {reason}",
+    "progress.cli.exported": "exportado a {file}: {rows}",
+    "progress.cli.imported_refuse": "importado de {file}: {rows}",
+    "progress.cli.imported_merge": "importado de {file} (junto con lo que había): {rows}",
+    "progress.cli.imported_replace": "importado de {file} (en lugar de lo que había): {rows}",
+    "progress.cli.unknown_exercise": (
+        "ejercicio desconocido '{id}': no está en el curso ni tiene progreso (mira 'tutor exercise list')"
+    ),
+    "progress.cli.unknown_lesson": (
+        "lección desconocida '{id}': no está en el curso ni tiene progreso (mira 'tutor lessons list')"
+    ),
+    "progress.cli.needs_confirmation": "borrar {what} necesita confirmación: hazlo en una terminal o añade --yes",
+    "progress.cli.confirm": "¿Borrar {what} ({summary})? No se puede deshacer. Escribe '{word}' para confirmar:",
+    "progress.cli.nothing_deleted": "no se borró nada (escribe {word}, entero, para confirmar)",
+    "progress.cli.reset_done": "borrado {what}: {rows}",
     "progress.cli.quarantined": (
         "{n} fila(s) fuera de rango apartadas al actualizar el almacén (tabla quarantined_rows)"
     ),

@@ -158,6 +158,7 @@ def _measure_cpu(preset: formulas.ModelPreset, mode: str, batch: int, seq_len: i
         "extrapolated_bytes": extrapolated,
         "context_bytes": context,
         "context_source": "estimate (formulas.cuda_context_bytes)",
+        "context_kind": "estimate",
         "total_bytes": total,
         "total_gb": total / formulas.GB,
         # What the lesson's formula gives at full scale with the same context: the truth a CPU run grades against
@@ -218,6 +219,7 @@ def _measure_cuda(cfg: TransformerConfig, mode: str, batch: int, seq_len: int, d
         "context_bytes": context,
         "context_source": "measured (device used − torch reserved)" if 0 < outside < 4 * formulas.GB
         else "estimate (formulas.cuda_context_bytes)",
+        "context_kind": "measured" if 0 < outside < 4 * formulas.GB else "estimate",
         "gpu_total_bytes": total_gpu,
         "free_after_bytes": free1,
         "total_bytes": total,

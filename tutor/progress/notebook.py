@@ -361,6 +361,14 @@ def _describe_doctor(report: Mapping[str, Any], lang: Lang = "en") -> str:
     return "\n".join(lines)
 
 
+def _worded(prefix: str, word: Any, lang: Lang) -> str:
+    """A stored id (``inference``, ``kv_cache``) by its catalog word under ``prefix``; one the catalog lacks (an
+    older or another program's row) as stored, underscores as spaces."""
+    key = f"{prefix}.{word}"
+    said = t(key, lang)
+    return str(word).replace("_", " ") if said == key else said
+
+
 def _describe_vram(result: Measurement, lang: Lang = "en") -> str:
     gb = 1e9
     fig = result.figures
@@ -369,7 +377,8 @@ def _describe_vram(result: Measurement, lang: Lang = "en") -> str:
     verdict = t("notebook.vram.fits" if fits == "fits" else "notebook.vram.does_not_fit", lang)
     label = result.label
     lines = [
-        t("notebook.vram.headline", lang, name=name, mode=fig.get("mode", ""), dtype=fig.get("dtype", ""),
+        t("notebook.vram.headline", lang, name=name, mode=_worded("notebook.vram.mode", fig.get("mode", ""), lang),
+          dtype=fig.get("dtype", ""),
           batch=fig.get("batch", "?"), seq=format_number(fig.get("seq_len", ""), lang),
           total=format_number(fig.get("total_gb", 0), lang),
           label=measurement_label(label).render(lang) if label is not None else "",
@@ -379,14 +388,16 @@ def _describe_vram(result: Measurement, lang: Lang = "en") -> str:
     rows: list[tuple[str, Any]] = []
     formula = fig.get("formula_bytes")
     if isinstance(formula, Mapping):
-        rows += [(t("notebook.vram.formula", lang, part=k.replace("_", " ")), v / gb) for k, v in formula.items()
-                 if _is_figure(v)]
+        rows += [(t("notebook.vram.formula", lang, part=_worded("notebook.vram.part", k, lang)), v / gb)
+                 for k, v in formula.items() if _is_figure(v)]
     for key, label_key in (("extrapolated_bytes", "extrapolated"), ("peak_allocated_bytes", "peak_allocated"),
                            ("peak_reserved_bytes", "peak_reserved"), ("context_bytes", "context"),
                            ("total_bytes", "total")):
         value = fig.get(key)
         if _is_figure(value):
-            rows.append((t(f"notebook.vram.{label_key}", lang, source=fig.get("context_source", "")), value / gb))
+            source = (t(f"notebook.vram.source.{fig['context_kind']}", lang)
+                      if fig.get("context_kind") in ("measured", "estimate") else fig.get("context_source", ""))
+            rows.append((t(f"notebook.vram.{label_key}", lang, source=source), value / gb))
     if rows:
         lines.append(_table([t("notebook.vram.part", lang), "GB"], rows, lang))
     ratio = fig.get("measured_over_formula")
