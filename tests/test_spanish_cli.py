@@ -178,6 +178,19 @@ def test_a_lab_run_speaks_one_language(capsys: pytest.CaptureFixture[str], machi
     assert_english(err + out, machine)
 
 
+def test_the_bench_run_speaks_one_language(capsys: pytest.CaptureFixture[str], machine: dict[str, str]) -> None:
+    """``tutor bench --lang es`` (tiny sizes, real torch): the progress lines, the table and its closing line."""
+    code = main(["bench", "--tiny", "--device", "cpu", "--no-store", "--lang", "es"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    steps = [line for line in err.splitlines() if line.startswith("[")]
+    assert any("ronda 1/" in s and "ancho de banda" in s for s in steps), steps
+    assert steps[-1].endswith("bench terminado") and re.search(r"\d,\d s\]", steps[-1]), steps
+    assert "ancho de banda pico" in out and "tardó" in out
+    text = re.sub(r"escrito: .*", "", out)
+    assert_spanish("\n".join(steps) + "\n" + text, machine)
+
+
 def test_doctor_speaks_one_language(capsys: pytest.CaptureFixture[str], machine: dict[str, str]) -> None:
     code, out, _ = tutor(capsys, "doctor", "--lang", "es")
     assert code in (0, 1) and "Diagnóstico" in out and re.search(r"\(\d+,\d s\)\.", out)
