@@ -157,6 +157,9 @@ def test_progress_actions_and_the_notebook_speak_one_language(capsys: pytest.Cap
     assert "exportado a" in said["es"] and "0 secciones leídas" in said["es"] and "0 intentos" in said["es"]
     assert "borrado el ejercicio t-fit: 0 intentos" in said["es"] and "vacío" in said["es"]
     assert "sections_read" not in said["es"] and "lab_runs" not in said["es"]
+    code, listed, _ = tutor(capsys, "exercise", "list", "--lang", "es")
+    assert code == 0 and "t-copy-bound" in listed and "límite" in listed and "número" in listed  # the kinds, worded
+    assert_spanish(listed, machine)
     assert_spanish(said["es"].replace(str(export), "<file>"), machine)
     assert "0 sections read, 0 attempts, 0 lab runs" in said["en"]
     assert "deleted exercise t-fit: 0 attempts" in said["en"]

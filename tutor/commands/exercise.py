@@ -146,7 +146,9 @@ def run_list(args: argparse.Namespace) -> int:
         title = item["title"].get(lang) or item["title"].get("es") or item["title"].get("en") or ""
         passes = item["passes"]
         note = t("progress.cli.reproduced", as_lang(lang)) if passes["reproduced"] else ""
-        print(f"{passes['marks']} {item['id']:<28} {item['kind']:<8} {item['lesson']:<12} {extra:<26} {title}{note}")
+        kind = t(f"exercise.kind.{item['kind']}", as_lang(lang))
+        kind = item["kind"] if kind.startswith("exercise.kind.") else kind
+        print(f"{passes['marks']} {item['id']:<28} {kind:<9} {item['lesson']:<12} {extra:<26} {title}{note}")
     if not listing:
         print(t("exercise.cli.none", as_lang(lang)))
     else:

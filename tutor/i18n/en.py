@@ -983,6 +983,10 @@ MESSAGES: dict[str, str] = {
         "marks: pass 1, pass 2 (✓ passed, ✗ tried, not passed, ○ not tried); pass 2 (--pass 2, no hints, no "
         "theory) opens once pass 1 was attempted and counts for C0 when it reproduces it"
     ),
+    "exercise.kind.bound": "bound",
+    "exercise.kind.number": "number",
+    "exercise.kind.fit": "fit",
+    "exercise.kind.diagnose": "diagnose",
     "exercise.cli.none": "(no exercises in this course)",
     "progress.cli.marks": "marks: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
     "progress.cli.acknowledged": "acknowledged {n} recovery notice(s); the backups were not touched",

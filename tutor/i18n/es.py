@@ -1026,6 +1026,10 @@ MESSAGES: dict[str, str] = {
         "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ intentada sin aprobar, ○ sin intentar); la pasada 2 "
         "(--pass 2, sin pistas ni teoría) se abre tras intentar la 1 y cuenta para C0 cuando la reproduce"
     ),
+    "exercise.kind.bound": "límite",
+    "exercise.kind.number": "número",
+    "exercise.kind.fit": "cabe",
+    "exercise.kind.diagnose": "diagnóstico",
     "exercise.cli.none": "(no hay ejercicios en este curso)",
     "progress.cli.marks": "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
     "progress.cli.acknowledged": "{n} aviso(s) de recuperación leídos; las copias de seguridad no se tocaron",
