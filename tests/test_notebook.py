@@ -250,6 +250,8 @@ def test_cli_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
     assert capsys.readouterr().err.strip() == "tutor: error: no notebook entry with id 99 (see 'tutor notebook list')"
     assert main(["notebook", "export", str(tmp_path), "--lang", "en"]) == 2
     assert "is a directory" in capsys.readouterr().err
+    assert main(["notebook", "export", str(tmp_path), "--lang", "es"]) == 2
+    assert "es una carpeta" in capsys.readouterr().err
 
 
 def test_the_result_shows_the_telemetry_over_the_run() -> None:

@@ -97,9 +97,9 @@ def run(args: argparse.Namespace) -> int:
     except (DeviceError, WorkloadError, FormulaError) as exc:
         raise CliError(str(exc), exit_code=2) from None
     except MeasureError as exc:
-        raise CliError(f"the bench could not finish: {exc}", exit_code=1) from None
+        raise CliError(t("bench.cli.could_not_finish", lang, reason=exc), exit_code=1) from None
     except RuntimeError as exc:  # e.g. a dtype the device lacks, a CUDA error
-        raise CliError(f"the bench could not finish: {str(exc).splitlines()[0]}", exit_code=1) from None
+        raise CliError(t("bench.cli.could_not_finish", lang, reason=str(exc).splitlines()[0]), exit_code=1) from None
     finally:
         progress.done()
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter, raw_stderr
 from tutor.i18n import as_lang, t
+from tutor.i18n.numbers import decimal
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
@@ -172,7 +173,7 @@ def _progress_printer(enabled: bool, lang: str = "en") -> ProgressPrinter | None
     return ProgressPrinter(lang) if enabled else None
 
 
-def _precheck(exercise: Any, device: str) -> None:
+def _precheck(exercise: Any, device: str, lang: str = "en") -> None:
     """Reject what would fail for the input's sake before anything is stored: unknown device, bad params."""
     from tutor.measure.errors import MeasureError
 
@@ -194,7 +195,8 @@ def _precheck(exercise: Any, device: str) -> None:
 
         resolved = resolve_device(device)
         if workload is not None and resolved not in workload.devices:
-            raise CliError(f"{call.name} runs only on {', '.join(workload.devices)}, not {resolved}", 2)
+            raise CliError(t("exercise.cli.device", as_lang(lang), workload=call.name,
+                             devices=", ".join(workload.devices), device=resolved), 2)
     except MeasureError as exc:
         raise CliError(str(exc), 2) from None
 
@@ -219,10 +221,10 @@ def run_exercise(args: argparse.Namespace) -> int:
     course = _course(args)
     exercise = course.exercises.get(args.exercise_id)
     if exercise is None:
-        known = ", ".join(sorted(course.exercises)[:12]) or "none"
-        raise CliError(f"unknown exercise {args.exercise_id!r} (known: {known})", 2)
+        known = ", ".join(sorted(course.exercises)[:12]) or "-"
+        raise CliError(t("exercise.cli.unknown", lang, id=args.exercise_id, known=known), 2)
     if (args.predict is None) == (args.resume is None):
-        raise CliError("give --predict VALUE, or --resume N for an unfinished attempt", 2)
+        raise CliError(t("exercise.cli.predict_or_resume", lang), 2)
     prediction = None
     if args.predict is not None:
         try:
@@ -230,8 +232,8 @@ def run_exercise(args: argparse.Namespace) -> int:
         except PredictionError as exc:
             raise CliError(f"{exercise.id}: {exc}", 2) from None
     if args.budget is not None and not 0.05 <= args.budget <= 10:
-        raise CliError("--budget must be between 0.05 and 10 seconds", 2)
-    _precheck(exercise, args.device)
+        raise CliError(t("exercise.cli.budget", lang, low=decimal(0.05, lang), high=10), 2)
+    _precheck(exercise, args.device, lang)
 
     sampler = _open_telemetry() if exercise.measure is not None else None
     cancel = threading.Event()
