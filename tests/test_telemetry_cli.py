@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,10 +33,14 @@ def test_json_lines_and_nothing_on_stderr() -> None:
 
 
 def test_table_output() -> None:
-    result = run("--samples", "1", "--interval", "0.25", "--backend", "host")
+    result = run("--samples", "1", "--interval", "0.25", "--backend", "host", "--lang", "en")
     assert result.returncode == 0 and result.stderr == ""
     assert result.stdout.startswith("[host] CPU and RAM of this machine")
-    assert "CPU " in result.stdout and "RAM " in result.stdout and " GiB" in result.stdout
+    assert "CPU " in result.stdout and "RAM " in result.stdout and " GiB" in result.stdout and " load " in result.stdout
+    result = run("--samples", "1", "--interval", "0.25", "--backend", "host", "--lang", "es")
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith("[host] CPU y RAM de esta máquina") and " carga " in result.stdout
+    assert not re.search(r"\d\.\d", result.stdout.split("  ", 1)[1]), result.stdout  # decimal commas
 
 
 def test_bad_input_is_one_line_on_stderr() -> None:

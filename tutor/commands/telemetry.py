@@ -14,7 +14,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, TextIO
 
-from tutor.commands import CliError, add_common_options
+from tutor.commands import CliError, add_common_options, add_lang_option, output_lang
+from tutor.i18n import Lang, t
 from tutor.telemetry import MIN_INTERVAL, SPECS_HELP, BackendSpecError, Sampler, TelemetrySnapshot, open_backend
 from tutor.telemetry import format as fmt
 from tutor.telemetry.trace import TraceWriter, dumps, sample_lines
@@ -30,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     add_common_options(parser)
+    add_lang_option(parser, help="language of the table (default: the language last chosen in the tutor, else the "
+                                 "locale's; --json is always English)")
     parser.add_argument("--json", action="store_true", help="one JSON object per device per sample, per line")
     parser.add_argument(
         "--samples", type=int, default=None, metavar="N", help="stop after N samples (default: until Ctrl-C)"
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             writer = TraceWriter(stream)
             writer.write_header(status, backend.devices())
         sampler = Sampler(backend, interval)
-        table = _Table(out)
+        table = _Table(out, output_lang(args))
         try:
             next_due = time.monotonic() + sampler.interval  # the first CPU % needs one interval to measure
             count = 0
@@ -106,43 +109,49 @@ def run(args: argparse.Namespace) -> int:
 class _Table:
     """The readable form: the banner when it changes, then one line per device per sample."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO, lang: Lang = "en") -> None:
         self._out = out
         self._banner: str | None = None
+        self.lang = lang
 
     def show(self, snap: TelemetrySnapshot) -> None:
-        banner = f"[{snap.backend}] {snap.status.message}"
+        lang = self.lang
+        banner = f"[{snap.backend}] {snap.status.text(lang)}"
         if banner != self._banner:
             self._banner = banner
             self._out.write(banner + "\n")
-            for note in snap.status.notes:
-                self._out.write(f"  note: {note}\n")
+            for note in snap.status.note_texts(lang):
+                self._out.write("  " + t("tel.note", lang, note=note) + "\n")
         stamp = datetime.fromtimestamp(snap.t).strftime("%H:%M:%S")
         names = {d.id: d.name for d in snap.devices}
         for s in snap.samples:
             m = s.metrics
             if s.state == "lost":
-                body = "lost — no readings"
+                body = t("tel.lost", lang)
             elif s.device == "host":
-                load = " ".join(fmt.NA if m.get(k) is None else f"{m[k]:.2f}" for k in ("load_1", "load_5", "load_15"))
-                ram = fmt.used_of(m.get("ram_used_bytes"), m.get("ram_total_bytes"))
-                body = (
-                    f"CPU {fmt.pct(m.get('cpu_pct'))}  RAM {ram}"
-                    f"  swap {fmt.used_of(m.get('swap_used_bytes'), m.get('swap_total_bytes'))}  load {load}"
-                )
+                load = " ".join(fmt.load(m.get(k), lang=lang) for k in ("load_1", "load_5", "load_15"))
+                ram = fmt.used_of(m.get("ram_used_bytes"), m.get("ram_total_bytes"), lang=lang)
+                swap = fmt.used_of(m.get("swap_used_bytes"), m.get("swap_total_bytes"), lang=lang)
+                cpu = fmt.pct(m.get("cpu_pct"), lang=lang)
+                body = f"CPU {cpu}  RAM {ram}  swap {swap}  {t('tel.load', lang)} {load}"
             else:
+                vram = fmt.used_of(m.get("mem_used_bytes"), m.get("mem_total_bytes"), lang=lang)
+                clocks = t("tel.clocks", lang, temp=fmt.celsius(m.get("temp_c"), lang=lang),
+                           sm=fmt.mhz(m.get("sm_clock_mhz"), lang=lang),
+                           sm_max=fmt.mhz(m.get("sm_clock_max_mhz"), lang=lang),
+                           mem=fmt.mhz(m.get("mem_clock_mhz"), lang=lang),
+                           mem_max=fmt.mhz(m.get("mem_clock_max_mhz"), lang=lang))
                 body = (
-                    f"busy {fmt.pct(m.get('gpu_util_pct'))}  mem-bus {fmt.pct(m.get('mem_bus_util_pct'))}"
-                    f"  VRAM {fmt.used_of(m.get('mem_used_bytes'), m.get('mem_total_bytes'))}"
-                    f"  power {fmt.watts(m.get('power_w'))} / {fmt.watts(m.get('power_limit_w'))}"
-                    f"  {fmt.celsius(m.get('temp_c'))}"
-                    f"  SM {fmt.mhz(m.get('sm_clock_mhz'))}/{fmt.mhz(m.get('sm_clock_max_mhz'))} MHz"
-                    f"  mem {fmt.mhz(m.get('mem_clock_mhz'))}/{fmt.mhz(m.get('mem_clock_max_mhz'))} MHz"
+                    f"{t('tel.busy', lang)} {fmt.pct(m.get('gpu_util_pct'), lang=lang)}"
+                    f"  {t('tel.mem_bus', lang)} {fmt.pct(m.get('mem_bus_util_pct'), lang=lang)}  VRAM {vram}"
+                    f"  {t('tel.power', lang)} {fmt.watts(m.get('power_w'), lang=lang)} / "
+                    f"{fmt.watts(m.get('power_limit_w'), lang=lang)}  {clocks}"
                 )
                 if m.get("pcie_tx_bytes_s") is not None or m.get("pcie_rx_bytes_s") is not None:
-                    body += f"  PCIe TX {fmt.rate(m.get('pcie_tx_bytes_s'))} RX {fmt.rate(m.get('pcie_rx_bytes_s'))}"
+                    body += (f"  PCIe TX {fmt.rate(m.get('pcie_tx_bytes_s'), lang=lang)}"
+                             f" RX {fmt.rate(m.get('pcie_rx_bytes_s'), lang=lang)}")
                 reasons = fmt.words(m.get("throttle"))
                 if reasons:
-                    body += f"  clocks held by: {', '.join(reasons)}"
+                    body += f"  {t('tel.clocks_held', lang)}{', '.join(reasons)}"
             self._out.write(f"{stamp}  {s.device:<5} {names.get(s.device, '')[:28]:<28}  {body}\n")
         self._out.flush()
