@@ -78,6 +78,9 @@ def test_progress_from_the_child_checks_out_nested_and_in_both_languages(worker:
     assert progress[-1] == (0.25, step)
     assert step.render("es") == "techo de roofline: ancho de banda: copy sobre arrays de 256 MiB"
     assert step.render("en") == "roofline: bandwidth: copy on 256 MiB arrays"
+    # a large figure grouped per locale, not 1.23E3; a small one with three significant figures
+    assert said("measure.progress.gemm_size", n=2048, gflops=1234.56).render("en") == "N=2,048: 1,235 GFLOP/s"
+    assert said("measure.progress.gemm_size", n=32, gflops=3.14159).render("es") == "N=32: 3,14 GFLOP/s"
 
 
 def test_a_real_measurement(worker: MeasureWorker) -> None:

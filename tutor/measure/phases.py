@@ -86,7 +86,15 @@ def said(code: str, **params: Any) -> Message:
     kinds = PHASES.get(code)
     if kinds is None or set(params) != set(kinds):
         raise ValueError(f"progress code {code!r} with parameters {sorted(params)}: not in the vocabulary")
-    return Message.of(code, **params)
+    return Message.of(code, **{name: _figure(value) if kinds[name] == NUM else value for name, value in params.items()})
+
+
+def _figure(value: Any) -> Any:
+    """A measured figure as a progress line shows it: from 100 up a whole number (``1 235 GFLOP/s``, grouped per
+    locale, not ``1,23E3``), below that three significant figures."""
+    if isinstance(value, float) and math.isfinite(value) and abs(value) >= 100:
+        return round(value)
+    return value
 
 
 def within(progress: Progress, lo: float, hi: float, code: str | None = None) -> Progress:
