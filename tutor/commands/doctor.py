@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from tutor.commands import CliError, output_lang
-from tutor.i18n import t
+from tutor.i18n import as_lang, t
 
 _SENTINEL_DEFAULT = "__default__"
 
@@ -75,12 +75,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = run_doctor(lock_mode=mode, lock_path=lock_path, probe_kernel=not args.no_probe)  # type: ignore[arg-type]
     except LockError as exc:
-        raise CliError(str(exc), exit_code=2) from None
+        raise CliError(exc.message(output_lang(args)), exit_code=2) from None
     except OSError as exc:
-        raise CliError(f"cannot write the environment lock {lock_path}: {exc.strerror or exc}", exit_code=2) from None
+        raise CliError(t("doctor.cli.cannot_write_lock", output_lang(args), path=lock_path,
+                         reason=exc.strerror or str(exc)), exit_code=2) from None
 
     document = report.to_json()
-    _record(report.passed, document, report.lock.matches if report.lock else None)
+    _record(report.passed, document, report.lock.matches if report.lock else None, output_lang(args))
     if args.json:
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
-def _record(passed: bool, document: dict[str, object], lock_matches: bool | None) -> None:
+def _record(passed: bool, document: dict[str, object], lock_matches: bool | None, lang: str = "en") -> None:
     """Store the run as C0 evidence; a store problem is one line on stderr, never a lost report."""
     try:
         from tutor.progress.engines import open_store
@@ -105,4 +106,4 @@ def _record(passed: bool, document: dict[str, object], lock_matches: bool | None
         finally:
             store.close()
     except Exception as exc:  # the diagnosis is still printed
-        print(f"tutor: warning: this doctor run was not recorded in the progress store: {exc}", file=sys.stderr)
+        print("tutor: " + t("doctor.cli.not_recorded", as_lang(lang), reason=exc), file=sys.stderr)

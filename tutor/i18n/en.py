@@ -554,6 +554,8 @@ MESSAGES: dict[str, str] = {
     ),
     "doctor.cli.title": "GPU Tutor doctor — {torch} on {system} {machine}, Python {python}",
     "doctor.cli.no_torch": "no torch",
+    "doctor.cli.cannot_write_lock": "cannot write the environment lock {path}: {reason}",
+    "doctor.cli.not_recorded": "warning: this doctor run was not recorded in the progress store: {reason}",
     "doctor.cli.summary": "Doctor {verdict}: {fail} failed, {warn} warning(s), {ok} ok, {skip} skipped ({seconds} s).",
     "doctor.cli.passed": "passed",
     "doctor.cli.failed": "FAILED",

@@ -576,6 +576,8 @@ MESSAGES: dict[str, str] = {
     ),
     "doctor.cli.title": "GPU Tutor doctor — {torch} en {system} {machine}, Python {python}",
     "doctor.cli.no_torch": "sin torch",
+    "doctor.cli.cannot_write_lock": "no se puede escribir el lock del entorno {path}: {reason}",
+    "doctor.cli.not_recorded": "aviso: esta ejecución del doctor no quedó guardada en tu progreso: {reason}",
     "doctor.cli.summary": (
         "Diagnóstico {verdict}: {fail} fallo(s), {warn} aviso(s), {ok} bien, {skip} no aplican ({seconds} s)."
     ),
