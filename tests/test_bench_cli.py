@@ -21,9 +21,11 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_unknown_device_is_one_line(tmp_path: Path) -> None:
-    proc = run_cli("bench", "--device", "tpu", "--data-dir", str(tmp_path))
+    proc = run_cli("bench", "--device", "tpu", "--data-dir", str(tmp_path), "--lang", "en")
     assert proc.returncode == 2
     assert proc.stderr.strip() == "tutor: error: unknown device 'tpu' (choose auto, cpu or cuda)"
+    proc = run_cli("bench", "--device", "tpu", "--data-dir", str(tmp_path), "--lang", "es")
+    assert proc.stderr.strip() == "tutor: error: dispositivo desconocido «tpu» (elige auto, cpu o cuda)"
 
 
 def test_cuda_absent_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

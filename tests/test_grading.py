@@ -272,3 +272,35 @@ def test_truth_source_keeps_its_message_through_json() -> None:
     assert back == truth and back.source_in("es") == "la clave de respuestas del ejercicio"
     older = ResolvedTruth.from_json({"source": "measured on an old machine", "choice": "x"})
     assert older.source_in("es") == "measured on an old machine"  # stored before the codes: shown as recorded
+
+
+@pytest.mark.parametrize(
+    ("text", "es", "en"),
+    [("abc", "«abc» no es un número", "'abc' is not a number"),
+     ("", "la predicción está vacía", "the prediction is empty"),
+     ("1e999", "«1e999» no es un número finito", "'1e999' is not a finite number"),
+     ("\x1b[2J5x", "«[2J5x» no es un número", "'[2J5x' is not a number")],
+)
+def test_a_refused_prediction_is_said_in_the_learners_language(text: str, es: str, en: str) -> None:
+    with pytest.raises(PredictionError) as caught:
+        parse_prediction(NUMBER, text)
+    assert caught.value.describe("es") == es and caught.value.describe("en") == en == str(caught.value)
+
+
+def test_refused_choices_and_ranges_in_both_languages() -> None:
+    from tutor.i18n.numbers import integer
+
+    with pytest.raises(PredictionError) as caught:
+        parse_prediction(DIAG, "memoria")
+    assert caught.value.describe("es") == "«memoria» no es una de las opciones: cpu-wheel, old-driver"
+    ranged = ex(kind="number", unit="GB/s", range=[0.5, 2000], truth={"source": "measurement",
+                                                                     "metric": "achieved_gbs"},
+                measure={"op": "workload", "name": "copy", "params": {"n": 1 << 20}})
+    with pytest.raises(PredictionError) as caught:
+        parse_prediction(ranged, "2500,5")
+    es, en = (f"{integer(2500, lang)} " for lang in ("es", "en"))  # a large figure grouped per locale, not 2,5E3
+    assert caught.value.describe("es") == es + f"está fuera del rango aceptado, de 0,5 a {integer(2000, 'es')} GB/s"
+    assert caught.value.describe("en") == en + "is outside the accepted range, 0.5 to 2,000 GB/s"
+    with pytest.raises(PredictionError) as caught:
+        parse_prediction(NUMBER, "40", confidence="mucha")
+    assert caught.value.describe("es") == "la confianza «mucha» no es un número (50–100 %)"

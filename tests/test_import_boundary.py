@@ -44,14 +44,14 @@ def _document(tmp_path: Path) -> dict[str, Any]:
         ("attempts", "created_at", -5, r"created_at: -5 is not a time"),
         ("attempts", "pass", True, r"tables\.attempts\[0\]\.pass: unexpected value True"),
         ("attempts", "pass", 10**30, r"tables\.attempts\[0\]\.pass: .* is not a whole number"),
-        ("attempts", "hints_used", -1, r"hints_used: -1 is not a whole number between 0 and 1000"),
+        ("attempts", "hints_used", -1, r"hints_used: -1 is not a whole number between 0 and 1,000"),
         ("attempts", "prediction", {"value": 1e300}, r"prediction: .* is not an object whose 'value' is a finite"),
         ("attempts", "prediction", "fast", r"prediction: 'fast' is not an object"),
         ("attempts", "measurement", {"gbs": float("nan")}, r"tables\.attempts\[0\]\.measurement\.gbs: not a finite"),
         ("sections_read", "read_at", 1e300, r"tables\.sections_read\[0\]\.read_at: 1e\+300 is not a time"),
         ("doctor_runs", "passed", 7, r"tables\.doctor_runs\[0\]\.passed: 7 is not true, false, 0 or 1"),
         ("lab_runs", "id", 2**70, r"tables\.lab_runs\[0\]\.id: .* is not a whole number"),
-        ("sections_read", "lesson_id", "x" * 5000, r"lesson_id: text longer than 1000"),
+        ("sections_read", "lesson_id", "x" * 5000, r"lesson_id: text longer than 1,000"),
         ("attempts", "exercise_id", "e\x1b]52;c;eA==\x07", r"exercise_id: contains a control character \(U\+001B\)"),
     ],
 )
@@ -147,3 +147,23 @@ def test_control_characters_in_a_file_name_do_not_reach_the_message(tmp_path: Pa
     with pytest.raises(ExchangeError) as caught:
         import_from(ProgressStore(tmp_path / "t.sqlite3"), path)
     assert "\x1b" not in str(caught.value) and "\x07" not in str(caught.value)
+
+
+def test_a_refused_import_is_said_in_the_readers_language(tmp_path: Path, data_dir: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _document(tmp_path)
+    doc["tables"]["attempts"][0]["confidence"] = 3
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["progress", "import", str(path), "--lang", "es"]) == 2
+    said = capsys.readouterr().err.strip()
+    assert said == f"tutor: error: {path}: tables.attempts[0].confidence: 3 no es un número finito entre 0 y 1"
+    assert main(["progress", "import", str(path), "--lang", "en"]) == 2
+    assert capsys.readouterr().err.strip().endswith("confidence: 3 is not a finite number between 0 and 1")
+    path.write_text("[1, 2]", encoding="utf-8")
+    assert main(["progress", "import", str(path), "--lang", "es"]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "no es una exportación de progreso de GPU Tutor (se esperaba un objeto JSON)")
+    with pytest.raises(ExchangeError) as caught:
+        import_from(ProgressStore(tmp_path / "t.sqlite3"), tmp_path / "missing.json")
+    assert str(caught.value).startswith(str(tmp_path / "missing.json"))  # an unreadable file names its path

@@ -61,9 +61,10 @@ def test_tutor_progress_says_each_damaged_row_and_goes_on(capsys: pytest.Capture
     assert main(["progress", "--lang", "es", "--course", str(COURSE)]) == 0
     out = capsys.readouterr().out
     assert (f"! El intento {ids['bad']} (t-copy-bound) no se pudo leer: measurement.roofline.peak_gflops.[2Jfloat32:"
-            " expected a number, got str. Queda fuera de este informe; el resto está completo.") in out
-    assert (f"! La ejecución {ids['lab']} del laboratorio lab-roof no se pudo leer: result.points: expected a list, "
-            "got str.") in out
+            " se esperaba un número, llegó str. Queda fuera de este informe; el resto está completo.") in out
+    assert (f"! La ejecución {ids['lab']} del laboratorio lab-roof no se pudo leer: result.points: se esperaba una "
+            "lista, llegó str.") in out
+    assert "expected" not in out  # the reason too is in the reader's language
     assert "\x1b" not in out
     assert "C0 (CPU)" in out and "Historial" in out and f"#{ids['good']}" in out  # the rest of the report
     assert f"El intento {ids['good']} " not in out

@@ -50,9 +50,11 @@ def test_bad_input_is_one_line_on_stderr() -> None:
         (("--samples", "0"), "--samples must be at least 1"),
         (("--backend", "nvml", "--samples", "1"), "NVML is not available: NVML library not found"),
     ):
-        result = run(*args)
+        result = run(*args, "--lang", "en")
         assert result.returncode in (1, 2) and result.stdout == ""
         assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
+    spanish = run("--interval", "0.1", "--lang", "es")
+    assert spanish.stderr.strip() == "tutor: error: --interval debe ser al menos 0,25 s (llegó 0,1)"
 
 
 def test_record_then_replay(tmp_path: Path) -> None:

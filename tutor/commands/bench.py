@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter
-from tutor.i18n import t
+from tutor.i18n import format_number, t
 from tutor.i18n.numbers import decimal
 
 
@@ -72,12 +72,14 @@ def run(args: argparse.Namespace) -> int:
     from tutor.measure.errors import DeviceError, MeasureError, WorkloadError
     from tutor.theory.errors import FormulaError
 
+    lang = output_lang(args)
     tolerance = args.tolerance
     if tolerance is not None and not 0 < tolerance < 1:
-        raise CliError(f"--tolerance must be between 0 and 1, got {tolerance}")
+        raise CliError(t("cli.between", lang, option="--tolerance", low="0", high="1",
+                         got=format_number(tolerance, lang, ".3g")))
     device = str(args.device).lower()
     if device not in ("auto", "cpu", "cuda"):
-        raise CliError(f"unknown device {args.device!r} (choose auto, cpu or cuda)")
+        raise CliError(t("cli.unknown_device", lang, device=args.device))
     json_to_stdout = args.json_path == "-"
     table_out = sys.stderr if json_to_stdout else sys.stdout
 

@@ -230,7 +230,7 @@ def run_exercise(args: argparse.Namespace) -> int:
         try:
             prediction = parse_prediction(exercise, args.predict, args.confidence, args.gb)
         except PredictionError as exc:
-            raise CliError(f"{exercise.id}: {exc}", 2) from None
+            raise CliError(f"{exercise.id}: {exc.describe(lang)}", 2) from None
     if args.budget is not None and not 0.05 <= args.budget <= 10:
         raise CliError(t("exercise.cli.budget", lang, low=decimal(0.05, lang), high=10), 2)
     _precheck(exercise, args.device, lang)

@@ -272,7 +272,7 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         added = import_from(store, args.file, mode)  # type: ignore[arg-type]
     except ExchangeError as exc:
-        raise CliError(str(exc), 2) from None
+        raise CliError(exc.describe(output_lang(args)), 2) from None
     finally:
         store.close()
     lang = output_lang(args)

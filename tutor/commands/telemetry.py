@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, TextIO
 
 from tutor.commands import CliError, add_common_options, add_lang_option, output_lang
-from tutor.i18n import Lang, t
+from tutor.i18n import Lang, format_number, t
 from tutor.telemetry import MIN_INTERVAL, SPECS_HELP, BackendSpecError, Sampler, TelemetrySnapshot, open_backend
 from tutor.telemetry import format as fmt
 from tutor.telemetry.trace import TraceWriter, dumps, sample_lines
@@ -55,11 +55,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    lang = output_lang(args)
     interval = float(args.interval)
     if not interval >= MIN_INTERVAL:
-        raise CliError(f"--interval must be at least {MIN_INTERVAL} s (got {args.interval})")
+        raise CliError(t("cli.at_least", lang, option="--interval",
+                         minimum=f"{format_number(MIN_INTERVAL, lang, '.3g')} s",
+                         got=format_number(interval, lang, ".3g")))
     if args.samples is not None and args.samples < 1:
-        raise CliError(f"--samples must be at least 1 (got {args.samples})")
+        raise CliError(t("cli.at_least", lang, option="--samples", minimum="1", got=args.samples))
     try:
         backend = open_backend(args.backend, pcie=args.pcie)
     except BackendSpecError as exc:
@@ -67,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     status = backend.probe()
     if args.backend.strip().lower() == "nvml" and not status.ok:
         backend.close()
-        raise CliError(f"NVML is not available: {status.message}", exit_code=1)
+        raise CliError(t("telemetrycli.no_nvml", lang, reason=status.text(lang)),
+                       exit_code=1)
     out: TextIO = sys.stdout
     with contextlib.ExitStack() as stack:
         stack.callback(backend.close)
@@ -76,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 stream: IO[str] = stack.enter_context(open(args.record, "w", encoding="utf-8"))
             except OSError as exc:
-                raise CliError(f"cannot write {args.record}: {exc.strerror or exc}", exit_code=1) from None
+                raise CliError(t("notebookcli.cannot_write", lang, path=args.record, reason=exc.strerror or exc),
+                               exit_code=1) from None
             writer = TraceWriter(stream)
             writer.write_header(status, backend.devices())
         sampler = Sampler(backend, interval)

@@ -7,8 +7,8 @@ import contextlib
 import os
 import sys
 
-from tutor.commands import CliError
-from tutor.i18n import default_lang
+from tutor.commands import CliError, output_lang
+from tutor.i18n import default_lang, format_number, t
 from tutor.settings import saved_lang
 
 
@@ -21,13 +21,16 @@ def run_tui(args: argparse.Namespace) -> int:
     from tutor.untrusted import clean_line
 
     if args.telemetry_interval < 0.25:
-        raise CliError("--telemetry-interval must be at least 0.25 s")
+        lang = output_lang(args)
+        raise CliError(t("cli.at_least", lang, option="--telemetry-interval",
+                         minimum=f"{format_number(0.25, lang, '.3g')} s",
+                         got=format_number(float(args.telemetry_interval), lang, ".3g")))
     root = course_dir(args)
     # Only the file list is read here; the app loads the files after the map has drawn.
     course = CourseSource.scan(root)
     if not course.files and not course.problems:
         shown = clean_line(str(root))
-        raise CliError(f"no course found in {shown} (expected {shown}/lessons and {shown}/exercises)")
+        raise CliError(t("cli.no_course", output_lang(args), path=shown))
     login = None
     store = None
     if getattr(args, "class_login", False):
@@ -36,7 +39,7 @@ def run_tui(args: argparse.Namespace) -> int:
 
         server = os.environ.get(CLASS_SERVER_ENV)
         if not server:
-            raise CliError(f"--class-login needs ${CLASS_SERVER_ENV} (tutor serve sets it)")
+            raise CliError(t("cli.class_login", output_lang(args), env=CLASS_SERVER_ENV))
         login = class_login(server)
     else:
         try:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tutor.doctor.view import EnvironmentView, gather
-from tutor.i18n.message import Message
+from tutor.i18n.message import Message, Param
 
 LOCK_SCHEMA = "gpu-tutor/lock/v1"
 
@@ -164,7 +164,8 @@ def read_lock(path: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise LockError(Message.of("doctor.lockfile.not_object", path=shown))
     if data.get("schema") != LOCK_SCHEMA:
-        schema = clean_line(repr(data.get("schema")))[:60]
+        schema: Param = (Message.of("doctor.lockfile.no_schema") if data.get("schema") is None
+                         else clean_line(repr(data.get("schema")))[:60])
         raise LockError(Message.of("doctor.lockfile.schema", path=shown, schema=schema, expected=repr(LOCK_SCHEMA)))
     return data
 

@@ -7,6 +7,8 @@ import re
 
 from tutor.content.models import Choice, Exercise, Text
 from tutor.grading.verdict import CONFIDENCE_MAX, CONFIDENCE_MIN, Prediction
+from tutor.i18n.message import Message, Param
+from tutor.untrusted import clean_line
 
 BUILTIN_CHOICES: dict[str, tuple[Choice, ...]] = {
     "bound": (
@@ -25,7 +27,20 @@ _ALIASES = {"memory-bound": "memory", "memory_bound": "memory", "compute-bound":
 
 
 class PredictionError(ValueError):
-    """A prediction that cannot be accepted (not a number, out of range, not a choice). One line."""
+    """A prediction that cannot be accepted (not a number, out of range, not a choice). One line: ``said`` in the
+    learner's language (:meth:`describe`), its English rendering as ``str()``."""
+
+    def __init__(self, code: str, **params: Param) -> None:
+        self.said = Message.of(code, **params)
+        super().__init__(self.said.render("en"))
+
+    def describe(self, lang: str) -> str:
+        return self.said.render(lang)
+
+
+def _typed(text: object) -> str:
+    """What the learner typed, as a message parameter: one line, no control characters, at most 40 characters."""
+    return clean_line(text)[:40]
 
 
 def choices_of(exercise: Exercise) -> tuple[Choice, ...]:
@@ -40,16 +55,16 @@ def parse_number(text: str) -> float:
     cleaned = text.strip().replace("_", "")
     m = re.match(r"^([-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/%×]*)$", cleaned)
     if m is None:
-        raise PredictionError(f"{text!r} is not a number")
+        raise PredictionError("predict.not_number", text=_typed(text))
     number = m.group(1)
     if "," in number and "." not in number:
         number = number.replace(",", ".")
     try:
         value = float(number.replace(",", ""))
     except ValueError:
-        raise PredictionError(f"{text!r} is not a number") from None
+        raise PredictionError("predict.not_number", text=_typed(text)) from None
     if not math.isfinite(value):
-        raise PredictionError(f"{text!r} is not a finite number")
+        raise PredictionError("predict.not_finite", text=_typed(text))
     return value
 
 
@@ -62,15 +77,15 @@ def parse_confidence(value: str | float | None) -> float:
         try:
             number = float(text.replace(",", "."))
         except ValueError:
-            raise PredictionError(f"confidence {value!r} is not a number (50–100 %)") from None
+            raise PredictionError("predict.confidence_not_number", text=_typed(value)) from None
     else:
         number = float(value)
     if not math.isfinite(number):
-        raise PredictionError("confidence must be a finite number (50–100 %)")
+        raise PredictionError("predict.confidence_not_finite")
     if number > 1.0:
         number /= 100.0
     if not CONFIDENCE_MIN - 1e-9 <= number <= CONFIDENCE_MAX + 1e-9:
-        raise PredictionError(f"confidence {value} is outside 50–100 %")
+        raise PredictionError("predict.confidence_outside", text=_typed(value))
     return round(min(max(number, CONFIDENCE_MIN), CONFIDENCE_MAX), 4)
 
 
@@ -78,10 +93,10 @@ def _check_range(exercise: Exercise, value: float) -> None:
     if exercise.range is not None:
         low, high = exercise.range
         if not low <= value <= high:
-            raise PredictionError(f"{value:g} is outside the accepted range [{low:g}, {high:g}] {exercise.unit or ''}"
-                                  .rstrip())
+            raise PredictionError("predict.outside_range", value=value, low=low, high=high,
+                                  unit=f" {exercise.unit}" if exercise.unit else "")
     elif value <= 0:
-        raise PredictionError(f"{value:g}: the prediction must be a positive number")
+        raise PredictionError("predict.not_positive", value=value)
 
 
 def parse_prediction(
@@ -96,7 +111,7 @@ def parse_prediction(
     conf = parse_confidence(confidence)
     raw = (text or "").strip()
     if not raw:
-        raise PredictionError("the prediction is empty")
+        raise PredictionError("predict.empty")
     if exercise.kind == "number":
         value = parse_number(raw)
         _check_range(exercise, value)
@@ -114,10 +129,10 @@ def parse_prediction(
         if gb is not None and gb != "":
             size = parse_number(str(gb))
         if size is not None and size <= 0:
-            raise PredictionError(f"{size:g} GB: the size must be positive")
+            raise PredictionError("predict.size_not_positive", value=size)
     ids = [c.id for c in choices_of(exercise)]
     choice = choice_text.strip().lower()
     choice = _ALIASES.get(choice, choice) if choice not in ids else choice
     if choice not in ids:
-        raise PredictionError(f"{choice_text!r} is not one of the choices: {', '.join(ids)}")
+        raise PredictionError("predict.not_a_choice", text=_typed(choice_text), choices=", ".join(ids))
     return Prediction(choice=choice, value=size, confidence=conf)

@@ -41,6 +41,10 @@ MESSAGES: dict[str, str] = {
     ),
     "side.compute": "compute",
     "progress.stored_at": "Your progress is stored in: {where}",
+    "count.step.one": "{n} step",
+    "count.step.other": "{n} steps",
+    "count.read_pass.one": "{n} pass",
+    "count.read_pass.other": "{n} passes",
     "count.attempt.one": "{n} attempt",
     "count.attempt.other": "{n} attempts",
     "count.warning.one": "{n} warning",
@@ -76,6 +80,13 @@ MESSAGES: dict[str, str] = {
     "labcli.cancelled": "measurement cancelled; nothing was stored",
     "labcli.filed": "Notebook entry {entry} filed (tutor notebook export --entry {entry}).",
     "labcli.none": "(no labs in this course)",
+    # tutor.commands (argument checks)
+    "cli.at_least": "{option} must be at least {minimum} (got {got})",
+    "cli.between": "{option} must be between {low} and {high} (got {got})",
+    "cli.unknown_device": "unknown device '{device}' (choose auto, cpu or cuda)",
+    "cli.no_course": "no course found in {path} (expected {path}/lessons and {path}/exercises)",
+    "cli.class_login": "--class-login needs ${env} (tutor serve sets it)",
+    "telemetrycli.no_nvml": "NVML is not available: {reason}",
     # tutor.commands.notebook
     "notebookcli.empty": (
         "The Lab Notebook is empty: finish a lab ('tutor lab run ID' or in the tutor) to file its first "
@@ -148,6 +159,59 @@ MESSAGES: dict[str, str] = {
     "measure.task.decode": "decode",
     "measure.task.decode_bound": "decode bound",
     "measure.task.other": "{name}",
+    # tutor.progress.exchange
+    "exchange.at_path": "{path}: {problem}",
+    "exchange.not_object": "not a GPU Tutor progress export (expected a JSON object)",
+    "exchange.format": "not a GPU Tutor progress export (format {found}, expected {expected})",
+    "exchange.schema": "the export has schema {found}; this tutor reads up to {known}",
+    "exchange.no_tables": "the export has no 'tables' object",
+    "exchange.unknown_table": "unknown table {table} in the export",
+    "exchange.not_list": "{where} must be a list",
+    "exchange.not_row": "{where} must be an object",
+    "exchange.unknown_column": "{where}: unknown column {column}",
+    "exchange.missing_column": "{where}: missing column {column}",
+    "exchange.unexpected": "{where}: unexpected value {value}",
+    "exchange.too_long": "{where}: text longer than {limit} characters",
+    "exchange.control": "{where}: contains a control character ({char})",
+    "exchange.not_finite": "{where}: not a finite number",
+    "exchange.outside": "{where}: {value} is not {must}",
+    "exchange.not_empty": (
+        "the progress store already holds data; use --merge (add what is missing) or --replace (discard the "
+        "current progress) — nothing was imported"
+    ),
+    "exchange.must.timestamp": "a time between 1970 and 2100 (seconds since the epoch)",
+    "exchange.must.unit_interval": "a finite number between 0 and 1",
+    "exchange.must.count": "a whole number between {low} and {high}",
+    "exchange.must.flag": "true, false, 0 or 1",
+    "exchange.must.prediction": "an object with 'value', 'choice' and 'confidence'",
+    "exchange.must.prediction_value": "an object whose 'value' is a finite number (or null)",
+    "exchange.must.prediction_choice": "an object whose 'choice' is text (or null)",
+    "exchange.must.prediction_confidence": "an object whose 'confidence' is between 0 and 1",
+    # tutor.results.reading
+    "result.missing": "missing",
+    "result.expected": "expected {what}, got {got}",
+    "result.what.object": "an object",
+    "result.what.number": "a number",
+    "result.what.integer": "an integer",
+    "result.what.text": "text",
+    "result.what.flag": "true or false",
+    "result.what.flag_or_null": "true, false or null",
+    "result.what.texts": "a list of text",
+    "result.what.numbers": "an object of numbers",
+    "result.what.list": "a list",
+    "result.what.device": "a device object or kind",
+    "result.what.source": "where the truth came from",
+    # tutor.grading.predict
+    "predict.not_number": "'{text}' is not a number",
+    "predict.not_finite": "'{text}' is not a finite number",
+    "predict.confidence_not_number": "confidence '{text}' is not a number (50–100 %)",
+    "predict.confidence_not_finite": "confidence must be a finite number (50–100 %)",
+    "predict.confidence_outside": "confidence {text} is outside 50–100 %",
+    "predict.outside_range": "{value} is outside the accepted range, {low} to {high}{unit}",
+    "predict.not_positive": "{value}: the prediction must be a positive number",
+    "predict.empty": "the prediction is empty",
+    "predict.size_not_positive": "{value} GB: the size must be positive",
+    "predict.not_a_choice": "'{text}' is not one of the choices: {choices}",
     # tutor.progress.lease
     "lease.ahead_one": "1 learner ahead",
     "lease.ahead_many": "{n} learners ahead",
@@ -422,8 +486,8 @@ MESSAGES: dict[str, str] = {
     "bench.cv_spread": "CV: the spread across that run's own rounds",
     "bench.estimator": (
         "each figure: the median of {rounds} interleaved rounds, a round's value the best of its calls "
-        "(training: of {train_steps} steps); decode: the median of {decode_rounds} rounds, its bound's "
-        "bandwidth the best of {read_passes} passes over the weights in each; CV = the spread across the rounds"
+        "(training: of {train_steps}); decode: the median of {decode_rounds} rounds, its bound's "
+        "bandwidth the best of {read_passes} over the weights in each; CV = the spread across the rounds"
     ),
     "bench.no_previous": (
         "No previous run on this fingerprint to compare with: run the bench again for the second pass."
@@ -587,6 +651,7 @@ MESSAGES: dict[str, str] = {
     "doctor.lockfile.unreadable": "cannot read the environment lock {error}",
     "doctor.lockfile.not_json": "{error}",
     "doctor.lockfile.not_object": "{path}: not an environment lock (expected a JSON object)",
+    "doctor.lockfile.no_schema": "none",
     "doctor.lockfile.schema": "{path}: not an environment lock (schema {schema}, expected {expected})",
     "doctor.running": "Checking torch, the driver, the GPU and the environment…",
     "doctor.rerun": "Run again",

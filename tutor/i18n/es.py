@@ -41,6 +41,10 @@ MESSAGES: dict[str, str] = {
     ),
     "side.compute": "cómputo",
     "progress.stored_at": "Tu progreso se guarda en: {where}",
+    "count.step.one": "{n} paso",
+    "count.step.other": "{n} pasos",
+    "count.read_pass.one": "{n} lectura",
+    "count.read_pass.other": "{n} lecturas",
     "count.attempt.one": "{n} intento",
     "count.attempt.other": "{n} intentos",
     "count.warning.one": "{n} aviso",
@@ -76,6 +80,13 @@ MESSAGES: dict[str, str] = {
     "labcli.cancelled": "medida cancelada; nada se guardó",
     "labcli.filed": "Entrada {entry} del cuaderno archivada (tutor notebook export --entry {entry}).",
     "labcli.none": "(este curso no tiene laboratorios)",
+    # tutor.commands (argument checks)
+    "cli.at_least": "{option} debe ser al menos {minimum} (llegó {got})",
+    "cli.between": "{option} debe estar entre {low} y {high} (llegó {got})",
+    "cli.unknown_device": "dispositivo desconocido «{device}» (elige auto, cpu o cuda)",
+    "cli.no_course": "no hay ningún curso en {path} (se esperaba {path}/lessons y {path}/exercises)",
+    "cli.class_login": "--class-login necesita ${env} (tutor serve la pone)",
+    "telemetrycli.no_nvml": "NVML no está disponible: {reason}",
     # tutor.commands.notebook
     "notebookcli.empty": (
         "El cuaderno de laboratorio está vacío: termina un laboratorio ('tutor lab run ID' o en el tutor) "
@@ -153,6 +164,59 @@ MESSAGES: dict[str, str] = {
     "measure.task.decode": "decode",
     "measure.task.decode_bound": "cota de decode",
     "measure.task.other": "{name}",
+    # tutor.progress.exchange
+    "exchange.at_path": "{path}: {problem}",
+    "exchange.not_object": "no es una exportación de progreso de GPU Tutor (se esperaba un objeto JSON)",
+    "exchange.format": "no es una exportación de progreso de GPU Tutor (formato {found}, se esperaba {expected})",
+    "exchange.schema": "la exportación tiene el esquema {found}; este tutor lee hasta el {known}",
+    "exchange.no_tables": "la exportación no tiene el objeto 'tables'",
+    "exchange.unknown_table": "tabla desconocida {table} en la exportación",
+    "exchange.not_list": "{where} debe ser una lista",
+    "exchange.not_row": "{where} debe ser un objeto",
+    "exchange.unknown_column": "{where}: columna desconocida {column}",
+    "exchange.missing_column": "{where}: falta la columna {column}",
+    "exchange.unexpected": "{where}: valor inesperado {value}",
+    "exchange.too_long": "{where}: texto de más de {limit} caracteres",
+    "exchange.control": "{where}: contiene un carácter de control ({char})",
+    "exchange.not_finite": "{where}: no es un número finito",
+    "exchange.outside": "{where}: {value} no es {must}",
+    "exchange.not_empty": (
+        "el almacén de progreso ya tiene datos; usa --merge (añade lo que falta) o --replace (descarta el "
+        "progreso actual): no se importó nada"
+    ),
+    "exchange.must.timestamp": "un instante entre 1970 y 2100 (segundos desde la época Unix)",
+    "exchange.must.unit_interval": "un número finito entre 0 y 1",
+    "exchange.must.count": "un número entero entre {low} y {high}",
+    "exchange.must.flag": "true, false, 0 o 1",
+    "exchange.must.prediction": "un objeto con 'value', 'choice' y 'confidence'",
+    "exchange.must.prediction_value": "un objeto cuyo 'value' es un número finito (o null)",
+    "exchange.must.prediction_choice": "un objeto cuyo 'choice' es texto (o null)",
+    "exchange.must.prediction_confidence": "un objeto cuyo 'confidence' está entre 0 y 1",
+    # tutor.results.reading
+    "result.missing": "falta",
+    "result.expected": "se esperaba {what}, llegó {got}",
+    "result.what.object": "un objeto",
+    "result.what.number": "un número",
+    "result.what.integer": "un entero",
+    "result.what.text": "texto",
+    "result.what.flag": "true o false",
+    "result.what.flag_or_null": "true, false o null",
+    "result.what.texts": "una lista de textos",
+    "result.what.numbers": "un objeto de números",
+    "result.what.list": "una lista",
+    "result.what.device": "un objeto o un tipo de dispositivo",
+    "result.what.source": "de dónde sale la verdad",
+    # tutor.grading.predict
+    "predict.not_number": "«{text}» no es un número",
+    "predict.not_finite": "«{text}» no es un número finito",
+    "predict.confidence_not_number": "la confianza «{text}» no es un número (50–100 %)",
+    "predict.confidence_not_finite": "la confianza debe ser un número finito (50–100 %)",
+    "predict.confidence_outside": "la confianza {text} está fuera de 50–100 %",
+    "predict.outside_range": "{value} está fuera del rango aceptado, de {low} a {high}{unit}",
+    "predict.not_positive": "{value}: la predicción debe ser un número positivo",
+    "predict.empty": "la predicción está vacía",
+    "predict.size_not_positive": "{value} GB: el tamaño debe ser positivo",
+    "predict.not_a_choice": "«{text}» no es una de las opciones: {choices}",
     # tutor.progress.lease
     "lease.ahead_one": "1 alumno por delante",
     "lease.ahead_many": "{n} alumnos por delante",
@@ -440,8 +504,8 @@ MESSAGES: dict[str, str] = {
     "bench.cv_spread": "CV: la dispersión entre las rondas de esa misma ejecución",
     "bench.estimator": (
         "cada cifra: la mediana de {rounds} rondas intercaladas, el valor de una ronda el mejor de sus "
-        "llamadas (entrenamiento: de {train_steps} pasos); decodificación: la mediana de {decode_rounds} "
-        "rondas, el ancho de banda de su cota el mejor de {read_passes} lecturas de los pesos en cada una; "
+        "llamadas (entrenamiento: de {train_steps}); decodificación: la mediana de {decode_rounds} "
+        "rondas, el ancho de banda de su cota el mejor de {read_passes} de los pesos en cada una; "
         "CV = la dispersión entre las rondas"
     ),
     "bench.no_previous": (
@@ -611,6 +675,7 @@ MESSAGES: dict[str, str] = {
     "doctor.lockfile.unreadable": "no se puede leer el lock del entorno {error}",
     "doctor.lockfile.not_json": "{error} (no es JSON válido)",
     "doctor.lockfile.not_object": "{path}: no es un lock del entorno (se esperaba un objeto JSON)",
+    "doctor.lockfile.no_schema": "ninguno",
     "doctor.lockfile.schema": "{path}: no es un lock del entorno (esquema {schema}, se esperaba {expected})",
     "doctor.running": "Revisando torch, el driver, la GPU y el entorno…",
     "doctor.rerun": "Repetir",

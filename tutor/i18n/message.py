@@ -9,6 +9,7 @@ from a trace, an exception from a library — so it is shown as it came.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
@@ -51,6 +52,8 @@ class Message:
                 fields[name] = str(value)
             elif isinstance(value, int):
                 fields[name] = integer(value, code)
+            elif math.isfinite(value) and 1e3 <= abs(value) < 1e15:
+                fields[name] = integer(round(value), code)  # 2 501, not 2,5E3: a reader's number, grouped
             else:
                 fields[name] = format_number(value, code, ".3g")
         try:

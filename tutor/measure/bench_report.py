@@ -8,7 +8,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from tutor.i18n import Lang, as_lang, format_number, numbers, t
+from tutor.i18n import Lang, as_lang, format_number, numbers, t, tn
 from tutor.i18n.message import Message
 from tutor.results import BENCH_SCHEMA as SCHEMA
 from tutor.results import HEADLINE_KEYS, BenchComparison, BenchReport, BenchRow, ComparedFigure
@@ -185,6 +185,11 @@ def warning_lines(report: BenchReport, lang: str = "en") -> list[str]:
     return list(report.warnings)
 
 
+def _whole(value: object) -> int:
+    """A count from a stored report (an older or hand-edited one may hold anything): 1 unless a whole number."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 1
+
+
 def method_lines(report: BenchReport, lang: str = "en") -> list[str]:
     """How the headline and its CV were estimated, and where MFU's theoretical peak comes from (for the table)."""
     code = _lang(lang)
@@ -192,7 +197,8 @@ def method_lines(report: BenchReport, lang: str = "en") -> list[str]:
     rounds = report.tests.get("rounds")
     if isinstance(rounds, dict) and rounds.get("count"):
         out.append(t("bench.estimator", code, rounds=rounds["count"], decode_rounds=rounds.get("decode_rounds", "?"),
-                     train_steps=rounds.get("train_steps_per_round", 1), read_passes=rounds.get("read_passes", 1)))
+                     train_steps=tn("count.step", _whole(rounds.get("train_steps_per_round", 1)), code),
+                     read_passes=tn("count.read_pass", _whole(rounds.get("read_passes", 1)), code)))
     train = report.tests.get("train_step")
     if isinstance(train, dict) and isinstance(train.get("theoretical_gflops"), int | float) \
             and train["theoretical_gflops"] > 0:

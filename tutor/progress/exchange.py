@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from tutor.i18n.message import Message, Param
 from tutor.progress.store import MAX_TIMESTAMP, SCHEMA_VERSION, TABLES, StoreBase
 from tutor.untrusted import UnsafeFile, clean_line, control_characters, describe_control, load_json_bounded
 
@@ -66,38 +67,38 @@ def _number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _timestamp(value: Any) -> str | None:
+def _timestamp(value: Any) -> Message | None:
     if not _number(value) or not 0 <= value <= MAX_TIMESTAMP:
-        return "a time between 1970 and 2100 (seconds since the epoch)"
+        return Message.of("exchange.must.timestamp")
     return None
 
 
-def _unit_interval(value: Any) -> str | None:
-    return None if _number(value) and 0 <= value <= 1 else "a finite number between 0 and 1"
+def _unit_interval(value: Any) -> Message | None:
+    return None if _number(value) and 0 <= value <= 1 else Message.of("exchange.must.unit_interval")
 
 
-def _count(low: int, high: int) -> Callable[[Any], str | None]:
-    def check(value: Any) -> str | None:
+def _count(low: int, high: int) -> Callable[[Any], Message | None]:
+    def check(value: Any) -> Message | None:
         ok = isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-        return None if ok else f"a whole number between {low} and {high}"
+        return None if ok else Message.of("exchange.must.count", low=low, high=high)
 
     return check
 
 
-def _flag(value: Any) -> str | None:
-    return None if isinstance(value, bool) or value in (0, 1) else "true, false, 0 or 1"
+def _flag(value: Any) -> Message | None:
+    return None if isinstance(value, bool) or value in (0, 1) else Message.of("exchange.must.flag")
 
 
-def _prediction(value: Any) -> str | None:
+def _prediction(value: Any) -> Message | None:
     if not isinstance(value, Mapping):
-        return "an object with 'value', 'choice' and 'confidence'"
+        return Message.of("exchange.must.prediction")
     number = value.get("value")
     if number is not None and (not _number(number) or abs(number) > 1e30):
-        return "an object whose 'value' is a finite number (or null)"
+        return Message.of("exchange.must.prediction_value")
     if value.get("choice") is not None and not isinstance(value.get("choice"), str):
-        return "an object whose 'choice' is text (or null)"
+        return Message.of("exchange.must.prediction_choice")
     if "confidence" in value and _unit_interval(value["confidence"]) is not None:
-        return "an object whose 'confidence' is between 0 and 1"
+        return Message.of("exchange.must.prediction_confidence")
     return None
 
 
@@ -155,7 +156,19 @@ def _show(value: Any) -> str:
 
 
 class ExchangeError(Exception):
-    """An export file that cannot be imported, or an import that would overwrite data. One line."""
+    """An export file that cannot be imported, or an import that would overwrite data. One line: ``said`` in the
+    reader's language (:meth:`describe`), its English rendering as ``str()``."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.render("en"))
+        self.said = said
+
+    def describe(self, lang: str) -> str:
+        return self.said.render(lang)
+
+
+def _refuse(key: str, /, **params: Param) -> ExchangeError:
+    return ExchangeError(Message.of(key, **params))
 
 
 def export_document(store: StoreBase) -> dict[str, Any]:
@@ -183,57 +196,56 @@ def export_to(store: StoreBase, path: Path) -> dict[str, int]:
 def validate_document(doc: Any) -> dict[str, list[dict[str, Any]]]:
     """The tables of a valid export document; raises :class:`ExchangeError` naming the first problem."""
     if not isinstance(doc, Mapping):
-        raise ExchangeError("not a GPU Tutor progress export (expected a JSON object)")
+        raise _refuse("exchange.not_object")
     if doc.get("format") != EXPORT_FORMAT:
-        raise ExchangeError(f"not a GPU Tutor progress export (format {doc.get('format')!r}, "
-                            f"expected {EXPORT_FORMAT!r})")
+        raise _refuse("exchange.format", found=_show(doc.get("format")), expected=EXPORT_FORMAT)
     version = doc.get("schema_version")
     if not isinstance(version, int) or version > SCHEMA_VERSION:
-        raise ExchangeError(f"the export has schema {version!r}; this tutor reads up to {SCHEMA_VERSION}")
+        raise _refuse("exchange.schema", found=_show(version), known=SCHEMA_VERSION)
     tables = doc.get("tables")
     if not isinstance(tables, Mapping):
-        raise ExchangeError("the export has no 'tables' object")
+        raise _refuse("exchange.no_tables")
     unknown = sorted(set(tables) - set(TABLES))
     if unknown:
-        raise ExchangeError(f"unknown table {unknown[0]!r} in the export")
+        raise _refuse("exchange.unknown_table", table=_show(unknown[0]))
     out: dict[str, list[dict[str, Any]]] = {}
     for table in TABLES:
         rows = tables.get(table, [])
         if not isinstance(rows, list):
-            raise ExchangeError(f"tables.{table} must be a list")
+            raise _refuse("exchange.not_list", where=f"tables.{table}")
         columns = _COLUMNS[table]
         for i, row in enumerate(rows):
             if not isinstance(row, Mapping):
-                raise ExchangeError(f"tables.{table}[{i}] must be an object")
+                raise _refuse("exchange.not_row", where=f"tables.{table}[{i}]")
             extra = sorted(set(row) - set(columns))
             if extra:
-                raise ExchangeError(f"tables.{table}[{i}]: unknown column {extra[0]!r}")
+                raise _refuse("exchange.unknown_column", where=f"tables.{table}[{i}]", column=_show(extra[0]))
             for col, types in columns.items():
                 if col not in row:
                     nullable = object in types or type(None) in types
                     if col == "id" or (table, col) in _REQUIRED_JSON or not nullable:
-                        raise ExchangeError(f"tables.{table}[{i}]: missing column {col!r}")
+                        raise _refuse("exchange.missing_column", where=f"tables.{table}[{i}]", column=repr(col))
                     continue
                 value = row[col]
                 where = f"tables.{table}[{i}].{col}"
                 if object not in types and (not isinstance(value, types) or
                                             (isinstance(value, bool) and bool not in types)):
-                    raise ExchangeError(f"{where}: unexpected value {_show(value)}")
+                    raise _refuse("exchange.unexpected", where=where, value=_show(value))
                 if isinstance(value, str) and col not in _JSON_COLUMNS.get(table, ()):
                     if len(value) > _MAX_TEXT:
-                        raise ExchangeError(f"{where}: text longer than {_MAX_TEXT} characters")
+                        raise _refuse("exchange.too_long", where=where, limit=_MAX_TEXT)
                     controls = control_characters(value)
                     if controls:
                         # an id or a word is shown in the progress report and screen: no terminal escapes in it
                         code = describe_control(value[controls[0]])
-                        raise ExchangeError(f"{where}: contains a control character ({code})")
+                        raise _refuse("exchange.control", where=where, char=code)
                 bad = _non_finite(value, where)
                 if bad:
-                    raise ExchangeError(f"{bad}: not a finite number")
+                    raise _refuse("exchange.not_finite", where=bad)
                 domain = _DOMAINS.get((table, col))
                 must = domain(value) if domain is not None else None
                 if must is not None:
-                    raise ExchangeError(f"{where}: {_show(value)} is not {must}")
+                    raise _refuse("exchange.outside", where=where, value=_show(value), must=must)
         out[table] = [dict(r) for r in rows]
     return out
 
@@ -246,8 +258,7 @@ def import_document(store: StoreBase, doc: Any, mode: ImportMode = "refuse") -> 
     """Load a validated export into ``store``; returns rows added per table (see the module docstring)."""
     tables = validate_document(doc)
     if mode == "refuse" and not store.is_empty():
-        raise ExchangeError("the progress store already holds data; use --merge (add what is missing) or "
-                            "--replace (discard the current progress) — nothing was imported")
+        raise _refuse("exchange.not_empty")
     added: dict[str, int] = {}
     with store.transaction() as conn:
         if mode == "replace":
@@ -303,8 +314,8 @@ def import_from(store: StoreBase, path: Path, mode: ImportMode = "refuse") -> di
     try:
         doc = load_json_bounded(path, limit=IMPORT_LIMIT_BYTES)
     except UnsafeFile as exc:
-        raise ExchangeError(str(exc)) from None
+        raise _refuse("exchange.at_path", path=clean_line(str(exc.path)), problem=exc.said) from None
     try:
         return import_document(store, doc, mode)
     except ExchangeError as exc:
-        raise ExchangeError(f"{clean_line(str(path))}: {exc}") from None
+        raise _refuse("exchange.at_path", path=clean_line(str(path)), problem=exc.said) from None

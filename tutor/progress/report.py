@@ -48,9 +48,10 @@ def damaged_rows(attempts: Any, lab_runs: Any) -> list[dict[str, Any]]:
             where, _, what = str(row.damaged).partition(": ")
             for prefix in (f"attempt #{row.id} ", f"lab run #{row.id} "):
                 where = where.removeprefix(prefix)
+            said = getattr(row, "damaged_said", None)
             found.append({"kind": kind, "id": row.id,
                           "label": row.exercise_id if kind == "attempt" else row.lab_id,
-                          "where": where, "what": what})
+                          "where": where, "what": what, "what_said": said.as_dict() if said is not None else None})
     return found
 
 
@@ -58,6 +59,7 @@ def damaged_lines(damaged: Any, lang: Any) -> list[str]:
     """One line per damaged row, in ``lang`` (``tutor progress`` and the progress screen say the same): which row,
     the field that did not read and why, control characters removed."""
     from tutor.i18n import t
+    from tutor.i18n.message import Message
     from tutor.untrusted import clean_line
 
     lines = []
@@ -65,8 +67,10 @@ def damaged_lines(damaged: Any, lang: Any) -> list[str]:
         if not isinstance(row, dict):
             continue
         key = "progress.damaged.lab_run" if row.get("kind") == "lab_run" else "progress.damaged.attempt"
+        said = Message.from_dict(row.get("what_said"), clean_line)
+        what = said.render(lang) if said is not None else row.get("what", "")
         lines.append(t(key, lang, id=clean_line(row.get("id", "?")), label=clean_line(row.get("label", ""))[:80],
-                       where=clean_line(row.get("where", ""))[:120], what=clean_line(row.get("what", ""))[:160]))
+                       where=clean_line(row.get("where", ""))[:120], what=clean_line(what)[:160]))
     return lines
 
 

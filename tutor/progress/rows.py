@@ -23,7 +23,7 @@ from tutor.grading.verdict import Prediction, ResolvedTruth
 from tutor.i18n import Lang, format_number
 from tutor.i18n.message import Message
 from tutor.results import BenchReport, Device, Measurement, ResultError, RooflineReference
-from tutor.results.reading import Reader
+from tutor.results.reading import Reader, expected
 
 __all__ = ["ENTRY_SCHEMA", "LEARNER_FIELDS", "PASS_SCORE", "SECTIONS", "Attempt", "BenchRun", "DoctorRun",
            "LabPrediction", "LabResult", "LabRun", "LockRebuild", "NotebookEntry", "StackLock", "StoredEntry",
@@ -74,6 +74,8 @@ class Attempt:
     """The learner who made it (a class's PostgreSQL store; None alone)."""
     damaged: str | None = None
     """The located error of a stored measurement or truth that could not be read (left out of the attempt)."""
+    damaged_said: Message | None = None
+    """Why it could not be read, as a catalog message (:attr:`ResultError.said`), for a report in any language."""
     extra: Mapping[str, Any] = field(default_factory=dict)
     """The verdict's other stored fields (feedback…), as stored."""
 
@@ -122,12 +124,13 @@ class Attempt:
         except ResultError as exc:
             if not exc.where.startswith(_where(data) + " "):
                 raise  # a column of the wrong type: the store's CHECK rules make this another program's row
-            damaged = str(exc)
+            damaged, said = str(exc), exc.said
         try:
-            return replace(cls.from_json({**data, "measurement": None, "truth": None}), damaged=damaged)
+            return replace(cls.from_json({**data, "measurement": None, "truth": None}), damaged=damaged,
+                           damaged_said=said)
         except ResultError:
             return replace(cls.from_json({**data, "measurement": None, "truth": None, "prediction": None}),
-                           damaged=damaged)
+                           damaged=damaged, damaged_said=said)
 
     @classmethod
     def from_json(cls, data: Any, where: str | None = None) -> Attempt:
@@ -157,7 +160,7 @@ class Attempt:
                 inner = Reader(t.raw("truth"), f"{where} truth.truth")
                 said = Message.from_dict(inner.raw("said"))
                 if said is None and not inner.has("source"):
-                    raise ResultError(inner.at("source"), "expected where the truth came from, got nothing")
+                    raise expected(inner.at("source"), "source", None)
                 truth = ResolvedTruth(source=inner.text("source"), value=inner.opt_number("value"),
                                       unit=inner.opt_text("unit"), choice=inner.opt_text("choice"),
                                       too_close=inner.flag("too_close"), details=inner.mapping("details"),
@@ -248,11 +251,11 @@ class StackLock:
         r = Reader(data, where)
         raw = r.raw("differences")
         if raw is not None and not isinstance(raw, list):
-            raise ResultError(r.at("differences"), f"expected a list, got {type(raw).__name__}")
+            raise expected(r.at("differences"), "list", raw)
         keys = tuple(str(d.get("key") or "?") if isinstance(d, Mapping) else str(d) for d in raw or ())
         matches = r.raw("matches")
         if matches is not None and not isinstance(matches, bool):
-            raise ResultError(r.at("matches"), f"expected true, false or null, got {type(matches).__name__}")
+            raise expected(r.at("matches"), "flag_or_null", matches)
         rebuild = r.raw("rebuild")
         return cls(written=r.flag("written"), matches=matches, lock_id=r.opt_text("lock_id"),
                    rebuild=LockRebuild.from_json(rebuild, r.at("rebuild")) if rebuild else None,
@@ -441,6 +444,7 @@ class LabRun:
     fingerprint: str | None = None
     learner: str | None = None
     damaged: str | None = None
+    damaged_said: Message | None = None
 
     @classmethod
     def from_row(cls, row: Mapping[str, Any]) -> LabRun:
@@ -452,7 +456,8 @@ class LabRun:
         except ResultError as exc:
             if not exc.where.startswith(_where(data, "lab run") + " "):
                 raise
-            return replace(cls.from_json({**data, "result": None, "prediction": None}), damaged=str(exc))
+            return replace(cls.from_json({**data, "result": None, "prediction": None}), damaged=str(exc),
+                           damaged_said=exc.said)
 
     @classmethod
     def from_json(cls, data: Any, where: str | None = None) -> LabRun:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tutor.results.device import Device
-from tutor.results.reading import Reader, ResultError, is_number, put
+from tutor.results.reading import Reader, expected, is_number, put
 from tutor.results.roofline import RooflineReference
 
 BENCH_SCHEMA = "gpu-tutor/bench/v1"
@@ -92,7 +92,7 @@ class BenchComparison:
         tolerance = r.opt_number("tolerance") or 0.05
         raw = r.raw("figures") or []
         if not isinstance(raw, list):
-            raise ResultError(r.at("figures"), "expected a list")
+            raise expected(r.at("figures"), "list", r.raw("figures"))
         figures = tuple(ComparedFigure.from_json(f, f"{r.at('figures')}.{i}", tolerance) for i, f in enumerate(raw))
         return cls(tolerance=tolerance, figures=figures, agree=r.flag("agree"), rule=r.text("rule"),
                    previous_created_at=r.opt_number("previous_created_at"), previous_mode=r.opt_text("previous_mode"))

@@ -67,11 +67,11 @@ class Device:
     def from_json(cls, data: Any, where: str = "device") -> Device:
         """The device of a ``{"kind", "name", ...}`` object (or a bare kind, as old sweep rows stored it);
         :class:`~tutor.results.reading.ResultError` when it is neither."""
-        from tutor.results.reading import ResultError
+        from tutor.results.reading import expected
 
         device = cls.of({"device": data}) if isinstance(data, Mapping | str) else None
         if device is None:
-            raise ResultError(where, f"expected a device object or kind, got {data!r:.60}")
+            raise expected(where, "device", data, show=True)
         return device
 
     def label(self) -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tutor.results.device import Device
-from tutor.results.reading import Reader, ResultError, put
+from tutor.results.reading import Reader, expected, put
 from tutor.results.roofline import Classification, RoofCheck, RooflineReference
 from tutor.results.sweep import SweepPoint
 from tutor.results.timing import TimingStats
@@ -129,13 +129,13 @@ class Measurement:
         if r.has("device"):
             device = Device.of(data)
             if device is None:
-                raise ResultError(r.at("device"), f"expected a device object or kind, got {r.raw('device')!r:.60}")
+                raise expected(r.at("device"), "device", r.raw("device"), show=True)
         r.raw("device")
         raw_points = r.raw("points")
         points: tuple[SweepPoint, ...] = ()
         if raw_points is not None:
             if not isinstance(raw_points, list):
-                raise ResultError(r.at("points"), f"expected a list, got {type(raw_points).__name__}")
+                raise expected(r.at("points"), "list", raw_points)
             points = tuple(SweepPoint.from_json(name or "", p, f"{r.at('points')}.{i}")
                            for i, p in enumerate(raw_points))
 

@@ -8,14 +8,29 @@ import math
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
+from tutor.i18n.message import Message
+
 
 class ResultError(ValueError):
-    """A result's JSON does not have the shape its type needs. ``where`` is the field's dotted path."""
+    """A result's JSON does not have the shape its type needs. ``where`` is the field's dotted path; ``said`` is the
+    complaint as a catalog message (``result.expected``, ``result.missing``), so a report shows it in the reader's
+    language; ``message`` and ``str()`` are its English rendering."""
 
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}")
+    def __init__(self, where: str, said: Message | str) -> None:
+        self.said = said if isinstance(said, Message) else Message.verbatim(said)
         self.where = where
-        self.message = message
+        self.message = self.said.render("en")
+        super().__init__(f"{where}: {self.message}")
+
+
+def expected(where: str, what: str, value: Any, *, show: bool = False) -> ResultError:
+    """``where: expected <what>, got <kind>`` (``what``: a ``result.what.*`` code suffix; ``show`` adds the value)."""
+    got = _kind(value) + (f" {value!r:.40}" if show else "")
+    return ResultError(where, Message.of("result.expected", what=Message.of(f"result.what.{what}"), got=got))
+
+
+def missing(where: str) -> ResultError:
+    return ResultError(where, Message.of("result.missing"))
 
 
 def _kind(value: Any) -> str:
@@ -32,7 +47,7 @@ class Reader:
 
     def __init__(self, data: Any, where: str) -> None:
         if not isinstance(data, Mapping):
-            raise ResultError(where, f"expected an object, got {_kind(data)}")
+            raise expected(where, "object", data)
         self.data: Mapping[str, Any] = data
         self.where = where
         self._read: set[str] = set()
@@ -50,9 +65,9 @@ class Reader:
     def number(self, key: str) -> float:
         value = self.raw(key)
         if value is None:
-            raise ResultError(self.at(key), "missing")
+            raise missing(self.at(key))
         if not is_number(value):
-            raise ResultError(self.at(key), f"expected a number, got {_kind(value)} {value!r:.40}")
+            raise expected(self.at(key), "number", value, show=True)
         return float(value)
 
     def opt_number(self, key: str) -> float | None:
@@ -63,7 +78,7 @@ class Reader:
         if value is None:
             return default
         if not is_number(value) or not math.isfinite(value) or int(value) != value:
-            raise ResultError(self.at(key), f"expected an integer, got {_kind(value)} {value!r:.40}")
+            raise expected(self.at(key), "integer", value, show=True)
         return int(value)
 
     def opt_integer(self, key: str) -> int | None:
@@ -74,7 +89,7 @@ class Reader:
         if value is None:
             return default
         if not isinstance(value, str):
-            raise ResultError(self.at(key), f"expected text, got {_kind(value)}")
+            raise expected(self.at(key), "text", value)
         return value
 
     def opt_text(self, key: str) -> str | None:
@@ -85,7 +100,7 @@ class Reader:
         if value is None:
             return default
         if not isinstance(value, bool):
-            raise ResultError(self.at(key), f"expected true or false, got {_kind(value)}")
+            raise expected(self.at(key), "flag", value)
         return value
 
     def texts(self, key: str) -> tuple[str, ...]:
@@ -93,7 +108,7 @@ class Reader:
         if value is None:
             return ()
         if not isinstance(value, list | tuple):
-            raise ResultError(self.at(key), f"expected a list of text, got {_kind(value)}")
+            raise expected(self.at(key), "texts", value)
         return tuple(str(v) for v in value)
 
     def numbers(self, key: str) -> dict[str, float]:
@@ -102,13 +117,13 @@ class Reader:
         if value is None:
             return {}
         if not isinstance(value, Mapping):
-            raise ResultError(self.at(key), f"expected an object of numbers, got {_kind(value)}")
+            raise expected(self.at(key), "numbers", value)
         out: dict[str, float] = {}
         for name, v in value.items():
             if v is None:
                 continue
             if not is_number(v):
-                raise ResultError(f"{self.at(key)}.{name}", f"expected a number, got {_kind(v)}")
+                raise expected(f"{self.at(key)}.{name}", "number", v)
             out[str(name)] = float(v)
         return out
 
@@ -118,7 +133,7 @@ class Reader:
         if value is None:
             return {}
         if not isinstance(value, Mapping):
-            raise ResultError(self.at(key), f"expected an object, got {_kind(value)}")
+            raise expected(self.at(key), "object", value)
         return dict(value)
 
     def opt_mapping(self, key: str) -> dict[str, Any] | None:

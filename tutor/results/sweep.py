@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tutor.results.reading import Reader, ResultError, is_number
+from tutor.results.reading import Reader, ResultError, expected, is_number
 
 SWEEP_AXES: dict[str, tuple[str, str]] = {
     "working_set": ("working_set_bytes", "gbs"),
@@ -53,7 +53,7 @@ class SweepPoint:
         x, y = r.raw(x_key), r.raw(y_key)
         for key, value in ((x_key, x), (y_key, y)):
             if value is not None and not is_number(value):  # a figure the plot would draw must be a number
-                raise ResultError(r.at(key), f"expected a number, got {type(value).__name__} {value!r:.40}")
+                raise expected(r.at(key), "number", value, show=True)
         extrapolated = r.flag("extrapolated")
         if sweep == "naive_vs_numpy":
             base = r.text("series", "python") or "python"

@@ -309,7 +309,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         try:
             prediction = parse_prediction(self.exercise, text, confidence, size)
         except PredictionError as exc:
-            self._status(str(exc), error=True)
+            self._status(exc.describe(self.lang), error=True)
             return
         runner = self._runner()
         self.attempt_id = runner.lock(self.exercise, prediction, pass_number=self.pass_number,
