@@ -104,7 +104,7 @@ def _prediction(value: Any) -> Message | None:
 
 _ID = _count(0, 2**62)
 # column → the domain of its values (beyond the type), as "what it must be" for the error message.
-_DOMAINS: dict[tuple[str, str], Callable[[Any], str | None]] = {
+_DOMAINS: dict[tuple[str, str], Callable[[Any], Message | None]] = {
     ("sections_read", "read_at"): _timestamp,
     ("attempts", "id"): _ID,
     ("attempts", "pass"): _count(1, 1000),
