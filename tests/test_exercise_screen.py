@@ -178,3 +178,29 @@ async def test_no_measurement_exercise_reveals_at_once_and_progress_screen(tmp_p
         await pilot.click("#confirm-yes")
         await wait_for(pilot, lambda: isinstance(app.screen, ProgressScreen))
         await wait_for(pilot, lambda: app.store.attempts() == [])
+
+
+async def test_a_refused_prediction_is_said_in_spanish_where_the_learner_sees_it(tmp_path: Path) -> None:
+    """At 80×24 the status line sits below the form; a refusal scrolls into view, in the learner's language."""
+    from textual.errors import NoWidget
+
+    from tutor.paths import bundled_course
+
+    app = make_app(course=load_course(bundled_course()), store=ProgressStore(tmp_path / "p.sqlite3"), lang="es",
+                   telemetry="host")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_exercise(app, pilot, "n0-l1-triad-gbs", fake_measure)  # a long prompt and set-up line
+        screen.query_one("#ex-number", Input).value = "abc"
+        await pilot.press("ctrl+l")
+        status = screen.query_one("#ex-status", Static)
+        await wait_for(pilot, lambda: "«abc» no es un número" in str(status.render()))
+        assert screen.state == "predicting" and app.store.attempts() == []
+
+        def on_screen() -> bool:
+            try:
+                x, y = status.region.x + 1, status.region.y
+                return screen.get_widget_at(x, y)[0] is status
+            except NoWidget:
+                return False
+
+        await wait_for(pilot, on_screen)

@@ -275,6 +275,8 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         status = self.query_one("#ex-status", Static)
         status.update(plain(text))
         status.set_class(error, "error")
+        if error:  # at 80×24 the line sits below the form: a refusal the learner cannot see is no answer
+            status.call_after_refresh(status.scroll_visible, animate=False)
 
     # -- actions ----------------------------------------------------------------------------------------------
 
