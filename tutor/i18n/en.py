@@ -1158,6 +1158,16 @@ MESSAGES: dict[str, str] = {
     ),
     "setup.decode.budget": " The {budget} memory budget does not let it reach {target}× the cache.",
     # when a roof was measured, and measuring it again on request (issue 11 item 4)
+    "roof.within_noise": (
+        "Tutor's note: {fraction} of the measured roof, above it by less than the two measurements' own noise"
+        " (this run's CV {cv}, the roof's {roof_cv}), so it beats no hardware limit. Measure the roof again "
+        "on a quieter machine (F5) to compare them sharply."
+    ),
+    "roof.within_noise_run": (
+        "Tutor's note: {fraction} of the measured roof, above it by less than this run's own noise (CV {cv}),"
+        " so it beats no hardware limit. Measure the roof again on a quieter machine (F5) to compare them "
+        "sharply."
+    ),
     "roof.stamp": "roof measured {age}, load {load}{cv}",
     "roof.stamp.no_load": "roof measured {age}{cv}",
     "roof.stamp.cv": ", CV {cv}",

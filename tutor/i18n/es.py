@@ -1204,6 +1204,16 @@ MESSAGES: dict[str, str] = {
     ),
     "setup.decode.budget": " El presupuesto de memoria de {budget} no deja llegar a {target}× la caché.",
     # when a roof was measured, and measuring it again on request (issue 11 item 4)
+    "roof.within_noise": (
+        "Nota del tutor: {fraction} del techo medido, por encima de él menos que el ruido de las dos medidas "
+        "(CV de esta ejecución {cv}, del techo {roof_cv}), así que no supera ningún límite del hardware. "
+        "Vuelve a medir el techo con la máquina más tranquila (F5) para compararlas con precisión."
+    ),
+    "roof.within_noise_run": (
+        "Nota del tutor: {fraction} del techo medido, por encima de él menos que el ruido de esta ejecución "
+        "(CV {cv}), así que no supera ningún límite del hardware. Vuelve a medir el techo con la máquina más "
+        "tranquila (F5) para compararlas con precisión."
+    ),
     "roof.stamp": "techo medido {age}, carga {load}{cv}",
     "roof.stamp.no_load": "techo medido {age}{cv}",
     "roof.stamp.cv": ", CV {cv}",

@@ -187,6 +187,8 @@ def roof_note(values: Mapping[str, Any], lang: Lang) -> str | None:
     """Why the measurement sits above a roof, when it does (``roof_check`` of the measurement), in ``lang``."""
     code = values.get("roof_check.code")
     fraction = values.get("roof_check.fraction")
+    if code is None:
+        return _within_noise_note(values, lang)
     if not isinstance(fraction, int | float):
         return None
     pct = format_number(fraction, lang, ".0%")
@@ -203,6 +205,24 @@ def roof_note(values: Mapping[str, Any], lang: Lang) -> str | None:
             note += " " + t("roof.still_above", lang, fraction=format_number(after, lang, ".0%"))
         return note
     return None
+
+
+def _within_noise_note(values: Mapping[str, Any], lang: Lang) -> str | None:
+    """Above a measured roof by less than the noise :func:`tutor.theory.roofline.roof_check` allows: say so, or the
+    explanation (written for a kernel below its roof) reads as if 119 % of the roof were nothing to remark on."""
+    fractions = [f for f in (values.get("classification.fraction_of_bandwidth_roof"),
+                             values.get("classification.fraction_of_compute_roof"))
+                 if isinstance(f, int | float) and not isinstance(f, bool) and f > 1.0]
+    if not fractions:
+        return None
+    cv, roof_cv = values.get("time_s.cv"), values.get("roofline.bandwidth_cv")
+    if not isinstance(cv, int | float) or isinstance(cv, bool):
+        return None
+    pct = format_number(max(fractions), lang, ".0%")
+    if isinstance(roof_cv, int | float) and not isinstance(roof_cv, bool):
+        return t("roof.within_noise", lang, fraction=pct, cv=format_number(cv, lang, ".1%"),
+                 roof_cv=format_number(roof_cv, lang, ".1%"))
+    return t("roof.within_noise_run", lang, fraction=pct, cv=format_number(cv, lang, ".1%"))
 
 
 class ExerciseRunner:
