@@ -346,21 +346,21 @@ class MeasureWorker:
         with self._lock:
             if self._closing.is_set():
                 raise MeasureCancelled("the app is closing")
-            self._ensure()
-            assert self._conn is not None and self._proc is not None
-            self._cancel.clear()
             try:
-                self._conn.send(request)
-            except (OSError, ValueError) as exc:
-                self._discard()
-                raise MeasureFailed(f"could not send the request to the measurement process: {exc}") from None
-            try:
+                self._ensure()
+                assert self._conn is not None and self._proc is not None
+                self._cancel.clear()
+                try:
+                    self._conn.send(request)
+                except (OSError, ValueError) as exc:
+                    self._discard()
+                    raise MeasureFailed(f"could not send the request to the measurement process: {exc}") from None
                 return self._wait(on_progress, cancel_event, limit, on_point, on_stall)
             except MeasureError:
                 raise
             except BaseException:
-                # KeyboardInterrupt (Ctrl-C on the command line) or a callback's error: never leave a child
-                # measuring for nobody.
+                # KeyboardInterrupt (Ctrl-C on the command line, possibly while the child is still starting) or a
+                # callback's error: never leave a child measuring, or half started, for nobody.
                 self._discard(0.05)
                 raise
 
