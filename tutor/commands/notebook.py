@@ -119,7 +119,7 @@ def run(args: argparse.Namespace) -> int:
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
         reason = exc.strerror or exc
-        raise CliError(t("notebookcli.cannot_write", lang, path=clean_line(target), reason=reason)) from None
+        raise CliError(t("cli.cannot_write", lang, path=clean_line(target), reason=reason)) from None
     print(target)
     return 0
 

@@ -255,7 +255,7 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         counts = export_to(store, args.file)
     except OSError as exc:
-        raise CliError(t("progress.cli.cannot_write", output_lang(args), file=args.file,
+        raise CliError(t("cli.cannot_write", output_lang(args), path=args.file,
                          reason=exc.strerror or str(exc)), 1) from None
     finally:
         store.close()

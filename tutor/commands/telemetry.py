@@ -19,6 +19,7 @@ from tutor.i18n import Lang, format_number, t
 from tutor.telemetry import MIN_INTERVAL, SPECS_HELP, BackendSpecError, Sampler, TelemetrySnapshot, open_backend
 from tutor.telemetry import format as fmt
 from tutor.telemetry.trace import TraceWriter, dumps, sample_lines
+from tutor.untrusted import clean_line
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 stream: IO[str] = stack.enter_context(open(args.record, "w", encoding="utf-8"))
             except OSError as exc:
-                raise CliError(t("notebookcli.cannot_write", lang, path=args.record, reason=exc.strerror or exc),
+                raise CliError(t("cli.cannot_write", lang, path=clean_line(args.record), reason=exc.strerror or exc),
                                exit_code=1) from None
             writer = TraceWriter(stream)
             writer.write_header(status, backend.devices())

@@ -128,7 +128,7 @@ def band(value: float, sigma: float, grading: Grading) -> tuple[float, float]:
     ``value ± SIGMAS·σ`` as a ratio when the measurement's own spread is wider (never below 0)."""
     if value <= 0:
         return 0.0, SIGMAS * sigma
-    full = max(grading.full, 1 + SIGMAS * sigma / value)
+    full = widened(grading, value, sigma).full
     return value / full, value * full
 
 

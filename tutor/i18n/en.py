@@ -81,6 +81,7 @@ MESSAGES: dict[str, str] = {
     "labcli.filed": "Notebook entry {entry} filed (tutor notebook export --entry {entry}).",
     "labcli.none": "(no labs in this course)",
     # tutor.commands (argument checks)
+    "cli.cannot_write": "cannot write {path}: {reason}",
     "cli.at_least": "{option} must be at least {minimum} (got {got})",
     "cli.between": "{option} must be between {low} and {high} (got {got})",
     "cli.unknown_device": "unknown device '{device}' (choose auto, cpu or cuda)",
@@ -96,7 +97,6 @@ MESSAGES: dict[str, str] = {
     "notebookcli.damaged": "notebook entry {entry} is damaged and is kept as it is (nothing written): {error}",
     "notebookcli.no_lab_entry": "no notebook entry for lab {lab!r} (see 'tutor notebook list')",
     "notebookcli.is_dir": "{path} is a directory; give a file name",
-    "notebookcli.cannot_write": "cannot write {path}: {reason}",
     "notebookcli.too_long": "{part}: at most {limit} characters",
     "notebookcli.nothing_to_write": (
         "nothing to write: give at least one part, e.g. --gap TEXT (see 'tutor notebook write "
@@ -1063,7 +1063,6 @@ MESSAGES: dict[str, str] = {
     "progress.cli.marks": "marks: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
     "progress.cli.acknowledged": "acknowledged {n} recovery notice(s); the backups were not touched",
     "progress.cli.nothing_to_acknowledge": "nothing to acknowledge",
-    "progress.cli.cannot_write": "cannot write {file}: {reason}",
     "progress.cli.exported": "exported to {file}: {rows}",
     "progress.cli.imported_refuse": "imported from {file}: {rows}",
     "progress.cli.imported_merge": "imported from {file} (merged with what was here): {rows}",

@@ -81,6 +81,7 @@ MESSAGES: dict[str, str] = {
     "labcli.filed": "Entrada {entry} del cuaderno archivada (tutor notebook export --entry {entry}).",
     "labcli.none": "(este curso no tiene laboratorios)",
     # tutor.commands (argument checks)
+    "cli.cannot_write": "no se puede escribir {path}: {reason}",
     "cli.at_least": "{option} debe ser al menos {minimum} (llegó {got})",
     "cli.between": "{option} debe estar entre {low} y {high} (llegó {got})",
     "cli.unknown_device": "dispositivo desconocido «{device}» (elige auto, cpu o cuda)",
@@ -101,7 +102,6 @@ MESSAGES: dict[str, str] = {
         "list')"
     ),
     "notebookcli.is_dir": "{path} es una carpeta; da un nombre de archivo",
-    "notebookcli.cannot_write": "no se puede escribir {path}: {reason}",
     "notebookcli.too_long": "{part}: como mucho {limit} caracteres",
     "notebookcli.nothing_to_write": (
         "nada que escribir: da al menos una parte, p. ej. --gap TEXTO (mira 'tutor notebook write "
@@ -1106,7 +1106,6 @@ MESSAGES: dict[str, str] = {
     "progress.cli.marks": "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
     "progress.cli.acknowledged": "{n} aviso(s) de recuperación leídos; las copias de seguridad no se tocaron",
     "progress.cli.nothing_to_acknowledge": "no hay avisos que marcar como leídos",
-    "progress.cli.cannot_write": "no se puede escribir {file}: {reason}",
     "progress.cli.exported": "exportado a {file}: {rows}",
     "progress.cli.imported_refuse": "importado de {file}: {rows}",
     "progress.cli.imported_merge": "importado de {file} (junto con lo que había): {rows}",
