@@ -8,10 +8,11 @@ of the runs' own CVs (across each run's rounds), and each run's wall time and pe
 from wait4), and per figure how many pairs it made disagree. Ten pairs take about 10 minutes on a quiet 2-core
 machine. Run::
 
-    .venv/bin/python bench/bench_pairs.py [--pairs 10] [--mode quick] [--baseline DIR]
+    .venv/bin/python bench/bench_pairs.py [--pairs 10] [--mode quick] [--baseline DIR] [--save DIR]
 
-``--baseline DIR`` (a checkout of another version, e.g. ``git archive <commit> | tar -x -C DIR``) alternates that
-version's pairs with this one's, so a before/after sees the same load, and summarises both.
+``--baseline DIR`` (a checkout of another version, e.g. ``git archive <commit> | tar -x -C DIR``; ``.`` for this
+one, with ``--baseline-env NAME=VALUE`` for a before/after of a setting) alternates that version's pairs with this
+one's, so a before/after sees the same load, and summarises both. ``--save DIR`` keeps every run's JSON report.
 
 On a machine shared with other work, say so next to the figures: the load average is printed at the start and end.
 """
@@ -27,16 +28,19 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tutor.i18n import t
 from tutor.measure.bench_report import COMPARISON_RULE, compare
 from tutor.results import BenchComparison, BenchReport
 
 
-def one_run(mode: str, data_dir: str, source: str | None = None) -> tuple[BenchReport, float, float]:
+def one_run(mode: str, data_dir: str, source: str | None = None, extra_env: dict[str, str] | None = None
+            ) -> tuple[BenchReport, float, float]:
     """(report, wall seconds of the whole command, peak RSS in MiB of this child) — the child's own peak, from
-    wait4's rusage. ``source``: run the ``tutor`` of that checkout instead (PYTHONPATH), for a before/after."""
-    env = {**os.environ, "TUTOR_DATA_DIR": data_dir}
+    wait4's rusage. ``source``: run the ``tutor`` of that checkout instead (PYTHONPATH), for a before/after;
+    ``extra_env``: variables set for the child (a before/after of a setting)."""
+    env = {**os.environ, **(extra_env or {}), "TUTOR_DATA_DIR": data_dir}
     if source:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (source, env.get("PYTHONPATH")) if p)
     t0 = time.perf_counter()
@@ -50,8 +54,18 @@ def one_run(mode: str, data_dir: str, source: str | None = None) -> tuple[BenchR
         err.seek(0)
         if proc.returncode != 0:
             raise SystemExit(f"tutor bench failed ({proc.returncode}): {err.read().strip().splitlines()[-1:]}")
-        report = BenchReport.from_json(json.loads(out.read()))
+        raw = json.loads(out.read())
+        if SAVE_DIR:
+            SAVE_DIR.mkdir(parents=True, exist_ok=True)
+            name = f"{len(list(SAVE_DIR.glob('run-*.json'))) + 1:03d}"
+            (SAVE_DIR / f"run-{name}.json").write_text(json.dumps({"env": extra_env or {}, "source": source,
+                                                                  "report": raw}))
+        report = BenchReport.from_json(raw)
     return report, wall, usage.ru_maxrss / 1024  # KiB on Linux
+
+
+SAVE_DIR: Path | None = None
+"""--save: every run's JSON report is kept there (run-001.json, …), with the settings it ran under."""
 
 
 @dataclass
@@ -60,14 +74,15 @@ class Series:
 
     name: str
     source: str | None
+    env: dict[str, str] = field(default_factory=dict)
     runs: list[BenchReport] = field(default_factory=list)
     walls: list[float] = field(default_factory=list)
     rss: list[float] = field(default_factory=list)
     pairs: list[BenchComparison] = field(default_factory=list)
 
     def pair(self, i: int, mode: str, data_dir: str) -> None:
-        a, wall_a, rss_a = one_run(mode, data_dir, self.source)
-        b, wall_b, rss_b = one_run(mode, data_dir, self.source)
+        a, wall_a, rss_a = one_run(mode, data_dir, self.source, self.env)
+        b, wall_b, rss_b = one_run(mode, data_dir, self.source, self.env)
         self.runs += [a, b]
         self.walls += [wall_a, wall_b]
         self.rss += [rss_a, rss_b]
@@ -83,7 +98,8 @@ class Series:
     def summary(self, mode: str) -> None:
         agreed = sum(c.agree for c in self.pairs)
         n = len(self.pairs)
-        print(f"\n== {self.name}{f' ({self.source})' if self.source else ''}")
+        where = " ".join([self.source or "", *(f"{k}={v}" for k, v in self.env.items())]).strip()
+        print(f"\n== {self.name}{f' ({where})' if where else ''}")
         print(f"agreement: {agreed} of {n} pairs ({agreed / n * 100:.0f} %)")
         heads = [r.headline() for r in self.runs]
         own = [r.spreads() for r in self.runs]
@@ -117,15 +133,23 @@ def main() -> int:
     parser.add_argument("--mode", choices=["quick", "full"], default="quick")
     parser.add_argument("--baseline", metavar="DIR",
                         help="another checkout (e.g. a `git archive` of an older commit): its pairs alternate with "
-                             "this one's, so both see the same load, and both are summarised")
+                             "this one's, so both see the same load, and both are summarised; '.' is this "
+                             "checkout (with --baseline-env, a before/after of a setting)")
+    parser.add_argument("--baseline-env", metavar="NAME=VALUE", action="append", default=[],
+                        help="an environment variable set for the baseline's runs only (repeatable)")
+    parser.add_argument("--save", metavar="DIR", help="keep every run's JSON report in DIR (run-001.json, …)")
     args = parser.parse_args()
+    global SAVE_DIR
+    SAVE_DIR = Path(args.save) if args.save else None
     print(f"load average at start: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(COMPARISON_RULE)
     print("targets (issue 12): headline CVs across runs under 3 %, at least 9 of 10 pairs agreeing, each quick run "
           "under 30 s and 2 GB")
     series = [Series("this checkout", None)]
     if args.baseline:
-        series.append(Series("baseline", os.path.abspath(args.baseline)))
+        env = dict(item.split("=", 1) for item in args.baseline_env)
+        same = os.path.abspath(args.baseline) == os.path.abspath(".")
+        series.append(Series("baseline", None if same else os.path.abspath(args.baseline), env))
     with tempfile.TemporaryDirectory(prefix="bench-pairs-") as data_dir:
         for i in range(args.pairs):
             for s in (series if i % 2 == 0 else series[::-1]):

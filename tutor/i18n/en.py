@@ -524,7 +524,7 @@ MESSAGES: dict[str, str] = {
     "bench.md.disagree": "do not agree",
     "bench.md.compared": (
         "Compared with the previous run on this fingerprint, the two passes {verdict} within {tol} (each "
-        "figure within max({tol}, 2·√(CV₁² + CV₂²)), at most {cap}: the two runs' intervals overlap)."
+        "figure within max({tol}, 2·√(CV₁² + CV₂²)), at most {cap}: twice the two runs' noise combined)."
     ),
     "bench.md.how": "How these were measured",
     "bench.method.mfu": "MFU over a theoretical peak of {gflops} GFLOP/s = {source}",
@@ -571,7 +571,7 @@ MESSAGES: dict[str, str] = {
     ),
     "bench.note.comparison": (
         "comparison: two runs agree when each headline figure differs by at most max(floor, {k}·√(CV₁² + "
-        "CV₂²)) — the two runs' intervals overlap — with a floor of {floor} and a ceiling of {cap}"
+        "CV₂²)) — twice the two runs' noise combined — with a floor of {floor} and a ceiling of {cap}"
     ),
     "bench.note.cv": (
         "CV = the spread across the rounds' values (of the estimator's inputs, not of single samples); ridge "

@@ -543,8 +543,8 @@ MESSAGES: dict[str, str] = {
     "bench.md.disagree": "no coinciden",
     "bench.md.compared": (
         "Comparado con la ejecución anterior en esta huella, las dos pasadas {verdict} dentro del {tol} (cada "
-        "cifra dentro de máx({tol}, 2·√(CV₁² + CV₂²)), como mucho {cap}: los intervalos de las dos "
-        "ejecuciones se solapan)."
+        "cifra dentro de máx({tol}, 2·√(CV₁² + CV₂²)), como mucho {cap}: dos veces el ruido de las dos "
+        "ejecuciones combinado)."
     ),
     "bench.md.how": "Cómo se midieron",
     "bench.method.mfu": "MFU sobre un pico teórico de {gflops} GFLOP/s = {source}",
@@ -592,7 +592,7 @@ MESSAGES: dict[str, str] = {
     ),
     "bench.note.comparison": (
         "comparación: dos ejecuciones coinciden cuando cada cifra difiere como mucho máx(mínimo, {k}·√(CV₁² + "
-        "CV₂²)) —los intervalos de las dos ejecuciones se solapan—, con un mínimo de {floor} y un techo de "
+        "CV₂²)) —dos veces el ruido de las dos ejecuciones combinado—, con un mínimo de {floor} y un techo de "
         "{cap}"
     ),
     "bench.note.cv": (

@@ -22,7 +22,7 @@ DEFAULT_TOLERANCE = 0.05
 NOISE_K = 2.0
 NOISE_CAP = 0.15
 COMPARISON_RULE = (f"comparison: two runs agree when each headline figure differs by at most max(floor, "
-                   f"{NOISE_K:g}·√(CV₁² + CV₂²)) — the two runs' intervals overlap — with a floor of 5 % and a "
+                   f"{NOISE_K:g}·√(CV₁² + CV₂²)) — twice the two runs' noise combined — with a floor of 5 % and a "
                    f"ceiling of {NOISE_CAP * 100:.0f} % ({t('bench.cv_spread', 'en')})")
 
 #: Each headline figure's unit (its label is ``bench.fig.<key>`` in the catalogs; the matmul rows are
