@@ -279,3 +279,45 @@ def test_a_later_noisy_bench_does_not_withdraw_an_agreement() -> None:
     assert "still holds" in cond.evidence["en"] and "sigue valiendo" in cond.evidence["es"]
     ev["bench_runs"] = [bench(1), bench(2, scale=1.02), bench(3, fp="new", scale=1.4)]  # another device now
     assert not evaluate_c0(**ev).conditions[1].passed
+
+
+def _peaks(i: int, peaks: dict[str, float], bandwidth: float = 30.0) -> BenchRun:
+    head = {**HEAD, "peak_flops_tflops": peaks, "peak_bandwidth_gbs": bandwidth}
+    report = {"headline": head, "device": {"kind": "cpu", "name": "cpu", "fingerprint": "fp1"}}
+    return BenchRun.from_json({"id": i, "fingerprint": "fp1", "device_kind": "cpu", "report": report,
+                               "created_at": 1000.0 + i})
+
+
+def test_a_pair_whose_matmul_peaks_all_moved_says_the_cores_changed_speed() -> None:
+    """Measured here (bench/bench_pairs.py): the three matmul peaks 12 to 18 % higher in the second run while the
+    memory figures stayed within 0.5 %: the pair disagrees, and the evidence says why."""
+    ev = everything()
+    before = {"float32": 0.342, "float64": 0.173, "bfloat16": 2.115}
+    after = {"float32": 0.383, "float64": 0.195, "bfloat16": 2.504}
+    ev["bench_runs"] = [_peaks(1, before), _peaks(2, after, bandwidth=30.1)]
+    cond = evaluate_c0(**ev).conditions[1]
+    assert not cond.passed
+    assert "Every matmul peak moved the same way (×1.12 to ×1.18; the memory figures ×1.00 to ×1.00)" in (
+        cond.evidence["en"])
+    assert "Todos los picos de matmul se movieron en el mismo sentido (×1,12 a ×1,18" in cond.evidence["es"]
+    # one peak moved the other way: a disagreement, but not the cores' speed, and nothing is said of it
+    ev["bench_runs"] = [_peaks(1, before), _peaks(2, {**after, "float64": 0.165})]
+    cond = evaluate_c0(**ev).conditions[1]
+    assert not cond.passed and "matmul peak" not in cond.evidence["en"]
+    # the same shift within the runs' noise floor is an agreement, and says nothing either
+    ev["bench_runs"] = [_peaks(1, before), _peaks(2, {k: v * 1.03 for k, v in before.items()})]
+    cond = evaluate_c0(**ev).conditions[1]
+    assert cond.passed and "matmul peak" not in cond.evidence["en"]
+
+
+def test_the_bench_table_and_markdown_say_the_cores_changed_speed() -> None:
+    from tutor.measure.bench_report import render_markdown, render_table
+
+    a = _peaks(1, {"float32": 0.342, "float64": 0.173}).report
+    b = _peaks(2, {"float32": 0.383, "float64": 0.195}).report
+    assert a is not None and b is not None
+    comparison = compare(b, a)
+    for text in (render_table(b, comparison, "es"), render_markdown(b, comparison, "es")):
+        assert "Todos los picos de matmul se movieron en el mismo sentido (×1,12 a ×1,13; las de memoria" in text
+    assert "Every matmul peak moved the same way" in render_table(b, comparison, "en")
+    assert "matmul peak moved" not in render_table(b, compare(b, b), "en")

@@ -512,6 +512,12 @@ MESSAGES: dict[str, str] = {
         "the two passes {verdict} (previous run {mode}): each figure within max({tol}, 2·√(CV₁² + CV₂²)), at "
         "most {cap}"
     ),
+    "bench.shift": (
+        "Every matmul peak moved the same way (×{lo} to ×{hi}{memory}): the cores computed at another speed during "
+        "one of the runs (other work on a shared host, the clock), not one measurement going wrong. Run both again "
+        "when the machine is quiet."
+    ),
+    "bench.shift.memory": "; the memory figures ×{lo} to ×{hi}",
     "bench.table.no_previous": "no previous run on this fingerprint to compare with",
     "bench.table.warning": "warning: {warning}",
     "bench.md.title": "GPU Tutor bench — {device}",

@@ -531,6 +531,12 @@ MESSAGES: dict[str, str] = {
         "las dos pasadas {verdict} (ejecución anterior: {mode}): cada cifra dentro de máx({tol}, 2·√(CV₁² + "
         "CV₂²)), como mucho {cap}"
     ),
+    "bench.shift": (
+        "Todos los picos de matmul se movieron en el mismo sentido (×{lo} a ×{hi}{memory}): los núcleos calcularon "
+        "a otra velocidad durante una de las ejecuciones (otro trabajo en un host compartido, el reloj), no falló "
+        "una medida. Repite las dos cuando la máquina esté tranquila."
+    ),
+    "bench.shift.memory": "; las de memoria, ×{lo} a ×{hi}",
     "bench.table.no_previous": "no hay una ejecución anterior en esta huella con la que comparar",
     "bench.table.warning": "aviso: {warning}",
     "bench.md.title": "Bench de GPU Tutor — {device}",

@@ -15,7 +15,8 @@ from tutor.results import HEADLINE_KEYS, BenchComparison, BenchReport, BenchRow,
 from tutor.untrusted import clean_line
 
 __all__ = ["COMPARISON_RULE", "DEFAULT_TOLERANCE", "HEADLINE_KEYS", "SCHEMA", "allowed_difference", "compare",
-           "headline_rows", "label_of", "method_lines", "note_lines", "render_markdown", "render_table"]
+           "headline_rows", "label_of", "method_lines", "note_lines", "render_markdown", "render_table", "speed_shift",
+           "speed_shift_line"]
 # Two passes agree when every headline figure is within its allowed difference of the other pass's: the floor
 # below, or the figures' measured noise when that is larger (see COMPARISON_RULE), never more than NOISE_CAP.
 DEFAULT_TOLERANCE = 0.05
@@ -70,6 +71,40 @@ def compare(current: BenchReport, previous: BenchReport | None, tolerance: float
     return BenchComparison(tolerance=tolerance, figures=tuple(figures),
                            agree=bool(figures) and all(f.agree for f in figures), rule=COMPARISON_RULE,
                            previous_created_at=previous.created_at, previous_mode=previous.mode)
+
+
+COMPUTE_KEYS = ("peak_flops_tflops.",)
+"""Headline figures the cores' speed alone sets: the matmul peaks (ridge is a ratio of one of them; the training
+step, on a CPU, moves much memory too, and measured here it can stay put while the peaks move 12 to 18 %)."""
+MEMORY_KEYS = ("peak_bandwidth_gbs", "decode_tokens_per_s", "decode_bound_tokens_per_s")
+"""Headline figures memory sets."""
+SHIFT_MIN = 0.02
+"""A matmul peak counts as moved when it changed by at least this fraction."""
+
+
+def speed_shift(comparison: BenchComparison | None) -> tuple[tuple[float, float], tuple[float, float] | None] | None:
+    """When two runs disagree and every matmul peak (at least two) moved the same way by at least ``SHIFT_MIN``:
+    the range of their ratios, and the memory figures' range (None without any). The cores computed at another
+    speed during one of the runs (a shared host's other work, the clock), not one measurement going wrong."""
+    if comparison is None or comparison.agree:
+        return None
+    compute = [f.ratio for f in comparison.figures if f.key.startswith(COMPUTE_KEYS)]
+    if len(compute) < 2 or not (all(r <= 1 - SHIFT_MIN for r in compute) or all(r >= 1 + SHIFT_MIN for r in compute)):
+        return None
+    memory = [f.ratio for f in comparison.figures if f.key in MEMORY_KEYS]
+    return (min(compute), max(compute)), ((min(memory), max(memory)) if memory else None)
+
+
+def speed_shift_line(comparison: BenchComparison | None, lang: str = "en") -> str | None:
+    """:func:`speed_shift` in words, in ``lang``; None when it does not apply."""
+    shift = speed_shift(comparison)
+    if shift is None:
+        return None
+    code = _lang(lang)
+    (lo, hi), mem = shift
+    memory = (t("bench.shift.memory", code, lo=numbers.decimal(mem[0], code, 2), hi=numbers.decimal(mem[1], code, 2))
+              if mem else "")
+    return t("bench.shift", code, lo=numbers.decimal(lo, code, 2), hi=numbers.decimal(hi, code, 2), memory=memory)
 
 
 def _headline(report: BenchReport) -> list[BenchRow]:
@@ -166,6 +201,9 @@ def render_table(report: BenchReport, comparison: BenchComparison | None = None,
         verdict = t("bench.table.agree" if comparison.agree else "bench.table.disagree", code)
         lines.append("  " + t("bench.table.compared", code, verdict=verdict, mode=comparison.previous_mode,
                               tol=_pct(comparison.tolerance, code, 0), cap=_pct(NOISE_CAP, code, 0)))
+        shift = speed_shift_line(comparison, code)
+        if shift:
+            lines.append(f"  {shift}")
     else:
         lines.append("  " + t("bench.table.no_previous", code))
     roof_line = decode_roof_line(report, code)
@@ -323,6 +361,9 @@ def render_markdown(report: BenchReport, comparison: BenchComparison | None = No
         verdict = t("bench.md.agree" if comparison.agree else "bench.md.disagree", code)
         out.append(t("bench.md.compared", code, verdict=verdict, tol=_pct(comparison.tolerance, code, 0),
                      cap=_pct(NOISE_CAP, code, 0)))
+        shift = speed_shift_line(comparison, code)
+        if shift:
+            out += ["", shift]
     elif report.compared:
         out.append(t("bench.no_previous", code))
     notes = note_lines(report, code)

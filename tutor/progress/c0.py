@@ -16,7 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from tutor.i18n import as_lang, numbers, t, tn
-from tutor.measure.bench_report import DEFAULT_TOLERANCE
+from tutor.measure.bench_report import DEFAULT_TOLERANCE, speed_shift_line
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
@@ -149,16 +149,21 @@ def _pair(prev: BenchRun, last: BenchRun, tolerance: float) -> dict[str, Any]:
     return {"ids": [prev.id, last.id], "at": (prev.created_at, last.created_at),
             "agree": bool(comparison and comparison.agree), "key": worst.key if worst else None,
             "difference": abs(worst.ratio - 1) if worst else float("inf"),
-            "allowed": worst.allowed if worst else tolerance}
+            "allowed": worst.allowed if worst else tolerance,
+            "shift": {lang: speed_shift_line(comparison, lang) for lang in ("en", "es")}}
 
 
 def _pair_words(p: Mapping[str, Any]) -> Both:
     (a, b), (ta, tb) = p["ids"], p["at"]
     if p["key"] is None:
         return _both("c0.bench.nothing_to_compare", a=str(a), b=str(b))
-    return _both("c0.bench.pair", a=str(a), b=str(b), at_a=when(ta), at_b=when(tb),
-                 verdict=_both("c0.bench.agree" if p["agree"] else "c0.bench.disagree"), figure=p["key"],
-                 difference=lambda lang: _pct(p["difference"], lang), allowed=lambda lang: _pct(p["allowed"], lang))
+    words = _both("c0.bench.pair", a=str(a), b=str(b), at_a=when(ta), at_b=when(tb),
+                  verdict=_both("c0.bench.agree" if p["agree"] else "c0.bench.disagree"), figure=p["key"],
+                  difference=lambda lang: _pct(p["difference"], lang), allowed=lambda lang: _pct(p["allowed"], lang))
+    shift = p.get("shift") or {}
+    if all(shift.get(lang) for lang in ("en", "es")):  # the cores' speed moved between the runs: say so
+        words = _both("c0.joined", first=words, second=shift)
+    return words
 
 
 def bench_condition(bench_runs: Sequence[BenchRun], tolerance: float = BENCH_TOLERANCE) -> Condition:
