@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.roofline import SPR, cpu_roofline
 from tutor.measure.errors import MeasureCancelled
 from tutor.measure.estimators import RoundFigure, best_rate, combined_cv, cv, interleave, median_rate
 
@@ -59,19 +60,6 @@ def test_interleave_stops_when_cancelled() -> None:
     assert len(calls) == 2
 
 
-def _cpu(monkeypatch: pytest.MonkeyPatch, flags: set[str], max_ghz: float | None, clock: float | None) -> Any:
-    from tutor.measure import roofline
-
-    monkeypatch.setattr(roofline, "cpu_flags", lambda: frozenset(flags))
-    monkeypatch.setattr(roofline, "cpu_max_ghz", lambda: max_ghz)
-    monkeypatch.setattr(roofline, "cpu_clock_ghz", lambda: clock)
-    monkeypatch.setattr(roofline, "physical_cores", lambda: 2)
-    return roofline
-
-
-SPR = {"avx", "avx2", "fma", "avx512f", "avx512_bf16", "amx_bf16", "avx512_fp16"}
-
-
 def test_the_cpu_peak_names_its_inputs_and_counts_amx_for_bf16(monkeypatch: pytest.MonkeyPatch) -> None:
     from tutor.measure import specs
     from tutor.measure.model import theoretical_peak
@@ -79,7 +67,7 @@ def test_the_cpu_peak_names_its_inputs_and_counts_amx_for_bf16(monkeypatch: pyte
     assert specs.cpu_flops_per_cycle_per_core(SPR, "bfloat16") == 1024  # AMX tiles, not 2 × 32 bf16 lanes × 2
     assert specs.cpu_flops_per_cycle_per_core(SPR - {"amx_bf16"}, "bfloat16") == 128
     assert specs.cpu_flops_per_cycle_per_core(SPR, "float16") == 128  # AVX512-FP16; no AMX-FP16 here
-    roofline = _cpu(monkeypatch, SPR, max_ghz=3.8, clock=2.6)
+    roofline = cpu_roofline(monkeypatch, SPR, max_ghz=3.8, clock=2.6)
     limits = roofline.physical_limits("cpu", "Xeon", {"float32": 396.0})
     assert limits["gflops"]["float32"] == pytest.approx(2 * 3.8 * 64)  # cpufreq's maximum: a hard ceiling
     assert limits["ghz_implied_by"] is None and "cpuinfo_max_freq" in limits["clock_source"]
@@ -95,7 +83,7 @@ def test_a_vm_clock_below_what_a_measured_matmul_needs_is_raised_and_said(monkey
     measured at 396 GFLOP/s on 2 cores × 64 FLOP/cycle needs at least 3.09 GHz, so the peak is not 333."""
     from tutor.measure.model import theoretical_peak
 
-    roofline = _cpu(monkeypatch, SPR, max_ghz=None, clock=2.6)
+    roofline = cpu_roofline(monkeypatch, SPR, max_ghz=None, clock=2.6)
     quiet = roofline.physical_limits("cpu", "Xeon", {"float32": 300.0, "bfloat16": 2400.0})
     assert quiet["nominal_gflops"]["float32"] == pytest.approx(332.8) and quiet["ghz_implied_by"] is None
     limits = roofline.physical_limits("cpu", "Xeon", {"float32": 396.0, "float64": 190.0, "bfloat16": 2400.0})
@@ -106,7 +94,7 @@ def test_a_vm_clock_below_what_a_measured_matmul_needs_is_raised_and_said(monkey
     assert source is not None and "3.09 GHz at least: the measured float32 matmul (396 GFLOP/s) needs it" in source
     assert "reports 2.60 GHz" in source and "upper bound" in source
     assert roofline.physical_limits("cpu", "Xeon") == quiet
-    _cpu(monkeypatch, SPR, max_ghz=None, clock=None)
+    cpu_roofline(monkeypatch, SPR, max_ghz=None, clock=None)
     assert roofline.physical_limits("cpu", "Xeon") == {}
 
 

@@ -16,10 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.content import EXERCISE, LESSON, write_course
 from tutor.content import check_paths, load_course, outline_course, walk
 from tutor.content.yaml_source import FAST_PARSER
-
-from .test_content_loader import EXERCISE, LESSON, write_course
 
 DIAGNOSE = """\
 format_version: 1

@@ -11,49 +11,11 @@ from typing import Any
 
 import pytest
 
-from tutor.doctor import EnvironmentView, GpuDevice, GpuProcess, TorchFacts, run_checks, run_doctor
+from tests.support.doctor import CU126_ARCHS, RTX_5090, healthy_5090, torch_with
+from tutor.doctor import EnvironmentView, GpuProcess, TorchFacts, run_checks, run_doctor
 from tutor.doctor.drivers import driver_at_least, match_arch, minimum_for
 from tutor.doctor.probe import KernelProbe, parse_probe_output, run_kernel_probe
 from tutor.doctor.symptoms import SYMPTOMS, match_symptom, symptom
-
-RTX_5090 = GpuDevice(
-    index=0,
-    name="NVIDIA GeForce RTX 5090",
-    compute_capability=(12, 0),
-    memory_total_mib=32607.0,
-    memory_used_mib=450.0,
-    processes=(),
-)
-CU128_ARCHS = ("sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120", "compute_120")
-CU126_ARCHS = ("sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90")
-
-
-def healthy_5090(**changes: Any) -> EnvironmentView:
-    """A healthy RTX 5090 on Linux with a cu128 torch; ``changes`` replace fields to break it."""
-    view = EnvironmentView(
-        torch=TorchFacts(
-            installed=True,
-            version="2.7.0+cu128",
-            cuda="12.8",
-            cudnn=90701,
-            arch_list=CU128_ARCHS,
-            cuda_available=True,
-            device_count=1,
-        ),
-        driver_version="570.133.07",
-        cuda_driver_version=12080,
-        gpus=(RTX_5090,),
-        gpu_evidence=("/dev/nvidia0",),
-        system="Linux",
-        paths={"/dev/nvidia0": True, "/proc/driver/nvidia/version": True},
-        kernel_probe=KernelProbe(ok=True, device="NVIDIA GeForce RTX 5090", capability=(12, 0), seconds=1.2),
-        own_pid=1234,
-    )
-    return dataclasses.replace(view, **changes)
-
-
-def torch_with(**changes: Any) -> TorchFacts:
-    return dataclasses.replace(healthy_5090().torch, **changes)
 
 
 def by_id(view: EnvironmentView) -> dict[str, Any]:

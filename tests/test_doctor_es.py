@@ -13,8 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_doctor_checks import CU126_ARCHS, RTX_5090, healthy_5090, torch_with
-from tests.test_doctor_screen import doctor_app
+from tests.support.doctor import CU126_ARCHS, RTX_5090, doctor_app, healthy_5090, torch_with
 from tutor.doctor import Check, EnvironmentView, GpuProcess, TorchFacts, gather, run_checks, run_doctor
 from tutor.doctor.lock import LOCK_SCHEMA, Difference, LockError, read_lock
 from tutor.doctor.probe import KernelProbe

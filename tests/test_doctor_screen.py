@@ -2,37 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
-from tests.test_doctor_checks import CU126_ARCHS, healthy_5090, torch_with
-from tutor.content import Course
-from tutor.doctor import DoctorReport, run_doctor
-from tutor.doctor.probe import KernelProbe
-from tutor.doctor.report import LockMode
-from tutor.i18n import Lang
+from tests.support.doctor import broken_5090_runner, doctor_app
 from tutor.progress import ProgressStore
-from tutor.ui.app import TutorApp, make_app
 from tutor.ui.screens.doctor import DoctorScreen
-
-
-def doctor_app(store: ProgressStore, lang: Lang = "en") -> TutorApp:
-    """The tutor with an empty course; a test pushes the doctor screen over its map."""
-    return make_app(course=Course(root=None), store=store, lang=lang, telemetry=None)
-
-
-def broken_5090_runner(lock_path: Path):  # type: ignore[no-untyped-def]
-    view = healthy_5090(
-        torch=torch_with(version="2.5.1+cu124", cuda="12.4", arch_list=CU126_ARCHS),
-        kernel_probe=KernelProbe(
-            ok=False, error="RuntimeError: CUDA error: no kernel image is available for execution on the device"
-        ),
-    )
-
-    def run(mode: LockMode) -> DoctorReport:
-        return run_doctor(dataclasses.replace(view), lock_mode=mode, lock_path=lock_path)
-
-    return run
 
 
 async def test_doctor_screen_shows_the_failure_and_writes_the_lock(tmp_path: Path) -> None:

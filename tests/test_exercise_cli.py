@@ -12,18 +12,12 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli import ROOF
 from tutor import paths
 from tutor.cli import main
-from tutor.measure.roofline_model import ROOFLINE_FORMAT
 from tutor.progress import ProgressStore
 
 COURSE = Path(__file__).parent / "fixtures" / "exercise_course"
-# Roofs no CPU here beats (a measurement above its roof would have the roofline measured again), ridge 5.
-ROOF = {"peak_bandwidth_gbs": 320.0, "peak_gflops": {"float32": 1600.0}, "peak_tflops": {"float32": 1.6},
-        "ridge_flops_per_byte": {"float32": 5.0}, "ridge_point": 5.0, "datasheet": None,
-        "device": {"kind": "cpu", "name": "test", "fingerprint": "x"}, "format": ROOFLINE_FORMAT}
-
-
 @pytest.fixture(scope="session")
 def cpu_fingerprint() -> str:
     from tutor.measure.device import device_info

@@ -163,7 +163,7 @@ def test_an_orphaned_attempt_is_listed_resumed_or_discarded(capsys: pytest.Captu
 
 
 def fake_measure(request: dict[str, Any], on_progress: Any, cancel: Any) -> dict[str, Any]:
-    from tests.test_exercise_screen import fake_result
+    from tests.support.exercise import fake_result
 
     return fake_result(request)
 

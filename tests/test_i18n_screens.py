@@ -11,6 +11,9 @@ from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Input, Static
 
+from tests.support.exercise import app_for, fake_measure, open_exercise
+from tests.support.pilot import wait_for
+from tests.support.telemetry import TRACE, PanelApp, shown
 from tutor.i18n.message import Message
 from tutor.progress.notebook import summarise_result
 from tutor.progress.rows import LabResult
@@ -20,9 +23,6 @@ from tutor.telemetry.host import HostBackend
 from tutor.telemetry.nvml import _INIT_FAILURES, _WSL_NOTE
 from tutor.ui.screens.lab import bench_markdown
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel, status_message, throttle_word
-
-from .test_exercise_screen import app_for, fake_measure, open_exercise, wait_for
-from .test_telemetry_panel import TRACE, PanelApp, shown
 
 
 class LangPanelApp(PanelApp):

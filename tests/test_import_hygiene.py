@@ -196,8 +196,8 @@ print(json.dumps(seen))
 def test_torch_stays_out_of_the_ui_process_through_the_doctor_an_exercise_and_a_lab(tmp_path: Path) -> None:
     """A Pilot session in a fresh process: the real doctor (in its child), an exercise measured through the
     measurement worker process, and a lab's sweep; each worked, and the UI process never imported torch."""
-    from tests.test_exercise_cli import ROOF
-    from tests.test_lab_screen import write_lab_course
+    from tests.support.cli import ROOF
+    from tests.support.lab import write_lab_course
     from tutor import paths
     from tutor.measure.device import device_info
     from tutor.measure.roofline_model import store_roofline

@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.widgets import Tree
 
-from tests.test_exercise_screen import fake_measure
+from tests.support.exercise import fake_measure
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.progress import ProgressStore
@@ -204,7 +204,7 @@ async def test_the_exercise_says_why_the_first_measurement_takes_a_minute(tmp_pa
 
 
 async def test_a_cancelled_lab_keeps_its_prediction_locked(tmp_path: Path) -> None:
-    from tests.test_lab_screen import COURSE, LESSON, _CancellingWorker
+    from tests.support.lab import COURSE, LESSON, CancellingWorker
     from tutor.ui.messages import OpenLab
 
     root = tmp_path / "course"
@@ -214,7 +214,7 @@ async def test_a_cancelled_lab_keeps_its_prediction_locked(tmp_path: Path) -> No
     (root / "lessons" / "lab-l1.yaml").write_text(LESSON, encoding="utf-8")
     app = make_app(course=load_course(root), store=ProgressStore(tmp_path / "p.sqlite3"), lang="es",
                    telemetry="host")
-    app._measure_worker = _CancellingWorker()
+    app._measure_worker = CancellingWorker()
     async with app.run_test(size=(120, 40)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
         await until(pilot, lambda: isinstance(app.screen, LabScreen))

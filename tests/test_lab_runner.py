@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.lab import write_lab_course
 from tutor.cli import main
 from tutor.content import load_course
 from tutor.measure.errors import MeasureFailed
@@ -17,8 +18,6 @@ from tutor.practice.labs import LabInputError, LabRunner, lab_request, parse_lab
 from tutor.progress import ProgressStore
 from tutor.progress.notebook import load_entries
 from tutor.progress.rows import LabResult
-
-from .test_lab_screen import write_lab_course
 
 
 @pytest.fixture

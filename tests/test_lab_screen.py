@@ -3,15 +3,14 @@ cancel with Esc; a failed measurement is one notice and the app carries on."""
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.support.lab import CancellingWorker, FailingWorker, write_lab_course
+from tests.support.pilot import wait_timed
 from tutor.content import load_course
-from tutor.measure.errors import MeasureCancelled, MeasureFailed
 from tutor.measure.phases import said
 from tutor.progress import ProgressStore
 from tutor.progress.notebook import load_entries
@@ -20,48 +19,6 @@ from tutor.ui.messages import OpenLab
 from tutor.ui.screens.lab import LabScreen
 from tutor.ui.screens.notebook import NotebookScreen
 from tutor.ui.widgets.lab_plot import LabPlot
-
-COURSE = """\
-format_version: 1
-title: {es: "Curso de laboratorio", en: "Lab course"}
-levels:
-  - {id: demo, order: 0, title: {es: "Demo", en: "Demo"}}
-"""
-
-LESSON = """\
-format_version: 1
-id: lab-l1
-level: demo
-order: 1
-title: {es: "Labs", en: "Labs"}
-outcome: {es: "Mides.", en: "You measure."}
-sections:
-  - id: intro
-    title: {es: "Intro", en: "Intro"}
-    body: {es: "# Intro", en: "# Intro"}
-labs:
-  - id: lab-gemm
-    title: {es: "Lab: GFLOP/s contra N", en: "Lab: GFLOP/s vs N"}
-    goal: {es: "Ver cómo crece la GEMM con N.", en: "See how GEMM grows with N."}
-    run: {op: sweep, name: gemm_sizes, params: {min_n: 32, max_n: 96, points: 2}}
-    prediction: {es: "¿Cuántos GFLOP/s a N = 96?", en: "How many GFLOP/s at N = 96?"}
-    prediction_unit: GFLOP/s
-    hypothesis: {es: "Las matrices grandes reutilizan la caché.", en: "Big matrices reuse the cache."}
-    next_question: {es: "¿Y en float64?", en: "And in float64?"}
-  - id: lab-ws
-    title: {es: "Lab: ancho de banda", en: "Lab: bandwidth"}
-    goal: {es: "Ancho de banda contra tamaño.", en: "Bandwidth vs size."}
-    run: {op: sweep, name: working_set, params: {min_kib: 16, max_mib: 1024, points_per_octave: 4}}
-"""
-
-
-def write_lab_course(root: Path) -> Path:
-    """The two-lab course these tests (and the headless lab runner's) use, written under ``root``."""
-    (root / "lessons").mkdir(parents=True)
-    (root / "exercises").mkdir()
-    (root / "course.yaml").write_text(COURSE, encoding="utf-8")
-    (root / "lessons" / "lab-l1.yaml").write_text(LESSON, encoding="utf-8")
-    return root
 
 
 @pytest.fixture
@@ -76,19 +33,10 @@ def app(course_dir: Path, tmp_path: Path) -> TutorApp:
     return make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
 
 
-async def _wait(pilot: Any, condition: Any, timeout: float) -> float:
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > timeout:
-            raise AssertionError(f"condition not met within {timeout} s")
-        await pilot.pause(0.05)
-    return time.monotonic() - start
-
-
 async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
-        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         assert "How many GFLOP/s at N = 96?" in str(screen.query_one("#lab-question").render())
@@ -101,7 +49,7 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         await pilot.press("2", "0", "enter")
         assert screen.state == "running"
         assert screen.prediction is not None and screen.prediction.value == 20.0
-        await _wait(pilot, lambda: screen.state != "running", 60)
+        await wait_timed(pilot, lambda: screen.state != "running", 60)
         assert screen.state == "done", screen.query_one("#lab-status").render()
 
         plot = screen.query_one("#lab-plot", LabPlot)
@@ -115,10 +63,10 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         assert run.prediction is not None and run.prediction.value == 20.0 and run.prediction.unit == "GFLOP/s"
         assert run.result is not None and run.result.measurement is not None
         assert run.result.measurement.name == "gemm_sizes" and run.fingerprint
-        await _wait(pilot, lambda: "lab-gemm" in app.marks.lab_runs, 5)  # ProgressChanged reached the app
+        await wait_timed(pilot, lambda: "lab-gemm" in app.marks.lab_runs, 5)  # ProgressChanged reached the app
 
         # The notebook opens on the new entry, pre-filled.
-        await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
         [stored] = load_entries(app.store)
         assert stored.entry.lab_run_id == run.id
         # the lab's hypothesis is the prompt of an empty editor, not text the learner would type after
@@ -147,16 +95,16 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
 async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-ws"))
-        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         await pilot.press(*"flat until L2", "enter")
         plot = screen.query_one("#lab-plot", LabPlot)
         assert plot.caches  # the cache sizes are marked before the first point
-        await _wait(pilot, lambda: plot.point_count >= 2, 60)  # points arrive while it runs
+        await wait_timed(pilot, lambda: plot.point_count >= 2, 60)  # points arrive while it runs
 
         await pilot.press("escape")
-        took = await _wait(pilot, lambda: screen.state != "running", 5)
+        took = await wait_timed(pilot, lambda: screen.state != "running", 5)
         assert screen.state == "cancelled"
         assert took < 1.5
         assert not app.store.lab_runs() and not app.store.notebook_entries()
@@ -167,33 +115,15 @@ async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
         assert not isinstance(app.screen, LabScreen)
 
 
-class _FailingWorker:
-    """Stands in for the measurement worker: streams a point, then the process 'dies'."""
-
-    def run(self, request: dict[str, Any], on_progress: Any = None, cancel_event: threading.Event | None = None,
-            on_point: Any = None, **_: Any) -> dict[str, Any]:
-        on_progress(0.5, said("measure.progress.gemm_size", n=32, gflops=3.0))
-        on_point({"n": 32, "gflops": 3.0, "time_s": 1e-5})
-        raise MeasureFailed("the measurement process was killed (SIGKILL) — most likely out of memory")
-
-    def close(self) -> None:
-        pass
-
-
-class _CancellingWorker(_FailingWorker):
-    def run(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
-        raise MeasureCancelled("cancelled")
-
-
 async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: TutorApp) -> None:
-    app._measure_worker = _FailingWorker()
+    app._measure_worker = FailingWorker()
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
-        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         await pilot.press("5", "enter")
-        await _wait(pilot, lambda: screen.state != "running", 5)
+        await wait_timed(pilot, lambda: screen.state != "running", 5)
         assert screen.state == "failed"
         notices = [n.message for n in app._notifications]
         assert sum("killed (SIGKILL)" in m for m in notices) == 1
@@ -201,9 +131,9 @@ async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: Tu
         assert not app.store.lab_runs()
 
         # The prediction stays locked; the learner can run again (here it is cancelled by the stand-in).
-        app._measure_worker = _CancellingWorker()
+        app._measure_worker = CancellingWorker()
         await pilot.press("ctrl+r")
-        await _wait(pilot, lambda: screen.state not in ("failed", "running"), 5)
+        await wait_timed(pilot, lambda: screen.state not in ("failed", "running"), 5)
         assert screen.state == "cancelled" and screen.prediction is not None and screen.prediction.value == 5.0
 
 
@@ -229,7 +159,7 @@ BENCH_REPORT = {
 }
 
 
-class _BenchWorker(_FailingWorker):
+class _BenchWorker(FailingWorker):
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
 
@@ -253,14 +183,14 @@ async def test_the_bench_lab_is_a_bench_run_compared_with_the_previous_one(labs_
     async with app.run_test(size=(160, 48)) as pilot:
         for attempt in (1, 2):
             app.post_message(OpenLab("lab-l1", "lab-bench"))
-            await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+            await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
             screen = app.screen
             assert isinstance(screen, LabScreen)
             await pilot.press("3", "0", "enter")
-            await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+            await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
             assert len(app.store.bench_runs("fp1")) == attempt
             await pilot.press("escape", "escape")  # notebook → lab → lesson list
-            await _wait(pilot, lambda: not isinstance(app.screen, LabScreen | NotebookScreen), 5)
+            await wait_timed(pilot, lambda: not isinstance(app.screen, LabScreen | NotebookScreen), 5)
     assert worker.requests[0] == {"op": "bench", "mode": "quick"}
     first, second = (r.report for r in app.store.bench_runs("fp1"))
     assert first is not None and first.comparison is None and first.compared
@@ -287,9 +217,9 @@ async def test_the_doctor_lab_files_the_doctor_screens_run(labs_app: TutorApp,
     app = labs_app
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-doctor"))
-        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
         await pilot.press(*"it passes on the CPU", "enter")
-        await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
     [run] = app.store.lab_runs()
     assert run.lab_id == "lab-doctor" and run.fingerprint == "abc"
     assert run.result is not None and run.result.kind == "doctor" and run.result.doctor is not None
@@ -322,7 +252,7 @@ async def test_shift_n_opens_the_notebook_from_the_map(app: TutorApp) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause(0.2)
         await pilot.press("N")
-        await _wait(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
         assert "The notebook is empty" in str(app.screen.query_one("#notebook-empty").render())
         await pilot.press("escape")
         await pilot.pause(0.1)

@@ -10,16 +10,16 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.widget import Widget
 
-from tests.test_exercise_screen import fake_measure
-from tests.test_lab_screen import COURSE as LAB_COURSE
-from tests.test_lab_screen import LESSON as LAB_LESSON
+from tests.support.exercise import fake_measure
+from tests.support.lab import COURSE as LAB_COURSE
+from tests.support.lab import LESSON as LAB_LESSON
+from tests.support.pilot import settle
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.progress import ProgressStore
@@ -69,15 +69,6 @@ def check_telemetry(app: TutorApp, size: tuple[int, int]) -> None:
         assert not app.screen.has_class("-narrow")
         assert column.region.width == 52 and column.region.height > 20
         assert not panel.compact
-
-
-async def settle(pilot: Any, cond: Any = lambda: True, timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    await pilot.pause(0.1)
-    while not cond() and time.monotonic() < end:
-        await pilot.pause(0.05)
-    assert cond()
-    await pilot.pause(0.2)
 
 
 def fixture_app(tmp_path: Path, course: Path, lang: str = "en") -> TutorApp:
@@ -259,7 +250,7 @@ async def test_progress_opens_at_the_checklist(tmp_path: Path, size: tuple[int, 
 
 @pytest.mark.parametrize("size", SIZES)
 async def test_doctor(tmp_path: Path, size: tuple[int, int]) -> None:
-    from tests.test_doctor_screen import broken_5090_runner
+    from tests.support.doctor import broken_5090_runner
     from tutor.ui.screens.doctor import DoctorScreen
 
     app = fixture_app(tmp_path, FIXTURES / "exercise_course")

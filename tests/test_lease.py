@@ -13,7 +13,8 @@ import pytest
 from textual.widgets import Input, Static
 
 from tests.conftest import Classroom, Stores
-from tests.test_exercise_screen import COURSE, fake_measure, wait_for
+from tests.support.exercise import COURSE, fake_measure
+from tests.support.pilot import wait_for
 from tutor.content import load_course
 from tutor.practice import ExerciseRunner
 from tutor.progress.lease import LeaseCancelled, device_key, lease_device, postgres_lease, queue_text

@@ -115,7 +115,8 @@ async def test_the_lab_plot_marks_simulated_caches_as_simulated(tmp_path: Path, 
                                                                  ) -> None:
     """The working-set lab draws the cache levels it read; from a fake tree they are labelled simulated, and the
     sweep is left with Esc."""
-    from tests.test_lab_screen import _wait, write_lab_course
+    from tests.support.lab import write_lab_course
+    from tests.support.pilot import wait_timed
     from tutor.ui.app import make_app
     from tutor.ui.messages import OpenLab
     from tutor.ui.screens.lab import LabScreen
@@ -126,24 +127,24 @@ async def test_the_lab_plot_marks_simulated_caches_as_simulated(tmp_path: Path, 
     app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-ws"))
-        await _wait(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         await pilot.press(*"flat until L2", "enter")
         plot = screen.query_one("#lab-plot", LabPlot)
-        await _wait(pilot, lambda: bool(plot.caches), 5)
+        await wait_timed(pilot, lambda: bool(plot.caches), 5)
         assert plot.caches == {"L1 (simulated)": 32 * 2**10, "L2 (simulated)": MiB, "L3 (simulated)": 32 * MiB}
         await pilot.press("escape")
-        await _wait(pilot, lambda: screen.state != "running", 10)
+        await wait_timed(pilot, lambda: screen.state != "running", 10)
 
 
 def test_lab02_says_why_when_the_clock_was_raised_and_not_also_above_100(monkeypatch: pytest.MonkeyPatch) -> None:
     """f1-lab02-fraction-of-roof measured 117 % of its theoretical peak on the 2-core Xeon VM: /proc/cpuinfo gives
     the 2.6 GHz base clock (no cpufreq) while the cores boost. The peak now takes the clock the GEMM needs, the
     exercise reads theoretical_gflops (present with cpufreq or without), and exactly one variant says why."""
-    from tests.test_bench_estimators import SPR, _cpu
+    from tests.support.roofline import SPR, cpu_roofline
 
-    roofline = _cpu(monkeypatch, SPR, max_ghz=None, clock=2.6)
+    roofline = cpu_roofline(monkeypatch, SPR, max_ghz=None, clock=2.6)
     gemm = {d: {"peak_gflops": g} for d, g in {"float32": 390.0, "bfloat16": 2400.0}.items()}
     bw = {"peak_bandwidth_gbs": 25.0}
     roof = roofline.assemble_roofline("cpu", {"kind": "cpu", "name": "Xeon", "fingerprint": "f"}, "quick", bw, gemm,
@@ -156,5 +157,5 @@ def test_lab02_says_why_when_the_clock_was_raised_and_not_also_above_100(monkeyp
              if (value := limits.get(v.when.metric.split(".")[1]) if v.when.metric else None) is not None
              and (value if not isinstance(value, dict) else value["float32"]) > (v.when.above or 0)]
     assert [v.when.metric for v in shown] == ["physical_limits.clock_raise"]
-    with_cpufreq = _cpu(monkeypatch, SPR, max_ghz=3.8, clock=2.6).physical_limits("cpu", "Xeon", None)
+    with_cpufreq = cpu_roofline(monkeypatch, SPR, max_ghz=3.8, clock=2.6).physical_limits("cpu", "Xeon", None)
     assert with_cpufreq["theoretical_gflops"]["float32"] == pytest.approx(486.4)  # the key the exercise reads

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Markdown, Tree
 
-from tests.test_content_loader import EXERCISE, LESSON, write_course
+from tests.support.content import EXERCISE, LESSON, write_course
 from tutor.content import load_course
 from tutor.progress import ProgressStore
 from tutor.ui.app import make_app

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Static
 
+from tests.support.worker import SwappedWorker
 from tutor.content import load_course
 from tutor.measure.worker import MeasureWorker
 from tutor.progress import ProgressStore
@@ -31,18 +32,6 @@ from tutor.ui.screens.exercise import ExerciseScreen
 
 REPO = Path(__file__).resolve().parents[1]
 COURSE = REPO / "tests" / "fixtures" / "exercise_course"
-
-
-class SwappedWorker(MeasureWorker):
-    """The app's worker, running ``op`` instead of the exercise's request."""
-
-    def __init__(self, op: dict[str, Any], **kw: Any) -> None:
-        super().__init__(**kw)
-        self.op = op
-
-    def run(self, request: dict[str, Any], *args: Any, **kw: Any) -> dict[str, Any]:
-        swapped = request if str(request.get("op", "")).startswith("_test_") else dict(self.op)
-        return super().run(swapped, *args, **kw)
 
 
 @pytest.fixture(autouse=True)
@@ -134,7 +123,8 @@ QUIT_SCRIPT = textwrap.dedent(
     """
     import json, os, signal, sys, time
     sys.path.insert(0, {tests!r})
-    from test_quit_and_stall_ui import SwappedWorker, app_with, start_measuring, wait_for
+    from tests.support.worker import SwappedWorker
+    from test_quit_and_stall_ui import app_with, start_measuring, wait_for
     from pathlib import Path
 
     op, stop, screen_kind = json.loads(sys.argv[1])

@@ -11,8 +11,9 @@ from typing import Any
 
 from textual.widgets import Input, Static
 
-from tests.test_exercise_screen import COURSE, fake_result, wait_for
-from tests.test_lab_screen import write_lab_course
+from tests.support.exercise import COURSE, fake_result
+from tests.support.lab import write_lab_course
+from tests.support.pilot import wait_for
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.practice.roof_stamp import age_text, remeasure_request, roof_stamp

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_ui_shell import build_app
+from tests.support.shell import build_app
 from tutor.settings import SETTINGS_FILE, save_lang, saved_lang
 
 

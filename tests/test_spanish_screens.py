@@ -20,9 +20,9 @@ from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.widgets import Input
 
-from tests.test_doctor_checks import CU126_ARCHS, healthy_5090, torch_with
-from tests.test_exercise_screen import fake_measure
-from tests.test_layout_snapshots import settle
+from tests.support.doctor import CU126_ARCHS, healthy_5090, torch_with
+from tests.support.exercise import fake_measure
+from tests.support.pilot import settle
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.measure.worker import MeasureWorker

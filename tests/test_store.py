@@ -5,7 +5,6 @@ itself (WAL, a corrupt or truncated file) are SQLite's alone."""
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Stores
+from tests.support.store import set_schema_version
 from tutor.progress import ProgressStore
 from tutor.progress.store import SCHEMA_VERSION, StoreError
 
@@ -80,18 +80,6 @@ def test_a_truncated_database_is_detected(tmp_path: Path) -> None:
         assert len(reopened.sections_read()) <= 300
     else:
         assert report.reason
-
-
-def set_schema_version(stores: Stores, version: int) -> None:
-    """Pretend a newer tutor wrote the store ``p``."""
-    if stores.engine == "sqlite":
-        conn = sqlite3.connect(stores.spec())
-        conn.execute(f"PRAGMA user_version = {version}")
-        conn.close()
-    else:
-        stores.open().close()
-        with stores.admin() as pg:
-            pg.execute("UPDATE tutor_schema SET version = %s", (version,))
 
 
 def test_a_newer_schema_is_refused_not_downgraded(stores: Stores) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Stores
-from tests.test_store import set_schema_version
+from tests.support.store import set_schema_version
 from tutor.cli import main
 from tutor.progress import ProgressStore
 from tutor.progress.report import recovery_notices

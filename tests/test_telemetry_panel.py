@@ -3,57 +3,16 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
-from textual.app import App, ComposeResult
-from textual.containers import Vertical
-from textual.widgets import Static
 
 from tests.fixtures.telemetry import fake_pynvml as fake
+from tests.support.telemetry import TRACE, PanelApp, shown
 from tutor.telemetry import AutoBackend, Sampler, TelemetrySnapshot
 from tutor.telemetry.host import HostBackend
 from tutor.telemetry.nvml import NvmlBackend
 from tutor.telemetry.replay import ReplayBackend
-from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
-
-FIXTURES = Path(__file__).parent / "fixtures" / "telemetry"
-TRACE = FIXTURES / "rtx5090_gemm_synthetic.jsonl"
-
-
-
-
-class PanelApp(App[None]):
-    CSS = "#col { width: 52; }"
-
-    def __init__(self, feed_spec: object = None) -> None:
-        super().__init__()
-        self.feed_spec = feed_spec
-        self.telemetry_snapshot: TelemetrySnapshot | None = None  # what TelemetryHost asks of the app
-        self.lang = "en"
-        self.lease_holder: str | None = None
-        self.feed: TelemetryFeed | None = None
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="col"):
-            yield TelemetryPanel(id="panel")
-
-    def on_mount(self) -> None:
-        if self.feed_spec is not None:
-            self.feed = TelemetryFeed.start(self, self.feed_spec, 0.25)  # type: ignore[arg-type]
-
-    def on_telemetry_updated(self, message: TelemetryUpdated) -> None:
-        if self.feed is not None:
-            self.feed.deliver(message.snapshot)
-
-    def on_telemetry_panel_visibility_changed(self, message: TelemetryPanel.VisibilityChanged) -> None:
-        if self.feed is not None:
-            self.feed.panel_visibility(message.panel, message.visible)
-
-
-def shown(app: App[None]) -> str:
-    panel = app.query_one(TelemetryPanel)
-    return "\n".join(str(panel.query_one(f"#telemetry-{part}", Static).render()) for part in ("banner", "readings"))
+from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 
 
 def snapshots(backend: object, n: int = 3) -> TelemetrySnapshot:

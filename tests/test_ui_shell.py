@@ -8,19 +8,11 @@ from typing import Any
 
 from textual.widgets import DataTable, Markdown, OptionList, Tree
 
-from tutor.content import load_course
+from tests.support.shell import build_app
 from tutor.progress import ProgressStore
-from tutor.ui.app import TutorApp, make_app
 from tutor.ui.messages import ProgressChanged
 
-FIXTURE = Path(__file__).parent / "fixtures" / "course"
 SIZE = (150, 44)
-
-
-def build_app(tmp_path: Path, lang: str = "es") -> TutorApp:
-    course = load_course(FIXTURE, require_translations=True)
-    store = ProgressStore(tmp_path / "progress.sqlite3")
-    return make_app(course=course, store=store, lang=lang, telemetry="host")  # type: ignore[arg-type]
 
 
 def labels(tree: Tree) -> list[str]:

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Input
 
-from tests.test_lab_screen import write_lab_course
-from tests.test_quit_and_stall_ui import SwappedWorker
+from tests.support.lab import write_lab_course
+from tests.support.worker import SwappedWorker
 from tutor.content import Course, load_course
 from tutor.doctor.isolated import DoctorUnavailable
 from tutor.doctor.report import DoctorReport, LockMode

@@ -1,0 +1,34 @@
+"""Waiting on the app under Pilot: poll a condition with a deadline instead of sleeping a fixed time."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+
+async def wait_for(pilot: Any, cond: Any, timeout: float = 5.0) -> None:
+    """Poll ``cond`` every 50 ms until it holds or ``timeout`` seconds pass, then assert it."""
+    end = time.monotonic() + timeout
+    while not cond() and time.monotonic() < end:
+        await pilot.pause(0.05)
+    assert cond()
+
+
+async def wait_timed(pilot: Any, condition: Any, timeout: float) -> float:
+    """Poll ``condition`` until it holds; the seconds it took. Fails once ``timeout`` seconds have passed."""
+    start = time.monotonic()
+    while not condition():
+        if time.monotonic() - start > timeout:
+            raise AssertionError(f"condition not met within {timeout} s")
+        await pilot.pause(0.05)
+    return time.monotonic() - start
+
+
+async def settle(pilot: Any, cond: Any = lambda: True, timeout: float = 20.0) -> None:
+    """Let the screen settle: wait for ``cond`` (at most ``timeout`` s), then a little more for the last paint."""
+    end = time.monotonic() + timeout
+    await pilot.pause(0.1)
+    while not cond() and time.monotonic() < end:
+        await pilot.pause(0.05)
+    assert cond()
+    await pilot.pause(0.2)
