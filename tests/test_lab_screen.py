@@ -16,6 +16,7 @@ from tutor.progress import ProgressStore
 from tutor.progress.notebook import load_entries
 from tutor.ui.app import TutorApp, make_app
 from tutor.ui.messages import OpenLab
+from tutor.ui.plain import PackMarkdown
 from tutor.ui.screens.lab import LabScreen
 from tutor.ui.screens.notebook import NotebookScreen
 from tutor.ui.widgets.lab_plot import LabPlot
@@ -189,7 +190,13 @@ async def test_the_bench_lab_is_a_bench_run_compared_with_the_previous_one(labs_
             await pilot.press("3", "0", "enter")
             await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
             assert len(app.store.bench_runs("fp1")) == attempt
-            await pilot.press("escape", "escape")  # notebook → lab → lesson list
+            await pilot.press("escape")  # notebook → lab: its result is the run as filed, compared on the 2nd
+            await wait_timed(pilot, lambda lab=screen: app.screen is lab, 5)
+            shown = screen.query_one("#lab-result", PackMarkdown).source
+            assert "| peak bandwidth | 30.0 | GB/s |" in shown
+            assert ("the two passes agree within 5 %" in shown) == (attempt == 2)
+            assert ("No previous run on this fingerprint" in shown) == (attempt == 1)
+            await pilot.press("escape")  # lab → lesson list
             await wait_timed(pilot, lambda: not isinstance(app.screen, LabScreen | NotebookScreen), 5)
     assert worker.requests[0] == {"op": "bench", "mode": "quick"}
     first, second = (r.report for r in app.store.bench_runs("fp1"))

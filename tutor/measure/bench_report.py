@@ -329,6 +329,11 @@ def _round_name(name: str, lang: Lang) -> str:
     return t(f"bench.round.{name}", lang) if name in ("bandwidth", "training") else name
 
 
+def _env_text(value: object) -> str:
+    """A field of a report's environment as one clean line ("?" when it was not recorded)."""
+    return clean_line(str(value)) if value not in (None, "") else "?"
+
+
 def render_markdown(report: BenchReport, comparison: BenchComparison | None = None, lang: str = "en", *,
                     title: bool = True) -> str:
     """The report as Markdown, in English or Spanish (the CLI writes English; the L4 lab and the notebook follow
@@ -338,8 +343,10 @@ def render_markdown(report: BenchReport, comparison: BenchComparison | None = No
     out = [f"# {t('bench.md.title', code, device=dev.name)}", ""] if title else []
     out.append("- " + t("bench.md.mode", code, mode=report.mode, kind=dev.kind, fingerprint=dev.fingerprint))
     if env:
-        out.append("- " + t("bench.md.env", code, torch=env.get("torch"), cuda=env.get("cuda"),
-                            python=env.get("python"), threads=env.get("torch_threads")))
+        cuda = (t("bench.md.cuda", code, version=_env_text(env.get("cuda"))) if env.get("cuda")
+                else t("bench.md.no_cuda", code))
+        out.append("- " + t("bench.md.env", code, torch=_env_text(env.get("torch")), cuda=cuda,
+                            python=_env_text(env.get("python")), threads=_env_text(env.get("torch_threads"))))
     if report.duration_s is not None:
         out.append("- " + t("bench.md.took", code, seconds=numbers.decimal(report.duration_s, code, 1)))
     columns = [t("bench.col.figure", code), t("bench.col.value", code), t("bench.col.unit", code), "CV"]

@@ -411,10 +411,12 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
             return
         self.state = "done"
         self.refresh_bindings()
-        self.result = message.result
         self.query_one("#lab-progress", ProgressBar).update(progress=1.0)
-        self._show_result(message.result)
-        self._file(message.result)
+        # filed first: a bench run is then compared with the previous run on its fingerprint, and the screen
+        # shows that comparison (the lab's step 4), not the bare report
+        self.result = self._file(message.result)
+        self._show_result(self.result)
+        self.action_open_entry()
         device = device_label(message.result.device, "?")
         self._set_status(t("lab.status.done", self.lang, device=device,
                            seconds=format_number(message.seconds, self.lang, ".1f")))
@@ -465,9 +467,9 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         if not final and not plot.point_count and not plot.roofs:
             plot.display = False
 
-    def _file(self, result: LabResult) -> None:
-        """Store the run (a bench run also as C0 evidence), tell the app progress changed, and open the notebook
-        entry the run filed, pre-filled."""
+    def _file(self, result: LabResult) -> LabResult:
+        """Store the run (a bench run also as C0 evidence, compared with the previous one), tell the app progress
+        changed; the result as filed (a bench run's with its comparison)."""
         filed = LabRunner(self.app.store).file(
             self.lesson, self.lab, self.prediction, result, self.lang
         )
@@ -475,7 +477,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self.post_message(ProgressChanged())
         self.notify(clean_line(t("lab.notice.filed", self.lang, lab=self.lab.title.get(self.lang))), timeout=4,
                     markup=False)
-        self.action_open_entry()
+        return filed.result
 
     # -- actions ----------------------------------------------------------------------------------------------
 
