@@ -99,12 +99,20 @@ def test_a_vm_clock_below_what_a_measured_matmul_needs_is_raised_and_said(monkey
 
 
 def test_interleaved_bench_with_real_torch_at_tiny_sizes() -> None:
+    import torch
+
     from tutor.measure.bench_rounds import measure_interleaved
     from tutor.measure.device import device_info
     from tutor.measure.roofline import MODES
 
     seen: list[str] = []
-    out = measure_interleaved("cpu", device_info("cpu"), "tiny", progress=lambda _f, m: seen.append(m.render("en")))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(2)  # as on a 2-core machine: decode and the bound's read each try 2 threads and 1
+    try:
+        out = measure_interleaved("cpu", device_info("cpu"), "tiny",
+                                  progress=lambda _f, m: seen.append(m.render("en")))
+    finally:
+        torch.set_num_threads(threads)
     rounds = MODES["tiny"]["rounds"]
     order = out["rounds"]["order"]
     assert order[0] == "bandwidth" and order[-1] == "training" and "matmul float32" in order
@@ -131,6 +139,8 @@ def test_interleaved_bench_with_real_torch_at_tiny_sizes() -> None:
     assert read["rounds"]["rounds"] == decode_rounds and read["gbs"] == pytest.approx(read["rounds"]["estimate"])
     assert read["passes"] == decode_rounds * MODES["tiny"]["read_round_passes"]
     assert decode["bound_tokens_per_s"] > 0 and str(read["threads"]) in read["thread_probe_s"]
+    # the read tried the counts decode tried (torch's and one), not only the one decode's probe left torch at
+    assert set(read["thread_probe_s"]) == set(decode["thread_probe_s"]) == {"2", "1"}
     assert out["rounds"]["read_passes"] == MODES["tiny"]["read_round_passes"]
 
 

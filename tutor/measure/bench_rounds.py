@@ -273,7 +273,7 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
     # The thread count that decodes faster on this machine now (a decode step is ~100 small ops, each an OpenMP
     # region: on a shared CPU one preempted thread stalls them all, and one thread can win).
     default_threads = torch.get_num_threads()
-    candidates = [default_threads] if device == "cuda" or default_threads == 1 else [default_threads, 1]
+    candidates = read_thread_counts(device, default_threads)
     probe: dict[int, float] = {}
     steps_per_round = rcfg["decode_round_steps"]
     try:
@@ -287,7 +287,7 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
         # The bound's bandwidth: the weights read by GEMVs with the faster thread count (probed the same way).
         one_pass, read_bytes = weights_read_pass(model, device)
         read_probe: dict[int, float] = {}
-        for threads in read_thread_counts(device):
+        for threads in read_thread_counts(device, default_threads):  # the decode probe left torch at its last
             check_cancel(should_cancel)
             torch.set_num_threads(threads)
             one_pass()  # a cache that can hold the weights now holds them, as after decode's warm-up

@@ -194,9 +194,11 @@ def weights_read_pass(model: nn.Module, device: str) -> tuple[Callable[[], float
     return one_pass, total
 
 
-def read_thread_counts(device: str) -> list[int]:
-    """The thread counts a weights read (and decode) tries: torch's, and one on a CPU with more than one."""
-    default = torch.get_num_threads()
+def read_thread_counts(device: str, default: int | None = None) -> list[int]:
+    """The thread counts a weights read (and decode) tries: ``default`` (torch's now when None), and one on a CPU
+    with more than one. Pass the count torch had before anything set it: a probe that tried one thread last leaves
+    torch at one."""
+    default = torch.get_num_threads() if default is None else default
     return [default] if device == "cuda" or default == 1 else [default, 1]
 
 
