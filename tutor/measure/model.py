@@ -400,7 +400,7 @@ def _best_decode_run(model: TinyTransformer, batch: int, prompt: int, steps: int
     every region, so one thread can be several times faster than all of them. Which count won is reported.
     """
     default = torch.get_num_threads()
-    candidates = [default] if device == "cuda" or default == 1 else [default, 1]
+    candidates = read_thread_counts(device, default)
     best: tuple[list[float], int] | None = None
     try:
         for threads in candidates:
