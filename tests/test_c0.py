@@ -303,11 +303,38 @@ def test_a_pair_whose_matmul_peaks_all_moved_says_the_cores_changed_speed() -> N
     # one peak moved the other way: a disagreement, but not the cores' speed, and nothing is said of it
     ev["bench_runs"] = [_peaks(1, before), _peaks(2, {**after, "float64": 0.165})]
     cond = evaluate_c0(**ev).conditions[1]
-    assert not cond.passed and "matmul peak" not in cond.evidence["en"]
+    assert not cond.passed and "moved the same way" not in cond.evidence["en"]
+    assert "the figure furthest from its allowance is matmul peak bfloat16, 18.4 % apart" in cond.evidence["en"]
+    assert "la cifra más lejos de su margen es pico de matmul bfloat16" in cond.evidence["es"]
     # the same shift within the runs' noise floor is an agreement, and says nothing either
     ev["bench_runs"] = [_peaks(1, before), _peaks(2, {k: v * 1.03 for k, v in before.items()})]
     cond = evaluate_c0(**ev).conditions[1]
-    assert cond.passed and "matmul peak" not in cond.evidence["en"]
+    assert cond.passed and "moved the same way" not in cond.evidence["en"]
+
+
+def test_a_pair_where_every_figure_moved_says_the_whole_machine_was_busier() -> None:
+    """Seen in the TUI: two lab runs under other work, the memory figures moved as much as the matmul peaks."""
+    ev = everything()
+    before = {"float32": 0.342, "float64": 0.173}
+    half = {k: v * 0.5 for k, v in before.items()}
+
+    def run_2(**memory: float) -> BenchRun:
+        report = {"headline": {**HEAD, "peak_flops_tflops": half, **memory},
+                  "device": {"kind": "cpu", "name": "cpu", "fingerprint": "fp1"}}
+        return BenchRun.from_json({"id": 2, "fingerprint": "fp1", "device_kind": "cpu", "report": report,
+                                   "created_at": 1002.0})
+
+    ev["bench_runs"] = [_peaks(1, before), run_2(peak_bandwidth_gbs=15.0, decode_tokens_per_s=20.0,
+                                                 decode_bound_tokens_per_s=30.0)]
+    cond = evaluate_c0(**ev).conditions[1]
+    assert not cond.passed
+    assert ("Every figure moved the same way (the matmul peaks ×0.50 to ×0.50, the memory figures ×0.50 to ×0.50): "
+            "the whole machine was busier or quieter") in cond.evidence["en"]
+    assert "la máquina entera estuvo más cargada o más libre" in cond.evidence["es"]
+    # bandwidth halved but decode stayed: memory moved every which way, and nothing is claimed
+    ev["bench_runs"] = [_peaks(1, before), run_2(peak_bandwidth_gbs=15.0)]
+    cond = evaluate_c0(**ev).conditions[1]
+    assert not cond.passed and "moved the same way" not in cond.evidence["en"]
 
 
 def test_the_bench_table_and_markdown_say_the_cores_changed_speed() -> None:

@@ -517,6 +517,11 @@ MESSAGES: dict[str, str] = {
         "one of the runs (other work on a shared host, the clock), not one measurement going wrong. Run both again "
         "when the machine is quiet."
     ),
+    "bench.shift.machine": (
+        "Every figure moved the same way (the matmul peaks ×{lo} to ×{hi}, the memory figures ×{mlo} to ×{mhi}): the "
+        "whole machine was busier or quieter during one of the runs (another program, a shared host's other work), "
+        "not one measurement going wrong. Run both again when the machine is quiet."
+    ),
     "bench.shift.memory": "; the memory figures ×{lo} to ×{hi}",
     "bench.table.no_previous": "no previous run on this fingerprint to compare with",
     "bench.table.warning": "warning: {warning}",
@@ -1427,6 +1432,7 @@ MESSAGES: dict[str, str] = {
         "bench runs #{a} ({at_a}) and #{b} ({at_b}) {verdict}: the figure furthest from its allowance is "
         "{figure}, {difference} apart (allowed ±{allowed})"
     ),
+    "c0.bench.pair_shift": "{pair}. {shift}",
     "c0.bench.agree": "agree",
     "c0.bench.disagree": "disagree",
     "c0.bench.still_holds": "{holding}; this still holds — the later pair is noisier: {later}",

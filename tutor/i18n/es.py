@@ -536,6 +536,11 @@ MESSAGES: dict[str, str] = {
         "a otra velocidad durante una de las ejecuciones (otro trabajo en un host compartido, el reloj), no falló "
         "una medida. Repite las dos cuando la máquina esté tranquila."
     ),
+    "bench.shift.machine": (
+        "Todas las cifras se movieron en el mismo sentido (los picos de matmul ×{lo} a ×{hi}, las de memoria ×{mlo} "
+        "a ×{mhi}): la máquina entera estuvo más cargada o más libre durante una de las ejecuciones (otro programa, "
+        "otro trabajo en un host compartido), no falló una medida. Repite las dos cuando la máquina esté tranquila."
+    ),
     "bench.shift.memory": "; las de memoria, ×{lo} a ×{hi}",
     "bench.table.no_previous": "no hay una ejecución anterior en esta huella con la que comparar",
     "bench.table.warning": "aviso: {warning}",
@@ -1487,6 +1492,7 @@ MESSAGES: dict[str, str] = {
         "bench #{a} ({at_a}) y #{b} ({at_b}) {verdict}: la cifra más lejos de su margen es {figure}, a "
         "{difference} (margen ±{allowed})"
     ),
+    "c0.bench.pair_shift": "{pair}. {shift}",
     "c0.bench.agree": "coinciden",
     "c0.bench.disagree": "no coinciden",
     "c0.bench.still_holds": "{holding}; sigue valiendo — el par posterior es más ruidoso: {later}",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from tutor.i18n import Lang, as_lang, format_number, numbers, t, tn
@@ -14,9 +15,24 @@ from tutor.results import BENCH_SCHEMA as SCHEMA
 from tutor.results import HEADLINE_KEYS, BenchComparison, BenchReport, BenchRow, ComparedFigure
 from tutor.untrusted import clean_line
 
-__all__ = ["COMPARISON_RULE", "DEFAULT_TOLERANCE", "HEADLINE_KEYS", "SCHEMA", "allowed_difference", "compare",
-           "headline_rows", "label_of", "method_lines", "note_lines", "render_markdown", "render_table", "speed_shift",
-           "speed_shift_line"]
+__all__ = [
+    "COMPARISON_RULE",
+    "DEFAULT_TOLERANCE",
+    "HEADLINE_KEYS",
+    "SCHEMA",
+    "SpeedShift",
+    "allowed_difference",
+    "compare",
+    "figure_label",
+    "headline_rows",
+    "label_of",
+    "method_lines",
+    "note_lines",
+    "render_markdown",
+    "render_table",
+    "speed_shift",
+    "speed_shift_line",
+]
 # Two passes agree when every headline figure is within its allowed difference of the other pass's: the floor
 # below, or the figures' measured noise when that is larger (see COMPARISON_RULE), never more than NOISE_CAP.
 DEFAULT_TOLERANCE = 0.05
@@ -79,20 +95,38 @@ step, on a CPU, moves much memory too, and measured here it can stay put while t
 MEMORY_KEYS = ("peak_bandwidth_gbs", "decode_tokens_per_s", "decode_bound_tokens_per_s")
 """Headline figures memory sets."""
 SHIFT_MIN = 0.02
-"""A matmul peak counts as moved when it changed by at least this fraction."""
+"""A figure counts as moved when it changed by at least this fraction."""
 
 
-def speed_shift(comparison: BenchComparison | None) -> tuple[tuple[float, float], tuple[float, float] | None] | None:
-    """When two runs disagree and every matmul peak (at least two) moved the same way by at least ``SHIFT_MIN``:
-    the range of their ratios, and the memory figures' range (None without any). The cores computed at another
-    speed during one of the runs (a shared host's other work, the clock), not one measurement going wrong."""
+@dataclass(frozen=True)
+class SpeedShift:
+    """Two runs that disagree because the machine's speed moved, not one measurement: every matmul peak moved the
+    same way (``compute``, the range of their ratios) and the memory figures either stayed (``whole_machine``
+    False: the cores computed at another speed) or moved the same way too (True: the whole machine was busier or
+    quieter)."""
+
+    compute: tuple[float, float]
+    memory: tuple[float, float] | None
+    whole_machine: bool
+
+
+def speed_shift(comparison: BenchComparison | None) -> SpeedShift | None:
+    """:class:`SpeedShift` when two runs disagree and every matmul peak (at least two) moved the same way by at
+    least ``SHIFT_MIN``, with the memory figures all within it or all moved the same way; None otherwise (an
+    agreement, or figures that moved every which way: nothing to say)."""
     if comparison is None or comparison.agree:
         return None
     compute = [f.ratio for f in comparison.figures if f.key.startswith(COMPUTE_KEYS)]
-    if len(compute) < 2 or not (all(r <= 1 - SHIFT_MIN for r in compute) or all(r >= 1 + SHIFT_MIN for r in compute)):
+    down = all(r <= 1 - SHIFT_MIN for r in compute)
+    if len(compute) < 2 or not (down or all(r >= 1 + SHIFT_MIN for r in compute)):
         return None
     memory = [f.ratio for f in comparison.figures if f.key in MEMORY_KEYS]
-    return (min(compute), max(compute)), ((min(memory), max(memory)) if memory else None)
+    span = (min(memory), max(memory)) if memory else None
+    if all(abs(r - 1) < SHIFT_MIN for r in memory):
+        return SpeedShift((min(compute), max(compute)), span, whole_machine=False)
+    if all((r <= 1 - SHIFT_MIN) if down else (r >= 1 + SHIFT_MIN) for r in memory):
+        return SpeedShift((min(compute), max(compute)), span, whole_machine=True)
+    return None
 
 
 def speed_shift_line(comparison: BenchComparison | None, lang: str = "en") -> str | None:
@@ -101,10 +135,15 @@ def speed_shift_line(comparison: BenchComparison | None, lang: str = "en") -> st
     if shift is None:
         return None
     code = _lang(lang)
-    (lo, hi), mem = shift
-    memory = (t("bench.shift.memory", code, lo=numbers.decimal(mem[0], code, 2), hi=numbers.decimal(mem[1], code, 2))
-              if mem else "")
-    return t("bench.shift", code, lo=numbers.decimal(lo, code, 2), hi=numbers.decimal(hi, code, 2), memory=memory)
+
+    def ratio(value: float) -> str:
+        return numbers.decimal(value, code, 2)
+
+    (lo, hi), mem = shift.compute, shift.memory
+    if shift.whole_machine and mem is not None:
+        return t("bench.shift.machine", code, lo=ratio(lo), hi=ratio(hi), mlo=ratio(mem[0]), mhi=ratio(mem[1]))
+    memory = t("bench.shift.memory", code, lo=ratio(mem[0]), hi=ratio(mem[1])) if mem else ""
+    return t("bench.shift", code, lo=ratio(lo), hi=ratio(hi), memory=memory)
 
 
 def _headline(report: BenchReport) -> list[BenchRow]:
@@ -120,8 +159,17 @@ def _scaled(row: BenchRow) -> float:
 def label_of(row: BenchRow, lang: str) -> tuple[str, str]:
     """A headline row's label in ``lang`` and its unit (``matmul peak float32`` keeps its dtype)."""
     if row.figure == "peak_flops_tflops":
-        return t("bench.fig.matmul", _lang(lang), dtype=row.dtype or "?"), "GFLOP/s"
+        return t("bench.fig.matmul", _lang(lang), dtype=clean_line(row.dtype or "?")), "GFLOP/s"
     return t(f"bench.fig.{row.key}", _lang(lang)), _UNITS.get(row.key, "")
+
+
+def figure_label(key: str, lang: str) -> str:
+    """A headline figure's label in ``lang`` from its flat key (``peak_flops_tflops.float32`` → "matmul peak
+    float32"); an unknown key (a hand-edited report) as it is, cleaned."""
+    row = BenchRow(key, 0.0)
+    if row.figure != "peak_flops_tflops" and key not in HEADLINE_KEYS:
+        return clean_line(key)
+    return label_of(row, lang)[0]
 
 
 def _fmt(value: float, unit: str, lang: str) -> str:

@@ -16,7 +16,7 @@ from itertools import pairwise
 from typing import Any
 
 from tutor.i18n import as_lang, numbers, t, tn
-from tutor.measure.bench_report import DEFAULT_TOLERANCE, speed_shift_line
+from tutor.measure.bench_report import DEFAULT_TOLERANCE, figure_label, speed_shift_line
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
@@ -158,11 +158,12 @@ def _pair_words(p: Mapping[str, Any]) -> Both:
     if p["key"] is None:
         return _both("c0.bench.nothing_to_compare", a=str(a), b=str(b))
     words = _both("c0.bench.pair", a=str(a), b=str(b), at_a=when(ta), at_b=when(tb),
-                  verdict=_both("c0.bench.agree" if p["agree"] else "c0.bench.disagree"), figure=p["key"],
+                  verdict=_both("c0.bench.agree" if p["agree"] else "c0.bench.disagree"),
+                  figure=lambda lang: figure_label(p["key"], lang),
                   difference=lambda lang: _pct(p["difference"], lang), allowed=lambda lang: _pct(p["allowed"], lang))
     shift = p.get("shift") or {}
-    if all(shift.get(lang) for lang in ("en", "es")):  # the cores' speed moved between the runs: say so
-        words = _both("c0.joined", first=words, second=shift)
+    if all(shift.get(lang) for lang in ("en", "es")):  # the machine's speed moved between the runs: say so
+        words = _both("c0.bench.pair_shift", pair=words, shift=shift)
     return words
 
 
