@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support.pilot import settle
 from tutor.content import load_course
 from tutor.progress import ProgressStore
 from tutor.ui.app import make_app
@@ -21,23 +22,25 @@ REPLAY = f"replay:{Path(__file__).parent / 'fixtures' / 'telemetry' / 'rtx5090_g
 
 
 def test_lesson_view_snapshot(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """A lesson beside the telemetry panel, fed by a recorded (synthetic, labelled) RTX 5090 trace."""
+    """A lesson beside the telemetry panel, fed by a recorded (synthetic, labelled) RTX 5090 trace.
+
+    The replay's clock is frozen after its first sample: the sampler reads the trace at once when the panel is shown
+    and then only every hour, so the picture holds exactly the first recorded sample and never says "stale" (with
+    the default 1 s interval a loaded machine took the screenshot after the second sample had landed)."""
     app = make_app(course=load_course(FIXTURE), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
-                   telemetry=REPLAY)
+                   telemetry=REPLAY, telemetry_interval=3600.0)
 
     async def open_lesson(pilot) -> None:  # type: ignore[no-untyped-def]
         from tutor.ui.messages import OpenLesson
-
-        app.post_message(OpenLesson("demo-l1"))
-        await pilot.pause(0.5)
-        # under load the first replayed sample can come late: wait for it (at most 10 s) before the snapshot
         from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 
-        for _ in range(200):
+        app.post_message(OpenLesson("demo-l1"))
+
+        def first_sample_shown() -> bool:
             panels = list(app.screen.query(TelemetryPanel))
-            if app.screen.id == "lesson-demo-l1" and panels and panels[0].snapshot is not None:
-                break
-            await pilot.pause(0.05)
-        await pilot.pause(0.2)
+            snapshot = panels[0].snapshot if panels else None
+            return app.screen.id == "lesson-demo-l1" and snapshot is not None and bool(snapshot.samples)
+
+        await settle(pilot, first_sample_shown, timeout=30.0)
 
     assert snap_compare(app, terminal_size=(140, 40), run_before=open_lesson)
