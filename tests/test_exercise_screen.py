@@ -99,6 +99,24 @@ async def test_escape_cancels_within_a_second(tmp_path: Path) -> None:
         assert a.state == "cancelled"
 
 
+async def test_escape_before_the_measuring_thread_starts_still_cancels(tmp_path: Path) -> None:
+    """Esc handled before the measurement's thread has started (ctrl+r then Esc at once on a loaded machine): the
+    attempt still ends cancelled and the prediction form comes back. Cancelling the worker's task there had
+    dropped the thread before it ran, and the screen waited for an end that never came."""
+    app = app_for(tmp_path)
+    async with app.run_test(size=(160, 60)) as pilot:
+        screen = await open_exercise(app, pilot, "t-copy-gbs", slow_measure)
+        screen.query_one("#ex-number", Input).value = "20"
+        await pilot.press("ctrl+l")
+        screen.action_measure()
+        screen.action_back_or_cancel()  # in the same turn of the event loop: the worker has not started its thread
+        assert screen.state == "running"
+        await wait_for(pilot, lambda: screen.state == "predicting", timeout=10)
+        assert app.screen is screen
+        [a] = app.store.attempts()
+        assert a.state == "cancelled"
+
+
 async def test_a_crash_is_reported_and_the_app_carries_on(tmp_path: Path) -> None:
     app = app_for(tmp_path)
     async with app.run_test(size=(160, 60)) as pilot:

@@ -116,6 +116,24 @@ async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
         assert not isinstance(app.screen, LabScreen)
 
 
+async def test_escape_before_the_sweep_s_thread_starts_still_cancels(app: TutorApp) -> None:
+    """Esc handled before the sweep's thread has started (Enter then Esc at once on a loaded machine): the run ends
+    cancelled. Cancelling the worker's task there had dropped the thread before it ran, and the lab stayed
+    "running" for good."""
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.post_message(OpenLab("lab-l1", "lab-ws"))
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        screen = app.screen
+        assert isinstance(screen, LabScreen)
+        await pilot.press(*"flat until L2")
+        screen.action_run_again()
+        screen.action_cancel_or_back()  # in the same turn of the event loop: the worker has not started its thread
+        assert screen.state == "running"
+        await wait_timed(pilot, lambda: screen.state != "running", 10)
+        assert screen.state == "cancelled"
+        assert not app.store.lab_runs() and app.screen is screen
+
+
 async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: TutorApp) -> None:
     app._measure_worker = FailingWorker()
     async with app.run_test(size=(160, 48)) as pilot:

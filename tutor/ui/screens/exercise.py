@@ -125,6 +125,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.hints_shown = 0
         self.outcome: Outcome | None = None
         self._measuring: Worker[None] | None = None
+        self._thread_started = threading.Event()  # set by the measuring thread as it starts
         self._remeasured_roof: RooflineReference | None = None
         """The roof F5 measured after the reveal (the chart draws it from then on)."""
         self.stalled_for: float | None = None
@@ -345,18 +346,25 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.stalled_for = None
         self.query_one("#ex-cancel").display = True
         self._status(t("ex.running", self.lang, device=self._device_text()))
+        self._thread_started = threading.Event()
         self._measuring = self._run_measurement()
 
     def _cancelling(self) -> bool:
         """Whether the learner has cancelled the measurement still running."""
-        return self._measuring is not None and self._measuring.is_cancelled
+        return self._measuring is not None and self._measuring.cancelled_event.is_set()  # set by Esc or by Textual
 
     def action_back_or_cancel(self) -> None:
         if self.cancel_roof_remeasure():
             self._status(t("ex.cancelling", self.lang))
             return
         if self.state == "running":
-            self.workers.cancel_group(self, "exercise")  # the thread sees it through worker_cancel_event()
+            if self._measuring is not None and not self._thread_started.is_set():
+                # Its thread has not started: cancelling the worker's task now would drop the thread unrun, and
+                # the screen would wait for an end that never comes (Esc right after ctrl+r on a loaded machine).
+                # The thread's own cancel signal is enough: it sees it as it starts and ends the run cancelled.
+                self._measuring.cancelled_event.set()
+            else:
+                self.workers.cancel_group(self, "exercise")  # the thread sees it through worker_cancel_event()
             self._status(t("ex.cancelling", self.lang))
             return
         self.app.pop_screen()
@@ -521,6 +529,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="exercise")
     def _run_measurement(self) -> None:
+        self._thread_started.set()
         assert self.attempt_id is not None
         runner = self._runner()
         sampler = self._sampler()

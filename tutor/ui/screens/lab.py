@@ -9,6 +9,7 @@ thread worker and never imports torch.
 from __future__ import annotations
 
 import contextlib
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -94,6 +95,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         self.lab_run_id: int | None = None
         self.entry_id: int | None = None
         self._measuring: Worker[None] | None = None
+        self._thread_started = threading.Event()  # set by the measuring thread as it starts
         self._started_at = 0.0
         self._doctor_runs_before: int | None = None
         self._roof: RooflineReference | None = None
@@ -272,11 +274,12 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         if self.lab.run.op == "doctor":
             self._open_doctor_screen()
             return
+        self._thread_started = threading.Event()
         self._measuring = self._measure()
 
     def _cancelling(self) -> bool:
         """Whether the learner has cancelled the run still going."""
-        return self._measuring is not None and self._measuring.is_cancelled
+        return self._measuring is not None and self._measuring.cancelled_event.is_set()  # set by Esc or by Textual
 
     def _set_status(self, text: str) -> None:
         self.query_one("#lab-status", Static).update(plain(text))
@@ -285,6 +288,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="lab")
     def _measure(self) -> None:
+        self._thread_started.set()
         started = time.monotonic()
         cancel = worker_cancel_event()
         sampler = self.app.telemetry.sampler if self.app.telemetry is not None else None
@@ -506,7 +510,13 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
             self._set_status(t("lab.notice.cancelled", self.lang))
             return
         if self.state == "running":
-            self.workers.cancel_group(self, "lab")  # the thread sees it through worker_cancel_event()
+            if self._measuring is not None and not self._thread_started.is_set():
+                # Its thread has not started: cancelling the worker's task now would drop the thread unrun, and
+                # the screen would wait for an end that never comes (Esc right after Enter on a loaded machine).
+                # The thread's own cancel signal is enough: it sees it as it starts and ends the run cancelled.
+                self._measuring.cancelled_event.set()
+            else:
+                self.workers.cancel_group(self, "lab")  # the thread sees it through worker_cancel_event()
             self._set_status(t("lab.notice.cancelled", self.lang))
             return
         self.app.pop_screen()
