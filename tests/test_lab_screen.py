@@ -66,8 +66,9 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         assert run.result.measurement.name == "gemm_sizes" and run.fingerprint
         await wait_timed(pilot, lambda: "lab-gemm" in app.marks.lab_runs, 5)  # ProgressChanged reached the app
 
-        # The notebook opens on the new entry, pre-filled.
-        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+        # The notebook opens on the new entry, pre-filled. It is app.screen as soon as it is pushed; its entry is
+        # shown once it has mounted, which a loaded machine can leave for later.
+        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen) and app.screen.current is not None, 10)
         [stored] = load_entries(app.store)
         assert stored.entry.lab_run_id == run.id
         # the lab's hypothesis is the prompt of an empty editor, not text the learner would type after
@@ -85,12 +86,10 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         # The learner explains the gap and saves.
         notebook.query_one("#field-gap").focus()
         await pilot.press(*"too small", "ctrl+s")
-        await pilot.pause(0.1)
-        assert load_entries(app.store)[0].entry.gap == "too small"
+        await wait_timed(pilot, lambda: load_entries(app.store)[0].entry.gap == "too small", 10)
 
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert app.screen is screen
+        await wait_timed(pilot, lambda: app.screen is screen, 10)
 
 
 async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
