@@ -13,40 +13,28 @@ from collections.abc import Sequence
 
 from tutor import __version__, paths
 from tutor.commands import COMMAND_MODULES, CliError, add_common_options
-from tutor.i18n import Lang
+from tutor.i18n import Lang, t
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="tutor",
-        description=(
-            "GPU Tutor — learn GPU performance by predicting first and then measuring on your own hardware. "
-            "With no subcommand, opens the course in the terminal UI."
-        ),
-    )
-    parser.add_argument("--version", action="version", version=f"gpu-tutor {__version__}")
+def build_parser(lang: Lang | None = None) -> argparse.ArgumentParser:
+    """``tutor``'s parser, its help, usage and errors in ``lang`` (default: :func:`argv_lang` of this process's
+    arguments: ``--lang``, else the language last chosen in the tutor, else the locale's)."""
+    from tutor.commands.parsing import TutorParser, argv_lang
+
+    lang = argv_lang(sys.argv[1:]) if lang is None else lang
+    parser = TutorParser(prog="tutor", description=t("cli.desc.tutor", lang), lang=lang)
+    parser.add_argument("--version", action="version", version=f"gpu-tutor {__version__}",
+                        help=t("argparse.version", lang))
     add_common_options(parser)
-    parser.add_argument(
-        "--lang", choices=["es", "en"], default=None, help="language of the course and UI (default: from the locale)"
-    )
-    parser.add_argument(
-        "--telemetry",
-        default="auto",
-        metavar="BACKEND",
-        help="telemetry backend for the TUI: auto, nvml, host or replay:FILE (default: auto)",
-    )
-    parser.add_argument(
-        "--telemetry-interval",
-        type=float,
-        default=1.0,
-        metavar="S",
-        help="seconds between telemetry samples in the TUI (default 1.0, minimum 0.25)",
-    )
+    parser.add_argument("--lang", choices=["es", "en"], default=None, help=t("cli.help.tutor.lang", lang))
+    parser.add_argument("--telemetry", default="auto", metavar="BACKEND", help=t("cli.help.tutor.telemetry", lang))
+    parser.add_argument("--telemetry-interval", type=float, default=1.0, metavar="S",
+                        help=t("cli.help.tutor.telemetry_interval", lang))
     # the browser's door to a class (``tutor serve`` runs each tab's app with it): name and token first
     parser.add_argument("--class-login", action="store_true", help=argparse.SUPPRESS)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.title.commands", lang))
     for name in COMMAND_MODULES:
-        importlib.import_module(f"tutor.commands.{name}").register(sub)
+        importlib.import_module(f"tutor.commands.{name}").register(sub, lang)
     return parser
 
 
@@ -73,7 +61,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tutor.commands.output import cleaned_streams, quiet_broken_pipe
 
     try:
-        parser = build_parser()
+        from tutor.commands.parsing import argv_lang
+
+        parser = build_parser(argv_lang(sys.argv[1:] if argv is None else argv))
         args = parser.parse_args(argv)
         if getattr(args, "func", None) is None:
             return _run(args)
@@ -112,15 +102,18 @@ def _run(args: argparse.Namespace) -> int:
         _announce_lang = output_lang(args)
         on_recovery(announce_recovery)
         return int(handler(args) or 0)
-    except CliError as exc:
-        print(f"tutor: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except (StoreError, paths.DataDirError) as exc:
-        print(f"tutor: error: {exc}", file=sys.stderr)
+    except (CliError, StoreError, paths.DataDirError) as exc:
+        print(t("argparse.error", _lang_of(args), prog="tutor", message=exc), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("tutor: interrupted", file=sys.stderr)
+        print(t("cli.interrupted", _lang_of(args), prog="tutor"), file=sys.stderr)
         return 130
+
+
+def _lang_of(args: argparse.Namespace) -> Lang:
+    from tutor.commands import output_lang
+
+    return output_lang(args)
 
 
 if __name__ == "__main__":

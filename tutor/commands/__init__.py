@@ -32,34 +32,30 @@ class CliError(Exception):
 
 
 def add_common_options(parser: argparse.ArgumentParser) -> None:
-    """Options every command understands (also accepted after the subcommand)."""
-    parser.add_argument(
-        "--course",
-        type=Path,
-        default=argparse.SUPPRESS,
-        metavar="DIR",
-        help="open another course folder (DIR/lessons and DIR/exercises) instead of the bundled one",
-    )
-    parser.add_argument(
-        "--data-dir",
-        type=Path,
-        default=argparse.SUPPRESS,
-        metavar="DIR",
-        help="where progress is stored (default: the user data dir, or $TUTOR_DATA_DIR)",
-    )
-    parser.add_argument(
-        "--store",
-        default=argparse.SUPPRESS,
-        metavar="URL",
-        help="the progress store: a postgresql://… URL for a class (or $TUTOR_STORE); default: the SQLite file "
-             "in the data dir",
-    )
+    """Options every command understands (also accepted after the subcommand), helped in the parser's language."""
+    from tutor.i18n import t
+
+    lang = parser_lang(parser)
+    parser.add_argument("--course", type=Path, default=argparse.SUPPRESS, metavar="DIR",
+                        help=t("cli.help.course", lang))
+    parser.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS, metavar="DIR",
+                        help=t("cli.help.data_dir", lang))
+    parser.add_argument("--store", default=argparse.SUPPRESS, metavar="URL", help=t("cli.help.store", lang))
 
 
-def add_lang_option(parser: argparse.ArgumentParser, help: str = "language of the output (default: from the locale)"
-                    ) -> None:
-    """``--lang es|en`` after the subcommand (the top-level ``--lang`` works too)."""
-    parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS, help=help)
+def add_lang_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:
+    """``--lang es|en`` after the subcommand (the top-level ``--lang`` works too); ``help`` defaults to the
+    catalog's words for how the language is chosen."""
+    from tutor.i18n import t
+
+    parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS,
+                        help=t("cli.help.lang", parser_lang(parser)) if help is None else help)
+
+
+def parser_lang(parser: argparse.ArgumentParser) -> Lang:
+    """The language a parser was built for (:class:`tutor.commands.parsing.TutorParser`; English otherwise)."""
+    lang = getattr(parser, "lang", "en")
+    return "es" if lang == "es" else "en"
 
 
 def output_lang(args: argparse.Namespace) -> Lang:

@@ -18,41 +18,35 @@ from pathlib import Path
 
 from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter
-from tutor.i18n import format_number, t
+from tutor.i18n import Lang, format_number, t
 from tutor.i18n.numbers import decimal
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "bench",
-        help="measure bandwidth, matmul FLOP/s, decode and training throughput; compare with the last run",
-        description=(
-            "The reference benchmark: peak memory bandwidth, peak matmul FLOP/s per dtype, ridge point, decode "
-            "tokens/s of a bundled small transformer against its bandwidth bound, training tokens/s and MFU. "
-            "The run is stored and compared with the previous run on the same device fingerprint."
-        ),
+        help=t("cli.help.bench", lang),
+        description=t("cli.desc.bench", lang),
     )
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="mode", action="store_const", const="quick",
-                      help="the quick pass (default; under a minute on a laptop CPU)")
+                      help=t("cli.help.bench.quick", lang))
     size.add_argument("--full", dest="mode", action="store_const", const="full",
-                      help="larger arrays and matrices, more repeats and dtypes (a few minutes)")
+                      help=t("cli.help.bench.full", lang))
     size.add_argument("--tiny", dest="mode", action="store_const", const="tiny", help=argparse.SUPPRESS)
     parser.add_argument("--device", default="auto", metavar="DEVICE",
-                        help="auto (CUDA when present, else the CPU), cpu or cuda (default: auto)")
+                        help=t("cli.help.bench.device", lang))
     parser.add_argument("--json", dest="json_path", metavar="FILE", nargs="?", const="-",
-                        help="write the JSON report to FILE; with no FILE (or '-') print it on stdout, the table "
-                             "going to stderr")
-    parser.add_argument("--markdown", dest="markdown_path", metavar="FILE", help="write the Markdown report to FILE")
+                        help=t("cli.help.bench.json", lang))
+    parser.add_argument("--markdown", dest="markdown_path", metavar="FILE", help=t("cli.help.bench.markdown", lang))
     parser.add_argument("--tolerance", type=float, default=None, metavar="FRACTION",
-                        help="agreement tolerance with the previous run (default 0.05 = 5 %%)")
+                        help=t("cli.help.bench.tolerance", lang))
     parser.add_argument("--no-store", action="store_true",
-                        help="do not record this run in the progress store (nor compare it)")
+                        help=t("cli.help.bench.no_store", lang))
     add_common_options(parser)
-    add_lang_option(parser, help="language of the progress lines, the table and the Markdown report (default: the "
-                                 "language last chosen in the tutor, else the locale's; the JSON is the same)")
+    add_lang_option(parser, t("cli.help.lang.bench", lang))
     parser.set_defaults(func=run, mode="quick")
 
 

@@ -12,43 +12,39 @@ from tutor.commands import output_lang
 from tutor.i18n import Lang, t
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "class",
-        help="teach a class on one PostgreSQL: init, add-learner, report",
-        description="Set up a class's PostgreSQL (schema, roles, row-level security), add learners with a role "
-                    "and token of their own, and report on the class. Needs --store postgresql://… (the "
-                    "instructor's connection) or TUTOR_STORE.",
+        help=t("cli.help.class", lang),
+        description=t("cli.desc.class", lang),
     )
     add_common_options(parser)
-    actions = parser.add_subparsers(dest="class_command", metavar="ACTION", title="actions", required=True)
+    actions = parser.add_subparsers(dest="class_command", metavar="ACTION", title=t("cli.title.actions", lang),
+                                    required=True)
 
-    init = actions.add_parser("init", help="create the schema, the roles and row-level security (idempotent)")
+    init = actions.add_parser("init", help=t("cli.help.class.init", lang))
     add_common_options(init)
     add_lang_option(init)
     init.set_defaults(func=run_init)
 
-    add = actions.add_parser("add-learner", help="create a learner's role and print their token, once")
+    add = actions.add_parser("add-learner", help=t("cli.help.class.add_learner", lang))
     add_common_options(add)
-    add.add_argument("name", metavar="NAME", help="the learner's name: lower-case letters, digits, _")
-    add.add_argument("--host", default=None, help="the server's address as learners reach it (default: the "
-                                                  "instructor's host, or 127.0.0.1 for a local socket)")
+    add.add_argument("name", metavar="NAME", help=t("cli.help.class.add_learner.name", lang))
+    add.add_argument("--host", default=None, help=t("cli.help.class.add_learner.host", lang))
     add_lang_option(add)
     add.set_defaults(func=run_add_learner)
 
     report = actions.add_parser(
         "report",
-        help="the instructor's view: per exercise, calibration, each learner's C0, the class roofline",
-        description="Per exercise the share of correct predictions and the most common wrong answer; the class's "
-                    "calibration; each learner's C0 conditions; every learner's measured roofline grouped by "
-                    "device fingerprint. Reads every learner's rows (run it with the instructor's connection).",
+        help=t("cli.help.class.report", lang),
+        description=t("cli.desc.class.report", lang),
     )
     add_common_options(report)
     how = report.add_mutually_exclusive_group()
-    how.add_argument("--json", action="store_true", help="the report as one JSON document")
-    how.add_argument("--markdown", action="store_true", help="the report as Markdown (the default text)")
+    how.add_argument("--json", action="store_true", help=t("cli.help.class.report.json", lang))
+    how.add_argument("--markdown", action="store_true", help=t("cli.help.class.report.markdown", lang))
     add_lang_option(report)
     report.set_defaults(func=run_report)
 

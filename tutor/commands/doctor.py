@@ -8,26 +8,21 @@ import sys
 from pathlib import Path
 
 from tutor.commands import CliError, output_lang
-from tutor.i18n import as_lang, t
+from tutor.i18n import Lang, as_lang, t
 
 _SENTINEL_DEFAULT = "__default__"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "doctor",
-        help="diagnose the torch/CUDA/driver stack and write or check the environment lock",
-        description=(
-            "Diagnose the stack in seconds: torch build, NVIDIA GPU and driver, kernels for the GPU (sm_120), "
-            "WSL2, containers, CUDA_VISIBLE_DEVICES, allocator settings, GPU memory held by other processes. "
-            "Exit status: 0 when no check fails (a machine without a GPU passes), 1 when one fails or the lock "
-            "differs under --check-lock, 2 when the lock file cannot be used."
-        ),
+        help=t("cli.help.doctor", lang),
+        description=t("cli.desc.doctor", lang),
     )
     add_common_options(parser)
-    parser.add_argument("--json", action="store_true", help="print the report as JSON (schema gpu-tutor/doctor/v1)")
+    parser.add_argument("--json", action="store_true", help=t("cli.help.doctor.json", lang))
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--lock",
@@ -35,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         const=_SENTINEL_DEFAULT,
         default=None,
         metavar="FILE",
-        help="write the environment lock (versions, GPU, driver) to FILE (default: the data dir's lock)",
+        help=t("cli.help.doctor.lock", lang),
     )
     group.add_argument(
         "--check-lock",
@@ -43,15 +38,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         const=_SENTINEL_DEFAULT,
         default=None,
         metavar="FILE",
-        help="compare this environment with the lock in FILE and list every difference (exit 1 if any)",
+        help=t("cli.help.doctor.check_lock", lang),
     )
     parser.add_argument(
         "--no-probe",
         action="store_true",
-        help="do not launch the tiny CUDA kernel that confirms torch has kernels for the GPU",
+        help=t("cli.help.doctor.no_probe", lang),
     )
-    add_lang_option(parser, help="language of the text report (default: the language last chosen in the tutor, "
-                                 "else the locale's; --json is always English)")
+    add_lang_option(parser)
     parser.set_defaults(func=run)
 
 

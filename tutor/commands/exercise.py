@@ -18,71 +18,63 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter, raw_stderr
-from tutor.i18n import as_lang, t
+from tutor.i18n import Lang, as_lang, t
 from tutor.i18n.numbers import decimal
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "exercise",
-        help="list exercises, or run one headless (predict, measure, grade)",
-        description="Predict-then-measure exercises without the TUI: the same flow and the same progress store.",
+        help=t("cli.help.exercise", lang),
+        description=t("cli.desc.exercise", lang),
     )
     add_common_options(parser)
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
-    actions = parser.add_subparsers(dest="exercise_command", metavar="ACTION", title="actions")
+    actions = parser.add_subparsers(dest="exercise_command", metavar="ACTION", title=t("cli.title.actions", lang))
 
-    listing = actions.add_parser("list", help="every exercise: id, kind, lesson, unit and choices")
+    listing = actions.add_parser("list", help=t("cli.help.exercise.list", lang))
     add_common_options(listing)
-    listing.add_argument("--json", action="store_true", help="one JSON document (a list of exercises)")
-    add_lang_option(listing, "language of the output")
+    listing.add_argument("--json", action="store_true", help=t("cli.help.exercise.list.json", lang))
+    add_lang_option(listing)
     listing.set_defaults(func=run_list)
 
     run = actions.add_parser(
         "run",
-        help="predict, lock, measure on this machine, grade and store one attempt",
-        description=(
-            "Run one exercise. --predict takes a choice id for bound (memory|compute), fit (fits|does_not_fit, "
-            "optionally with the GB: 'does_not_fit:40' or --gb 40) and diagnose (see 'tutor exercise list'); a "
-            "number in the exercise's unit for number exercises. --resume N measures an unfinished attempt (locked, "
-            "never measured: see 'tutor progress') with the prediction it stored. The measurement runs in the same "
-            "worker process as in the TUI. Exit 0 once graded and stored whatever the verdict, 2 on bad input "
-            "(nothing stored), 1 if the measurement fails, 130 on Ctrl-C (the attempt is marked cancelled)."
-        ),
+        help=t("cli.help.exercise.run", lang),
+        description=t("cli.desc.exercise.run", lang),
     )
     add_common_options(run)
-    run.add_argument("exercise_id", metavar="ID", help="the exercise id")
+    run.add_argument("exercise_id", metavar="ID", help=t("cli.help.exercise.run.exercise_id", lang))
     run.add_argument("--predict", default=None, metavar="VALUE",
-                     help="your prediction (choice id or number); required unless --resume")
+                     help=t("cli.help.exercise.run.predict", lang))
     run.add_argument("--resume", type=int, default=None, metavar="N",
-                     help="measure the unfinished attempt #N with the prediction it stored")
-    run.add_argument("--gb", default=None, metavar="GB", help="fit exercises: the size you predict, in GB")
+                     help=t("cli.help.exercise.run.resume", lang))
+    run.add_argument("--gb", default=None, metavar="GB", help=t("cli.help.exercise.run.gb", lang))
     run.add_argument("--confidence", default="80", metavar="P",
-                     help="how sure you are, 50–100 (%%) or 0.5–1 (default 80)")
+                     help=t("cli.help.exercise.run.confidence", lang))
     run.add_argument("--pass", dest="pass_number", type=int, choices=[1, 2], default=1,
-                     help="1 (default) or 2: the second pass, without hints, must reproduce the first")
+                     help=t("cli.help.exercise.run.pass", lang))
     run.add_argument("--device", choices=["auto", "cpu", "cuda"], default="auto",
-                     help="where to measure (default auto: the GPU when torch can use one)")
+                     help=t("cli.help.exercise.run.device", lang))
     run.add_argument("--roofline-mode", choices=["tiny", "quick", "full"], default=None,
-                     help="how carefully to measure the roofline when it is not cached yet (default quick)")
+                     help=t("cli.help.exercise.run.roofline_mode", lang))
     run.add_argument("--budget", type=float, default=None, metavar="S",
-                     help="seconds of timed repeats for a workload (0.05–10, default 1)")
-    add_lang_option(run, "language of the output")
-    run.add_argument("--json", action="store_true", help="print the graded attempt as JSON")
+                     help=t("cli.help.exercise.run.budget", lang))
+    add_lang_option(run)
+    run.add_argument("--json", action="store_true", help=t("cli.help.exercise.run.json", lang))
     run.set_defaults(func=run_exercise)
 
     discard = actions.add_parser(
-        "discard", help="discard an unfinished attempt (locked, never measured)",
-        description="Mark the unfinished attempt #N cancelled: its prediction stays in the history, it is no longer "
-        "offered to resume. 'tutor progress' lists the unfinished attempts.")
+        "discard", help=t("cli.help.exercise.discard", lang),
+        description=t("cli.desc.exercise.discard", lang))
     add_common_options(discard)
-    discard.add_argument("attempt_id", type=int, metavar="N", help="the attempt's number")
-    add_lang_option(discard, "language of the output")
+    discard.add_argument("attempt_id", type=int, metavar="N", help=t("cli.help.exercise.discard.attempt_id", lang))
+    add_lang_option(discard)
     discard.set_defaults(func=run_discard)
 
 

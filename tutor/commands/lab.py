@@ -15,41 +15,37 @@ from typing import Any
 
 from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter
-from tutor.i18n import t
+from tutor.i18n import Lang, t
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "lab",
-        help="list labs, or run one headless (predict, measure, file the notebook entry)",
-        description="The course's labs without the TUI: the same flow and the same progress store as the lab screen.",
+        help=t("cli.help.lab", lang),
+        description=t("cli.desc.lab", lang),
     )
     add_common_options(parser)
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
-    actions = parser.add_subparsers(dest="lab_command", metavar="ACTION", title="actions")
+    actions = parser.add_subparsers(dest="lab_command", metavar="ACTION", title=t("cli.title.actions", lang))
 
-    listing = actions.add_parser("list", help="every lab: id, lesson, what it runs, the unit of its prediction")
+    listing = actions.add_parser("list", help=t("cli.help.lab.list", lang))
     add_common_options(listing)
-    add_lang_option(listing, "language of the titles")
-    listing.add_argument("--json", action="store_true", help="one JSON document (a list of labs)")
+    add_lang_option(listing)
+    listing.add_argument("--json", action="store_true", help=t("cli.help.lab.list.json", lang))
     listing.set_defaults(func=run_list)
 
     run = actions.add_parser(
         "run",
-        help="predict, lock, measure on this machine, store the run and file its notebook entry",
-        description=(
-            "Run one lab. --predict is your answer to the lab's question, locked before anything runs: a number "
-            "in the lab's unit when it has one (a decimal comma is fine), else a sentence. Exit 0 once stored, 2 "
-            "on bad input, 1 if the measurement fails, 130 on Ctrl-C."
-        ),
+        help=t("cli.help.lab.run", lang),
+        description=t("cli.desc.lab.run", lang),
     )
     add_common_options(run)
-    run.add_argument("lab_id", metavar="LAB_ID", help="the lab id ('tutor lab list' shows them)")
-    run.add_argument("--predict", required=True, metavar="ANSWER", help="your prediction (number or sentence)")
-    add_lang_option(run, "language of the output")
-    run.add_argument("--json", action="store_true", help="print the stored run as JSON")
+    run.add_argument("lab_id", metavar="LAB_ID", help=t("cli.help.lab.run.lab_id", lang))
+    run.add_argument("--predict", required=True, metavar="ANSWER", help=t("cli.help.lab.run.predict", lang))
+    add_lang_option(run)
+    run.add_argument("--json", action="store_true", help=t("cli.help.lab.run.json", lang))
     run.set_defaults(func=run_lab)
 
 

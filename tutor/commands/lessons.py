@@ -8,39 +8,36 @@ from pathlib import Path
 from tutor import paths
 from tutor.commands import output_lang
 from tutor.content import check_paths, load_course
-from tutor.i18n import t, tn
+from tutor.i18n import Lang, t, tn
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     from tutor.commands import add_common_options, add_lang_option
 
-    parser = sub.add_parser("lessons", help="check or list the course's lessons")
+    parser = sub.add_parser("lessons", help=t("cli.help.lessons", lang))
     actions = parser.add_subparsers(dest="lessons_command", metavar="ACTION")
     check = actions.add_parser(
         "check",
-        help="validate lesson and exercise files (default: the bundled course)",
-        description=(
-            "Validate course files: one line per problem as path:line:col: error: message. "
-            "Exit 1 if any error, 0 otherwise."
-        ),
+        help=t("cli.help.lessons.check", lang),
+        description=t("cli.desc.lessons.check", lang),
     )
-    check.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or folders to check")
+    check.add_argument("paths", nargs="*", type=Path, metavar="PATH", help=t("cli.help.lessons.check.paths", lang))
     check.add_argument(
         "--allow-one-language",
         action="store_true",
-        help="do not require both es and en texts (the bundled course always needs both)",
+        help=t("cli.help.lessons.check.allow_one_language", lang),
     )
     check.add_argument(
         "--strict",
         action="store_true",
-        help="also warn when an exercise's answer (a formula on literal inputs) is printed in its lesson's theory",
+        help=t("cli.help.lessons.check.strict", lang),
     )
     add_common_options(check)
-    add_lang_option(check, "language of the messages (default: from the locale)")
+    add_lang_option(check)
     check.set_defaults(func=run_check)
-    listing = actions.add_parser("list", help="list the course's levels and lessons")
+    listing = actions.add_parser("list", help=t("cli.help.lessons.list", lang))
     add_common_options(listing)
-    add_lang_option(listing, "language of the titles (default: from the locale)")
+    add_lang_option(listing)
     listing.set_defaults(func=run_list)
     parser.set_defaults(func=lambda args: (parser.print_help(), 0)[1])
 

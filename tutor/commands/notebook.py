@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from tutor.commands import CliError, output_lang
-from tutor.i18n import Lang
+from tutor.i18n import Lang, format_number, t
 from tutor.untrusted import clean, clean_line
 
 # The parts of an entry the learner writes (tutor.progress.notebook.LEARNER_FIELDS, repeated here so that building
@@ -17,48 +17,47 @@ LEARNER_PARTS: tuple[str, ...] = ("hypothesis", "prediction", "procedure", "gap"
 PART_LIMIT_CHARS = 20_000
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "notebook",
-        help="the Lab Notebook: list entries, export them to Markdown",
-        description="The Lab Notebook: one entry per lab run (hypothesis, set-up, prediction, result, the gap).",
+        help=t("cli.help.notebook", lang),
+        description=t("cli.desc.notebook", lang),
     )
     add_common_options(parser)
     parser.set_defaults(func=run)
-    actions = parser.add_subparsers(dest="notebook_command", metavar="ACTION", title="actions")
+    actions = parser.add_subparsers(dest="notebook_command", metavar="ACTION", title=t("cli.title.actions", lang))
 
-    listing = actions.add_parser("list", help="one line per entry (id, date, lab, device)")
+    listing = actions.add_parser("list", help=t("cli.help.notebook.list", lang))
     add_common_options(listing)
-    add_lang_option(listing, "language of the headings")
+    add_lang_option(listing)
 
-    export = actions.add_parser("export", help="write every entry (or some) as one Markdown file")
+    export = actions.add_parser("export", help=t("cli.help.notebook.export", lang))
     add_common_options(export)
-    add_lang_option(export, "language of the headings")
+    add_lang_option(export)
     export.add_argument(
         "file",
         nargs="?",
         default=None,
         metavar="FILE",
-        help="where to write ('-' for stdout; default: a new file in the reports folder, whose path is printed)",
+        help=t("cli.help.notebook.export.file", lang),
     )
-    export.add_argument("--entry", type=int, action="append", metavar="ID", help="only this entry (repeatable)")
-    export.add_argument("--lab", metavar="LAB_ID", help="only the entries of this lab")
+    export.add_argument("--entry", type=int, action="append", metavar="ID",
+                        help=t("cli.help.notebook.export.entry", lang))
+    export.add_argument("--lab", metavar="LAB_ID", help=t("cli.help.notebook.export.lab", lang))
 
     write = actions.add_parser(
         "write",
-        help="write your own parts of an entry (hypothesis, prediction, procedure, gap, next question)",
-        description="Write the parts of a Lab Notebook entry that are yours, as the notebook screen does (N in the "
-        "TUI). The set-up and the result are the measurement's and cannot be written. TEXT '-' reads the part from "
-        f"standard input (at most {PART_LIMIT_CHARS:,} characters). Control characters are removed.",
+        help=t("cli.help.notebook.write", lang),
+        description=t("cli.desc.notebook.write", lang, limit=format_number(PART_LIMIT_CHARS, lang, ",d")),
     )
     add_common_options(write)
-    add_lang_option(write, "language of the confirmation")
-    write.add_argument("entry_id", type=int, metavar="ID", help="the entry (see 'tutor notebook list')")
+    add_lang_option(write)
+    write.add_argument("entry_id", type=int, metavar="ID", help=t("cli.help.notebook.write.entry_id", lang))
     for part in LEARNER_PARTS:
         write.add_argument(f"--{part.replace('_', '-')}", dest=f"part_{part}", metavar="TEXT", default=None,
-                           help=f"your {part.replace('_', ' ')}")
+                           help=t(f"cli.help.notebook.write.{part}", lang))
 
 
 

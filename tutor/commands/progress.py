@@ -15,65 +15,64 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError, output_lang
-from tutor.i18n import t
+from tutor.i18n import Lang, t
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     from tutor.commands import add_common_options, add_lang_option
 
     parser = sub.add_parser(
         "progress",
-        help="your progress and the C0 checklist; export, import or reset it",
-        description="Per-lesson status, the C0 checklist with the evidence behind it, calibration and history.",
+        help=t("cli.help.progress", lang),
+        description=t("cli.desc.progress", lang),
     )
     add_common_options(parser)
-    parser.add_argument("--json", action="store_true", help="the whole report as one JSON document")
-    add_lang_option(parser, "language of the report")
+    parser.add_argument("--json", action="store_true", help=t("cli.help.progress.json", lang))
+    add_lang_option(parser)
     parser.add_argument("--check-env", action="store_true",
-                        help="also compare the environment lock with the current environment now (imports torch)")
+                        help=t("cli.help.progress.check_env", lang))
     parser.set_defaults(func=run_report)
-    actions = parser.add_subparsers(dest="progress_command", metavar="ACTION", title="actions")
+    actions = parser.add_subparsers(dest="progress_command", metavar="ACTION", title=t("cli.title.actions", lang))
 
-    export = actions.add_parser("export", help="write all progress to a JSON file")
+    export = actions.add_parser("export", help=t("cli.help.progress.export", lang))
     add_common_options(export)
     add_lang_option(export)
-    export.add_argument("file", type=Path, metavar="FILE", help="where to write the export (a JSON file)")
+    export.add_argument("file", type=Path, metavar="FILE", help=t("cli.help.progress.export.file", lang))
     export.set_defaults(func=run_export)
 
     imp = actions.add_parser(
         "import",
-        help="load progress from a JSON export (refuses to overwrite unless --merge or --replace)",
-        description="Validate an export and load it. Into a store that already holds data: refuse, unless "
-                    "--merge (add rows that are not there yet) or --replace (discard the current progress).",
+        help=t("cli.help.progress.import", lang),
+        description=t("cli.desc.progress.import", lang),
     )
     add_common_options(imp)
     add_lang_option(imp)
-    imp.add_argument("file", type=Path, metavar="FILE", help="an export written by 'tutor progress export'")
+    imp.add_argument("file", type=Path, metavar="FILE", help=t("cli.help.progress.import.file", lang))
     how = imp.add_mutually_exclusive_group()
-    how.add_argument("--merge", action="store_true", help="add what is missing; rows already there are skipped")
-    how.add_argument("--replace", action="store_true", help="discard the current progress, then load the file")
+    how.add_argument("--merge", action="store_true", help=t("cli.help.progress.import.merge", lang))
+    how.add_argument("--replace", action="store_true", help=t("cli.help.progress.import.replace", lang))
     imp.set_defaults(func=run_import)
 
     ack = actions.add_parser(
         "acknowledge",
-        help="stop showing the notice that a corrupt progress file was moved aside",
-        description="Mark every recorded recovery (a corrupt progress file moved aside) as seen. The backups stay.",
+        help=t("cli.help.progress.acknowledge", lang),
+        description=t("cli.desc.progress.acknowledge", lang),
     )
     add_common_options(ack)
     add_lang_option(ack)
     ack.set_defaults(func=run_acknowledge)
 
-    reset = actions.add_parser("reset", help="forget one exercise, one lesson or everything (asks first)")
+    reset = actions.add_parser("reset", help=t("cli.help.progress.reset", lang))
     add_common_options(reset)
     add_lang_option(reset)
     which = reset.add_mutually_exclusive_group(required=True)
-    which.add_argument("--exercise", metavar="ID", help="the attempts of one exercise")
-    which.add_argument("--lesson", metavar="ID", help="one lesson: its attempts, sections read and lab runs")
-    which.add_argument("--all", action="store_true", help="everything in the progress store")
-    reset.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    which.add_argument("--exercise", metavar="ID", help=t("cli.help.progress.reset.exercise", lang))
+    which.add_argument("--lesson", metavar="ID", help=t("cli.help.progress.reset.lesson", lang))
+    which.add_argument("--all", action="store_true", help=t("cli.help.progress.reset.all", lang))
+    reset.add_argument("--yes", action="store_true", help=t("cli.help.progress.reset.yes", lang))
     reset.set_defaults(func=run_reset)
 
 

@@ -15,24 +15,24 @@ import os
 import shlex
 import sys
 
-from tutor.commands import add_common_options, output_lang
-from tutor.i18n import t
+from tutor.commands import add_common_options, add_lang_option, output_lang
+from tutor.i18n import Lang, t
 
 CLASS_SERVER_ENV = "TUTOR_CLASS_SERVER"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     parser = sub.add_parser(
         "serve",
-        help="serve the tutor to web browsers (textual-serve); in a class learners log in with name and token",
-        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        help=t("cli.help.serve", lang),
+        description=t("cli.desc.serve", lang),
     )
     add_common_options(parser)
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", help=t("cli.help.serve.host", lang))
+    parser.add_argument("--port", type=int, default=8000, help=t("cli.help.serve.port", lang))
     parser.add_argument("--public-url", default=None, metavar="URL",
-                        help="the address browsers use, e.g. https://tutor.example.org behind a TLS proxy")
-    parser.add_argument("--lang", choices=["es", "en"], default=argparse.SUPPRESS)
+                        help=t("cli.help.serve.public_url", lang))
+    add_lang_option(parser, t("cli.help.lang.serve", lang))
     parser.set_defaults(func=run_serve)
 
 

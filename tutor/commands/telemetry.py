@@ -16,41 +16,37 @@ from typing import IO, TextIO
 
 from tutor.commands import CliError, add_common_options, add_lang_option, output_lang
 from tutor.i18n import Lang, format_number, t
-from tutor.telemetry import MIN_INTERVAL, SPECS_HELP, BackendSpecError, Sampler, TelemetrySnapshot, open_backend
+from tutor.telemetry import MIN_INTERVAL, BackendSpecError, Sampler, TelemetrySnapshot, open_backend
 from tutor.telemetry import format as fmt
 from tutor.telemetry.trace import TraceWriter, dumps, sample_lines
 from tutor.untrusted import clean_line
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     parser = sub.add_parser(
         "telemetry",
-        help="show live GPU/CPU telemetry (or JSON lines) without the TUI",
-        description=(
-            "Sample this machine's telemetry: NVIDIA GPUs through NVML, and CPU/RAM through psutil. "
-            "Without an NVIDIA GPU the host figures are shown and every sample says why there is no GPU."
-        ),
+        help=t("cli.help.telemetry", lang),
+        description=t("cli.desc.telemetry", lang),
     )
     add_common_options(parser)
-    add_lang_option(parser, help="language of the table (default: the language last chosen in the tutor, else the "
-                                 "locale's; --json is always English)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per device per sample, per line")
+    add_lang_option(parser)
+    parser.add_argument("--json", action="store_true", help=t("cli.help.telemetry.json", lang))
     parser.add_argument(
-        "--samples", type=int, default=None, metavar="N", help="stop after N samples (default: until Ctrl-C)"
+        "--samples", type=int, default=None, metavar="N", help=t("cli.help.telemetry.samples", lang)
     )
     parser.add_argument(
         "--interval",
         type=float,
         default=1.0,
         metavar="S",
-        help=f"seconds between samples (default 1.0, minimum {MIN_INTERVAL})",
+        help=t("cli.help.telemetry.interval", lang, minimum=format_number(MIN_INTERVAL, lang, ".3g")),
     )
     parser.add_argument(
-        "--record", type=Path, default=None, metavar="FILE", help="also write a trace (JSON lines) for replay:FILE"
+        "--record", type=Path, default=None, metavar="FILE", help=t("cli.help.telemetry.record", lang)
     )
-    parser.add_argument("--backend", default="auto", metavar="BACKEND", help=f"{SPECS_HELP} (default: auto)")
+    parser.add_argument("--backend", default="auto", metavar="BACKEND", help=t("cli.help.telemetry.backend", lang))
     parser.add_argument(
-        "--pcie", action="store_true", help="also read PCIe TX/RX (NVML; each read costs ~20 ms in the driver)"
+        "--pcie", action="store_true", help=t("cli.help.telemetry.pcie", lang)
     )
     parser.set_defaults(func=run)
 
@@ -67,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         backend = open_backend(args.backend, pcie=args.pcie)
     except BackendSpecError as exc:
-        raise CliError(str(exc)) from None
+        raise CliError(exc.said.render(lang)) from None
     status = backend.probe()
     if args.backend.strip().lower() == "nvml" and not status.ok:
         backend.close()

@@ -86,7 +86,234 @@ MESSAGES: dict[str, str] = {
     "cli.between": "{option} must be between {low} and {high} (got {got})",
     "cli.unknown_device": "unknown device '{device}' (choose auto, cpu or cuda)",
     "cli.no_course": "no course found in {path} (expected {path}/lessons and {path}/exercises)",
+    "cli.interrupted": "{prog}: interrupted",
     "cli.class_login": "--class-login needs ${env} (tutor serve sets it)",
+    # tutor's command line: help texts (cli.desc.* a command's description, cli.help.* an option's or command's line)
+    "cli.desc.tutor": (
+        "GPU Tutor — learn GPU performance by predicting first and then measuring on your own hardware. With no "
+        "subcommand, opens the course in the terminal UI."
+    ),
+    "cli.title.commands": "commands",
+    "cli.title.actions": "actions",
+    "cli.help.tutor.lang": (
+        "language of the course and UI (default: the language last chosen in the tutor, else the locale's)"
+    ),
+    "cli.help.tutor.telemetry": "telemetry backend for the TUI: auto, nvml, host or replay:FILE (default: auto)",
+    "cli.help.tutor.telemetry_interval": "seconds between telemetry samples in the TUI (default 1.0, minimum 0.25)",
+    "cli.help.course": "open another course folder (DIR/lessons and DIR/exercises) instead of the bundled one",
+    "cli.help.data_dir": "where progress is stored (default: the user data dir, or $TUTOR_DATA_DIR)",
+    "cli.help.store": (
+        "the progress store: a postgresql://… URL for a class (or $TUTOR_STORE); default: the SQLite file in the data "
+        "dir"
+    ),
+    "cli.help.lang": (
+        "language of the output (default: the language last chosen in the tutor, else the locale's; JSON stays "
+        "English)"
+    ),
+    "cli.help.lang.bench": (
+        "language of the progress lines, the table and the Markdown report (default: the language last chosen in the "
+        "tutor, else the locale's; the JSON is the same)"
+    ),
+    "cli.help.lang.serve": (
+        "language the tutor opens in, in the browser (default: the language last chosen in the tutor, else the "
+        "locale's)"
+    ),
+    "cli.help.lessons": "check or list the course's lessons",
+    "cli.help.lessons.check": "validate lesson and exercise files (default: the bundled course)",
+    "cli.desc.lessons.check": (
+        "Validate course files: one line per problem as path:line:col: error: message. Exit 1 if any error, 0 "
+        "otherwise."
+    ),
+    "cli.help.lessons.check.paths": "files or folders to check",
+    "cli.help.lessons.check.allow_one_language": (
+        "do not require both es and en texts (the bundled course always needs both)"
+    ),
+    "cli.help.lessons.check.strict": (
+        "also warn when an exercise's answer (a formula on literal inputs) is printed in its lesson's theory"
+    ),
+    "cli.help.lessons.list": "list the course's levels and lessons",
+    "cli.help.exercise": "list exercises, or run one headless (predict, measure, grade)",
+    "cli.desc.exercise": "Predict-then-measure exercises without the TUI: the same flow and the same progress store.",
+    "cli.help.exercise.list": "every exercise: id, kind, lesson, unit and choices",
+    "cli.help.exercise.list.json": "one JSON document (a list of exercises)",
+    "cli.help.exercise.run": "predict, lock, measure on this machine, grade and store one attempt",
+    "cli.desc.exercise.run": (
+        "Run one exercise. --predict takes a choice id for bound (memory|compute), fit (fits|does_not_fit, optionally "
+        "with the GB: 'does_not_fit:40' or --gb 40) and diagnose (see 'tutor exercise list'); a number in the "
+        "exercise's unit for number exercises. --resume N measures an unfinished attempt (locked, never measured: see "
+        "'tutor progress') with the prediction it stored. The measurement runs in the same worker process as in the "
+        "TUI. Exit 0 once graded and stored whatever the verdict, 2 on bad input (nothing stored), 1 if the "
+        "measurement fails, 130 on Ctrl-C (the attempt is marked cancelled)."
+    ),
+    "cli.help.exercise.run.exercise_id": "the exercise id",
+    "cli.help.exercise.run.predict": "your prediction (choice id or number); required unless --resume",
+    "cli.help.exercise.run.resume": "measure the unfinished attempt #N with the prediction it stored",
+    "cli.help.exercise.run.gb": "fit exercises: the size you predict, in GB",
+    "cli.help.exercise.run.confidence": "how sure you are, 50–100 (%) or 0.5–1 (default 80)",
+    "cli.help.exercise.run.pass": "1 (default) or 2: the second pass, without hints, must reproduce the first",
+    "cli.help.exercise.run.device": "where to measure (default auto: the GPU when torch can use one)",
+    "cli.help.exercise.run.roofline_mode": (
+        "how carefully to measure the roofline when it is not cached yet (default quick)"
+    ),
+    "cli.help.exercise.run.budget": "seconds of timed repeats for a workload (0.05–10, default 1)",
+    "cli.help.exercise.run.json": "print the graded attempt as JSON",
+    "cli.help.exercise.discard": "discard an unfinished attempt (locked, never measured)",
+    "cli.desc.exercise.discard": (
+        "Mark the unfinished attempt #N cancelled: its prediction stays in the history, it is no longer offered to "
+        "resume. 'tutor progress' lists the unfinished attempts."
+    ),
+    "cli.help.exercise.discard.attempt_id": "the attempt's number",
+    "cli.help.lab": "list labs, or run one headless (predict, measure, file the notebook entry)",
+    "cli.desc.lab": "The course's labs without the TUI: the same flow and the same progress store as the lab screen.",
+    "cli.help.lab.list": "every lab: id, lesson, what it runs, the unit of its prediction",
+    "cli.help.lab.list.json": "one JSON document (a list of labs)",
+    "cli.help.lab.run": "predict, lock, measure on this machine, store the run and file its notebook entry",
+    "cli.desc.lab.run": (
+        "Run one lab. --predict is your answer to the lab's question, locked before anything runs: a number in the "
+        "lab's unit when it has one (a decimal comma is fine), else a sentence. Exit 0 once stored, 2 on bad input, 1 "
+        "if the measurement fails, 130 on Ctrl-C."
+    ),
+    "cli.help.lab.run.lab_id": "the lab id ('tutor lab list' shows them)",
+    "cli.help.lab.run.predict": "your prediction (number or sentence)",
+    "cli.help.lab.run.json": "print the stored run as JSON",
+    "cli.help.bench": "measure bandwidth, matmul FLOP/s, decode and training throughput; compare with the last run",
+    "cli.desc.bench": (
+        "The reference benchmark: peak memory bandwidth, peak matmul FLOP/s per dtype, ridge point, decode tokens/s of "
+        "a bundled small transformer against its bandwidth bound, training tokens/s and MFU. The run is stored and "
+        "compared with the previous run on the same device fingerprint."
+    ),
+    "cli.help.bench.quick": "the quick pass (default; under a minute on a laptop CPU)",
+    "cli.help.bench.full": "larger arrays and matrices, more repeats and dtypes (a few minutes)",
+    "cli.help.bench.device": "auto (CUDA when present, else the CPU), cpu or cuda (default: auto)",
+    "cli.help.bench.json": (
+        "write the JSON report to FILE; with no FILE (or '-') print it on stdout, the table going to stderr"
+    ),
+    "cli.help.bench.markdown": "write the Markdown report to FILE",
+    "cli.help.bench.tolerance": "agreement tolerance with the previous run (default 0.05 = 5 %)",
+    "cli.help.bench.no_store": "do not record this run in the progress store (nor compare it)",
+    "cli.help.doctor": "diagnose the torch/CUDA/driver stack and write or check the environment lock",
+    "cli.desc.doctor": (
+        "Diagnose the stack in seconds: torch build, NVIDIA GPU and driver, kernels for the GPU (sm_120), WSL2, "
+        "containers, CUDA_VISIBLE_DEVICES, allocator settings, GPU memory held by other processes. Exit status: 0 when "
+        "no check fails (a machine without a GPU passes), 1 when one fails or the lock differs under --check-lock, 2 "
+        "when the lock file cannot be used."
+    ),
+    "cli.help.doctor.json": "print the report as JSON (schema gpu-tutor/doctor/v1)",
+    "cli.help.doctor.lock": "write the environment lock (versions, GPU, driver) to FILE (default: the data dir's lock)",
+    "cli.help.doctor.check_lock": (
+        "compare this environment with the lock in FILE and list every difference (exit 1 if any)"
+    ),
+    "cli.help.doctor.no_probe": "do not launch the tiny CUDA kernel that confirms torch has kernels for the GPU",
+    "cli.help.telemetry": "show live GPU/CPU telemetry (or JSON lines) without the TUI",
+    "cli.desc.telemetry": (
+        "Sample this machine's telemetry: NVIDIA GPUs through NVML, and CPU/RAM through psutil. Without an NVIDIA GPU "
+        "the host figures are shown and every sample says why there is no GPU."
+    ),
+    "cli.help.telemetry.json": "one JSON object per device per sample, per line",
+    "cli.help.telemetry.samples": "stop after N samples (default: until Ctrl-C)",
+    "cli.help.telemetry.record": "also write a trace (JSON lines) for replay:FILE",
+    "cli.help.telemetry.pcie": "also read PCIe TX/RX (NVML; each read costs ~20 ms in the driver)",
+    "cli.help.progress": "your progress and the C0 checklist; export, import or reset it",
+    "cli.desc.progress": "Per-lesson status, the C0 checklist with the evidence behind it, calibration and history.",
+    "cli.help.progress.json": "the whole report as one JSON document",
+    "cli.help.progress.check_env": "also compare the environment lock with the current environment now (imports torch)",
+    "cli.help.progress.export": "write all progress to a JSON file",
+    "cli.help.progress.export.file": "where to write the export (a JSON file)",
+    "cli.help.progress.import": "load progress from a JSON export (refuses to overwrite unless --merge or --replace)",
+    "cli.desc.progress.import": (
+        "Validate an export and load it. Into a store that already holds data: refuse, unless --merge (add rows that "
+        "are not there yet) or --replace (discard the current progress)."
+    ),
+    "cli.help.progress.import.file": "an export written by 'tutor progress export'",
+    "cli.help.progress.import.merge": "add what is missing; rows already there are skipped",
+    "cli.help.progress.import.replace": "discard the current progress, then load the file",
+    "cli.help.progress.acknowledge": "stop showing the notice that a corrupt progress file was moved aside",
+    "cli.desc.progress.acknowledge": (
+        "Mark every recorded recovery (a corrupt progress file moved aside) as seen. The backups stay."
+    ),
+    "cli.help.progress.reset": "forget one exercise, one lesson or everything (asks first)",
+    "cli.help.progress.reset.exercise": "the attempts of one exercise",
+    "cli.help.progress.reset.lesson": "one lesson: its attempts, sections read and lab runs",
+    "cli.help.progress.reset.all": "everything in the progress store",
+    "cli.help.progress.reset.yes": "do not ask for confirmation",
+    "cli.help.notebook": "the Lab Notebook: list entries, export them to Markdown",
+    "cli.desc.notebook": "The Lab Notebook: one entry per lab run (hypothesis, set-up, prediction, result, the gap).",
+    "cli.help.notebook.list": "one line per entry (id, date, lab, device)",
+    "cli.help.notebook.export": "write every entry (or some) as one Markdown file",
+    "cli.help.notebook.export.file": (
+        "where to write ('-' for stdout; default: a new file in the reports folder, whose path is printed)"
+    ),
+    "cli.help.notebook.export.entry": "only this entry (repeatable)",
+    "cli.help.notebook.export.lab": "only the entries of this lab",
+    "cli.help.notebook.write": (
+        "write your own parts of an entry (hypothesis, prediction, procedure, gap, next question)"
+    ),
+    "cli.help.notebook.write.entry_id": "the entry (see 'tutor notebook list')",
+    "cli.help.class": "teach a class on one PostgreSQL: init, add-learner, report",
+    "cli.desc.class": (
+        "Set up a class's PostgreSQL (schema, roles, row-level security), add learners with a role and token of their "
+        "own, and report on the class. Needs --store postgresql://… (the instructor's connection) or TUTOR_STORE."
+    ),
+    "cli.help.class.init": "create the schema, the roles and row-level security (idempotent)",
+    "cli.help.class.add_learner": "create a learner's role and print their token, once",
+    "cli.help.class.add_learner.name": "the learner's name: lower-case letters, digits, _",
+    "cli.help.class.add_learner.host": (
+        "the server's address as learners reach it (default: the instructor's host, or 127.0.0.1 for a local socket)"
+    ),
+    "cli.help.class.report": "the instructor's view: per exercise, calibration, each learner's C0, the class roofline",
+    "cli.desc.class.report": (
+        "Per exercise the share of correct predictions and the most common wrong answer; the class's calibration; each "
+        "learner's C0 conditions; every learner's measured roofline grouped by device fingerprint. Reads every "
+        "learner's rows (run it with the instructor's connection)."
+    ),
+    "cli.help.class.report.json": "the report as one JSON document",
+    "cli.help.class.report.markdown": "the report as Markdown (the default text)",
+    "cli.help.serve": "serve the tutor to web browsers (textual-serve); in a class learners log in with name and token",
+    "cli.help.serve.host": "address to listen on (default 127.0.0.1)",
+    "cli.help.serve.port": "port to listen on (default 8000)",
+    "cli.help.serve.public_url": "the address browsers use, e.g. https://tutor.example.org behind a TLS proxy",
+    "cli.desc.notebook.write": (
+        "Write the parts of a Lab Notebook entry that are yours, as the notebook screen does (N in the TUI). The "
+        "set-up and the result are the measurement's and cannot be written. TEXT '-' reads the part from standard "
+        "input (at most {limit} characters). Control characters are removed."
+    ),
+    "cli.help.notebook.write.hypothesis": "your hypothesis",
+    "cli.help.notebook.write.prediction": "your prediction",
+    "cli.help.notebook.write.procedure": "your procedure",
+    "cli.help.notebook.write.gap": "your gap (between prediction and result)",
+    "cli.help.notebook.write.next_question": "your next question",
+    "cli.help.telemetry.interval": "seconds between samples (default 1.0, minimum {minimum})",
+    "cli.help.telemetry.backend": "auto, nvml, host or replay:FILE (default: auto)",
+    "cli.desc.serve": (
+        "Each browser tab gets its own app process. With a class's store (--store postgresql://…) every tab opens on "
+        "the login screen: the learner's name and token are checked by the database before any of the course is "
+        "shown. Without a class store it serves the one learner's progress on this machine: keep it on 127.0.0.1 "
+        "then. Put it behind a TLS proxy (--public-url https://…) before learners reach it over a network."
+    ),
+    # argparse's own words (tutor.commands.parsing)
+    "argparse.usage": "usage: ",
+    "argparse.positionals": "positional arguments",
+    "argparse.options": "options",
+    "argparse.help": "show this help message and exit",
+    "argparse.version": "show the program's version number and exit",
+    "argparse.error": "{prog}: error: {message}",
+    "argparse.argument": "argument {argument}: {message}",
+    "argparse.required": "the following arguments are required: {names}",
+    "argparse.unrecognized": "unrecognized arguments: {args}",
+    "argparse.one_of_required": "one of the arguments {names} is required",
+    "argparse.not_allowed_with": "not allowed with argument {other}",
+    "argparse.invalid_choice": "invalid choice: '{value}' (choose from {choices})",
+    "argparse.expected_one": "expected one argument",
+    "argparse.expected_at_most_one": "expected at most one argument",
+    "argparse.expected_at_least_one": "expected at least one argument",
+    "argparse.expected_n.one": "expected {n} argument",
+    "argparse.expected_n.other": "expected {n} arguments",
+    "argparse.invalid_value": "invalid {type} value: '{value}'",
+    "argparse.type.int": "int",
+    "argparse.type.float": "float",
+    "argparse.ambiguous": "ambiguous option: {option} could match {matches}",
+    "argparse.ignored_explicit": "ignored explicit argument '{value}'",
+    "argparse.unknown_parser": "unknown parser '{value}' (choices: {choices})",
     "telemetrycli.no_nvml": "NVML is not available: {reason}",
     # tutor.commands.notebook
     "notebookcli.empty": (
@@ -1273,6 +1500,8 @@ MESSAGES: dict[str, str] = {
     "tel.status.timeout": "the telemetry driver did not answer within {seconds} s",
     "tel.status.failed": "telemetry failed: {error}",
     "tel.status.not_probed": "not probed",
+    "tel.spec.unknown": "unknown telemetry backend '{spec}': expected auto, nvml, host or replay:FILE",
+    "tel.spec.replay_needs_file": "replay needs a trace file: replay:FILE",
     "tel.status.off": "Telemetry is off: {error}",
     "tel.status.nvml_failed": "NVML failed to start ({error})",
     "tel.note.recorded": "Recorded on {recorded}: {message}",

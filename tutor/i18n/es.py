@@ -86,7 +86,279 @@ MESSAGES: dict[str, str] = {
     "cli.between": "{option} debe estar entre {low} y {high} (llegó {got})",
     "cli.unknown_device": "dispositivo desconocido «{device}» (elige auto, cpu o cuda)",
     "cli.no_course": "no hay ningún curso en {path} (se esperaba {path}/lessons y {path}/exercises)",
+    "cli.interrupted": "{prog}: interrumpido",
     "cli.class_login": "--class-login necesita ${env} (tutor serve la pone)",
+    # tutor's command line: help texts (cli.desc.* a command's description, cli.help.* an option's or command's line)
+    "cli.desc.tutor": (
+        "GPU Tutor — aprende rendimiento de GPU prediciendo primero y midiendo después en tu propio hardware. Sin "
+        "subcomando, abre el curso en la interfaz de terminal."
+    ),
+    "cli.title.commands": "comandos",
+    "cli.title.actions": "acciones",
+    "cli.help.tutor.lang": (
+        "idioma del curso y de la interfaz (por omisión: el último elegido en el tutor, si no el del locale)"
+    ),
+    "cli.help.tutor.telemetry": (
+        "fuente de telemetría de la interfaz: auto, nvml, host o replay:FILE (por omisión: auto)"
+    ),
+    "cli.help.tutor.telemetry_interval": (
+        "segundos entre muestras de telemetría en la interfaz (por omisión 1,0; mínimo 0,25)"
+    ),
+    "cli.help.course": "abre otra carpeta de curso (DIR/lessons y DIR/exercises) en lugar del curso incluido",
+    "cli.help.data_dir": (
+        "dónde se guarda el progreso (por omisión: la carpeta de datos del usuario, o $TUTOR_DATA_DIR)"
+    ),
+    "cli.help.store": (
+        "el almacén de progreso: una URL postgresql://… para una clase (o $TUTOR_STORE); por omisión: el archivo "
+        "SQLite de la carpeta de datos"
+    ),
+    "cli.help.lang": (
+        "idioma de la salida (por omisión: el último elegido en el tutor, si no el del locale; el JSON sigue en "
+        "inglés)"
+    ),
+    "cli.help.lang.bench": (
+        "idioma de las líneas de progreso, la tabla y el informe Markdown (por omisión: el último elegido en el tutor, "
+        "si no el del locale; el JSON es el mismo)"
+    ),
+    "cli.help.lang.serve": (
+        "idioma en que se abre el tutor en el navegador (por omisión: el último elegido en el tutor, si no el del "
+        "locale)"
+    ),
+    "cli.help.lessons": "comprueba o enumera las lecciones del curso",
+    "cli.help.lessons.check": "valida archivos de lecciones y ejercicios (por omisión: el curso incluido)",
+    "cli.desc.lessons.check": (
+        "Valida archivos del curso: una línea por problema, como ruta:línea:columna: error: mensaje. Sale con 1 si "
+        "hay algún error, con 0 si no."
+    ),
+    "cli.help.lessons.check.paths": "archivos o carpetas que comprobar",
+    "cli.help.lessons.check.allow_one_language": (
+        "no exige los textos en es y en a la vez (el curso incluido siempre necesita los dos)"
+    ),
+    "cli.help.lessons.check.strict": (
+        "avisa también cuando la respuesta de un ejercicio (una fórmula sobre datos literales) aparece en la teoría "
+        "de su lección"
+    ),
+    "cli.help.lessons.list": "enumera los niveles y las lecciones del curso",
+    "cli.help.exercise": "enumera los ejercicios, o haz uno sin la interfaz (predecir, medir, calificar)",
+    "cli.desc.exercise": (
+        "Ejercicios de predecir y luego medir sin la interfaz: el mismo flujo y el mismo almacén de progreso."
+    ),
+    "cli.help.exercise.list": "todos los ejercicios: id, tipo, lección, unidad y opciones",
+    "cli.help.exercise.list.json": "un documento JSON (una lista de ejercicios)",
+    "cli.help.exercise.run": "predice, fija la predicción, mide en esta máquina, califica y guarda un intento",
+    "cli.desc.exercise.run": (
+        "Hace un ejercicio. --predict toma el id de una opción en los de cota (memory|compute), de cabe (fits|"
+        "does_not_fit, con los GB si quieres: 'does_not_fit:40' o --gb 40) y de diagnóstico (mira 'tutor exercise "
+        "list'); un número en la unidad del ejercicio en los numéricos. --resume N mide un intento sin terminar "
+        "(fijado y nunca medido: mira 'tutor progress') con la predicción que guardó. La medida corre en el mismo "
+        "proceso de trabajo que en la interfaz. Sale con 0 una vez calificado y guardado, sea cual sea el veredicto; "
+        "con 2 si la entrada no vale (no se guarda nada); con 1 si la medida falla; con 130 con Ctrl-C (el intento "
+        "queda cancelado)."
+    ),
+    "cli.help.exercise.run.exercise_id": "el id del ejercicio",
+    "cli.help.exercise.run.predict": "tu predicción (id de una opción o número); obligatoria salvo con --resume",
+    "cli.help.exercise.run.resume": "mide el intento sin terminar #N con la predicción que guardó",
+    "cli.help.exercise.run.gb": "ejercicios de cabe: el tamaño que predices, en GB",
+    "cli.help.exercise.run.confidence": "tu confianza, 50–100 (%) o 0,5–1 (por omisión 80)",
+    "cli.help.exercise.run.pass": "1 (por omisión) o 2: la segunda pasada, sin pistas, debe reproducir la primera",
+    "cli.help.exercise.run.device": "dónde medir (por omisión auto: la GPU cuando torch puede usarla)",
+    "cli.help.exercise.run.roofline_mode": (
+        "con cuánto cuidado medir el roofline si aún no está guardado (por omisión quick)"
+    ),
+    "cli.help.exercise.run.budget": (
+        "segundos de repeticiones cronometradas por carga de trabajo (0,05–10; por omisión 1)"
+    ),
+    "cli.help.exercise.run.json": "escribe el intento calificado como JSON",
+    "cli.help.exercise.discard": "descarta un intento sin terminar (fijado, nunca medido)",
+    "cli.desc.exercise.discard": (
+        "Marca como cancelado el intento sin terminar #N: su predicción queda en el historial y ya no se ofrece "
+        "retomarlo. 'tutor progress' enumera los intentos sin terminar."
+    ),
+    "cli.help.exercise.discard.attempt_id": "el número del intento",
+    "cli.help.lab": (
+        "enumera los laboratorios, o haz uno sin la interfaz (predecir, medir, archivar la entrada del cuaderno)"
+    ),
+    "cli.desc.lab": (
+        "Los laboratorios del curso sin la interfaz: el mismo flujo y el mismo almacén de progreso que la pantalla "
+        "de laboratorio."
+    ),
+    "cli.help.lab.list": "todos los laboratorios: id, lección, qué ejecuta, la unidad de su predicción",
+    "cli.help.lab.list.json": "un documento JSON (una lista de laboratorios)",
+    "cli.help.lab.run": (
+        "predice, fija la predicción, mide en esta máquina, guarda la ejecución y archiva su entrada del cuaderno"
+    ),
+    "cli.desc.lab.run": (
+        "Hace un laboratorio. --predict es tu respuesta a la pregunta del laboratorio, fijada antes de ejecutar nada: "
+        "un número en la unidad del laboratorio si la tiene (vale la coma decimal), si no una frase. Sale con 0 una "
+        "vez guardado, con 2 si la entrada no vale, con 1 si la medida falla, con 130 con Ctrl-C."
+    ),
+    "cli.help.lab.run.lab_id": "el id del laboratorio ('tutor lab list' los muestra)",
+    "cli.help.lab.run.predict": "tu predicción (un número o una frase)",
+    "cli.help.lab.run.json": "escribe la ejecución guardada como JSON",
+    "cli.help.bench": (
+        "mide el ancho de banda, los FLOP/s de matmul y el rendimiento de decode y de entrenamiento; compara con la "
+        "ejecución anterior"
+    ),
+    "cli.desc.bench": (
+        "El benchmark de referencia: ancho de banda pico de memoria, FLOP/s pico de matmul por dtype, punto de cresta, "
+        "tokens/s de decode de un transformer pequeño incluido frente a su cota de ancho de banda, tokens/s de "
+        "entrenamiento y MFU. La ejecución se guarda y se compara con la anterior en la misma huella de dispositivo."
+    ),
+    "cli.help.bench.quick": "la pasada rápida (por omisión; menos de un minuto en la CPU de un portátil)",
+    "cli.help.bench.full": "arrays y matrices más grandes, más repeticiones y más dtypes (unos minutos)",
+    "cli.help.bench.device": "auto (CUDA si la hay, si no la CPU), cpu o cuda (por omisión: auto)",
+    "cli.help.bench.json": (
+        "escribe el informe JSON en FILE; sin FILE (o con '-') lo escribe en la salida estándar y la tabla va a la "
+        "salida de errores"
+    ),
+    "cli.help.bench.markdown": "escribe el informe Markdown en FILE",
+    "cli.help.bench.tolerance": "tolerancia de acuerdo con la ejecución anterior (por omisión 0,05 = 5 %)",
+    "cli.help.bench.no_store": "no guarda esta ejecución en el almacén de progreso (ni la compara)",
+    "cli.help.doctor": "diagnostica la pila torch/CUDA/driver y escribe o comprueba el lock del entorno",
+    "cli.desc.doctor": (
+        "Diagnostica la pila en segundos: la build de torch, la GPU NVIDIA y su driver, kernels para la GPU (sm_120), "
+        "WSL2, contenedores, CUDA_VISIBLE_DEVICES, ajustes del asignador, memoria de GPU ocupada por otros procesos. "
+        "Código de salida: 0 si ninguna comprobación falla (una máquina sin GPU pasa), 1 si alguna falla o el lock "
+        "difiere con --check-lock, 2 si el archivo de lock no se puede usar."
+    ),
+    "cli.help.doctor.json": "escribe el informe como JSON (esquema gpu-tutor/doctor/v1)",
+    "cli.help.doctor.lock": (
+        "escribe el lock del entorno (versiones, GPU, driver) en FILE (por omisión: el lock de la carpeta de datos)"
+    ),
+    "cli.help.doctor.check_lock": (
+        "compara este entorno con el lock de FILE y enumera cada diferencia (sale con 1 si hay alguna)"
+    ),
+    "cli.help.doctor.no_probe": "no lanza el pequeño kernel CUDA que confirma que torch tiene kernels para la GPU",
+    "cli.help.telemetry": "muestra la telemetría de GPU/CPU en vivo (o líneas JSON) sin la interfaz",
+    "cli.desc.telemetry": (
+        "Muestrea la telemetría de esta máquina: las GPU NVIDIA a través de NVML, y CPU/RAM a través de psutil. Sin "
+        "GPU NVIDIA se muestran las cifras del host y cada muestra dice por qué no hay GPU."
+    ),
+    "cli.help.telemetry.json": "un objeto JSON por dispositivo y muestra, uno por línea",
+    "cli.help.telemetry.samples": "para tras N muestras (por omisión: hasta Ctrl-C)",
+    "cli.help.telemetry.interval": "segundos entre muestras (por omisión 1,0; mínimo {minimum})",
+    "cli.help.telemetry.record": "escribe además una traza (líneas JSON) para replay:FILE",
+    "cli.help.telemetry.backend": "auto, nvml, host o replay:FILE (por omisión: auto)",
+    "cli.help.telemetry.pcie": "lee también PCIe TX/RX (NVML; cada lectura cuesta ~20 ms en el driver)",
+    "cli.help.progress": "tu progreso y la lista de C0; expórtalo, impórtalo o reinícialo",
+    "cli.desc.progress": (
+        "El estado de cada lección, la lista de C0 con la evidencia que la respalda, la calibración y el historial."
+    ),
+    "cli.help.progress.json": "todo el informe como un documento JSON",
+    "cli.help.progress.check_env": "compara además ahora el lock del entorno con el entorno actual (importa torch)",
+    "cli.help.progress.export": "escribe todo el progreso en un archivo JSON",
+    "cli.help.progress.export.file": "dónde escribir la exportación (un archivo JSON)",
+    "cli.help.progress.import": (
+        "carga el progreso de una exportación JSON (no sobrescribe salvo con --merge o --replace)"
+    ),
+    "cli.desc.progress.import": (
+        "Valida una exportación y la carga. En un almacén que ya tiene datos: se niega, salvo con --merge (añade las "
+        "filas que aún no están) o --replace (descarta el progreso actual)."
+    ),
+    "cli.help.progress.import.file": "una exportación escrita por 'tutor progress export'",
+    "cli.help.progress.import.merge": "añade lo que falta; las filas que ya están se saltan",
+    "cli.help.progress.import.replace": "descarta el progreso actual y luego carga el archivo",
+    "cli.help.progress.acknowledge": "deja de mostrar el aviso de que un archivo de progreso dañado se apartó",
+    "cli.desc.progress.acknowledge": (
+        "Marca como vista cada recuperación registrada (un archivo de progreso dañado apartado). Las copias se "
+        "conservan."
+    ),
+    "cli.help.progress.reset": "olvida un ejercicio, una lección o todo (pregunta antes)",
+    "cli.help.progress.reset.exercise": "los intentos de un ejercicio",
+    "cli.help.progress.reset.lesson": (
+        "una lección: sus intentos, las secciones leídas y las ejecuciones de laboratorio"
+    ),
+    "cli.help.progress.reset.all": "todo lo que hay en el almacén de progreso",
+    "cli.help.progress.reset.yes": "no pide confirmación",
+    "cli.help.notebook": "el cuaderno de laboratorio: enumera las entradas, expórtalas a Markdown",
+    "cli.desc.notebook": (
+        "El cuaderno de laboratorio: una entrada por ejecución de laboratorio (hipótesis, montaje, predicción, "
+        "resultado, la diferencia)."
+    ),
+    "cli.help.notebook.list": "una línea por entrada (id, fecha, laboratorio, dispositivo)",
+    "cli.help.notebook.export": "escribe todas las entradas (o algunas) en un archivo Markdown",
+    "cli.help.notebook.export.file": (
+        "dónde escribir ('-' para la salida estándar; por omisión: un archivo nuevo en la carpeta de informes, cuya "
+        "ruta se muestra)"
+    ),
+    "cli.help.notebook.export.entry": "sólo esta entrada (se puede repetir)",
+    "cli.help.notebook.export.lab": "sólo las entradas de este laboratorio",
+    "cli.help.notebook.write": (
+        "escribe tus partes de una entrada (hipótesis, predicción, procedimiento, diferencia, siguiente pregunta)"
+    ),
+    "cli.desc.notebook.write": (
+        "Escribe las partes de una entrada del cuaderno de laboratorio que son tuyas, como la pantalla del cuaderno "
+        "(N en la interfaz). El montaje y el resultado son de la medida y no se pueden escribir. TEXT '-' lee la "
+        "parte de la entrada estándar (como mucho {limit} caracteres). Los caracteres de control se quitan."
+    ),
+    "cli.help.notebook.write.entry_id": "la entrada (mira 'tutor notebook list')",
+    "cli.help.notebook.write.hypothesis": "tu hipótesis",
+    "cli.help.notebook.write.prediction": "tu predicción",
+    "cli.help.notebook.write.procedure": "tu procedimiento",
+    "cli.help.notebook.write.gap": "tu diferencia (entre la predicción y el resultado)",
+    "cli.help.notebook.write.next_question": "tu siguiente pregunta",
+    "cli.help.class": "da una clase sobre un PostgreSQL: init, add-learner, report",
+    "cli.desc.class": (
+        "Prepara el PostgreSQL de una clase (esquema, roles, seguridad por filas), da de alta alumnos con un rol y un "
+        "token propios, e informa sobre la clase. Necesita --store postgresql://… (la conexión del profesor) o "
+        "TUTOR_STORE."
+    ),
+    "cli.help.class.init": "crea el esquema, los roles y la seguridad por filas (se puede repetir sin daño)",
+    "cli.help.class.add_learner": "crea el rol de un alumno y muestra su token, una sola vez",
+    "cli.help.class.add_learner.name": "el nombre del alumno: minúsculas, dígitos, _",
+    "cli.help.class.add_learner.host": (
+        "la dirección del servidor tal como la ven los alumnos (por omisión: el host del profesor, o 127.0.0.1 para "
+        "un socket local)"
+    ),
+    "cli.help.class.report": (
+        "la vista del profesor: por ejercicio, calibración, la C0 de cada alumno, el roofline de la clase"
+    ),
+    "cli.desc.class.report": (
+        "Por ejercicio, la proporción de predicciones correctas y la respuesta equivocada más común; la calibración "
+        "de la clase; las condiciones de C0 de cada alumno; el roofline medido de cada alumno agrupado por huella de "
+        "dispositivo. Lee las filas de todos los alumnos (ejecútalo con la conexión del profesor)."
+    ),
+    "cli.help.class.report.json": "el informe como un documento JSON",
+    "cli.help.class.report.markdown": "el informe como Markdown (el texto por omisión)",
+    "cli.help.serve": (
+        "sirve el tutor a navegadores web (textual-serve); en una clase los alumnos entran con nombre y token"
+    ),
+    "cli.desc.serve": (
+        "Cada pestaña del navegador tiene su propio proceso de la aplicación. Con el almacén de una clase (--store "
+        "postgresql://…) cada pestaña abre en la pantalla de entrada: la base de datos comprueba el nombre y el token "
+        "del alumno antes de mostrar nada del curso. Sin almacén de clase sirve el progreso del único alumno de esta "
+        "máquina: déjalo entonces en 127.0.0.1. Ponlo detrás de un proxy TLS (--public-url https://…) antes de que "
+        "los alumnos lleguen a él por una red."
+    ),
+    "cli.help.serve.host": "dirección en la que escuchar (por omisión 127.0.0.1)",
+    "cli.help.serve.port": "puerto en el que escuchar (por omisión 8000)",
+    "cli.help.serve.public_url": (
+        "la dirección que usan los navegadores, p. ej. https://tutor.example.org detrás de un proxy TLS"
+    ),
+    # argparse's own words (tutor.commands.parsing)
+    "argparse.usage": "uso: ",
+    "argparse.positionals": "argumentos posicionales",
+    "argparse.options": "opciones",
+    "argparse.help": "muestra esta ayuda y termina",
+    "argparse.version": "muestra la versión del programa y termina",
+    "argparse.error": "{prog}: error: {message}",
+    "argparse.argument": "argumento {argument}: {message}",
+    "argparse.required": "faltan estos argumentos obligatorios: {names}",
+    "argparse.unrecognized": "argumentos no reconocidos: {args}",
+    "argparse.one_of_required": "hace falta uno de los argumentos {names}",
+    "argparse.not_allowed_with": "no se puede usar junto con el argumento {other}",
+    "argparse.invalid_choice": "opción no válida: «{value}» (elige entre {choices})",
+    "argparse.expected_one": "se esperaba un argumento",
+    "argparse.expected_at_most_one": "se esperaba como mucho un argumento",
+    "argparse.expected_at_least_one": "se esperaba al menos un argumento",
+    "argparse.expected_n.one": "se esperaba {n} argumento",
+    "argparse.expected_n.other": "se esperaban {n} argumentos",
+    "argparse.invalid_value": "valor {type} no válido: «{value}»",
+    "argparse.type.int": "entero",
+    "argparse.type.float": "numérico",
+    "argparse.ambiguous": "opción ambigua: {option} puede ser {matches}",
+    "argparse.ignored_explicit": "se ignoró el argumento explícito «{value}»",
+    "argparse.unknown_parser": "subcomando desconocido «{value}» (opciones: {choices})",
     "telemetrycli.no_nvml": "NVML no está disponible: {reason}",
     # tutor.commands.notebook
     "notebookcli.empty": (
@@ -1322,6 +1594,8 @@ MESSAGES: dict[str, str] = {
     "tel.status.timeout": "el driver de telemetría no respondió en {seconds} s",
     "tel.status.failed": "la telemetría falló: {error}",
     "tel.status.not_probed": "aún sin sondear",
+    "tel.spec.unknown": "fuente de telemetría desconocida «{spec}»: se esperaba auto, nvml, host o replay:FILE",
+    "tel.spec.replay_needs_file": "replay necesita un archivo de traza: replay:FILE",
     "tel.status.off": "Telemetría desactivada: {error}",
     "tel.status.nvml_failed": "NVML no pudo arrancar ({error})",
     "tel.note.recorded": "Grabado en {recorded}: {message}",

@@ -8,12 +8,18 @@ from tutor.telemetry.model import BackendStatus, DeviceInfo, DeviceSample, Telem
 from tutor.telemetry.nvml import NvmlBackend
 from tutor.telemetry.replay import ReplayBackend
 from tutor.telemetry.trace import TraceError
+from tutor.untrusted import clean_line
 
 SPECS_HELP = "auto, nvml, host or replay:FILE"
 
 
 class BackendSpecError(ValueError):
-    """A telemetry spec that names no backend, or a replay file that cannot be read."""
+    """A telemetry spec that names no backend, or a replay file that cannot be read. ``said`` is the complaint as a
+    catalog message (the CLI and the TUI render it in the reader's language); ``str()`` is its English."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.render("en"))
+        self.said = said
 
 
 class AutoBackend(TelemetryBackend):
@@ -77,11 +83,11 @@ def open_backend(spec: str, *, pcie: bool = False) -> TelemetryBackend:
         backend = HostBackend()
     elif kind == "replay":
         if not arg:
-            raise BackendSpecError("replay needs a trace file: replay:FILE")
+            raise BackendSpecError(Message("tel.spec.replay_needs_file"))
         try:
             backend = ReplayBackend(arg)
         except TraceError as exc:
-            raise BackendSpecError(str(exc)) from None
+            raise BackendSpecError(Message.verbatim(str(exc))) from None  # a located trace error, as it came
     else:
-        raise BackendSpecError(f"unknown telemetry backend {spec!r}: expected {SPECS_HELP}")
+        raise BackendSpecError(Message.of("tel.spec.unknown", spec=clean_line(spec)))
     return backend

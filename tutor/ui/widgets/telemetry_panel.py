@@ -543,7 +543,7 @@ class TelemetryFeed:
         except BackendSpecError as exc:
             feed = cls(app, None)
             status = BackendStatus(backend="none", code="error",
-                                   said=MessageCode.of("tel.status.off", error=str(exc)))
+                                   said=MessageCode.of("tel.status.off", error=exc.said))
             snapshot = TelemetrySnapshot(
                 t=time.time(), seq=1, interval=interval, status=status, devices=(), samples=()
             )
