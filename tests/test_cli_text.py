@@ -37,7 +37,7 @@ def test_a_window_of_one_sample_says_one_sample() -> None:
 
 
 def test_positional_file_arguments_have_help(capsys: pytest.CaptureFixture[str]) -> None:
-    for args in (["progress", "export", "--help"], ["progress", "import", "--help"]):
+    for args in (["progress", "export", "--help", "--lang", "en"], ["progress", "import", "--help", "--lang", "en"]):
         with pytest.raises(SystemExit):
             main(args)
         out = capsys.readouterr().out

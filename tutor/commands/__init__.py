@@ -54,8 +54,9 @@ def add_lang_option(parser: argparse.ArgumentParser, help: str | None = None) ->
 
 def parser_lang(parser: argparse.ArgumentParser) -> Lang:
     """The language a parser was built for (:class:`tutor.commands.parsing.TutorParser`; English otherwise)."""
-    lang = getattr(parser, "lang", "en")
-    return "es" if lang == "es" else "en"
+    from tutor.i18n import as_lang
+
+    return as_lang(getattr(parser, "lang", "en"))
 
 
 def output_lang(args: argparse.Namespace) -> Lang:

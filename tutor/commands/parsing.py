@@ -29,7 +29,7 @@ import sys
 from collections.abc import Iterable, Sequence
 from typing import Any, NoReturn
 
-from tutor.i18n import Lang, t, tn
+from tutor.i18n import LANGS, Lang, as_lang, t, tn
 from tutor.untrusted import clean_line
 
 # English templates as CPython's argparse writes them (3.11; each ``%s`` given a name), with the catalog key that
@@ -157,6 +157,6 @@ def argv_lang(argv: Sequence[str]) -> Lang:
             chosen = argv[i + 1]
         elif arg.startswith("--lang="):
             chosen = arg.partition("=")[2]
-    if chosen in ("es", "en"):
-        return "es" if chosen == "es" else "en"
+    if chosen in LANGS:
+        return as_lang(chosen)
     return saved_lang() or default_lang()
