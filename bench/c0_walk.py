@@ -114,6 +114,7 @@ def main() -> int:
                         help="walk only the exercises whose id starts so (a quick check of the walk itself)")
     args = parser.parse_args()
     data_dir = Path(args.data_dir or tempfile.mkdtemp(prefix="c0-walk-"))
+    data_dir.mkdir(parents=True, exist_ok=True)  # --data-dir names a folder that need not exist yet
     env = {**os.environ, "TUTOR_DATA_DIR": str(data_dir)}
     env.pop("TUTOR_STORE", None)
     lang = args.lang
