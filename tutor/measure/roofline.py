@@ -46,7 +46,7 @@ MODES: dict[str, dict[str, Any]] = {
     "quick": {"stream_bytes": 256 * 2**20, "stream_kernels": ("copy", "triad"), "gemm_n": (512, 1024, 2048),
               "stream_rounds": 5, "stream_round_gap_s": 0.15, "budget_s": 0.8, "max_repeats": 30,
               "dtypes_cpu": ("float32", "float64", "bfloat16"),
-              "rounds": 7, "copy_repeats": 5, "gemm_round_s": 0.1, "train_warmup_steps": 1, "train_round_steps": 2,
+              "rounds": 11, "copy_repeats": 5, "gemm_round_s": 0.1, "train_warmup_steps": 1, "train_round_steps": 2,
               "decode_rounds": 7, "decode_round_steps": 10, "read_round_passes": 2, "big_batch_budget_s": 1.0},
     "full": {"stream_bytes": 512 * 2**20, "stream_kernels": ("copy", "scale", "add", "triad"),
              "gemm_n": (512, 1024, 2048, 3072), "stream_rounds": 9, "stream_round_gap_s": 0.25, "budget_s": 2.5,
