@@ -274,3 +274,17 @@ def test_ctrl_c_while_the_worker_is_still_starting_exits_130() -> None:
     assert "Traceback" not in err
     print(f"Ctrl-C while starting to exit: {took:.2f} s")
     assert took < 5
+
+
+def test_a_ctrl_c_while_the_child_is_being_spawned_waits_for_the_spawn_to_finish() -> None:
+    """Seen once in `make test`: Ctrl-C inside ``Process.start`` left the child reading half its set-up ("Ran out
+    of input", a traceback on the terminal). Held back, the start completes and the interrupt comes after it."""
+    from tutor.measure.worker import _sigint_deferred
+
+    finished: list[bool] = []
+    with pytest.raises(KeyboardInterrupt), _sigint_deferred():
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)  # without the deferral, KeyboardInterrupt is raised here
+        finished.append(True)
+    assert finished == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # put back

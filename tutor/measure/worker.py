@@ -248,6 +248,28 @@ def stop_process(proc: Any, grace_s: float = 0.2) -> None:
             proc.join(1.0)
 
 
+@contextlib.contextmanager
+def _sigint_deferred() -> Any:
+    """Hold a Ctrl-C back until the block ends, then raise it (on the main thread, where Python delivers it).
+
+    ``Process.start`` spawns the child and then writes its set-up down a pipe; a KeyboardInterrupt between the two
+    leaves a child that dies on "Ran out of input" with a traceback on the terminal, and a parent that cannot
+    terminate it (its ``Popen`` was never kept). Deferred, the child is fully started and then discarded."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pending: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: pending.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if pending and previous is signal.default_int_handler:
+            raise KeyboardInterrupt
+        if pending and callable(previous):
+            previous(signal.SIGINT, None)
+
+
 class MeasureWorker:
     """Runs measurement requests in a warm child process, one at a time (thread-safe)."""
 
@@ -301,7 +323,8 @@ class MeasureWorker:
             self._cancel = self._ctx.Event()
             self._proc = self._ctx.Process(target=_child_main, args=(child, self._cancel), daemon=True,
                                            name="gpu-tutor-measure")
-            self._proc.start()
+            with _sigint_deferred():  # a Ctrl-C halfway through start would leave the child reading half its set-up
+                self._proc.start()
         child.close()
         self._conn = parent
         self._ready = False
