@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Static, Tree
 
+from tests.support.pilot import wait_for
 from tutor import paths
 from tutor.cli import main
 from tutor.content import load_course
@@ -172,12 +173,6 @@ def app_for(tmp_path: Path) -> Any:
     return make_app(course=load_course(COURSE), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
                     telemetry="host")
 
-
-async def wait_for(pilot: Any, cond: Any, timeout: float = 5.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond() and time.monotonic() < end:
-        await pilot.pause(0.05)
-    assert cond()
 
 
 async def test_the_exercise_screen_offers_to_resume_or_discard_an_unfinished_attempt(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.support.lab import CancellingWorker, FailingWorker, write_lab_course
-from tests.support.pilot import wait_timed
+from tests.support.pilot import PATIENCE_S, wait_timed
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.progress import ProgressStore
@@ -37,7 +37,7 @@ def app(course_dir: Path, tmp_path: Path) -> TutorApp:
 async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
-        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         assert "How many GFLOP/s at N = 96?" in str(screen.query_one("#lab-question").render())
@@ -64,11 +64,12 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         assert run.prediction is not None and run.prediction.value == 20.0 and run.prediction.unit == "GFLOP/s"
         assert run.result is not None and run.result.measurement is not None
         assert run.result.measurement.name == "gemm_sizes" and run.fingerprint
-        await wait_timed(pilot, lambda: "lab-gemm" in app.marks.lab_runs, 5)  # ProgressChanged reached the app
+        await wait_timed(pilot, lambda: "lab-gemm" in app.marks.lab_runs, PATIENCE_S)  # ProgressChanged reached the app
 
         # The notebook opens on the new entry, pre-filled. It is app.screen as soon as it is pushed; its entry is
         # shown once it has mounted, which a loaded machine can leave for later.
-        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen) and app.screen.current is not None, 10)
+        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen) and app.screen.current is not None,
+                         PATIENCE_S)
         [stored] = load_entries(app.store)
         assert stored.entry.lab_run_id == run.id
         # the lab's hypothesis is the prompt of an empty editor, not text the learner would type after
@@ -86,16 +87,16 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
         # The learner explains the gap and saves.
         notebook.query_one("#field-gap").focus()
         await pilot.press(*"too small", "ctrl+s")
-        await wait_timed(pilot, lambda: load_entries(app.store)[0].entry.gap == "too small", 10)
+        await wait_timed(pilot, lambda: load_entries(app.store)[0].entry.gap == "too small", PATIENCE_S)
 
         await pilot.press("escape")
-        await wait_timed(pilot, lambda: app.screen is screen, 10)
+        await wait_timed(pilot, lambda: app.screen is screen, PATIENCE_S)
 
 
 async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-ws"))
-        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         await pilot.press(*"flat until L2", "enter")
@@ -104,7 +105,7 @@ async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
         await wait_timed(pilot, lambda: plot.point_count >= 2, 60)  # points arrive while it runs
 
         await pilot.press("escape")
-        took = await wait_timed(pilot, lambda: screen.state != "running", 5)
+        took = await wait_timed(pilot, lambda: screen.state != "running", PATIENCE_S)
         assert screen.state == "cancelled"
         assert took < 1.5
         assert not app.store.lab_runs() and not app.store.notebook_entries()
@@ -121,14 +122,14 @@ async def test_escape_before_the_sweep_s_thread_starts_still_cancels(app: TutorA
     "running" for good."""
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-ws"))
-        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         await pilot.press(*"flat until L2")
         screen.action_run_again()
         screen.action_cancel_or_back()  # in the same turn of the event loop: the worker has not started its thread
         assert screen.state == "running"
-        await wait_timed(pilot, lambda: screen.state != "running", 10)
+        await wait_timed(pilot, lambda: screen.state != "running", PATIENCE_S)
         assert screen.state == "cancelled"
         assert not app.store.lab_runs() and app.screen is screen
 
@@ -137,11 +138,11 @@ async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: Tu
     app._measure_worker = FailingWorker()
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
-        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         await pilot.press("5", "enter")
-        await wait_timed(pilot, lambda: screen.state != "running", 5)
+        await wait_timed(pilot, lambda: screen.state != "running", PATIENCE_S)
         assert screen.state == "failed"
         notices = [n.message for n in app._notifications]
         assert sum("killed (SIGKILL)" in m for m in notices) == 1
@@ -151,7 +152,7 @@ async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: Tu
         # The prediction stays locked; the learner can run again (here it is cancelled by the stand-in).
         app._measure_worker = CancellingWorker()
         await pilot.press("ctrl+r")
-        await wait_timed(pilot, lambda: screen.state not in ("failed", "running"), 5)
+        await wait_timed(pilot, lambda: screen.state not in ("failed", "running"), PATIENCE_S)
         assert screen.state == "cancelled" and screen.prediction is not None and screen.prediction.value == 5.0
 
 
@@ -201,20 +202,20 @@ async def test_the_bench_lab_is_a_bench_run_compared_with_the_previous_one(labs_
     async with app.run_test(size=(160, 48)) as pilot:
         for attempt in (1, 2):
             app.post_message(OpenLab("lab-l1", "lab-bench"))
-            await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+            await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
             screen = app.screen
             assert isinstance(screen, LabScreen)
             await pilot.press("3", "0", "enter")
-            await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+            await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), PATIENCE_S)
             assert len(app.store.bench_runs("fp1")) == attempt
             await pilot.press("escape")  # notebook → lab: its result is the run as filed, compared on the 2nd
-            await wait_timed(pilot, lambda lab=screen: app.screen is lab, 5)
+            await wait_timed(pilot, lambda lab=screen: app.screen is lab, PATIENCE_S)
             shown = screen.query_one("#lab-result", PackMarkdown).source
             assert "| peak bandwidth | 30.0 | GB/s |" in shown
             assert ("the two passes agree within 5 %" in shown) == (attempt == 2)
             assert ("No previous run on this fingerprint" in shown) == (attempt == 1)
             await pilot.press("escape")  # lab → lesson list
-            await wait_timed(pilot, lambda: not isinstance(app.screen, LabScreen | NotebookScreen), 5)
+            await wait_timed(pilot, lambda: not isinstance(app.screen, LabScreen | NotebookScreen), PATIENCE_S)
     assert worker.requests[0] == {"op": "bench", "mode": "quick"}
     first, second = (r.report for r in app.store.bench_runs("fp1"))
     assert first is not None and first.comparison is None and first.compared
@@ -241,9 +242,9 @@ async def test_the_doctor_lab_files_the_doctor_screens_run(labs_app: TutorApp,
     app = labs_app
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-doctor"))
-        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
         await pilot.press(*"it passes on the CPU", "enter")
-        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), PATIENCE_S)
     [run] = app.store.lab_runs()
     assert run.lab_id == "lab-doctor" and run.fingerprint == "abc"
     assert run.result is not None and run.result.kind == "doctor" and run.result.doctor is not None
@@ -276,7 +277,7 @@ async def test_shift_n_opens_the_notebook_from_the_map(app: TutorApp) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause(0.2)
         await pilot.press("N")
-        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), PATIENCE_S)
         assert "The notebook is empty" in str(app.screen.query_one("#notebook-empty").render())
         await pilot.press("escape")
         await pilot.pause(0.1)

@@ -116,7 +116,7 @@ async def test_the_lab_plot_marks_simulated_caches_as_simulated(tmp_path: Path, 
     """The working-set lab draws the cache levels it read; from a fake tree they are labelled simulated, and the
     sweep is left with Esc."""
     from tests.support.lab import write_lab_course
-    from tests.support.pilot import wait_timed
+    from tests.support.pilot import PATIENCE_S, wait_timed
     from tutor.ui.app import make_app
     from tutor.ui.messages import OpenLab
     from tutor.ui.screens.lab import LabScreen
@@ -127,15 +127,15 @@ async def test_the_lab_plot_marks_simulated_caches_as_simulated(tmp_path: Path, 
     app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-ws"))
-        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), 5)
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
         screen = app.screen
         assert isinstance(screen, LabScreen)
         await pilot.press(*"flat until L2", "enter")
         plot = screen.query_one("#lab-plot", LabPlot)
-        await wait_timed(pilot, lambda: bool(plot.caches), 5)
+        await wait_timed(pilot, lambda: bool(plot.caches), PATIENCE_S)
         assert plot.caches == {"L1 (simulated)": 32 * 2**10, "L2 (simulated)": MiB, "L3 (simulated)": 32 * MiB}
         await pilot.press("escape")
-        await wait_timed(pilot, lambda: screen.state != "running", 10)
+        await wait_timed(pilot, lambda: screen.state != "running", PATIENCE_S)
 
 
 def test_lab02_says_why_when_the_clock_was_raised_and_not_also_above_100(monkeypatch: pytest.MonkeyPatch) -> None:

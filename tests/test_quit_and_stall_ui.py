@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from textual.widgets import Input, Static
 
+from tests.support.pilot import wait_for
 from tests.support.worker import SwappedWorker
 from tutor.content import load_course
 from tutor.measure.worker import MeasureWorker
@@ -45,12 +46,6 @@ def app_with(tmp_path: Path, worker: MeasureWorker) -> Any:
     app._measure_worker = worker
     return app
 
-
-async def wait_for(pilot: Any, cond: Any, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond() and time.monotonic() < end:
-        await pilot.pause(0.05)
-    assert cond()
 
 
 async def start_measuring(app: Any, pilot: Any) -> ExerciseScreen:

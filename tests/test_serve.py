@@ -4,7 +4,6 @@ Chromium through textual-serve in test_serve_browser.py."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +11,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from tests.conftest import Classroom
+from tests.support.pilot import wait_for
 from tutor.commands.serve import app_command, server_without_credentials
 from tutor.content import load_course
 from tutor.progress.classroom import class_login
@@ -23,12 +23,6 @@ from tutor.ui.screens.login import LoginScreen
 pytestmark = pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
 COURSE = Path(__file__).parent / "fixtures" / "course"
 
-
-async def wait_for(pilot: Any, cond: Any, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond() and time.monotonic() < end:
-        await pilot.pause(0.05)
-    assert cond()
 
 
 async def log_in(pilot: Any, app: Any, name: str, token: str) -> None:

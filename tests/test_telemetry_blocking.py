@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.support.pilot import wait_for
 from tutor.content import load_course
 from tutor.i18n.message import Message
 from tutor.progress import ProgressStore
@@ -80,12 +81,6 @@ def app_for(tmp_path: Path, backend: TelemetryBackend, lang: str = "en") -> Any:
     return make_app(course=load_course(COURSE), store=ProgressStore(tmp_path / "p.sqlite3"), lang=lang,  # type: ignore[arg-type]
                     telemetry=backend, telemetry_interval=0.25)
 
-
-async def wait_for(pilot: Any, cond: Any, timeout: float = 8.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond() and time.monotonic() < end:
-        await pilot.pause(0.05)
-    assert cond()
 
 
 async def open_panel(app: Any, pilot: Any) -> TelemetryPanel:

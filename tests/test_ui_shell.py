@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
-from typing import Any
 
 from textual.widgets import DataTable, Markdown, OptionList, Tree
 
+from tests.support.pilot import wait_for
 from tests.support.shell import build_app
 from tutor.progress import ProgressStore
 from tutor.ui.messages import ProgressChanged
@@ -170,9 +169,3 @@ async def test_the_map_lesson_and_progress_show_both_passes(tmp_path: Path) -> N
         lessons = app.screen.query_one("#progress-lessons", DataTable)
         assert lessons.get_row("demo-l1")[4:] == ["1/1", "1/1", "1/1"]
 
-
-async def wait_for(pilot: Any, cond: Any, timeout: float = 10.0) -> None:
-    end = time.monotonic() + timeout
-    while not cond() and time.monotonic() < end:
-        await pilot.pause(0.05)
-    assert cond()

@@ -103,7 +103,7 @@ _MEMORY = re.compile(r"memory[- ]bound|limitad[oa]s? por (?:la )?(?:memoria|anch
 _COMPUTE = re.compile(r"compute[- ]bound|limitad[oa]s? por (?:el )?cómputo|bound by compute"
                       r"|(?:lado|side)\s+(?:del |of the )?(?:cómputo|compute)|compute side", re.IGNORECASE)
 # A sentence about this run (not a named GPU or a general rule).
-_THIS_RUN = re.compile(r"measured|medid|this run|esta ejecución|tu medición|your measurement|here\b|aquí",
+_THIS_RUN = re.compile(r"measured|medid|this run|esta ejecución|tu medición|your measurement|\bhere\b|aquí",
                        re.IGNORECASE)
 # Words that keep a side from being asserted: a negation, a condition, a contrast.
 _HEDGE = re.compile(r"\b(?:not|no|ni|nor|never|nunca|would|sería|if|si|instead|en lugar|rather|unless|salvo"
