@@ -16,7 +16,7 @@ def test_clean_removes_escape_sequences_and_keeps_text() -> None:
     assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out and "\u202e" not in out
     assert out.endswith("\n\tok")
     assert "Title" in out and "red" in out
-    assert "\n" not in clean_line("a\nb\tc") and clean_line("a\nb") == "a b"
+    assert "\n" not in clean_line("a\nb\tc") and clean_line("a\nb") == "a⏎b"  # a break is shown, never obeyed
 
 
 def test_read_bounded_refuses_fifo_device_and_large_files(tmp_path: Path) -> None:

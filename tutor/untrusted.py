@@ -2,10 +2,14 @@
 
 Two promises, used by every room that reads or shows such input:
 
-* :func:`clean` turns any string into text that is safe to show a person: every control character (C0 but ``\\n``
-  and ``\\t``, DEL, C1) and every bidirectional override is removed, so no ESC/OSC/CSI sequence reaches a terminal
-  and no text can pretend to be something else. It never interprets markup; the UI still renders the result as
-  plain text (``Content``/``Text``), never as Textual markup.
+* :func:`clean` turns any value into text that is safe to show a person: every character whose Unicode general
+  category is ``Cc``, ``Cf``, ``Zl``, ``Zp``, ``Co`` or ``Cs``, and every ``Bidi_Control`` code point, is removed
+  (``\\n`` and ``\\t`` kept), a lone surrogate (an undecodable byte of a file name, ``\\udc9b`` in JSON) becomes
+  U+FFFD, bytes are decoded as UTF-8 — so no ESC/OSC/CSI sequence reaches a terminal, no text can pretend to be
+  something else, and the result always encodes. :func:`clean_line` is the same for a one-line place: a line
+  break inside shows as ⏎, and the line is cut with an ellipsis. Neither interprets markup; the UI still renders the
+  result as plain text (``Content``/``Text``), never as Textual markup. The headless commands write through
+  :class:`tutor.commands.output.CleanStream`, which applies :func:`clean` to every write.
 * :func:`read_bounded` reads a user-chosen file only if it is a regular file (never a FIFO, a device or a socket,
   opened non-blocking so a FIFO cannot hang the reader), at most ``limit`` bytes (checked with ``stat`` first, then
   by reading at most ``limit + 1`` bytes), optionally only inside a root folder (no symlink leads out of it).
@@ -20,37 +24,128 @@ import math
 import os
 import re
 import stat
+import unicodedata
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from tutor.i18n.message import Message
 
-# C0 controls except TAB (\x09) and LF (\x0a); DEL; C1 controls; bidi embeddings/overrides/isolates; the line and
-# paragraph separators some terminals treat as newlines; BOM/zero-width no-break space.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]")
-_UNSAFE_OR_NEWLINE = re.compile(_UNSAFE.pattern[:-1] + "\n\t]")
-
 DEFAULT_LIMIT_BYTES = 8 * 1024 * 1024
+
+UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
+"""Unicode general categories never shown: controls, format characters (bidi marks, zero-width, BOM), line and
+paragraph separators, private use, surrogates."""
+BIDI_CONTROL = frozenset({0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
+"""The code points with the Unicode ``Bidi_Control`` property (PropList.txt): ALM, LRM, RLM, the embeddings and
+overrides, the isolates. All are ``Cf`` today; named here so that the rule does not depend on the categories."""
+LINE_MARK = "\u23ce"
+"""What a line break inside a one-line field is shown as (⏎): seen, never obeyed."""
+REPLACEMENT = "\ufffd"
+"""What a lone surrogate (an undecodable byte of a file name, ``\\udc9b`` in JSON) is shown as."""
+DEFAULT_LINE_LIMIT = 400
+"""Characters a one-line field may take before it is cut with an ellipsis."""
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+"""Everything ``str.splitlines`` breaks a line at."""
+_LINE_BREAK = re.compile("\r\n|[" + _BREAKS + "]")
+
+
+def is_unsafe(char: str) -> bool:
+    """Whether one character must never reach a terminal, a widget or a report (TAB and LF aside, see
+    :func:`clean`): its general category is one of :data:`UNSAFE_CATEGORIES`, or it is a ``Bidi_Control``."""
+    return unicodedata.category(char) in UNSAFE_CATEGORIES or ord(char) in BIDI_CONTROL
+
+
+def as_text(value: object) -> str:
+    """Any value as a string to clean: bytes decoded as UTF-8 (an undecodable byte becomes U+FFFD), anything
+    else through ``str``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).decode("utf-8", "replace")
+    return str(value)
+
+
+def _shown(char: str) -> str:
+    if char in "\n\t":
+        return char
+    if "\ud800" <= char <= "\udfff":
+        return REPLACEMENT
+    return "" if is_unsafe(char) else char
 
 
 def clean(text: object) -> str:
-    """``text`` as a string with every control character removed (``\\n`` and ``\\t`` kept)."""
-    return _UNSAFE.sub("", text if isinstance(text, str) else str(text))
+    """``text`` as a string safe to show a person: every character :func:`is_unsafe` names is removed (``\\n`` and
+    ``\\t`` kept) and every lone surrogate becomes U+FFFD, so the result always encodes as UTF-8."""
+    s = as_text(text)
+    if s.isprintable():  # the common case: no Cc/Cf/Cs/Co/Cn/Zl/Zp/Zs but the space, nothing to look at
+        return s
+    return "".join(ch if ch.isprintable() else _shown(ch) for ch in s)
 
 
-def clean_line(text: object) -> str:
-    """Like :func:`clean`, for one-line places (a title, an id, a file name): newlines and tabs become spaces."""
-    s = text if isinstance(text, str) else str(text)
-    return _UNSAFE.sub("", s.replace("\n", " ").replace("\t", " ").replace("\r", " "))
+def clean_line(text: object, limit: int = DEFAULT_LINE_LIMIT) -> str:
+    """Like :func:`clean`, for one-line places (a title, an id, a file name): a line break inside the text is shown
+    as ⏎ (breaks at either end are dropped), a tab as a space, and the result is at most ``limit`` characters
+    (cut with an ellipsis)."""
+    s = as_text(text).strip(_BREAKS)
+    s = _LINE_BREAK.sub(LINE_MARK, s).replace("\t", " ")
+    s = clean(s)
+    return cap(s, limit)
+
+
+def cap(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, the last of them an ellipsis when anything was cut."""
+    if limit <= 0 or len(text) <= limit:
+        return text
+    return text[: limit - 1] + "\u2026"
 
 
 def control_characters(text: str) -> list[int]:
-    """Offsets of the characters :func:`clean` would remove (for a checker that reports them)."""
-    return [m.start() for m in _UNSAFE.finditer(text)]
+    """Offsets of the characters :func:`clean` would remove or replace (for a checker that reports them)."""
+    if text.isprintable():
+        return []
+    return [i for i, ch in enumerate(text) if ch not in "\n\t" and not ch.isprintable() and _shown(ch) != ch]
+
+
+def first_unsafe(text: str, *, allow_crlf: bool = False) -> int | None:
+    """Offset of the first character :func:`clean` would not show as it is (``\\r`` before ``\\n`` allowed
+    when ``allow_crlf``), or None. Line by line, so that a long file is looked at in C but where a line holds
+    something ``str.isprintable`` does not pass."""
+    start = 0
+    for line in text.split("\n"):
+        if not line.isprintable():
+            for i, ch in enumerate(line):
+                if ch == "\t" or ch.isprintable() or _shown(ch) == ch:
+                    continue
+                if allow_crlf and ch == "\r" and i == len(line) - 1 and start + i + 1 < len(text):
+                    continue
+                return start + i
+        start += len(line) + 1
+    return None
+
+
+def json_for_terminal(value: object, *, indent: int | None = 1, default: Callable[[Any], Any] | None = None) -> str:
+    """``json.dumps`` of ``value`` (readable non-ASCII text kept) with every character :func:`clean` would drop or
+    replace written as its ``\\uXXXX`` escape: the same data, nothing a terminal acts on, lone surrogates
+    included (they would not even encode)."""
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, indent=indent, default=default)
+    if text.isprintable():
+        return text
+    return "".join(ch if ch == "\n" or ch.isprintable() or _shown(ch) == ch else f"\\u{ord(ch):04x}" for ch in text)
 
 
 def describe_control(char: str) -> str:
     """``U+001B`` style name of one character, for error messages."""
     return f"U+{ord(char):04X}"
+
+
+def widget_id(prefix: str, ident: str) -> str:
+    """A Textual widget id for a pack's id: ``prefix`` (a letter first) and ``ident`` with every character outside
+    ``[a-z0-9-]`` written as ``_xxxx`` (its code point), so that any id gives a valid, distinct widget id."""
+    body = "".join(ch if ("a" <= ch <= "z" or "0" <= ch <= "9" or ch == "-") else f"_{ord(ch):04x}" for ch in ident)
+    return f"{prefix}{body}"
 
 
 class UnsafeFile(Exception):

@@ -20,6 +20,7 @@ from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter, raw_stderr
 from tutor.i18n import Lang, as_lang, t
 from tutor.i18n.numbers import decimal
+from tutor.untrusted import clean_line, json_for_terminal
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
@@ -128,20 +129,22 @@ def run_list(args: argparse.Namespace) -> int:
     listing = exercise_listing(course, attempts)
     lang = output_lang(args)
     if args.json:
-        print(json.dumps(listing, ensure_ascii=False, indent=1))
+        print(json_for_terminal(listing))
         return 0
     for item in listing:
         extra = ""
         if "choices" in item:
-            extra = " | ".join(c["id"] for c in item["choices"])
+            extra = " | ".join(clean_line(c["id"], 64) for c in item["choices"])
         elif item["unit"]:
-            extra = item["unit"]
+            extra = clean_line(item["unit"], 20)
         title = item["title"].get(lang) or item["title"].get("es") or item["title"].get("en") or ""
         passes = item["passes"]
         note = t("progress.cli.reproduced", as_lang(lang)) if passes["reproduced"] else ""
         kind = t(f"exercise.kind.{item['kind']}", as_lang(lang))
         kind = item["kind"] if kind.startswith("exercise.kind.") else kind
-        print(f"{passes['marks']} {item['id']:<28} {kind:<9} {item['lesson']:<12} {extra:<26} {title}{note}")
+        ident, lesson = clean_line(item["id"], 64), clean_line(item["lesson"], 64)
+        print(f"{passes['marks']} {ident:<28} {kind:<9} {lesson:<12} {clean_line(extra, 80):<26} "
+              f"{clean_line(title, 120)}{note}")
     if not listing:
         print(t("exercise.cli.none", as_lang(lang)))
     else:
@@ -279,7 +282,7 @@ def run_exercise(args: argparse.Namespace) -> int:
     if not args.json and sys.stderr.isatty():
         raw_stderr().write("\r\033[K")
     if args.json:
-        print(json.dumps(outcome.to_json(), ensure_ascii=False, indent=1, default=str))
+        print(json_for_terminal(outcome.to_json(), default=str))
     else:
         print(render_outcome(outcome, lang, first_pass, reproduced))
     return 0

@@ -9,6 +9,11 @@ from tutor import paths
 from tutor.commands import output_lang
 from tutor.content import check_paths, load_course
 from tutor.i18n import Lang, t, tn
+from tutor.untrusted import clean_line
+
+ID_WIDTH = 64
+TITLE_WIDTH = 120
+PATH_WIDTH = 200
 
 
 def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
@@ -65,12 +70,13 @@ def run_list(args: argparse.Namespace) -> int:
     lang = output_lang(args)
     course = load_course(course_dir(args))
     for level in course.levels:
-        print(f"{level.id}  {level.title.get(lang)}")
+        print(f"{clean_line(level.id, ID_WIDTH)}  {clean_line(level.title.get(lang), TITLE_WIDTH)}")
         for lesson in course.lessons_in(level.id):
             counts = t("lessons.list_counts", lang, sections=tn("count.section", len(lesson.sections), lang),
                        labs=tn("count.lab", len(lesson.labs), lang),
                        exercises=tn("count.exercise", len(course.exercises_of(lesson)), lang))
-            print(f"  {lesson.id:<14} {lesson.title.get(lang)}  ({counts})")
+            title = clean_line(lesson.title.get(lang), TITLE_WIDTH)
+            print(f"  {clean_line(lesson.id, ID_WIDTH):<14} {title}  ({counts})")
     for bad in course.invalid:
-        print(f"  ! {bad.path}: {bad.problems[0].text(lang)}")
+        print(f"  ! {clean_line(bad.path, PATH_WIDTH)}: {clean_line(bad.problems[0].text(lang))}")
     return 1 if course.errors else 0

@@ -8,7 +8,6 @@ missing, skipping rows already there) or ``--replace`` (discard the current prog
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError, output_lang
 from tutor.i18n import Lang, t
+from tutor.untrusted import clean_line, json_for_terminal
+
+ID_WIDTH = 64
+LINE_WIDTH = 1000
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
@@ -106,7 +109,6 @@ def render_store_notices(notices: dict[str, Any], lang: str) -> list[str]:
     import time
 
     from tutor.i18n import as_lang, t
-    from tutor.untrusted import clean_line
 
     lines = []
     for r in notices.get("recoveries", []):
@@ -144,10 +146,10 @@ def render_report(report: dict[str, Any], lang: str) -> str:
                    reproduced=lesson["reproduced"], n=n) if n else ""
         summary = t("progress.cli.lesson", code, mark="✓" if lesson["passed"] else "·", passed=passed, n=n,
                     read=lesson["sections_read"], total=lesson["sections_total"])
-        lines.append(f"  {lesson['lesson']:<14} {summary}{passes}")
+        lines.append(f"  {clean_line(lesson['lesson'], ID_WIDTH):<14} {summary}{passes}")
         for e in ex:
             note = t("progress.cli.reproduced", code) if e["reproduced"] else ""
-            lines.append(f"      {e['marks']} {e['exercise']}{note}")
+            lines.append(f"      {e['marks']} {clean_line(e['exercise'], ID_WIDTH)}{note}")
     if any(lesson["exercises"] for lesson in report["lessons"]):
         lines.append("  " + t("progress.cli.marks", code))
     cal = report["calibration"]
@@ -165,11 +167,14 @@ def render_report(report: dict[str, Any], lang: str) -> str:
         lines.append(t("progress.history", code))
         for h in report["history"]:
             score = "" if h["score"] is None else f" {format_number(h['score'], code, '.2f')}"
-            state = t(f"progress.state.{h['state']}", code) if h["state"] in ATTEMPT_STATES else h["state"]
+            state = (t(f"progress.state.{h['state']}", code) if h["state"] in ATTEMPT_STATES
+                     else clean_line(h["state"], 20))
             verdict = verdict_word(h["verdict"], code) if h["verdict"] else ""
-            lines.append(f"  #{h['id']:<4} {h['at_text']}  {h['exercise']:<24} p{h['pass']} {state:<10} "
-                         f"{verdict:<10}{score}")
-    return "\n".join(lines)
+            lines.append(f"  #{clean_line(h['id'], 24):<4} {clean_line(h['at_text'], 40)}  "
+                         f"{clean_line(h['exercise'], ID_WIDTH):<24} p{clean_line(h['pass'], 8)} {state:<10} "
+                         f"{clean_line(verdict, 20):<10}{score}")
+    # every entry is one line, whatever a stored or imported value holds (a newline shows as ⏎)
+    return "\n".join(clean_line(line, LINE_WIDTH) for line in lines)
 
 
 #: An attempt's states (the store's ids; ``progress.state.<id>`` in the catalogs).
@@ -197,13 +202,13 @@ def run_report(args: argparse.Namespace) -> int:
     report["unfinished"] = [{"id": a.id, "exercise": a.exercise_id, "pass": a.pass_number,
                              "prediction": a.prediction.to_json(), "created_at": a.created_at} for a in left]
     if args.json:
-        print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
+        print(json_for_terminal(report, default=str))
     else:
         print(render_report(report, lang))
         lines = render_unfinished(left, lang)
         if lines:
             print("\n" + "\n".join(lines))
-        print("\n" + t("progress.stored_at", as_lang(lang), where=report["store_location"]))
+        print("\n" + t("progress.stored_at", as_lang(lang), where=clean_line(report["store_location"])))
     return 0
 
 
@@ -217,8 +222,8 @@ def render_unfinished(attempts: Sequence[Attempt], lang: str) -> list[str]:
         return []
     lines = [t("unfinished.title", code)]
     for a in attempts:
-        lines.append("  " + describe(a, code))
-        lines.append("  " + t("unfinished.cli_hint", code, exercise=a.exercise_id, id=a.id))
+        lines.append("  " + clean_line(describe(a, code), LINE_WIDTH))
+        lines.append("  " + clean_line(t("unfinished.cli_hint", code, exercise=a.exercise_id, id=a.id), LINE_WIDTH))
     return lines
 
 
@@ -285,7 +290,6 @@ def _check_reset_target(args: argparse.Namespace, counts: dict[str, int]) -> Non
         return
     from tutor.commands import course_dir
     from tutor.content import load_course
-    from tutor.untrusted import clean_line
 
     course = load_course(course_dir(args), require_translations=False, check_registry=False)
     if args.exercise and args.exercise not in course.exercises:

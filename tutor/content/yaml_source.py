@@ -14,7 +14,6 @@ so the alias, depth and text checks hold with either parser, and the plain data 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from tutor.content.problems import ContentError, Problem
 from tutor.i18n.message import Message
-from tutor.untrusted import UnsafeFile, describe_control, read_bounded
+from tutor.untrusted import UnsafeFile, clean_line, describe_control, first_unsafe, read_bounded
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 32
@@ -48,11 +47,15 @@ except AttributeError:  # pragma: no cover - PyYAML without libyaml
     _Base = yaml.SafeLoader
     FAST_PARSER = False
 
-# The characters untrusted.clean removes (C0 but TAB/LF, DEL, C1, bidi controls, line/paragraph separators, BOM),
-# except CR, which is allowed when it ends a line (CRLF files).
-_CONTROL = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff]|\r(?!\n)"
-)
+# What untrusted.clean removes (by Unicode property: categories Cc, Cf, Zl, Zp, Co, Cs and Bidi_Control), TAB and
+# LF aside, is an error in a course file; a CR is allowed where it ends a line (CRLF files).
+
+
+def _unsafe_at(text: str, start: int = 0) -> int | None:
+    found = first_unsafe(text[start:] if start else text, allow_crlf=True)
+    return None if found is None else found + start
+
+
 _CONTROL_NAMES = {
     0x00: "NUL", 0x07: "BEL", 0x08: "BS", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR", 0x1B: "ESC", 0x7F: "DEL", 0x85: "NEL",
     0x9B: "CSI", 0x9D: "OSC", 0x202E: "RIGHT-TO-LEFT OVERRIDE", 0x2028: "LINE SEPARATOR", 0xFEFF: "BOM",
@@ -66,11 +69,19 @@ _NULL_TAG = "tag:yaml.org,2002:null"
 _SEQ_TAG = "tag:yaml.org,2002:seq"
 _MAP_TAG = "tag:yaml.org,2002:map"
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
+_YAML_TAG_PREFIX = "tag:yaml.org,2002:"
+
+
+def _tag_refused(tag: str) -> Message:
+    """A tag outside text, numbers, true/false, null, lists and mappings (``!!binary``, ``!!set``, ``!local``)."""
+    short = "!!" + tag[len(_YAML_TAG_PREFIX):] if tag.startswith(_YAML_TAG_PREFIX) else tag
+    return Message.of("problem.yaml_tag_not_data", tag=clean_line(short, 60))
 
 
 def has_control(text: str) -> bool:
     """Whether ``text`` holds a character that :func:`tutor.untrusted.clean` would remove (CRLF aside)."""
-    return _CONTROL.search(text) is not None
+    return _unsafe_at(text) is not None
 
 
 def control_name(char: str) -> str:
@@ -190,12 +201,12 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         if tag is None or tag == "!":
             tag = _resolve_plain(value) if event.implicit[0] else _STR_TAG
         node = ScalarNode(tag, value, event.start_mark, event.end_mark, style=event.style)
-        bad = _CONTROL.search(value)
+        bad = _unsafe_at(value)
         if bad is not None:
             self._problem(
                 event.start_mark,
                 Message.of("problem.control_in_key" if is_key else "problem.control_in_text",
-                           name=control_name(bad.group()[0])),
+                           name=control_name(value[bad])),
             )
             return node, value
         if tag == _STR_TAG:
@@ -216,7 +227,10 @@ class _CourseLoader(_Base):  # type: ignore[misc]
             return node, None
         if tag == _BOOL_TAG:
             return node, self.bool_values[value.lower()]
-        self.exotic = True  # a timestamp, !!binary, or a tag that the safe constructor refuses
+        if tag == _TIMESTAMP_TAG and event.implicit[0]:  # an unquoted date is the text it reads as
+            return ScalarNode(_STR_TAG, value, event.start_mark, event.end_mark, style=event.style), value
+        # !!binary (bytes, which would carry ESC past the text check), !!timestamp, a local tag: not course data
+        self._problem(event.start_mark, _tag_refused(tag))
         return node, None
 
     def _sequence(self) -> tuple[Node, Any]:
@@ -225,7 +239,7 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         if tag is None or tag == "!":
             tag = _SEQ_TAG
         elif tag != _SEQ_TAG:
-            self.exotic = True
+            self._problem(start.start_mark, _tag_refused(tag))
         items: list[Node] = []
         data: list[Any] = []
         node = SequenceNode(tag, items, start.start_mark, None, flow_style=start.flow_style)
@@ -248,7 +262,7 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         if tag is None or tag == "!":
             tag = _MAP_TAG
         elif tag != _MAP_TAG:
-            self.exotic = True
+            self._problem(start.start_mark, _tag_refused(tag))
         pairs: list[tuple[Node, Node]] = []
         data: dict[Any, Any] = {}
         first: dict[Any, Node] = {}
@@ -355,13 +369,13 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 def _raw_controls(path: Path, text: str) -> list[Problem]:
     """Control characters typed into the file itself, each at its line and column."""
     problems = []
-    for match in _CONTROL.finditer(text):
-        line, col = _line_col(text, match.start())
-        problems.append(
-            Problem.of(path, line, col, Message.of("problem.control_char", name=control_name(match.group()[0])))
-        )
+    at = _unsafe_at(text)
+    while at is not None:
+        line, col = _line_col(text, at)
+        problems.append(Problem.of(path, line, col, Message.of("problem.control_char", name=control_name(text[at]))))
         if len(problems) >= MAX_PROBLEMS_PER_FILE:
             break
+        at = _unsafe_at(text, at + 1)
     return problems
 
 

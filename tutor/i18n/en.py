@@ -1609,6 +1609,10 @@ MESSAGES: dict[str, str] = {
     "problem.pydantic.greater_than_equal": "must be at least {limit}",
     "problem.pydantic.less_than": "must be less than {limit}",
     "problem.pydantic.less_than_equal": "must be at most {limit}",
+    "problem.yaml_tag_not_data": (
+        "YAML: tag {tag} is not allowed: course files are data, not code (text, numbers, true/false, null, lists "
+        "and mappings)"
+    ),
     "problem.control_in_text": "control character {name} in the text; course text must be plain (no escape sequences)",
     "problem.control_in_key": "control character {name} in a key; course text must be plain (no escape sequences)",
     "problem.int_range": "{value} is out of range (integers must fit in 64 bits)",

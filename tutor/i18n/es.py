@@ -1709,6 +1709,10 @@ MESSAGES: dict[str, str] = {
     ),
     "problem.control_in_key": (
         "carácter de control {name} en una clave; el texto del curso debe ser plano (sin secuencias de "
+    "problem.yaml_tag_not_data": (
+        "YAML: la etiqueta {tag} no está permitida: los archivos del curso son datos, no código (texto, números, "
+        "true/false, null, listas y mapas)"
+    ),
         "escape)"
     ),
     "problem.int_range": "{value} está fuera de rango (los enteros deben caber en 64 bits)",

@@ -50,7 +50,7 @@ from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 from tutor.ui.screens.code import open_code
 from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
-from tutor.untrusted import clean, clean_line
+from tutor.untrusted import clean, clean_line, widget_id
 
 
 def device_requested() -> str:
@@ -112,7 +112,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         device: str = "auto",
         budget_s: float | None = None,
     ) -> None:
-        super().__init__(id=f"exercise-{exercise.id.replace('.', '_')}")
+        super().__init__(id=widget_id("exercise-", exercise.id))
         self.course = course
         self.exercise = exercise
         self.pass_number = pass_number
@@ -153,7 +153,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
                     if choices:
                         with RadioSet(id="ex-choices"):
                             for c in choices:
-                                yield RadioButton(plain_line(c.label.get(self.lang)), id=f"choice-{c.id}")
+                                yield RadioButton(plain_line(c.label.get(self.lang)), id=widget_id("choice-", c.id))
                     if ex.kind == "number":
                         with Horizontal(classes="ex-row"):
                             yield Input(placeholder=decimal(0, self.lang, 1), id="ex-number", type="text")
@@ -222,7 +222,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         hint.label = t("ex.hint", lang)
         hint.display = self.pass_number == 1 and bool(ex.hints)
         for c in choices_of(ex):
-            for button in self.query(f"#choice-{c.id}").results(RadioButton):
+            for button in self.query(f"#{widget_id('choice-', c.id)}").results(RadioButton):
                 button.label = plain_line(c.label.get(lang))
         self._render_hints()
 
@@ -301,7 +301,8 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         else:
             radio = self.query_one("#ex-choices", RadioSet)
             pressed = radio.pressed_button
-            text = (pressed.id or "").removeprefix("choice-") if pressed is not None else ""
+            by_widget = {widget_id("choice-", c.id): c.id for c in choices_of(ex)}
+            text = by_widget.get(pressed.id or "", "") if pressed is not None else ""
         size = self.query_one("#ex-size", Input).value.strip() or None if ex.kind == "fit" else None
         return text, size, self.query_one("#ex-confidence", Input).value
 

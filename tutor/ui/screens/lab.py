@@ -47,7 +47,7 @@ from tutor.ui.screens.code import open_code
 from tutor.ui.screens.exercise import roofline_note
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
-from tutor.untrusted import clean, clean_line
+from tutor.untrusted import clean, clean_line, widget_id
 
 
 class LabScreen(RoofRemeasure, TutorScreen[None]):
@@ -86,7 +86,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
         seconds: float | None
 
     def __init__(self, lesson: Lesson, lab: Lab) -> None:
-        super().__init__(id=f"lab-{lab.id}")
+        super().__init__(id=widget_id("lab-", lab.id))
         self.lesson = lesson
         self.lab = lab
         self.prediction: LabPrediction | None = None

@@ -16,7 +16,7 @@ from tutor.ui.messages import OpenExercise, OpenLab, ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain_line
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
-from tutor.untrusted import clean_line
+from tutor.untrusted import clean_line, widget_id
 
 
 class LessonScreen(TutorScreen[None]):
@@ -27,7 +27,7 @@ class LessonScreen(TutorScreen[None]):
                         "second_pass", "quit", back="app.pop_screen")
 
     def __init__(self, course: Course, lesson: Lesson, marks: CourseMarks, section_id: str | None = None) -> None:
-        super().__init__(id=f"lesson-{lesson.id}")
+        super().__init__(id=widget_id("lesson-", lesson.id))
         self.course = course
         self.lesson = lesson
         self.marks = marks
