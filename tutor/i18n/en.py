@@ -477,6 +477,10 @@ MESSAGES: dict[str, str] = {
     "store.rejected": "the progress store refused an out-of-range value ({detail}); nothing was saved",
     "store.denied": "the progress database {path} refused: {detail}",
     "store.unreachable": "the progress server {path} cannot be reached ({detail}); nothing was saved, try again",
+    "store.schema_writable": (
+        "refused to use {path}: {roles} can create objects in its schema {schema}, and could make the tutor run "
+        "their code as you; its owner must run REVOKE CREATE ON SCHEMA {schema} FROM {roles}"
+    ),
     "store.no_row": "there is no {what} {id} of yours in {path}; nothing was changed",
     "store.data_dir": "the data folder {path} cannot be used: {detail}",
     "store.recovered": (

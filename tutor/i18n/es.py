@@ -530,6 +530,11 @@ MESSAGES: dict[str, str] = {
     "store.unreachable": (
         "el servidor de progreso {path} no responde ({detail}); no se guardó nada, vuelve a intentarlo"
     ),
+    "store.schema_writable": (
+        "no se usa {path}: {roles} puede crear objetos en su esquema {schema}, y con ellos hacer que el tutor ejecute "
+        "su código en tu nombre; su propietario debe ejecutar REVOKE CREATE ON SCHEMA {schema} FROM "
+        "{roles}"
+    ),
     "store.no_row": "no hay ningún {what} {id} tuyo en {path}; no se cambió nada",
     "store.data_dir": "la carpeta de datos {path} no sirve: {detail}",
     "store.recovered": (

@@ -17,7 +17,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tutor.progress.postgres import PostgresStore, classify_pg, display_dsn
+from tutor.progress.postgres import (
+    PostgresStore,
+    SchemaWritable,
+    classify_pg,
+    display_dsn,
+    pin_search_path,
+    schema_writers,
+)
 from tutor.progress.store import TABLES, StoreError
 from tutor.progress.store_errors import StoreDenied
 
@@ -88,22 +95,49 @@ def valid_learner_name(name: str) -> bool:
 def _ensure_role(conn: Any, role: str) -> None:
     from psycopg import sql
 
-    exists = conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    exists = conn.execute("SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = %s::name", (role,)).fetchone()
     if not exists:
         conn.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(role)))
 
 
+def _close_schemas(conn: Any, schema: str) -> None:
+    """Nobody but the owner creates in the class's schema or in ``public`` (PostgreSQL <= 14 lets every role
+    create in ``public``: a learner's function there could shadow a built-in the tutor calls and run as the
+    instructor). A REVOKE the instructor may not make only warns; :func:`schema_writers` then says who is left."""
+    from psycopg import sql
+
+    groups = sql.SQL(", ").join([sql.SQL("PUBLIC"), sql.Identifier(LEARNER_ROLE), sql.Identifier(INSTRUCTOR_ROLE)])
+    for name in dict.fromkeys(("public", schema)):
+        if conn.execute("SELECT pg_catalog.to_regnamespace(%s::text) IS NOT NULL", (name,)).fetchone()[0]:
+            present = [g for g in (LEARNER_ROLE, INSTRUCTOR_ROLE)
+                       if conn.execute("SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = %s::name", (g,)).fetchone()]
+            who = groups if len(present) == 2 else sql.SQL("PUBLIC")
+            conn.execute(sql.SQL("REVOKE CREATE ON SCHEMA {} FROM {}").format(sql.Identifier(name), who))
+
+
 def init_class(admin_dsn: str) -> ClassSetup:
-    """Create (or bring up to date) the class's schema, its group roles and its row-level security. Idempotent."""
+    """Create (or bring up to date) the class's schema, its group roles and its row-level security. Idempotent.
+
+    Refused (:class:`~tutor.progress.postgres.SchemaWritable`) while any role but the owner may create in the
+    class's schema, after revoking what the instructor can revoke."""
     import psycopg
     from psycopg import sql
 
-    store = PostgresStore(admin_dsn)  # migrates the schema as its owner
-    store.close()
     where = display_dsn(admin_dsn)
     try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            schema = pin_search_path(conn, where=where, check=False)
+            _close_schemas(conn, schema)
+            writers = schema_writers(conn, schema)
+            if writers:
+                raise SchemaWritable(path=where, schema=schema, roles=", ".join(writers[:5]))
+    except psycopg.Error as exc:
+        raise classify_pg(exc, where) from exc
+    store = PostgresStore(admin_dsn)  # migrates the schema as its owner
+    store.close()
+    try:
         with psycopg.connect(admin_dsn, autocommit=True) as conn, conn.transaction():
-            schema = str(conn.execute("SELECT current_schema()").fetchone()[0])  # type: ignore[index]
+            schema = pin_search_path(conn, where=where)
             owner = str(conn.execute("SELECT current_user").fetchone()[0])  # type: ignore[index]
             for role in (LEARNER_ROLE, INSTRUCTOR_ROLE):
                 _ensure_role(conn, role)
@@ -161,14 +195,16 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
     token = secrets.token_urlsafe(18)
     try:
         with psycopg.connect(admin_dsn, autocommit=True) as conn, conn.transaction():
-            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (name,)).fetchone():
+            schema = pin_search_path(conn, where=where)
+            if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s::name", (name,)).fetchone():
                 raise RoleExists(name=name)
-            schema = str(conn.execute("SELECT current_schema()").fetchone()[0])  # type: ignore[index]
             role = sql.Identifier(name)
             # The token travels to the server once, inside this statement; the server keeps its SCRAM hash.
             conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT 16 IN ROLE {}").format(
                 role, sql.Literal(token), sql.Identifier(LEARNER_ROLE)))
-            conn.execute(sql.SQL("ALTER ROLE {} SET search_path = {}").format(role, sql.Identifier(schema)))
+            # Settings are not inherited from the group role: each learner's own role gets the pinned path.
+            conn.execute(sql.SQL("ALTER ROLE {} SET search_path = pg_catalog, {}, pg_temp").format(
+                role, sql.Identifier(schema)))
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
     dsn = learner_dsn(admin_dsn, name, token, host)
@@ -184,7 +220,7 @@ def class_login(server: str) -> Callable[[str, str], PostgresStore]:
         if not valid_learner_name(name) or not token:
             raise StoreDenied(path=display_dsn(server), detail="wrong name or token")
         store = PostgresStore(learner_dsn(server, name, token))
-        is_learner = store._query("SELECT pg_has_role(?, 'MEMBER')", (LEARNER_ROLE,))[0][0]
+        is_learner = store._query("SELECT pg_catalog.pg_has_role(?::name, 'MEMBER')", (LEARNER_ROLE,))[0][0]
         if store.learner != name or not is_learner:
             store.close()
             raise StoreDenied(path=display_dsn(server), detail="wrong name or token")

@@ -103,17 +103,17 @@ def local_lease(device: str) -> Iterator[MeasurementLease]:
 
 
 _AHEAD_SQL = """
-SELECT count(*) FROM pg_locks o
+SELECT count(*) FROM pg_catalog.pg_locks o
 WHERE o.locktype = 'advisory' AND o.classid = %(a)s::oid AND o.objid = %(b)s::oid AND o.objsubid = 2
-  AND o.pid <> %(pid)s
+  AND o.pid <> %(pid)s::integer
   AND (o.granted OR o.waitstart <= COALESCE(
-        (SELECT me.waitstart FROM pg_locks me
-          WHERE me.pid = %(pid)s AND me.locktype = 'advisory' AND me.classid = %(a)s::oid
+        (SELECT me.waitstart FROM pg_catalog.pg_locks me
+          WHERE me.pid = %(pid)s::integer AND me.locktype = 'advisory' AND me.classid = %(a)s::oid
             AND me.objid = %(b)s::oid AND me.objsubid = 2 AND NOT me.granted), now()))
 """
 
 _HOLDER_SQL = """
-SELECT a.usename FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+SELECT a.usename FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
 WHERE l.locktype = 'advisory' AND l.classid = %(a)s::oid AND l.objid = %(b)s::oid AND l.objsubid = 2
   AND l.granted LIMIT 1
 """
@@ -129,6 +129,20 @@ def device_holder(conn: Any, device: str) -> str | None:
     key = device_key(device)
     row = conn.execute(_HOLDER_SQL, {"a": key[0], "b": key[1]}).fetchone()
     return None if row is None else str(row[0])
+
+
+def connect_pinned(conninfo: str, *, application_name: str) -> Any:
+    """A connection for the lease alone: it reads only the catalogs, so its ``search_path`` is ``pg_catalog,
+    pg_temp`` — nothing another role created can shadow what it calls (every call is qualified as well)."""
+    import psycopg
+
+    conn = psycopg.connect(conninfo, autocommit=True, application_name=application_name)
+    try:
+        conn.execute("SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 @contextmanager
@@ -148,14 +162,15 @@ def postgres_lease(
 
     key = device_key(device)
     params = {"a": key[0], "b": key[1]}
-    lock_conn = psycopg.connect(conninfo, autocommit=True, application_name="gpu-tutor lease")
+    lock_conn = connect_pinned(conninfo, application_name="gpu-tutor lease")
     lease: MeasurementLease | None = None
     abandoned = False
     try:
         pid = lock_conn.info.backend_pid
         started = time.time()
         ahead_at_start = 0
-        row = lock_conn.execute("SELECT pg_try_advisory_lock(%(a)s, %(b)s)", params).fetchone()
+        row = lock_conn.execute("SELECT pg_catalog.pg_try_advisory_lock(%(a)s::integer, %(b)s::integer)",
+                                params).fetchone()
         if not (row and row[0]):
             try:
                 ahead_at_start = _wait(lock_conn, params, key, pid, on_queue, cancelled, poll_s, conninfo)
@@ -176,7 +191,7 @@ def postgres_lease(
         if lease is not None:
             lease.released_at = time.time()
             with suppress(psycopg.Error):
-                lock_conn.execute("SELECT pg_advisory_unlock(%(a)s, %(b)s)", params)
+                lock_conn.execute("SELECT pg_catalog.pg_advisory_unlock(%(a)s::integer, %(b)s::integer)", params)
         if not abandoned:
             with suppress(psycopg.Error):
                 lock_conn.close()
@@ -211,7 +226,7 @@ def _wait(lock_conn: Any, params: dict[str, int], key: tuple[int, int], pid: int
 
     def block() -> None:
         try:
-            lock_conn.execute("SELECT pg_advisory_lock(%(a)s, %(b)s)", params)
+            lock_conn.execute("SELECT pg_catalog.pg_advisory_lock(%(a)s::integer, %(b)s::integer)", params)
             outcome["ok"] = True
         except BaseException as exc:
             outcome["error"] = exc
@@ -220,7 +235,7 @@ def _wait(lock_conn: Any, params: dict[str, int], key: tuple[int, int], pid: int
     waiter.start()
     first: int | None = None
     last: int | None = None
-    with psycopg.connect(conninfo, autocommit=True, application_name="gpu-tutor lease queue") as watch:
+    with connect_pinned(conninfo, application_name="gpu-tutor lease queue") as watch:
         next_look = 0.0
         while waiter.is_alive():
             if cancelled is not None and cancelled():

@@ -30,7 +30,16 @@ from tutor.progress.store import (
 )
 from tutor.progress.store_errors import StoreCannotOpen, StoreDenied, StoreUnreachable
 
-__all__ = ["PG_MIGRATIONS", "PostgresStore", "classify_pg", "display_dsn", "is_postgres_dsn"]
+__all__ = [
+    "PG_MIGRATIONS",
+    "PostgresStore",
+    "SchemaWritable",
+    "classify_pg",
+    "display_dsn",
+    "is_postgres_dsn",
+    "pin_search_path",
+    "schema_writers",
+]
 
 #: The first key of the migration's transaction-level advisory lock ("tv").
 MIGRATION_NAMESPACE = 0x7476
@@ -170,6 +179,60 @@ PG_MIGRATIONS: tuple[str, ...] = (
 assert len(PG_MIGRATIONS) == len(MIGRATIONS), "each SQLite migration has its PostgreSQL twin"
 
 
+#: Roles (other than superusers and the schema owner's own) that may create objects in a schema; ``PUBLIC``
+#: stands for every role. Written against ``pg_catalog`` only: it runs before the schema is trusted.
+_SCHEMA_WRITERS_SQL = """
+SELECT 'PUBLIC' FROM pg_catalog.pg_namespace n
+ WHERE n.nspname OPERATOR(pg_catalog.=) $1::pg_catalog.name
+   AND pg_catalog.has_schema_privilege('public', n.oid, 'CREATE')
+UNION ALL
+SELECT r.rolname::pg_catalog.text FROM pg_catalog.pg_roles r, pg_catalog.pg_namespace n
+ WHERE n.nspname OPERATOR(pg_catalog.=) $1::pg_catalog.name AND NOT r.rolsuper
+   AND NOT pg_catalog.pg_has_role(r.oid, n.nspowner, 'USAGE')
+   AND pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')
+"""
+
+
+class SchemaWritable(StoreDenied):
+    """Another role may create objects in the store's schema: it could shadow the functions and operators the
+    tutor calls (CVE-2018-1058) and have them run as whoever uses the store. Refused until the owner revokes it."""
+
+    code = "store.schema_writable"
+
+
+def schema_writers(conn: Any, schema: str) -> list[str]:
+    """Who besides the schema's owner (and superusers) may create in ``schema`` (``PUBLIC`` for everyone)."""
+    return [str(r[0]) for r in conn.execute(_SCHEMA_WRITERS_SQL.replace("$1", "%s"), (schema, schema)).fetchall()]
+
+
+def pin_search_path(conn: Any, *, where: str, check: bool = True) -> str:
+    """Pin ``conn``'s ``search_path`` to ``pg_catalog, <its current schema>, pg_temp`` and return that schema.
+
+    Whatever the connection string or the role's settings chose, every unqualified name then resolves in
+    ``pg_catalog`` first and in the store's schema after; ``pg_temp`` (the session's own objects) comes last.
+    Pinning alone does not stop a better-matching overload in a schema on the path, so with ``check`` the
+    schema must be writable by no one but its owner (:class:`SchemaWritable` otherwise)."""
+    from psycopg import sql
+
+    # The first schema of the path that exists, pg_catalog aside (a path pinned before names it first).
+    row = conn.execute(
+        "SELECT s FROM pg_catalog.unnest(pg_catalog.current_schemas(false)) WITH ORDINALITY AS p(s, i)"
+        " WHERE s OPERATOR(pg_catalog.<>) 'pg_catalog' AND NOT pg_catalog.starts_with(s::pg_catalog.text, 'pg_temp')"
+        " ORDER BY i LIMIT 1").fetchone()
+    schema = None if row is None else row[0]
+    if schema is None:
+        raise StoreCannotOpen(path=where, detail="no schema on the connection's search_path exists")
+    schema = str(schema)
+    conn.execute("SELECT pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', false)")
+    if check:
+        writers = schema_writers(conn, schema)
+        if writers:
+            raise SchemaWritable(path=where, schema=schema, roles=", ".join(writers[:5]))
+    path = sql.SQL("pg_catalog, {}, pg_temp").format(sql.Identifier(schema)).as_string(conn)
+    conn.execute("SELECT pg_catalog.set_config('search_path', %s, false)", (path,))
+    return schema
+
+
 class PgRow(dict[str, Any]):
     """A row as a mapping (``dict(row)``, ``row["col"]``) that also indexes by position (``row[0]``), as
     ``sqlite3.Row`` does."""
@@ -251,6 +314,7 @@ class PostgresStore(StoreBase):
         self._lock = threading.RLock()
         self._conn: Any = None
         self._learner: str | None = None
+        self.schema = ""
         try:
             import psycopg  # noqa: F401
         except ImportError:
@@ -270,8 +334,13 @@ class PostgresStore(StoreBase):
 
         conn = psycopg.connect(self.conninfo, autocommit=True, row_factory=_row_factory,
                                connect_timeout=self.connect_timeout_s, application_name="gpu-tutor")
-        # A statement that waits this long for a row lock is reported as busy rather than hanging the UI.
-        conn.execute(f"SET lock_timeout = '{int(self.busy_timeout_s * 1000)}ms'")
+        try:
+            self.schema = pin_search_path(conn, where=self.path)
+            # A statement that waits this long for a row lock is reported as busy rather than hanging the UI.
+            conn.execute(f"SET lock_timeout = '{int(self.busy_timeout_s * 1000)}ms'")
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     def _db(self) -> Any:
@@ -307,8 +376,13 @@ class PostgresStore(StoreBase):
         self._refuse_newer(version)
         if version == SCHEMA_VERSION:
             return
+        from psycopg import sql
+
         with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (MIGRATION_NAMESPACE,))
+            # New tables go to the store's schema (pg_catalog, first on the pinned path, takes none).
+            conn.execute(sql.SQL("SET LOCAL search_path = {}, pg_catalog, pg_temp").format(sql.Identifier(self.schema)))
+            conn.execute("SELECT pg_catalog.pg_advisory_xact_lock(%s::integer, pg_catalog.hashtext(%s::text))",
+                         (MIGRATION_NAMESPACE, self.schema))
             conn.execute("CREATE TABLE IF NOT EXISTS tutor_schema (version INTEGER NOT NULL)")
             # Read again under the lock: another process may have migrated while this one waited.
             row = conn.execute("SELECT version FROM tutor_schema").fetchone()
@@ -365,7 +439,8 @@ class PostgresStore(StoreBase):
 
         a, b = device_key(device)
         rows = self._query(
-            "SELECT a.usename FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid WHERE l.locktype = 'advisory'"
+            "SELECT a.usename FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory'"
             " AND l.classid = ?::oid AND l.objid = ?::oid AND l.objsubid = 2 AND l.granted LIMIT 1", (a, b))
         return str(rows[0][0]) if rows else None
 

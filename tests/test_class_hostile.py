@@ -1,0 +1,142 @@
+"""A class set up exactly as the README says, attacked by one of its learners with their own credentials.
+
+The class lives in its own database, owned by a ``CREATEROLE`` instructor (not a superuser), its tables in
+``public`` — and ``public`` writable by every role, as PostgreSQL 14 and older leave it (``GRANT CREATE ON SCHEMA
+public TO PUBLIC`` imitates that on PostgreSQL 15). The attacks are the ones a hostile learner would try: shadow
+the built-ins the tutor's SQL calls (CVE-2018-1058), so that they run as another learner or as the instructor.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+
+from tests.conftest import drop_roles
+from tutor.progress.classroom import LearnerCredentials, add_learner, init_class
+from tutor.progress.lease import postgres_lease
+from tutor.progress.store import StoreError
+
+#: Shadows of the advisory-lock built-ins, with the argument types psycopg sends for small Python ints
+#: (``smallint`` for the lease's first key, ``smallint`` or ``integer`` for the second): an exact match beats
+#: ``pg_catalog``'s ``(integer, integer)`` whatever the order of the search path. Each one records who ran it,
+#: then does what the built-in does, so the victim notices nothing.
+SHADOWS = [
+    (name, types)
+    for name in ("pg_try_advisory_lock", "pg_advisory_lock", "pg_advisory_unlock", "pg_advisory_xact_lock")
+    for types in ("smallint, integer", "smallint, smallint", "smallint, bigint")
+]
+
+
+@dataclass
+class ReadmeClass:
+    su: str  # the server's superuser, on the class's database (the test's own hands, never the attacker's)
+    instructor: str
+    learners: dict[str, LearnerCredentials]
+
+
+def _returns(name: str) -> str:
+    return "void" if name in ("pg_advisory_lock", "pg_advisory_xact_lock") else "boolean"
+
+
+def shadow_sql(name: str, types: str) -> str:
+    returns = _returns(name)
+    body = f"SELECT pg_catalog.{name}($1::integer, $2::integer)"
+    return (f"CREATE FUNCTION public.{name}({types}) RETURNS {returns} LANGUAGE sql AS $$ "
+            f"INSERT INTO public.pwned (who) VALUES (current_user); {body} $$")
+
+
+@pytest.fixture
+def readme_class(pg_admin_dsn: str) -> Iterator[ReadmeClass]:
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import make_conninfo
+
+    suffix = secrets.token_hex(3)
+    db, teacher = f"tutor_{suffix}", f"teacher_{suffix}"
+    roles = [teacher]
+    with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+        su.execute(sql.SQL("CREATE ROLE {} LOGIN CREATEROLE").format(sql.Identifier(teacher)))
+        su.execute(sql.SQL("CREATE DATABASE {} OWNER {}").format(sql.Identifier(db), sql.Identifier(teacher)))
+    su_dsn = make_conninfo(pg_admin_dsn, dbname=db)
+    with psycopg.connect(su_dsn, autocommit=True) as su:
+        su.execute("GRANT CREATE ON SCHEMA public TO PUBLIC")  # PostgreSQL <= 14's default
+    instructor = make_conninfo(pg_admin_dsn, dbname=db, user=teacher)
+    room = ReadmeClass(su_dsn, instructor, {})
+    try:
+        init_class(instructor)
+        for who in ("ana", "ben"):
+            creds = add_learner(instructor, f"{who}_{suffix}")
+            roles.append(creds.name)
+            room.learners[who] = creds
+        yield room
+    finally:
+        with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+            su.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db)))
+        drop_roles(pg_admin_dsn, roles[::-1])
+
+
+def plant_shadows(room: ReadmeClass) -> None:
+    """As ana: a table anyone may write into, and the shadows (the superuser grants ana CREATE on public first,
+    as a careless administrator might after ``class init``)."""
+    import psycopg
+    from psycopg import sql
+
+    ana = room.learners["ana"]
+    with psycopg.connect(room.su, autocommit=True) as su:
+        su.execute(sql.SQL("GRANT CREATE ON SCHEMA public TO {}").format(sql.Identifier(ana.name)))
+    with psycopg.connect(ana.dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE public.pwned (who TEXT)")
+        conn.execute("GRANT INSERT ON public.pwned TO PUBLIC")
+        for name, types in SHADOWS:
+            conn.execute(shadow_sql(name, types))
+
+
+def victims_of(room: ReadmeClass) -> set[str]:
+    import psycopg
+
+    with psycopg.connect(room.su, autocommit=True) as su:
+        return {r[0] for r in su.execute("SELECT who FROM public.pwned").fetchall()}
+
+
+def test_after_class_init_no_learner_can_create_in_public(readme_class: ReadmeClass) -> None:
+    import psycopg
+
+    with psycopg.connect(readme_class.learners["ana"].dsn, autocommit=True) as ana:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            ana.execute("CREATE FUNCTION public.pg_try_advisory_lock(smallint, integer) RETURNS boolean "
+                        "LANGUAGE sql AS $$ SELECT true $$")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            ana.execute("CREATE TABLE public.pwned (who TEXT)")
+        assert ana.execute("SELECT pg_catalog.has_schema_privilege('public', 'public', 'CREATE')").fetchone() == (
+            False,)
+
+
+def test_a_learners_shadow_functions_never_run_as_another_learner_or_the_instructor(
+    readme_class: ReadmeClass,
+) -> None:
+    room = readme_class
+    plant_shadows(room)
+    ben = room.learners["ben"]
+    device = f"test-host:{time.time_ns()}"
+    # the measurement lease, taken by another learner and by the instructor (each on a connection of its own)
+    for dsn in (ben.dsn, room.instructor):
+        with postgres_lease(dsn, device) as lease:
+            assert lease.held
+    assert victims_of(room) == set()
+    # the instructor runs init again (the migration's lock) and the other learner opens their store: both are
+    # refused, in one line naming the learner who can create in the class's schema
+    for who in ("instructor", "ben"):
+        with pytest.raises(StoreError) as refused:
+            if who == "instructor":
+                init_class(room.instructor)
+            else:
+                from tutor.progress.postgres import PostgresStore
+
+                PostgresStore(ben.dsn).close()
+        said = str(refused.value)
+        assert room.learners["ana"].name in said and "public" in said and "\n" not in said, said
+    assert victims_of(room) == set()
