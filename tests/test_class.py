@@ -7,6 +7,7 @@ rows: every attempt is refused or finds nothing, and the instructor still reads 
 from __future__ import annotations
 
 import secrets
+from pathlib import Path
 
 import pytest
 
@@ -113,8 +114,11 @@ def test_the_instructor_role_reads_every_learner_but_writes_nothing(classroom: C
 
 
 def test_the_class_commands_print_a_token_once_and_only_it_opens_the_store(
-    classroom: Classroom, capsys: pytest.CaptureFixture[str]
+    classroom: Classroom, capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    import os
+
+    monkeypatch.delenv("TUTOR_TOKEN_FILE", raising=False)  # --token-file sets it for the process's workers
     name = f"cleo_{secrets.token_hex(3)}"
     classroom.roles.append(name)
     assert main(["class", "init", "--store", classroom.admin, "--lang", "en"]) == 0
@@ -124,13 +128,40 @@ def test_the_class_commands_print_a_token_once_and_only_it_opens_the_store(
     assert f"Alumno {name} creado" in out and "no se vuelven a mostrar" in out
     token = next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.strip().startswith("token:"))
     dsn = next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.strip().startswith("conexión:"))
-    assert token in dsn and len(token) >= 20
+    pgpass = next(line.split(":", 1)[1].strip() for line in out.splitlines() if "línea de .pgpass:" in line)
+    assert token not in dsn and len(token) >= 20 and pgpass.endswith(f":{name}:{token}")
+    # the token from a file only its owner may read, from a .pgpass file, never from the command line
+    token_file = tmp_path / "token"
+    token_file.write_text(token + "\n")
+    token_file.chmod(0o600)
+    assert main(["progress", "--store", dsn, "--token-file", str(token_file), "--json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and token not in captured.out
+    passfile = tmp_path / "pgpass"
+    passfile.write_text(pgpass + "\n")
+    passfile.chmod(0o600)
+    monkeypatch.setenv("PGPASSFILE", str(passfile))
     assert main(["progress", "--store", dsn, "--json"]) == 0
-    capsys.readouterr()
-    wrong = dsn.replace(token, "not-the-token")
+    assert capsys.readouterr().err == ""
+    monkeypatch.delenv("PGPASSFILE")
+    os.environ.pop("TUTOR_TOKEN_FILE")
+    # with neither (and no terminal to ask in) one line says how to give it
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "none"))
+    assert main(["progress", "--store", dsn, "--lang", "en"]) == 2
+    assert "wants your token: pass --token-file FILE" in capsys.readouterr().err
+    token_file.chmod(0o644)
+    assert main(["progress", "--store", dsn, "--token-file", str(token_file), "--lang", "en"]) == 2
+    assert "may be read by others: it is not used; chmod 600" in capsys.readouterr().err
+    os.environ.pop("TUTOR_TOKEN_FILE")
+    # a token in --store still works, with a loud warning
+    in_argv = dsn.replace(f"{name}@", f"{name}:{token}@")
+    assert main(["progress", "--store", in_argv, "--json", "--lang", "en"]) == 0
+    assert "WARNING: the token in --store is on this process's command line" in capsys.readouterr().err
+    wrong = dsn.replace(f"{name}@", f"{name}:not-the-token@")
     assert main(["progress", "--store", wrong]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "password authentication failed" in err and "not-the-token" not in err
+    assert "password authentication failed" in err and "not-the-token" not in err
+    assert err.count("\n") == 2  # the warning, then the one line
     assert main(["class", "add-learner", name, "--store", classroom.admin]) == 2
     assert "already exists" in capsys.readouterr().err
     assert main(["class", "add-learner", "Robert'); DROP TABLE attempts;--", "--store", classroom.admin]) == 2
@@ -140,3 +171,29 @@ def test_the_class_commands_print_a_token_once_and_only_it_opens_the_store(
 def test_class_commands_need_a_postgresql_store(capsys: pytest.CaptureFixture[str], stores: Stores) -> None:
     assert main(["class", "init"]) == 2
     assert "needs a PostgreSQL store" in capsys.readouterr().err
+
+
+def test_in_a_terminal_the_token_is_asked_for_once_and_serves_the_lease_too(
+    classroom: Classroom, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tutor.progress.postgres import PostgresStore
+
+    ana = classroom.learners["ana"]
+    asked: list[str] = []
+
+    def prompt(server: str) -> str:
+        asked.append(server)
+        return ana.token
+
+    monkeypatch.setattr(PostgresStore, "token_prompt", prompt)
+    monkeypatch.setenv("PGPASSFILE", "/nonexistent")
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.delenv("TUTOR_TOKEN_FILE", raising=False)
+    store = PostgresStore(ana.address)
+    try:
+        assert store.learner == ana.name and asked == [ana.server]
+        with store.lease("test-host:prompt") as lease:
+            assert lease.held
+        assert asked == [ana.server] and ana.token not in store.path
+    finally:
+        store.close()

@@ -140,3 +140,24 @@ def test_a_learners_shadow_functions_never_run_as_another_learner_or_the_instruc
         said = str(refused.value)
         assert room.learners["ana"].name in said and "public" in said and "\n" not in said, said
     assert victims_of(room) == set()
+
+
+def test_a_learners_token_never_reaches_the_server_in_clear_and_is_kept_as_scram(
+    readme_class: ReadmeClass, pg_admin_dsn: str,
+) -> None:
+    """The token is never in a statement the server could log (``log_statement = ddl``), and an ``md5``
+    ``password_encryption`` does not apply: ``add_learner`` sends the SCRAM verifier it computed itself."""
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    md5_instructor = make_conninfo(readme_class.instructor, options="-c password_encryption=md5")
+    cleo = add_learner(md5_instructor, f"cleo_{secrets.token_hex(3)}")
+    try:
+        with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+            [(kept,)] = su.execute("SELECT rolpassword FROM pg_authid WHERE rolname = %s", (cleo.name,)).fetchall()
+        assert kept.startswith("SCRAM-SHA-256$") and cleo.token not in kept
+        with psycopg.connect(cleo.dsn, autocommit=True) as conn:
+            assert conn.execute("SELECT current_user").fetchone() == (cleo.name,)
+        assert cleo.token not in cleo.address and cleo.pgpass.endswith(f":{cleo.name}:{cleo.token}")
+    finally:
+        drop_roles(pg_admin_dsn, [cleo.name])

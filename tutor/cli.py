@@ -75,6 +75,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return quiet_broken_pipe()
 
 
+def _warn_of_a_token_in_argv(store: str, args: argparse.Namespace) -> None:
+    """A password in ``--store`` is in this process's command line: every user of the machine reads it (ps)."""
+    from tutor.progress.postgres import conninfo_password, is_postgres_dsn
+
+    if is_postgres_dsn(store) and conninfo_password(store) is not None:
+        print(t("cli.token_in_argv", _lang_of(args), prog="tutor"), file=sys.stderr)
+
+
+def _token_sources(args: argparse.Namespace) -> None:
+    """``--token-file`` (through the environment, for worker processes) and, in a terminal, a hidden prompt."""
+    import os
+
+    from tutor.progress.engines import is_class_store
+
+    token_file = getattr(args, "token_file", None)
+    if token_file is not None:
+        from tutor.progress.postgres import TOKEN_FILE_ENV
+
+        os.environ[TOKEN_FILE_ENV] = str(token_file)
+    if is_class_store() and sys.stdin is not None and sys.stdin.isatty():
+        import getpass
+
+        from tutor.progress.postgres import PostgresStore
+
+        lang = _lang_of(args)
+        PostgresStore.token_prompt = lambda server: getpass.getpass(t("cli.token_prompt", lang, server=server))
+
+
 def _run(args: argparse.Namespace) -> int:
     data_dir = getattr(args, "data_dir", None)
     if data_dir is not None:
@@ -87,6 +115,8 @@ def _run(args: argparse.Namespace) -> int:
 
         # through the environment, so worker processes and the browser's app processes open the same store
         os.environ[STORE_ENV] = store
+        _warn_of_a_token_in_argv(store, args)
+    _token_sources(args)
     handler = getattr(args, "func", None)
     from tutor.progress.store import StoreError, on_recovery
 

@@ -41,6 +41,7 @@ def add_common_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data-dir", type=Path, default=argparse.SUPPRESS, metavar="DIR",
                         help=t("cli.help.data_dir", lang))
     parser.add_argument("--store", default=argparse.SUPPRESS, metavar="URL", help=t("cli.help.store", lang))
+    parser.add_argument("--token-file", default=argparse.SUPPRESS, metavar="FILE", help=t("cli.help.token_file", lang))
 
 
 def add_lang_option(parser: argparse.ArgumentParser, help: str | None = None) -> None:

@@ -77,7 +77,8 @@ def run_add_learner(args: argparse.Namespace) -> int:
     from tutor.progress.classroom import add_learner
 
     creds = add_learner(_admin_dsn(), args.name, host=args.host)
-    print(t("class.learner_added", _lang(args), name=creds.name, token=creds.token, dsn=creds.dsn))
+    print(t("class.learner_added", _lang(args), name=creds.name, token=creds.token, dsn=creds.address,
+            pgpass=creds.pgpass))
     return 0
 
 

@@ -69,8 +69,10 @@ MESSAGES: dict[str, str] = {
     ),
     "class.learner_added": (
         "Learner {name} created. Give them these; they are not shown again (the server keeps only a hash):\n  name:  "
-        "{name}\n  token: {token}\n  connection: {dsn}\nIn their terminal: tutor --store '{dsn}'\nIn the browser "
-        "(tutor serve): name and token."
+        "{name}\n  token: {token}\n  connection: {dsn}\n  .pgpass line: {pgpass}\nIn their terminal: add the .pgpass "
+        "line to ~/.pgpass (chmod 600), or save the token alone in a file only they can read, then: tutor --store "
+        "'{dsn}' (--token-file FILE); in a terminal the tutor asks for it otherwise. Never in --store: every user of "
+        "the machine sees a command line (ps).\nIn the browser (tutor serve): name and token."
     ),
     # tutor.commands.lab
     "labcli.unknown": "no lab {lab!r} in this course ('tutor lab list' lists them)",
@@ -87,6 +89,12 @@ MESSAGES: dict[str, str] = {
     "cli.unknown_device": "unknown device '{device}' (choose auto, cpu or cuda)",
     "cli.no_course": "no course found in {path} (expected {path}/lessons and {path}/exercises)",
     "cli.interrupted": "{prog}: interrupted",
+    "cli.token_in_argv": (
+        "{prog}: WARNING: the token in --store is on this process's command line, which every user of this machine "
+        "can read (ps). Use --store without it and --token-file FILE, ~/.pgpass, or the prompt; ask your instructor "
+        "for a new token."
+    ),
+    "cli.token_prompt": "Token for {server} (not shown): ",
     "cli.class_login": "--class-login needs ${env} (tutor serve sets it)",
     # tutor's command line: help texts (cli.desc.* a command's description, cli.help.* an option's or command's line)
     "cli.desc.tutor": (
@@ -105,6 +113,10 @@ MESSAGES: dict[str, str] = {
     "cli.help.store": (
         "the progress store: a postgresql://… URL for a class (or $TUTOR_STORE); default: the SQLite file in the data "
         "dir"
+    ),
+    "cli.help.token_file": (
+        "read the class token from FILE (only you may read it: chmod 600) rather than from the command line; also "
+        "PGPASSFILE/~/.pgpass, PGPASSWORD, or a hidden prompt in a terminal"
     ),
     "cli.help.lang": (
         "language of the output (default: the language last chosen in the tutor, else the locale's; JSON stays "
@@ -481,6 +493,16 @@ MESSAGES: dict[str, str] = {
         "refused to use {path}: {roles} can create objects in its schema {schema}, and could make the tutor run "
         "their code as you; its owner must run REVOKE CREATE ON SCHEMA {schema} FROM {roles}"
     ),
+    "store.no_token": (
+        "the progress server {path} wants your token: pass --token-file FILE, add a ~/.pgpass line, or run in a "
+        "terminal to be asked"
+    ),
+    "store.token_file_unreadable": "the token file {path} cannot be read: {detail}",
+    "store.token_file_open": (
+        "the token file {path} may be read by others: it is not used; chmod 600 {path} (and ask for a new token if "
+        "others could read it)"
+    ),
+    "store.token_file_empty": "the token file {path} holds no token (the first line is empty)",
     "store.no_row": "there is no {what} {id} of yours in {path}; nothing was changed",
     "store.data_dir": "the data folder {path} cannot be used: {detail}",
     "store.recovered": (

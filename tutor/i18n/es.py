@@ -69,8 +69,10 @@ MESSAGES: dict[str, str] = {
     ),
     "class.learner_added": (
         "Alumno {name} creado. Dale estos datos; no se vuelven a mostrar (el servidor sólo guarda un hash):\n  nombre: "
-        "{name}\n  token:  {token}\n  conexión: {dsn}\nEn su terminal: tutor --store '{dsn}'\nEn el navegador (tutor "
-        "serve): nombre y token."
+        "{name}\n  token:  {token}\n  conexión: {dsn}\n  línea de .pgpass: {pgpass}\nEn su terminal: añade la línea "
+        "a ~/.pgpass (chmod 600), o guarda el token solo en un archivo que sólo él pueda leer, y luego: tutor --store "
+        "'{dsn}' (--token-file ARCHIVO); en un terminal el tutor lo pide si no. Nunca en --store: todos los usuarios "
+        "de la máquina ven la línea de órdenes (ps).\nEn el navegador (tutor serve): nombre y token."
     ),
     # tutor.commands.lab
     "labcli.unknown": "no hay ningún laboratorio {lab!r} en este curso (tutor lab list los enumera)",
@@ -87,6 +89,12 @@ MESSAGES: dict[str, str] = {
     "cli.unknown_device": "dispositivo desconocido «{device}» (elige auto, cpu o cuda)",
     "cli.no_course": "no hay ningún curso en {path} (se esperaba {path}/lessons y {path}/exercises)",
     "cli.interrupted": "{prog}: interrumpido",
+    "cli.token_in_argv": (
+        "{prog}: AVISO: el token de --store está en la línea de órdenes de este proceso, que cualquier usuario de "
+        "esta máquina puede leer (ps). Usa --store sin él y --token-file ARCHIVO, ~/.pgpass o la pregunta; pide a tu "
+        "profesor un token nuevo."
+    ),
+    "cli.token_prompt": "Token para {server} (no se muestra): ",
     "cli.class_login": "--class-login necesita ${env} (tutor serve la pone)",
     # tutor's command line: help texts (cli.desc.* a command's description, cli.help.* an option's or command's line)
     "cli.desc.tutor": (
@@ -111,6 +119,10 @@ MESSAGES: dict[str, str] = {
     "cli.help.store": (
         "el almacén de progreso: una URL postgresql://… para una clase (o $TUTOR_STORE); por omisión: el archivo "
         "SQLite de la carpeta de datos"
+    ),
+    "cli.help.token_file": (
+        "lee el token de la clase de FILE (que sólo tú puedas leer: chmod 600) en vez de la línea de órdenes; "
+        "también PGPASSFILE/~/.pgpass, PGPASSWORD, o una pregunta oculta en un terminal"
     ),
     "cli.help.lang": (
         "idioma de la salida (por omisión: el último elegido en el tutor, si no el del locale; el JSON sigue en "
@@ -535,6 +547,16 @@ MESSAGES: dict[str, str] = {
         "su código en tu nombre; su propietario debe ejecutar REVOKE CREATE ON SCHEMA {schema} FROM "
         "{roles}"
     ),
+    "store.no_token": (
+        "el servidor de progreso {path} pide tu token: pasa --token-file ARCHIVO, añade una línea a ~/.pgpass, o "
+        "ejecútalo en un terminal para que te lo pregunte"
+    ),
+    "store.token_file_unreadable": "no se puede leer el archivo del token {path}: {detail}",
+    "store.token_file_open": (
+        "otros pueden leer el archivo del token {path}: no se usa; chmod 600 {path} (y pide un token nuevo si otros "
+        "pudieron leerlo)"
+    ),
+    "store.token_file_empty": "el archivo del token {path} no tiene ningún token (la primera línea está vacía)",
     "store.no_row": "no hay ningún {what} {id} tuyo en {path}; no se cambió nada",
     "store.data_dir": "la carpeta de datos {path} no sirve: {detail}",
     "store.recovered": (

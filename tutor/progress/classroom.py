@@ -41,6 +41,7 @@ __all__ = [
     "class_login",
     "init_class",
     "learner_dsn",
+    "pgpass_line",
     "valid_learner_name",
 ]
 
@@ -80,12 +81,16 @@ class ClassSetup:
 
 @dataclass(frozen=True)
 class LearnerCredentials:
-    """A new learner's role and token, and the connection string built from them (shown once)."""
+    """A new learner's role and token (shown once). ``dsn`` holds the token, for a program's own use only;
+    what a person is given is ``address`` (no token), the token, and ``pgpass`` (a ``~/.pgpass`` line): a token
+    on a command line is read by every user of the machine (``ps``)."""
 
     name: str
     token: str
     dsn: str
     server: str
+    address: str = ""
+    pgpass: str = ""
 
 
 def valid_learner_name(name: str) -> bool:
@@ -179,7 +184,8 @@ def learner_dsn(admin_dsn: str, name: str, token: str, host: str | None = None) 
     netloc_host = f"[{host}]" if ":" in host else host
     port = f":{parts['port']}" if parts.get("port") else ""
     query = urlencode({k: v for k, v in parts.items() if k in ("options", "sslmode") and v}, quote_via=quote)
-    user = f"{quote(name, safe='')}:{quote(token, safe='')}@" if name else ""
+    secret = f":{quote(token, safe='')}" if token else ""
+    user = f"{quote(name, safe='')}{secret}@" if name else ""
     return (f"postgresql://{user}{netloc_host}{port}/{quote(str(parts.get('dbname') or ''), safe='')}"
             + (f"?{query}" if query else ""))
 
@@ -199,16 +205,32 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
             if conn.execute("SELECT 1 FROM pg_roles WHERE rolname = %s::name", (name,)).fetchone():
                 raise RoleExists(name=name)
             role = sql.Identifier(name)
-            # The token travels to the server once, inside this statement; the server keeps its SCRAM hash.
+            # Only the SCRAM verifier, computed here, reaches the server: the token is never in a statement the
+            # server may log, and an md5 password_encryption does not apply.
+            verifier = conn.pgconn.encrypt_password(token.encode(), name.encode(), b"scram-sha-256").decode()
             conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT 16 IN ROLE {}").format(
-                role, sql.Literal(token), sql.Identifier(LEARNER_ROLE)))
+                role, sql.Literal(verifier), sql.Identifier(LEARNER_ROLE)))
             # Settings are not inherited from the group role: each learner's own role gets the pinned path.
             conn.execute(sql.SQL("ALTER ROLE {} SET search_path = pg_catalog, {}, pg_temp").format(
                 role, sql.Identifier(schema)))
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
     dsn = learner_dsn(admin_dsn, name, token, host)
-    return LearnerCredentials(name=name, token=token, dsn=dsn, server=display_dsn(dsn))
+    address = learner_dsn(admin_dsn, name, "", host)
+    return LearnerCredentials(name=name, token=token, dsn=dsn, server=display_dsn(dsn), address=address,
+                              pgpass=pgpass_line(address, token))
+
+
+def pgpass_line(address: str, token: str) -> str:
+    """The ``~/.pgpass`` line that gives ``token`` to libpq for ``address`` (``:`` and ``\\`` escaped)."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    parts = conninfo_to_dict(address)
+
+    def field(value: object) -> str:
+        return str(value or "*").replace("\\", "\\\\").replace(":", "\\:")
+
+    return ":".join(field(parts.get(k)) for k in ("host", "port", "dbname", "user")) + ":" + field(token)
 
 
 def class_login(server: str) -> Callable[[str, str], PostgresStore]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
-from typing import Any
+from typing import Any, ClassVar
 
 from tutor.progress.lease import MeasurementLease, postgres_lease
 from tutor.progress.store import (
@@ -32,17 +32,79 @@ from tutor.progress.store_errors import StoreCannotOpen, StoreDenied, StoreUnrea
 
 __all__ = [
     "PG_MIGRATIONS",
+    "TOKEN_FILE_ENV",
     "PostgresStore",
     "SchemaWritable",
     "classify_pg",
+    "conninfo_password",
     "display_dsn",
     "is_postgres_dsn",
     "pin_search_path",
+    "read_token_file",
     "schema_writers",
 ]
 
 #: The first key of the migration's transaction-level advisory lock ("tv").
 MIGRATION_NAMESPACE = 0x7476
+#: A file holding a learner's token (``tutor --token-file``): read when the connection string has no password.
+TOKEN_FILE_ENV = "TUTOR_TOKEN_FILE"
+#: Larger than any token; a bigger file is not a token file.
+_TOKEN_FILE_LIMIT = 4096
+
+
+class StoreNoToken(StoreDenied):
+    """The server wants the role's password (a learner's token) and none was given."""
+
+    code = "store.no_token"
+
+
+class TokenFileUnreadable(StoreCannotOpen):
+    code = "store.token_file_unreadable"
+
+
+class TokenFileOpen(StoreCannotOpen):
+    """Group or others may read the file: like libpq with a ``.pgpass`` that is too open, the tutor refuses it."""
+
+    code = "store.token_file_open"
+
+
+class TokenFileEmpty(StoreCannotOpen):
+    code = "store.token_file_empty"
+
+
+def read_token_file(path: str) -> str:
+    """The token in ``path`` (its first line, stripped): a regular file that only its owner may read."""
+    import os
+    import stat
+    from pathlib import Path
+
+    file = Path(path).expanduser()
+    try:
+        with file.open("rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise TokenFileUnreadable(path=str(file), detail="not a regular file")
+            if os.name == "posix" and info.st_mode & 0o077:
+                raise TokenFileOpen(path=str(file))
+            data = handle.read(_TOKEN_FILE_LIMIT + 1)
+    except OSError as exc:
+        raise TokenFileUnreadable(path=str(file), detail=exc.strerror or type(exc).__name__) from None
+    lines = data.decode("utf-8", "replace").splitlines() if len(data) <= _TOKEN_FILE_LIMIT else []
+    token = lines[0].strip() if lines else ""
+    if not token:
+        raise TokenFileEmpty(path=str(file))
+    return token
+
+
+def conninfo_password(conninfo: str) -> str | None:
+    """The password written in a connection string (URL or ``key=value``), or None."""
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        password = conninfo_to_dict(conninfo).get("password")
+        return str(password) if password else None
+    except Exception:
+        return None
 
 
 def is_postgres_dsn(spec: str) -> bool:
@@ -287,6 +349,8 @@ def classify_pg(exc: BaseException, where: str, busy_seconds: float = 10) -> Sto
     if isinstance(exc, e.LockNotAvailable | e.DeadlockDetected | e.SerializationFailure | e.QueryCanceled):
         return StoreBusy(path=where, seconds=f"{busy_seconds:g}")
     if isinstance(exc, psycopg.OperationalError):
+        if "no password supplied" in detail:
+            return StoreNoToken(path=where)
         if "password authentication failed" in detail or ("role" in detail and "does not exist" in detail):
             return StoreDenied(path=where, detail=detail)
         return StoreUnreachable(path=where, detail=detail)
@@ -307,10 +371,20 @@ class PostgresStore(StoreBase):
     #: Seconds a connection attempt waits for the server.
     connect_timeout_s: int = 10
     busy_timeout_s: float = 10.0
+    #: Asks for the token when the server wants a password and none was given (no password in the connection
+    #: string, no ``$TUTOR_TOKEN_FILE``, nothing from libpq's ``PGPASSWORD``/``PGPASSFILE``): ``prompt(server)``.
+    #: The CLI sets it when stdin is a terminal (a hidden prompt), so a token never has to be on a command line.
+    token_prompt: ClassVar[Callable[[str], str] | None] = None
 
-    def __init__(self, conninfo: str) -> None:
+    def __init__(self, conninfo: str, *, password: str | None = None) -> None:
+        import os
+
         self.conninfo = conninfo
         self.path = display_dsn(conninfo)
+        token_file = os.environ.get(TOKEN_FILE_ENV)
+        if password is None and token_file and conninfo_password(conninfo) is None:
+            password = read_token_file(token_file)
+        self._password = password
         self._lock = threading.RLock()
         self._conn: Any = None
         self._learner: str | None = None
@@ -329,11 +403,31 @@ class PostgresStore(StoreBase):
 
     # -- connection ---------------------------------------------------------------------------------------------
 
+    def _full_conninfo(self) -> str:
+        """The connection string with the token, if one was read or typed (in memory only, never shown)."""
+        if self._password is None:
+            return self.conninfo
+        from psycopg.conninfo import make_conninfo
+
+        return make_conninfo(self.conninfo, password=self._password)
+
     def _connect(self) -> Any:
         import psycopg
 
-        conn = psycopg.connect(self.conninfo, autocommit=True, row_factory=_row_factory,
-                               connect_timeout=self.connect_timeout_s, application_name="gpu-tutor")
+        def connect() -> Any:
+            return psycopg.connect(self._full_conninfo(), autocommit=True, row_factory=_row_factory,
+                                   connect_timeout=self.connect_timeout_s, application_name="gpu-tutor")
+
+        try:
+            conn = connect()
+        except psycopg.OperationalError as exc:
+            prompt = type(self).token_prompt
+            if self._password is not None or prompt is None or "no password supplied" not in str(exc):
+                raise
+            self._password = prompt(self.path) or None
+            if self._password is None:
+                raise
+            conn = connect()
         try:
             self.schema = pin_search_path(conn, where=self.path)
             # A statement that waits this long for a row lock is reported as busy rather than hanging the UI.
@@ -455,7 +549,7 @@ class PostgresStore(StoreBase):
         import psycopg
 
         try:
-            cm = postgres_lease(self.conninfo, device, on_queue=on_queue, cancelled=cancelled)
+            cm = postgres_lease(self._full_conninfo(), device, on_queue=on_queue, cancelled=cancelled)
             lease = cm.__enter__()
         except psycopg.Error as exc:
             raise classify_pg(exc, self.path, self.busy_timeout_s) from exc
