@@ -91,13 +91,15 @@ def test_bound_clear_cases_and_the_too_close_band() -> None:
     compute = resolve_truth(BOUND, workload(50.0, 120.0, 2.4))
     assert compute.choice == "compute"
     assert grade(BOUND, Prediction(choice="memory"), compute).score == 0.0
-    # intensity 6 vs ridge 5: inside ±0.25 decades → both answers count, and the reveal says so
+    # intensity 6 vs ridge 5: inside ±0.25 decades → inconclusive on this run: neither answer is graded, the
+    # attempt is not counted, and the reveal says why (issue 26 item 4: "both answers count" is not the answer)
     close = resolve_truth(BOUND, workload(6.0, 60.0, 10.0))
-    assert close.too_close
+    assert close.too_close and close.inconclusive == ("near_ridge",)
     for choice in ("memory", "compute"):
         v = grade(BOUND, Prediction(choice=choice), close)
-        assert v.verdict == "correct" and v.both_count
-        assert "both answers count" in v.feedback["en"] and "ambas" in v.feedback["es"]
+        assert v.verdict == "inconclusive" and not v.counted and not v.both_count
+        assert "Not counted" in v.feedback["en"] and "No cuenta" in v.feedback["es"]
+        assert "too close to your measured ridge" in v.feedback["en"] and "cresta" in v.feedback["es"]
 
 
 def test_bound_band_is_the_exercises() -> None:

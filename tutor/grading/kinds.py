@@ -135,8 +135,10 @@ def grade_bound(prediction: Prediction, truth: ResolvedTruth) -> Verdict:
         raise GradingError("the measurement did not classify the workload")
     said, real = _BOUND_LABEL[prediction.choice], _BOUND_LABEL[truth.choice]
     fields: dict[str, object] = {"said": lambda lang: t(said, lang), "real": lambda lang: t(real, lang)}
-    if truth.too_close:
-        return Verdict("correct", FULL_SCORE, _feedback("grade.bound.too_close", **fields), truth, both_count=True)
+    if truth.inconclusive or truth.too_close:
+        reasons = truth.inconclusive or ("near_ridge",)
+        fields["why"] = lambda lang: "; ".join(t(f"grade.bound.why.{r}", lang) for r in reasons)
+        return Verdict("inconclusive", 0.0, _feedback("grade.bound.inconclusive", **fields), truth, counted=False)
     if prediction.choice == truth.choice:
         return Verdict("correct", FULL_SCORE, _feedback("grade.bound.right", **fields), truth)
     return Verdict("wrong", 0.0, _feedback("grade.bound.wrong", **fields), truth)

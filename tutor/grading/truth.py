@@ -189,13 +189,15 @@ def _spread_details(spread: noise.Spread, sigma: float) -> dict[str, Any]:
 
 
 def _bound_truth(exercise: Exercise, m: Measurement | None) -> ResolvedTruth:
-    """Memory or compute from the measured classification, re-banded with the exercise's tolerance."""
-    from tutor.theory.roofline import classify
+    """Memory or compute from the measured classification, re-banded with the exercise's tolerance, and whether
+    this run can decide it at all (:func:`inconclusive_reasons`)."""
+    from tutor.theory.roofline import classify, ridge_band
 
     band_factor = 10 ** exercise.grading.too_close_band
     classification = m.classification if m is not None else None
     if m is not None and m.roofline is not None and m.arithmetic_intensity is not None \
             and m.achieved_gflops is not None and m.achieved_gbs is not None:
+        band_factor = ridge_band(band_factor, m.roofline.ridge_cv(m.dtype))
         with suppress(KeyError, ValueError, ZeroDivisionError):
             classification = classify(
                 intensity=m.arithmetic_intensity,
@@ -207,10 +209,35 @@ def _bound_truth(exercise: Exercise, m: Measurement | None) -> ResolvedTruth:
             )
     if m is None or classification is None or classification.bound not in ("memory", "compute"):
         raise TruthError("the measurement did not classify the workload against the roofline")
+    reasons = inconclusive_reasons(m, classification)
+    details: dict[str, Any] = {k: v for k, v in classification.to_json().items()
+                               if isinstance(v, int | float | str | bool) or v is None}
+    if m.roofline is not None and m.roofline.ridge_cv(m.dtype) is not None:
+        details["ridge_cv"] = m.roofline.ridge_cv(m.dtype)
+    if m.interference is not None:
+        details["other_cores"] = m.interference.other_cores
+        details["cpus"] = m.interference.cpus
     return ResolvedTruth(
         said=Message.of("truth.bound", device=device_param(m.device)),
         choice=classification.bound,
         too_close=classification.too_close_to_call,
-        details={k: v for k, v in classification.to_json().items()
-                 if isinstance(v, int | float | str | bool) or v is None},
+        details=details,
+        inconclusive=tuple(reasons),
     )
+
+
+def inconclusive_reasons(m: Measurement, classification: Any) -> list[str]:
+    """Why this run cannot say memory or compute (issue 26 item 4): the intensity lies within the ridge's band
+    (the exercise's, widened to the ridge's own 2σ), the achieved rates point the other way, the roof is
+    provisional, or other programs disturbed the run. The same prediction on the same machine is then neither
+    right nor wrong: it is not counted, and the learner can measure again."""
+    reasons = []
+    if classification.in_band:
+        reasons.append("near_ridge")
+    elif classification.too_close_to_call:
+        reasons.append("rates_disagree")
+    if m.roofline is not None and m.roofline.provisional:
+        reasons.append("roof_provisional")
+    if m.interference is not None and m.interference.busy:
+        reasons.append("disturbed")
+    return reasons

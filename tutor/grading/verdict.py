@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from tutor.i18n.message import Message
 
-VerdictWord = Literal["correct", "partly", "wrong"]
-VERDICTS: tuple[VerdictWord, ...] = ("correct", "partly", "wrong")
+VerdictWord = Literal["correct", "partly", "wrong", "inconclusive"]
+VERDICTS: tuple[VerdictWord, ...] = ("correct", "partly", "wrong", "inconclusive")
 
 BOUND_CHOICES: tuple[str, ...] = ("memory", "compute")
 FIT_CHOICES: tuple[str, ...] = ("fits", "does_not_fit")
@@ -64,6 +64,9 @@ class ResolvedTruth:
     #: σ of the measured truth in ``unit`` (the measurement's own spread, :mod:`tutor.grading.noise`); None when
     #: the truth is exact (a formula of given numbers, an answer key) or the engine recorded no spread.
     spread: float | None = None
+    #: Why this run cannot decide the answer (codes: ``near_ridge``, ``rates_disagree``, ``roof_provisional``,
+    #: ``disturbed``); empty when it can. An inconclusive truth grades nobody: the attempt is not counted.
+    inconclusive: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.said is None:
@@ -84,6 +87,9 @@ class ResolvedTruth:
     def from_json(cls, data: dict[str, Any]) -> ResolvedTruth:
         kept: dict[str, Any] = {k: data[k] for k in ("source", "value", "unit", "choice", "too_close", "details")
                                 if k in data}
+        reasons = data.get("inconclusive")
+        if isinstance(reasons, list | tuple):
+            kept["inconclusive"] = tuple(str(r) for r in reasons)
         spread = data.get("spread")
         if isinstance(spread, int | float) and not isinstance(spread, bool) and spread >= 0:
             kept["spread"] = float(spread)
@@ -100,6 +106,8 @@ class Verdict:
     truth: ResolvedTruth
     ratio: float | None = None
     both_count: bool = False
+    #: False for an inconclusive verdict: it counts in neither the score, the calibration nor C0's second pass.
+    counted: bool = True
 
     def feedback_in(self, lang: str) -> str:
         return self.feedback.get(lang) or self.feedback.get("en") or ""
@@ -112,4 +120,5 @@ class Verdict:
             "truth": self.truth.to_json(),
             "ratio": self.ratio,
             "both_count": self.both_count,
+            "counted": self.counted,
         }

@@ -74,7 +74,6 @@ MESSAGES: dict[str, str] = {
         "'{dsn}' (--token-file FILE); in a terminal the tutor asks for it otherwise. Never in --store: every user of "
         "the machine sees a command line (ps).\nIn the browser (tutor serve): name and token."
     ),
-    # tutor.commands.lab
     "labcli.unknown": "no lab {lab!r} in this course ('tutor lab list' lists them)",
     "labcli.question": "Question",
     "labcli.prediction": "Your prediction (locked)",
@@ -538,6 +537,8 @@ MESSAGES: dict[str, str] = {
     "lab.predict.need_text": "Write your prediction before measuring: predict first, then measure.",
     # tutor.practice.reveal
     "verdict.correct": "correct",
+    "verdict.inconclusive": "inconclusive",
+    "ex.not_counted": "not counted",
     "verdict.partly": "partly",
     "verdict.wrong": "wrong",
     "truth.answer_key": "the exercise's answer key",
@@ -1436,6 +1437,19 @@ MESSAGES: dict[str, str] = {
     "roof.stamp": "roof measured {age}, load {load}{cv}",
     "roof.stamp.no_load": "roof measured {age}{cv}",
     "roof.stamp.cv": ", CV {cv}",
+    "roof.provisional": "PROVISIONAL roof ({why}): measured again once the machine is quiet, or now with F5",
+    "roof.provisional.busy": "other programs used {used} of your {cpus} cores while it was measured",
+    "roof.provisional.busy_load": "the machine was busy while it was measured",
+    "roof.provisional.loose": "its {what} repeats spread {cv}",
+    "roof.provisional.bandwidth": "bandwidth",
+    "roof.provisional.matmul": "matmul",
+    "busy.other_programs": (
+        "Other programs used {used} of your {cpus} cores while this ran: these figures may be low. Close them and "
+        "measure again."
+    ),
+    "busy.steal": "The virtual machine's host took {steal} of the CPU time while this ran: these figures may be low.",
+    "busy.simulated": "(SIMULATED load: TUTOR_SIMULATED_LOAD is set; not read from this machine)",
+    "busy.quiet": "Other programs used {used} of your {cpus} cores while this ran (quiet enough).",
     "roof.age.now": "just now",
     "roof.age.s": "{n} s ago",
     "roof.age.min": "{n} min ago",
@@ -1490,9 +1504,14 @@ MESSAGES: dict[str, str] = {
     ),
     "grade.bound.memory": "memory-bound",
     "grade.bound.compute": "compute-bound",
-    "grade.bound.too_close": (
-        "Too close to call on this machine (it sits near the ridge point; leaning {real}): both answers count."
+    "grade.bound.inconclusive": (
+        "Inconclusive on this run ({why}; it leans {real}). Not counted: neither your score, your calibration nor "
+        "the second pass sees it. Measure again (ctrl+r) when the machine is quiet."
     ),
+    "grade.bound.why.near_ridge": "its intensity is too close to your measured ridge, given the ridge's own spread",
+    "grade.bound.why.rates_disagree": "the rate it reached points to the other roof than its intensity does",
+    "grade.bound.why.roof_provisional": "the roof it was judged against is provisional",
+    "grade.bound.why.disturbed": "other programs took part of the machine while it ran",
     "grade.bound.right": "Right: it is {real}.",
     "grade.bound.wrong": "Not this time: you said {said}, the measurement says {real}.",
     "grade.fit.fits": "fits",
@@ -1612,6 +1631,10 @@ MESSAGES: dict[str, str] = {
     "problem.empty_comments": "empty file (only comments)",
     "problem.yaml_too_deep": "YAML nesting is too deep",
     "problem.yaml_tag": "YAML: tag {tag} is not allowed: course files are data, not code",
+    "problem.yaml_tag_not_data": (
+        "YAML: tag {tag} is not allowed: course files are data, not code (text, numbers, true/false, null, lists "
+        "and mappings)"
+    ),
     "problem.yaml_not_allowed": "YAML: {what} is not allowed in YAML text",
     "problem.yaml": "YAML: {what}",
     "problem.name_control": "the name holds a control character; it was not read",
@@ -1635,10 +1658,49 @@ MESSAGES: dict[str, str] = {
     "problem.pydantic.greater_than_equal": "must be at least {limit}",
     "problem.pydantic.less_than": "must be less than {limit}",
     "problem.pydantic.less_than_equal": "must be at most {limit}",
-    "problem.yaml_tag_not_data": (
-        "YAML: tag {tag} is not allowed: course files are data, not code (text, numbers, true/false, null, lists "
-        "and mappings)"
+    "problem.pydantic.identifier": "not a valid id: 1 to 64 of a-z, 0-9 and '-', starting with a letter or a digit",
+    "problem.pydantic.choice_id": (
+        "not a valid choice id: 1 to 64 of a-z, 0-9, '-' and '_', starting with a letter or a digit"
     ),
+    "problem.pydantic.registry_name": (
+        "not a valid registry name: 1 to 64 of a-z, 0-9 and '_', starting with a letter or a digit"
+    ),
+    "problem.pydantic.string_pattern_mismatch": "does not match the pattern {pattern}",
+    "problem.pydantic.string_too_long": "too long: at most {max} characters",
+    "problem.pydantic.string_too_short": "too short: at least {min} characters",
+    "problem.pydantic.int_parsing": "expected a whole number",
+    "problem.pydantic.int_from_float": "expected a whole number, not a fraction",
+    "problem.pydantic.float_parsing": "expected a number",
+    "problem.pydantic.bool_parsing": "expected true or false",
+    "problem.pydantic.finite_number": "expected a finite number",
+    "problem.pydantic.tuple_type": "expected a list",
+    "problem.pydantic.model_type": "expected a mapping",
+    "problem.pydantic.model_attributes_type": "expected a mapping",
+    "problem.pydantic.other": "value not accepted ({kind})",
+    "problem.key_not_text": "the key {name} is not text (quote it if it is meant as a name)",
+    "rule.text_language": "needs text in at least one language (es or en)",
+    "rule.op_needs_name": "op {op} needs a name (which {kind} to run)",
+    "rule.dram_needs_workload": "'dram' sizes a workload's arrays; it needs op: workload",
+    "rule.id_twice": "id {id} appears twice",
+    "rule.exercise_twice": "exercise {id} listed twice",
+    "rule.formula_needed": "a formula truth needs 'formula' (the name of a formula the lesson teaches)",
+    "rule.tolerances": "tolerances must grow: full ≤ most ≤ some",
+    "rule.condition_needs": "a condition needs 'bound' or 'metric'",
+    "rule.metric_needs_limit": "a 'metric' condition needs 'above' and/or 'below'",
+    "rule.limit_needs_metric": "'above'/'below' need a 'metric' to compare",
+    "rule.above_below": "'above' must be less than 'below'",
+    "rule.choices_unique": "choice ids must be unique",
+    "rule.diagnose_two": "a diagnose exercise needs at least two choices",
+    "rule.diagnose_answer": "a diagnose exercise needs 'answer' (one of its choice ids)",
+    "rule.answer_not_choice": "answer {answer} is not one of the choices {ids}",
+    "rule.number_unit": "a number exercise needs 'unit'",
+    "rule.number_truth": "a number exercise needs 'truth' (measurement or formula)",
+    "rule.bound_measure": "a bound exercise needs 'measure' (the workload whose side of the roofline is asked)",
+    "rule.fit_capacity": "a fit exercise needs 'capacity_gb'",
+    "rule.fit_truth": "a fit exercise needs 'truth' (how many GB it takes)",
+    "rule.measured_truth": "a measured truth needs 'measure' (what to run)",
+    "rule.range_order": "range must be [low, high] with low < high",
+    "rule.bound_variant": "a 'when: {bound: …}' variant needs a bound exercise whose side is measured",
     "problem.control_in_text": "control character {name} in the text; course text must be plain (no escape sequences)",
     "problem.control_in_key": "control character {name} in a key; course text must be plain (no escape sequences)",
     "problem.int_range": "{value} is out of range (integers must fit in 64 bits)",

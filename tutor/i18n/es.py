@@ -74,7 +74,6 @@ MESSAGES: dict[str, str] = {
         "'{dsn}' (--token-file ARCHIVO); en un terminal el tutor lo pide si no. Nunca en --store: todos los usuarios "
         "de la máquina ven la línea de órdenes (ps).\nEn el navegador (tutor serve): nombre y token."
     ),
-    # tutor.commands.lab
     "labcli.unknown": "no hay ningún laboratorio {lab!r} en este curso (tutor lab list los enumera)",
     "labcli.question": "Pregunta",
     "labcli.prediction": "Tu predicción (fijada)",
@@ -591,6 +590,8 @@ MESSAGES: dict[str, str] = {
     "lab.predict.need_text": "Escribe tu predicción antes de medir: primero se predice, luego se mide.",
     # tutor.practice.reveal
     "verdict.correct": "correcto",
+    "verdict.inconclusive": "no concluyente",
+    "ex.not_counted": "no cuenta",
     "verdict.partly": "en parte",
     "verdict.wrong": "incorrecto",
     "truth.answer_key": "la clave de respuestas del ejercicio",
@@ -1528,6 +1529,22 @@ MESSAGES: dict[str, str] = {
     "roof.stamp": "techo medido {age}, carga {load}{cv}",
     "roof.stamp.no_load": "techo medido {age}{cv}",
     "roof.stamp.cv": ", CV {cv}",
+    "roof.provisional": "techo PROVISIONAL ({why}): se vuelve a medir cuando la máquina esté tranquila, o ya con F5",
+    "roof.provisional.busy": "otros programas usaron {used} de tus {cpus} núcleos mientras se medía",
+    "roof.provisional.busy_load": "la máquina estaba ocupada mientras se medía",
+    "roof.provisional.loose": "sus repeticiones de {what} variaron un {cv}",
+    "roof.provisional.bandwidth": "ancho de banda",
+    "roof.provisional.matmul": "matmul",
+    "busy.other_programs": (
+        "Otros programas usaron {used} de tus {cpus} núcleos mientras esto medía: estas cifras pueden salir bajas. "
+        "Ciérralos y vuelve a medir."
+    ),
+    "busy.steal": (
+        "El anfitrión de la máquina virtual se llevó un {steal} del tiempo de CPU mientras esto medía: estas cifras "
+        "pueden salir bajas."
+    ),
+    "busy.simulated": "(carga SIMULADA: TUTOR_SIMULATED_LOAD está puesta; no se leyó de esta máquina)",
+    "busy.quiet": "Otros programas usaron {used} de tus {cpus} núcleos mientras esto medía (lo bastante tranquila).",
     "roof.age.now": "hace un momento",
     "roof.age.s": "hace {n} s",
     "roof.age.min": "hace {n} min",
@@ -1584,10 +1601,16 @@ MESSAGES: dict[str, str] = {
     ),
     "grade.bound.memory": "limitado por memoria",
     "grade.bound.compute": "limitado por cómputo",
-    "grade.bound.too_close": (
-        "Demasiado cerca para decidir en esta máquina (está junto al punto de cresta; tiende a {real}): cuentan ambas "
-        "respuestas."
+    "grade.bound.inconclusive": (
+        "No concluyente en esta ejecución ({why}; tiende a {real}). No cuenta: ni tu nota, ni tu calibración, ni la "
+        "segunda pasada la ven. Vuelve a medir (ctrl+r) con la máquina tranquila."
     ),
+    "grade.bound.why.near_ridge": (
+        "su intensidad está demasiado cerca de tu cresta medida, dada la dispersión de la cresta"
+    ),
+    "grade.bound.why.rates_disagree": "el ritmo que alcanzó apunta al otro techo que su intensidad",
+    "grade.bound.why.roof_provisional": "el techo con el que se juzgó es provisional",
+    "grade.bound.why.disturbed": "otros programas ocuparon parte de la máquina mientras medía",
     "grade.bound.right": "Correcto: está {real}.",
     "grade.bound.wrong": "Esta vez no: dijiste {said}, la medición dice {real}.",
     "grade.fit.fits": "cabe",
@@ -1708,6 +1731,10 @@ MESSAGES: dict[str, str] = {
     "problem.empty_comments": "archivo vacío (solo comentarios)",
     "problem.yaml_too_deep": "el YAML está anidado a demasiada profundidad",
     "problem.yaml_tag": "YAML: la etiqueta {tag} no está permitida: los archivos del curso son datos, no código",
+    "problem.yaml_tag_not_data": (
+        "YAML: la etiqueta {tag} no está permitida: los archivos del curso son datos, no código (texto, números, "
+        "true/false, null, listas y mapas)"
+    ),
     "problem.yaml_not_allowed": "YAML: {what} no está permitido en texto YAML",
     "problem.yaml": "YAML: {what}",
     "problem.name_control": "el nombre contiene un carácter de control; no se leyó",
@@ -1731,15 +1758,58 @@ MESSAGES: dict[str, str] = {
     "problem.pydantic.greater_than_equal": "debe ser al menos {limit}",
     "problem.pydantic.less_than": "debe ser menor que {limit}",
     "problem.pydantic.less_than_equal": "debe ser como mucho {limit}",
+    "problem.pydantic.identifier": (
+        "no es un id válido: de 1 a 64 caracteres entre a-z, 0-9 y '-', empezando por una letra o una cifra"
+    ),
+    "problem.pydantic.choice_id": (
+        "no es un id de opción válido: de 1 a 64 caracteres entre a-z, 0-9, '-' y '_', empezando por una letra o "
+        "una cifra"
+    ),
+    "problem.pydantic.registry_name": (
+        "no es un nombre del registro válido: de 1 a 64 caracteres entre a-z, 0-9 y '_', empezando por una letra o "
+        "una cifra"
+    ),
+    "problem.pydantic.string_pattern_mismatch": "no sigue el patrón {pattern}",
+    "problem.pydantic.string_too_long": "demasiado largo: como mucho {max} caracteres",
+    "problem.pydantic.string_too_short": "demasiado corto: al menos {min} caracteres",
+    "problem.pydantic.int_parsing": "se esperaba un número entero",
+    "problem.pydantic.int_from_float": "se esperaba un número entero, no una fracción",
+    "problem.pydantic.float_parsing": "se esperaba un número",
+    "problem.pydantic.bool_parsing": "se esperaba true o false",
+    "problem.pydantic.finite_number": "se esperaba un número finito",
+    "problem.pydantic.tuple_type": "se esperaba una lista",
+    "problem.pydantic.model_type": "se esperaba un mapa",
+    "problem.pydantic.model_attributes_type": "se esperaba un mapa",
+    "problem.pydantic.other": "valor no aceptado ({kind})",
+    "problem.key_not_text": "la clave {name} no es texto (entre comillas, si es un nombre)",
+    "rule.text_language": "necesita texto en al menos un idioma (es o en)",
+    "rule.op_needs_name": "op {op} necesita un nombre (qué {kind} ejecutar)",
+    "rule.dram_needs_workload": "'dram' dimensiona los arrays de un workload; necesita op: workload",
+    "rule.id_twice": "el id {id} aparece dos veces",
+    "rule.exercise_twice": "el ejercicio {id} aparece dos veces",
+    "rule.formula_needed": "una verdad de fórmula necesita 'formula' (el nombre de una fórmula que enseña la lección)",
+    "rule.tolerances": "las tolerancias deben crecer: full ≤ most ≤ some",
+    "rule.condition_needs": "una condición necesita 'bound' o 'metric'",
+    "rule.metric_needs_limit": "una condición 'metric' necesita 'above' y/o 'below'",
+    "rule.limit_needs_metric": "'above'/'below' necesitan un 'metric' con el que comparar",
+    "rule.above_below": "'above' debe ser menor que 'below'",
+    "rule.choices_unique": "los ids de las opciones deben ser únicos",
+    "rule.diagnose_two": "un ejercicio diagnose necesita al menos dos opciones",
+    "rule.diagnose_answer": "un ejercicio diagnose necesita 'answer' (uno de los ids de sus opciones)",
+    "rule.answer_not_choice": "la respuesta {answer} no es ninguna de las opciones {ids}",
+    "rule.number_unit": "un ejercicio number necesita 'unit'",
+    "rule.number_truth": "un ejercicio number necesita 'truth' (medición o fórmula)",
+    "rule.bound_measure": "un ejercicio bound necesita 'measure' (el workload cuyo lado del roofline se pregunta)",
+    "rule.fit_capacity": "un ejercicio fit necesita 'capacity_gb'",
+    "rule.fit_truth": "un ejercicio fit necesita 'truth' (cuántos GB ocupa)",
+    "rule.measured_truth": "una verdad medida necesita 'measure' (qué ejecutar)",
+    "rule.range_order": "range debe ser [bajo, alto] con bajo < alto",
+    "rule.bound_variant": "una variante 'when: {bound: …}' necesita un ejercicio bound cuyo lado se mida",
     "problem.control_in_text": (
         "carácter de control {name} en el texto; el texto del curso debe ser plano (sin secuencias de escape)"
     ),
     "problem.control_in_key": (
         "carácter de control {name} en una clave; el texto del curso debe ser plano (sin secuencias de "
-    "problem.yaml_tag_not_data": (
-        "YAML: la etiqueta {tag} no está permitida: los archivos del curso son datos, no código (texto, números, "
-        "true/false, null, listas y mapas)"
-    ),
         "escape)"
     ),
     "problem.int_range": "{value} está fuera de rango (los enteros deben caber en 64 bits)",

@@ -463,8 +463,15 @@ def measure(
     def cancel_or_late() -> bool:
         return (should_cancel is not None and should_cancel()) or late()
 
+    from tutor.measure.interference import InterferenceProbe
+
     try:
-        return handler(plan, progress or noop, cancel_or_late, on_point)
+        with InterferenceProbe() as probe:
+            result = handler(plan, progress or noop, cancel_or_late, on_point)
+        # what else ran while it measured, kept with the figure (the reveal and the verdict read it)
+        if isinstance(result, Measurement) and result.interference is None and probe.result is not None:
+            result = replace(result, interference=probe.result)
+        return result
     except MeasureCancelled:
         if late() and not (should_cancel is not None and should_cancel()):
             raise MeasureTimedOut(limit) from None

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -21,6 +22,7 @@ from tutor.measure.device import (
     physical_cores,
 )
 from tutor.measure.errors import DeviceError
+from tutor.measure.interference import InterferenceProbe
 from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.registry import WORKLOADS
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
@@ -31,7 +33,6 @@ from tutor.measure.specs import (
     lookup_spec,
 )
 from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
-from tutor.theory.roofline import busy_threshold, measured_when_busy
 
 # Per mode: array bytes for DRAM figures (at least 4× LLC), GEMM sizes, time budgets; and how ``tutor bench``
 # measures in interleaved rounds (tutor.measure.bench_rounds): the rounds, each figure's slice of a round (copies,
@@ -337,22 +338,44 @@ def _load_now() -> float | None:
 def get_roofline(
     device: str, device_info: dict[str, Any], *, refresh: bool = False, mode: str = "quick",
     should_cancel: CancelCheck | None = None, progress: Progress = noop,
+    quiet_now: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
-    """The cached roofline for this device fingerprint, measured (and cached) when missing or ``refresh``."""
+    """The roofline of this device fingerprint: the cached one, or measured (and cached) when missing or
+    ``refresh``.
+
+    One roof per machine, and only a trustworthy one is final: a roof measured while other programs took a share
+    of the machine, or whose repeats spread more than :data:`~tutor.theory.roofline.TIGHT_CV`, is cached as
+    *provisional* (its ``provisional`` reasons) and measured again the next time it is asked for on a quiet
+    machine (``quiet_now``: a short sample of the other programs' load); on a busy machine it is used as it is,
+    and every verdict graded against it says so. A provisional roof never replaces a final one in the cache."""
+    from tutor.theory.roofline import provisional_reasons
+
     fp = device_info["fingerprint"]
     stale_reason = None
-    if not refresh:
-        cached = cached_roofline(fp)
-        if cached is not None:
-            # A roof measured on a busy machine is measured again once the machine is quiet (never in a loop:
-            # a busy machine keeps the roof it has).
-            load = _load_now()
-            if not (measured_when_busy(cached) and load is not None and load <= busy_threshold(os.cpu_count() or 1)):
-                return {**cached, "cached": True}
-            stale_reason = "measured_when_busy"
-    roof = measure_roofline(device, device_info, mode, should_cancel, progress)
+    cached = cached_roofline(fp)
+    if not refresh and cached is not None:
+        reasons = list(cached.get("provisional") or []) or provisional_reasons(cached)
+        if not reasons:
+            return {**cached, "cached": True}
+        if not (quiet_now or machine_quiet)():  # a busy machine keeps the roof it has (never a loop)
+            return {**cached, "provisional": reasons, "cached": True}
+        stale_reason = "provisional"
+    with InterferenceProbe() as probe:
+        roof = measure_roofline(device, device_info, mode, should_cancel, progress)
+    if probe.result is not None:
+        roof["interference"] = probe.result.to_json()
+    # the test-only tiny roof (5 repeats of arrays in cache) is never cached nor judged final
+    roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
     if stale_reason:
         roof["remeasured_because"] = stale_reason
-    if mode != "tiny":
+    keep_final = cached is not None and not (cached.get("provisional") or provisional_reasons(cached))
+    if mode != "tiny" and not (roof["provisional"] and keep_final):
         store_roofline(fp, roof)
     return {**roof, "cached": False}
+
+
+def machine_quiet(sample_s: float = 0.25) -> bool:
+    """Whether other programs leave the machine quiet now: their load over a short sleep of this process."""
+    with InterferenceProbe() as probe:
+        time.sleep(sample_s)
+    return probe.result is None or not probe.result.busy

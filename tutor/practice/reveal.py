@@ -13,15 +13,15 @@ from tutor.content.models import Exercise
 from tutor.grading import Prediction, choices_of
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, format_number, t
-from tutor.practice.roof_stamp import roof_stamp
+from tutor.practice.roof_stamp import interference_text, roof_stamp
 from tutor.practice.runner import Outcome
 from tutor.results import device_label
 from tutor.telemetry.format import describe_window
 
 
 def verdict_word(verdict: str, lang: Lang) -> str:
-    """``correct`` / ``partly`` / ``wrong`` as the learner reads it."""
-    return t(f"verdict.{verdict}", lang) if verdict in ("correct", "partly", "wrong") else verdict
+    """``correct`` / ``partly`` / ``wrong`` / ``inconclusive`` as the learner reads it."""
+    return t(f"verdict.{verdict}", lang) if verdict in ("correct", "partly", "wrong", "inconclusive") else verdict
 
 
 def choice_label(exercise: Exercise, choice: str | None, lang: Lang) -> str | None:
@@ -93,7 +93,8 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
         verdict=v.verdict,
         verdict_line=RevealField(t("ex.verdict", lang),
                                  f"{verdict_word(v.verdict, lang)} · {t('ex.score', lang)} "
-                                 f"{format_number(v.score, lang, '.2f')}"),
+                                 f"{format_number(v.score, lang, '.2f')}" if v.counted
+                                 else f"{verdict_word(v.verdict, lang)} · {t('ex.not_counted', lang)}"),
         fields=fields,
         feedback=v.feedback_in(lang),
         reproduced=reproduced_line,
@@ -145,6 +146,9 @@ def _figures(outcome: Outcome, lang: Lang) -> tuple[RevealField | None, list[str
         if sheet is not None and sheet.bandwidth_gbs:
             lines.append(t("ex.fig.datasheet", lang, name=sheet.name,
                            bw=format_number(sheet.bandwidth_gbs, lang, ",.0f")))
+    busy = interference_text(m.interference, lang)
+    if busy:
+        lines.append(busy)
     for dev, s in (outcome.telemetry or {}).items():
         line = describe_window(dev, s, lang) if isinstance(s, Mapping) else None
         if line:

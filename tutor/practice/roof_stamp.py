@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from tutor.i18n import Lang, format_number, t
-from tutor.results import RooflineReference
+from tutor.results import Interference, RooflineReference
 
 
 def _number(value: Any) -> float | None:
@@ -46,8 +46,46 @@ def roof_stamp(roof: RooflineReference | None, lang: Lang, now: float | None = N
     load, cv = _number(roof.load_average), _number(roof.bandwidth_cv)
     cv_text = t("roof.stamp.cv", lang, cv=format_number(cv, lang, ".1%")) if cv is not None else ""
     if load is None:
-        return t("roof.stamp.no_load", lang, age=age, cv=cv_text)
-    return t("roof.stamp", lang, age=age, load=format_number(load, lang, ".1f"), cv=cv_text)
+        stamp = t("roof.stamp.no_load", lang, age=age, cv=cv_text)
+    else:
+        stamp = t("roof.stamp", lang, age=age, load=format_number(load, lang, ".1f"), cv=cv_text)
+    provisional = provisional_text(roof, lang)
+    return f"{stamp}; {provisional}" if provisional else stamp
+
+
+def provisional_text(roof: RooflineReference, lang: Lang) -> str | None:
+    """"PROVISIONAL roof: …why…; it is measured again once the machine is quiet (F5)" for a roof that is not
+    final (:attr:`RooflineReference.provisional`), None for a final one."""
+    if not roof.provisional:
+        return None
+    why = []
+    for reason in roof.provisional:
+        if reason == "busy":
+            busy = roof.interference
+            why.append(t("roof.provisional.busy", lang, used=format_number(busy.other_cores, lang, ".1f"),
+                         cpus=busy.cpus) if busy is not None else t("roof.provisional.busy_load", lang))
+        elif reason == "loose_bandwidth":
+            why.append(t("roof.provisional.loose", lang, what=t("roof.provisional.bandwidth", lang),
+                         cv=format_number(roof.bandwidth_cv or 0.0, lang, ".0%")))
+        elif reason == "loose_matmul":
+            why.append(t("roof.provisional.loose", lang, what=t("roof.provisional.matmul", lang),
+                         cv=format_number(roof.gemm_cv() or 0.0, lang, ".0%")))
+    return t("roof.provisional", lang, why="; ".join(why) or "?")
+
+
+def interference_text(interference: Interference | None, lang: Lang) -> str | None:
+    """What other programs took of the machine while a figure was measured, in plain words, with what to do
+    when it was enough to make the figure low; None when it was not sampled."""
+    if interference is None:
+        return None
+    used = format_number(interference.other_cores, lang, ".1f")
+    if interference.reason == "steal":
+        return t("busy.steal", lang, steal=format_number(interference.steal or 0.0, lang, ".0%"))
+    if interference.busy:
+        text = t("busy.other_programs", lang, used=used, cpus=interference.cpus)
+    else:
+        text = t("busy.quiet", lang, used=used, cpus=interference.cpus)
+    return f"{text} {t('busy.simulated', lang)}" if interference.simulated else text
 
 
 def remeasure_request(device: str = "auto", mode: str = "quick") -> dict[str, Any]:

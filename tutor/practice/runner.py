@@ -102,7 +102,9 @@ class Outcome:
             "pass": self.pass_number,
             "prediction": self.prediction.to_json(),
             "verdict": v.verdict,
-            "score": v.score,
+            "score": v.score if v.counted else None,
+            "counted": v.counted,
+            "inconclusive": list(v.truth.inconclusive),
             "truth": v.truth.value if v.truth.value is not None else v.truth.choice,
             "truth_unit": v.truth.unit,
             "truth_choice": v.truth.choice,
@@ -342,7 +344,7 @@ class ExerciseRunner:
             measurement=stored.to_json() if stored is not None else None,
             truth=verdict.to_json(),
             verdict=verdict.verdict,
-            score=verdict.score,
+            score=verdict.score if verdict.counted else None,  # an inconclusive run grades nobody
             fingerprint=fingerprint,
         )
         from tutor.practice import unfinished

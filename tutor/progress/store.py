@@ -449,7 +449,7 @@ class StoreBase:
         measurement: Any,
         truth: Any,
         verdict: str,
-        score: float,
+        score: float | None,
         fingerprint: str | None = None,
     ) -> None:
         with self.transaction() as conn:

@@ -18,6 +18,7 @@ from tutor.results.bench import (
     ComparedFigure,
 )
 from tutor.results.device import Device, device_label
+from tutor.results.interference import Interference
 from tutor.results.measurement import Measurement
 from tutor.results.reading import ResultError
 from tutor.results.roofline import Classification, Datasheet, RoofCheck, RooflineReference
@@ -35,6 +36,7 @@ __all__ = [
     "ComparedFigure",
     "Datasheet",
     "Device",
+    "Interference",
     "Measurement",
     "ResultError",
     "RoofCheck",

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tutor.results.device import Device
+from tutor.results.interference import Interference
 from tutor.results.reading import Reader, expected, put
 from tutor.results.roofline import Classification, RoofCheck, RooflineReference
 from tutor.results.sweep import SweepPoint
@@ -55,6 +56,8 @@ class Measurement:
     """How the figure was obtained when that is not plain measurement (``measured at small scale,
     extrapolated``)."""
     warnings: tuple[str, ...] = ()
+    interference: Interference | None = None
+    """What other programs took of the machine while this was measured (None: not sampled, an older row)."""
     figures: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -116,6 +119,8 @@ class Measurement:
         put(out, "points", [p.to_json() for p in self.points])
         put(out, "label", self.label)
         put(out, "warnings", list(self.warnings))
+        if self.interference is not None:
+            out["interference"] = self.interference.to_json()
         return out
 
     @classmethod
@@ -152,5 +157,6 @@ class Measurement:
             roofline=sub("roofline", RooflineReference.from_json),
             classification=sub("classification", Classification.from_json),
             roof_check=sub("roof_check", RoofCheck.from_json), points=points, label=r.opt_text("label"),
-            warnings=r.texts("warnings"), figures=r.rest(),
+            warnings=r.texts("warnings"), interference=sub("interference", Interference.from_json),
+            figures=r.rest(),
         )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.results.device import Device
+from tutor.results.interference import Interference
 from tutor.results.reading import Reader, put
 
 
@@ -81,6 +82,36 @@ class RooflineReference:
         cv = bw.get("cv") if isinstance(bw, Mapping) else self.tables.get("bandwidth_cv")
         return float(cv) if isinstance(cv, int | float) and not isinstance(cv, bool) else None
 
+    def gemm_cv(self, dtype: str = "float32") -> float | None:
+        """The coefficient of variation of the matmul peak of ``dtype`` (fp32's when it was not measured)."""
+        kept = self.tables.get("gemm_cv")
+        if isinstance(kept, Mapping):
+            cv = kept.get(dtype, kept.get("float32"))
+        else:
+            gemm = self.tables.get("gemm")
+            entry = gemm.get(dtype, gemm.get("float32")) if isinstance(gemm, Mapping) else None
+            cv = entry.get("cv") if isinstance(entry, Mapping) else None
+        return float(cv) if isinstance(cv, int | float) and not isinstance(cv, bool) else None
+
+    def ridge_cv(self, dtype: str = "float32") -> float | None:
+        """The relative spread of the ridge (peak FLOP/s ÷ peak bandwidth): the two CVs in quadrature."""
+        bw, gemm = self.bandwidth_cv, self.gemm_cv(dtype)
+        if bw is None and gemm is None:
+            return None
+        return float(((bw or 0.0) ** 2 + (gemm or 0.0) ** 2) ** 0.5)
+
+    @property
+    def provisional(self) -> tuple[str, ...]:
+        """Why this roof is provisional (codes: ``busy``, ``loose_bandwidth``, ``loose_matmul``), empty when it is
+        final: measured quiet and tight enough to grade with (:func:`tutor.theory.roofline.provisional_reasons`)."""
+        reasons = self.tables.get("provisional")
+        return tuple(str(r) for r in reasons) if isinstance(reasons, list | tuple) else ()
+
+    @property
+    def interference(self) -> Interference | None:
+        """What other programs took of the machine while the roof was measured (None: not sampled)."""
+        return Interference.of(self.tables.get("interference"))
+
     @property
     def physical_limits(self) -> Mapping[str, Any] | None:
         limits = self.tables.get("physical_limits")
@@ -90,11 +121,22 @@ class RooflineReference:
         """The roofline without its raw STREAM and matmul tables (what an attempt keeps); when, under what load and
         with what noise it was measured stay (every chart says so)."""
         cv = self.bandwidth_cv
+        tables: dict[str, Any] = {"bandwidth_cv": cv} if cv is not None else {}
+        gemm = self.tables.get("gemm")
+        if isinstance(gemm, Mapping):
+            cvs = {d: g["cv"] for d, g in gemm.items() if isinstance(g, Mapping) and isinstance(g.get("cv"), float)}
+            if cvs:
+                tables["gemm_cv"] = cvs
+        elif isinstance(self.tables.get("gemm_cv"), Mapping):
+            tables["gemm_cv"] = dict(self.tables["gemm_cv"])
+        for key in ("provisional", "interference"):
+            if key in self.tables:
+                tables[key] = self.tables[key]
         return RooflineReference(
             peak_bandwidth_gbs=self.peak_bandwidth_gbs, peak_gflops=self.peak_gflops,
             ridge_flops_per_byte=self.ridge_flops_per_byte, ridge_point=self.ridge_point, mode=self.mode,
             measured_at=self.measured_at, load_average=self.load_average, cached=self.cached,
-            datasheet=self.datasheet, tables={"bandwidth_cv": cv} if cv is not None else {})
+            datasheet=self.datasheet, tables=tables)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.tables)

@@ -84,6 +84,42 @@ def measured_when_busy(roofline: dict[str, Any]) -> bool:
     return roofline.get("device", {}).get("kind") == "cpu" and load > busy_threshold(cpus)
 
 
+#: A roof whose bandwidth or fp32 matmul repeats spread more than this (CV) is provisional. Above it the repeats
+#: disagree by more than a number exercise's full-marks tolerance (10 %), so the roof cannot grade to that
+#: tolerance; a quiet machine measures both within 1–5 % (the bench's quick runs here: 0.8–4.9 %).
+TIGHT_CV = 0.10
+
+
+def provisional_reasons(roofline: dict[str, Any]) -> list[str]:
+    """Why a measured roofline (its JSON) should not be kept as this machine's roof: ``busy`` (other programs
+    took a share of the machine while it was measured, or the load average was high), ``loose_bandwidth`` /
+    ``loose_matmul`` (its repeats spread more than :data:`TIGHT_CV`). Empty: a roof to grade with."""
+    from tutor.results import Interference
+
+    reasons = []
+    interference = Interference.of(roofline.get("interference"))
+    if (interference is not None and interference.busy) or measured_when_busy(roofline):
+        reasons.append("busy")
+    bandwidth, gemm = roofline.get("bandwidth"), roofline.get("gemm")
+    bw_cv = bandwidth.get("cv") if isinstance(bandwidth, dict) else None
+    fp32 = gemm.get("float32") if isinstance(gemm, dict) else None
+    gemm_cv = fp32.get("cv") if isinstance(fp32, dict) else None
+    if isinstance(bw_cv, int | float) and bw_cv > TIGHT_CV:
+        reasons.append("loose_bandwidth")
+    if isinstance(gemm_cv, int | float) and gemm_cv > TIGHT_CV:
+        reasons.append("loose_matmul")
+    return reasons
+
+
+def ridge_band(band: float, ridge_cv: float | None) -> float:
+    """The factor either side of the measured ridge inside which a bound cannot be called: the exercise's band,
+    or the ridge's own 2σ interval when that is wider (a ridge measured with a 40 % spread cannot place an
+    intensity 1.5× away from it)."""
+    if ridge_cv is None or ridge_cv <= 0:
+        return band
+    return max(band, 1.0 + 2.0 * min(ridge_cv, 1.0))
+
+
 def roof_check(
     *,
     achieved_gflops: float,

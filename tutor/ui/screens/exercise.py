@@ -663,7 +663,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         second = self.pass_number > 1
         view = build_reveal(outcome, lang, first_pass_verdict=self._first_pass_verdict() if second else None,
                             reproduced=self._reproduced() if second else None)
-        style = {"correct": "green", "partly": "yellow", "wrong": "red"}.get(view.verdict, "")
+        style = {"correct": "green", "partly": "yellow", "wrong": "red", "inconclusive": "yellow"}.get(view.verdict, "")
         # Text.assemble takes the parts as text (no markup); clean() takes out the control characters.
         verdict = Text.assemble((f"{clean_line(view.verdict_line.label)}: ", "bold"),
                                 (clean_line(view.verdict_line.text), style))
