@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import sys
 import unicodedata
 from pathlib import Path
 
@@ -177,3 +176,90 @@ def test_a_newline_in_a_title_does_not_forge_a_line(tmp_path: Path, data_dir: Pa
     forged = [line for line in out.splitlines() if line.startswith(FORGED)]
     assert not forged, out
     assert f"⏎{FORGED}" in out, out
+
+
+# -- identifiers: a strict grammar, checked at load -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lesson_id", "section_id", "bad_line"),
+    [("l.1", "s1", 2), ("L1", "s1", 2), ("-l1", "s1", 2), ("a" * 65, "s1", 2), ("l1", "s.1", 8), ("l1", "s_1", 8),
+     ("l1", "ñ", 8), ("l1", '"s 1"', 8)],
+)
+def test_an_id_outside_the_grammar_is_a_located_error(
+    tmp_path: Path, lesson_id: str, section_id: str, bad_line: int
+) -> None:
+    from tutor.content import check_paths
+
+    path = tmp_path / "lessons" / "a.yaml"
+    path.parent.mkdir()
+    path.write_text(_lesson("{en: t, es: t}", lesson_id=lesson_id, section_id=section_id), encoding="utf-8")
+    course = check_paths([path])
+    lines = [p.format("en") for p in course.errors]
+    assert len(lines) == 1 and lines[0].startswith(f"{path}:{bad_line}:"), lines
+    assert "not a valid id: 1 to 64 of a-z, 0-9 and '-'" in lines[0], lines
+    assert "no es un id válido" in course.errors[0].format("es")
+
+
+def test_every_id_of_the_bundled_course_follows_the_grammar() -> None:
+    import re
+
+    from tutor import paths
+    from tutor.content import load_course
+    from tutor.content.models import CHOICE_GRAMMAR, ID_GRAMMAR
+
+    course = load_course(paths.bundled_course())
+    assert not course.errors, [p.format() for p in course.errors]
+    ids = [lvl.id for lvl in course.levels]
+    for lesson in course.lessons.values():
+        ids += [lesson.id, lesson.level, *(s.id for s in lesson.sections), *(lab.id for lab in lesson.labs)]
+    ids += list(course.exercises)
+    assert ids and all(re.fullmatch(ID_GRAMMAR, i) for i in ids)
+    choices = [c.id for ex in course.exercises.values() for c in ex.choices]
+    assert choices and all(re.fullmatch(CHOICE_GRAMMAR, c) for c in choices)
+
+
+# -- located errors, in the reader's language -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("key", "line", "col"), [("true", 11, 1), ("null", 11, 1), ("1.5", 11, 1), ("~", 11, 1),
+                                                  ("1", 11, 1)])
+def test_a_key_that_is_not_text_is_reported_at_its_line(tmp_path: Path, key: str, line: int, col: int) -> None:
+    from tutor.content import check_paths
+
+    path = tmp_path / "lessons" / "a.yaml"
+    path.parent.mkdir()
+    path.write_text(_lesson("{en: t, es: t}") + f"{key}: 2\n", encoding="utf-8")
+    course = check_paths([path])
+    lines = [p.format("en") for p in course.errors]
+    assert len(lines) == 1 and lines[0].startswith(f"{path}:{line}:{col}:"), lines
+    assert f"the key {key} is not text" in lines[0]
+    assert f"la clave {key} no es texto" in course.errors[0].format("es")
+
+
+def test_validation_errors_read_in_spanish(tmp_path: Path) -> None:
+    """pydantic's own sentences and the format's rules between fields, all through the catalog."""
+    from tutor.content import check_paths
+
+    (tmp_path / "exercises").mkdir()
+    path = tmp_path / "exercises" / "e.yaml"
+    exercise = (
+        "format_version: 1\nid: e1\nlesson: l1\nkind: diagnose\ntitle: {title}\nprompt: {{en: p, es: p}}\n"
+        "choices:\n  - {{id: a, label: {{en: A, es: A}}}}\n  - {{id: a, label: {{en: B, es: B}}}}\nanswer: a\n"
+        "explanation: {{en: x, es: x}}\n{extra}"
+    )
+    path.write_text(exercise.format(title="{}", extra="range: [1, 2, 3]\ncapacity_gb: lots\n"), encoding="utf-8")
+    other = tmp_path / "exercises" / "f.yaml"
+    other.write_text(exercise.format(title="{en: t, es: t}", extra="").replace("id: e1", "id: e2"), encoding="utf-8")
+    course = check_paths([path, other])
+    spanish = [p.format("es") for p in course.errors]
+    english = [p.format("en") for p in course.errors]
+    assert len(spanish) == 4, spanish
+    assert any("necesita texto en al menos un idioma" in line for line in spanish), spanish
+    assert any("los ids de las opciones deben ser únicos" in line for line in spanish), spanish
+    assert any("range: demasiado largo" in line for line in spanish), spanish
+    assert any("capacity_gb: se esperaba un número" in line for line in spanish), spanish
+    assert any("choice ids must be unique" in line for line in english), english
+    for line in spanish:
+        for english_word in ("Input should", "should be", "Value error", "needs", "must", "expected"):
+            assert english_word not in line, line

@@ -26,6 +26,7 @@ from tutor.content.walk import COURSE_FILE, CourseFile, walk_targets
 from tutor.i18n import as_lang, t, tn
 from tutor.i18n.en import MESSAGES as _CATALOG_EN
 from tutor.i18n.message import Message
+from tutor.untrusted import clean_line
 
 M = TypeVar("M", bound=BaseModel)
 MAX_COURSE_BYTES = 64 * 1024 * 1024
@@ -100,10 +101,9 @@ def _walk(root: Node, loc: tuple[str | int, ...]) -> tuple[Node, list[str | int]
         part = rest[0]
         child: Node | None = None
         if isinstance(node, MappingNode):
-            for key_node, value_node in node.value:
-                if isinstance(key_node, ScalarNode) and key_node.value == str(part):
-                    child = value_node
-                    break
+            key_node = _key_node_for(node, part)
+            if key_node is not None:
+                child = dict(node.value)[key_node]
         elif isinstance(node, SequenceNode) and isinstance(part, int) and 0 <= part < len(node.value):
             child = node.value[part]
         if child is None:
@@ -112,6 +112,34 @@ def _walk(root: Node, loc: tuple[str | int, ...]) -> tuple[Node, list[str | int]
         found.append(part)
         rest.pop(0)
     return node, found, rest
+
+
+def _key_value(key_node: ScalarNode) -> object:
+    """What a key reads as (``1``, ``True``, ``None`` for ``1:``, ``true:``, ``~:``), for keys that are not text."""
+    if key_node.tag == "tag:yaml.org,2002:str":
+        return key_node.value
+    try:
+        return yaml_source.fast_event_loader("").construct_object(key_node)
+    except Exception:  # a key the constructor refuses was reported by the parser already
+        return key_node.value
+
+
+def _key_node_for(parent: MappingNode, part: object) -> Node | None:
+    """The key node of ``parent`` whose key is ``part``: a text key by its text, else a key that is not text
+    (``1:``, ``true:``, ``null:``) by the value it reads as (pydantic names ``true`` as 1 and ``null`` as "None")."""
+    others = []
+    for key_node, _ in parent.value:
+        if isinstance(key_node, ScalarNode):
+            if key_node.tag == "tag:yaml.org,2002:str":
+                if key_node.value == str(part):
+                    return key_node
+            else:
+                others.append(key_node)
+    for key_node in others:
+        value = _key_value(key_node)
+        if value == part or str(value) == str(part):
+            return key_node
+    return None
 
 
 def _key_node(parent: Node, key: str) -> Node | None:
@@ -123,26 +151,32 @@ def _key_node(parent: Node, key: str) -> Node | None:
 
 
 _PYDANTIC_CTX = {"literal_error": ("expected",), "too_short": ("min_length",), "too_long": ("max_length",),
+                 "string_too_long": ("max_length",), "string_too_short": ("min_length",),
+                 "string_pattern_mismatch": ("pattern",),
                  "greater_than": ("gt",), "greater_than_equal": ("ge",), "less_than": ("lt",),
                  "less_than_equal": ("le",)}
 _PYDANTIC_PARAM = {"expected": "expected", "min_length": "min", "max_length": "max", "gt": "limit", "ge": "limit",
-                   "lt": "limit", "le": "limit"}
+                   "lt": "limit", "le": "limit", "pattern": "pattern"}
 
 
 def _pydantic_said(err: Any) -> Message:
-    """pydantic's complaint in the catalog's words where the catalog has them (by error type); a field rule's own
-    sentence (``Value error, …``) as it is."""
+    """pydantic's complaint in the catalog's words (by error type); a rule of the format (:class:`FieldRule`) by its
+    own catalog message; anything else as ``problem.pydantic.other`` (named by its error type), so that no English
+    sentence of pydantic's reaches a Spanish reader."""
     kind = str(err.get("type", ""))
+    ctx = err.get("ctx") or {}
+    rule = ctx.get("error")
+    if isinstance(rule, FieldRule):
+        return rule.said
     code = f"problem.pydantic.{kind}"
     if code in _CATALOG_EN:
-        ctx = err.get("ctx") or {}
         params: dict[str, str] = {}
         for name in _PYDANTIC_CTX.get(kind, ()):
             if name in ctx:
-                params[_PYDANTIC_PARAM[name]] = str(ctx[name])
+                params[_PYDANTIC_PARAM[name]] = clean_line(ctx[name], 120)
         if len(params) == len(_PYDANTIC_CTX.get(kind, ())):
             return Message.of(code, **params)
-    return Message.verbatim(str(err["msg"]).removeprefix("Value error, "))
+    return Message.of("problem.pydantic.other", kind=clean_line(kind, 60))
 
 
 def problems_from_validation(path: Path, root: Node, exc: ValidationError) -> list[Problem]:
@@ -157,6 +191,14 @@ def problems_from_validation(path: Path, root: Node, exc: ValidationError) -> li
         if err["type"] == "missing" and rest:
             field_path.append(rest[0])
             message = Message.of("problem.required")
+        elif err["type"] == "invalid_key" and loc:
+            # a key that is not text (1:, true:, null:): at the key itself, named as the file writes it
+            parent = _walk(root, loc[:-1])
+            key = _key_node_for(parent[0], loc[-1]) if isinstance(parent[0], MappingNode) and not parent[2] else None
+            mark_node = key or parent[0]
+            written = key.value if isinstance(key, ScalarNode) else str(loc[-1])
+            field_path = [*parent[1], clean_line(written or "~", 40)]
+            message = Message.of("problem.key_not_text", name=clean_line(written or "~", 40))
         elif err["type"] == "extra_forbidden":
             key = _key_node(_walk(root, loc[:-1])[0], str(loc[-1])) if loc else None
             mark_node = key or node

@@ -10,14 +10,52 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from tutor.i18n import LANGS, Lang
+from tutor.i18n.message import Message, Param
 
 FORMAT_VERSION = 1
 
-Identifier = Annotated[
-    str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9_.-]*$", max_length=80), Field(description="a lowercase id")
+ID_GRAMMAR = "[a-z0-9][a-z0-9-]{0,63}"
+"""A level's, lesson's, section's, lab's, exercise's or choice's id: lowercase letters, digits and ``-``, 64 at
+most. It becomes part of a file name, a widget id, a store key and a command line, so nothing else is allowed."""
+REGISTRY_NAME_GRAMMAR = "[a-z0-9][a-z0-9_]{0,63}"
+"""A workload's, sweep's or formula's name in the measurement registry (Python-style, with ``_``)."""
+CHOICE_GRAMMAR = "[a-z0-9][a-z0-9_-]{0,63}"
+"""A choice's id (and an answer): an id, or ``_`` too, as the built-in ``does_not_fit`` that stored predictions use."""
+_ID = re.compile(ID_GRAMMAR)
+_CHOICE = re.compile(CHOICE_GRAMMAR)
+_REGISTRY_NAME = re.compile(REGISTRY_NAME_GRAMMAR)
+
+
+def _identifier(value: str) -> str:
+    if _ID.fullmatch(value) is None:
+        raise PydanticCustomError("identifier", "not a valid id: 1 to 64 of a-z, 0-9 and '-', not starting with '-'")
+    return value
+
+
+def _choice_id(value: str) -> str:
+    if _CHOICE.fullmatch(value) is None:
+        raise PydanticCustomError(
+            "choice_id", "not a valid choice id: 1 to 64 of a-z, 0-9, '-' and '_', not starting with '-' or '_'"
+        )
+    return value
+
+
+def _registry_name(value: str) -> str:
+    if _REGISTRY_NAME.fullmatch(value) is None:
+        raise PydanticCustomError(
+            "registry_name", "not a valid registry name: 1 to 64 of a-z, 0-9 and '_', not starting with '_'"
+        )
+    return value
+
+
+Identifier = Annotated[str, AfterValidator(_identifier), Field(description=f"an id, {ID_GRAMMAR}")]
+ChoiceId = Annotated[str, AfterValidator(_choice_id), Field(description=f"a choice id, {CHOICE_GRAMMAR}")]
+RegistryName = Annotated[
+    str, AfterValidator(_registry_name), Field(description=f"a registered name, {REGISTRY_NAME_GRAMMAR}")
 ]
 # Parameters are scalars only: numbers, strings and booleans that the registry bounds.
 Scalar = int | float | bool | str
@@ -30,14 +68,15 @@ class Model(BaseModel):
 
 
 class FieldRule(ValueError):
-    """A rule between fields, broken: raised by a model validator with the keys it is about.
+    """A rule of the format, broken: raised by a validator with the keys it is about and its catalog message.
 
     The loader reports it at the first of ``keys`` present in the file (the line of the offending key), not at the
-    top of the mapping.
+    top of the mapping, and in the reader's language (``said``); ``str()`` is the English sentence.
     """
 
-    def __init__(self, keys: str | tuple[str, ...], message: str) -> None:
-        super().__init__(message)
+    def __init__(self, keys: str | tuple[str, ...], code: str, **params: Param) -> None:
+        self.said = Message.of(code, **params)
+        super().__init__(self.said.render("en"))
         self.keys: tuple[str, ...] = (keys,) if isinstance(keys, str) else keys
 
 
@@ -50,7 +89,7 @@ class Text(Model):
     @model_validator(mode="after")
     def _at_least_one(self) -> Text:
         if not (self.es or self.en):
-            raise ValueError("needs text in at least one language (es or en)")
+            raise FieldRule((), "rule.text_language")
         return self
 
     def get(self, lang: Lang) -> str:
@@ -88,7 +127,7 @@ class MeasureCall(Model):
     """What a lab or exercise asks the measurement engine to do: a registered name and bounded parameters."""
 
     op: Literal["workload", "sweep", "roofline", "vram", "decode", "decode_gap", "train_step", "bench", "doctor"]
-    name: Identifier | None = None
+    name: RegistryName | None = None
     params: Params = Field(default_factory=dict, max_length=20)
     dram: float | None = Field(
         default=None,
@@ -101,9 +140,9 @@ class MeasureCall(Model):
     @model_validator(mode="after")
     def _name_when_needed(self) -> MeasureCall:
         if self.op in ("workload", "sweep") and not self.name:
-            raise FieldRule("op", f"op {self.op!r} needs a name (which {self.op} to run)")
+            raise FieldRule("op", "rule.op_needs_name", op=repr(self.op), kind=self.op)
         if self.dram is not None and self.op != "workload":
-            raise FieldRule("dram", "'dram' sizes a workload's arrays; it needs op: workload")
+            raise FieldRule("dram", "rule.dram_needs_workload")
         return self
 
 
@@ -139,7 +178,7 @@ class Lesson(Model):
         seen: set[str] = set()
         for item in items:
             if item.id in seen:
-                raise ValueError(f"id {item.id!r} appears twice")
+                raise FieldRule((), "rule.id_twice", id=repr(item.id))
             seen.add(item.id)
         return items
 
@@ -148,7 +187,7 @@ class Lesson(Model):
     def _unique_exercises(cls, ids: list[str]) -> list[str]:
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
-            raise ValueError(f"exercise {dupes[0]!r} listed twice")
+            raise FieldRule((), "rule.exercise_twice", id=repr(dupes[0]))
         return ids
 
 
@@ -157,7 +196,7 @@ Unit = Literal["GB", "GiB", "MB", "tokens/s", "GB/s", "GFLOP/s", "TFLOP/s", "x",
 
 
 class Choice(Model):
-    id: Identifier
+    id: ChoiceId
     label: Text
 
 
@@ -170,13 +209,13 @@ class Truth(Model):
 
     source: Literal["measurement", "formula"]
     metric: Annotated[str, StringConstraints(pattern=r"^[a-z0-9_.]+$", max_length=80)] | None = None
-    formula: Identifier | None = None
+    formula: RegistryName | None = None
     inputs: Params = Field(default_factory=dict, max_length=20)
 
     @model_validator(mode="after")
     def _consistent(self) -> Truth:
         if self.source == "formula" and not self.formula:
-            raise FieldRule("source", "a formula truth needs 'formula' (the name of a formula the lesson teaches)")
+            raise FieldRule("source", "rule.formula_needed")
         return self
 
 
@@ -192,7 +231,7 @@ class Grading(Model):
     def _ordered(self) -> Grading:
         if not self.full <= self.most <= self.some:
             keys = ("most", "full", "some") if self.full > self.most else ("some", "most")
-            raise FieldRule(keys, "tolerances must grow: full ≤ most ≤ some")
+            raise FieldRule(keys, "rule.tolerances")
         return self
 
 
@@ -217,13 +256,13 @@ class Condition(Model):
     @model_validator(mode="after")
     def _meaningful(self) -> Condition:
         if self.bound is None and self.metric is None:
-            raise ValueError("a condition needs 'bound' or 'metric'")
+            raise FieldRule((), "rule.condition_needs")
         if self.metric is not None and self.above is None and self.below is None:
-            raise FieldRule("metric", "a 'metric' condition needs 'above' and/or 'below'")
+            raise FieldRule("metric", "rule.metric_needs_limit")
         if (self.above is not None or self.below is not None) and self.metric is None:
-            raise FieldRule(("above", "below"), "'above'/'below' need a 'metric' to compare")
+            raise FieldRule(("above", "below"), "rule.limit_needs_metric")
         if self.above is not None and self.below is not None and not self.above < self.below:
-            raise FieldRule(("below", "above"), "'above' must be less than 'below'")
+            raise FieldRule(("below", "above"), "rule.above_below")
         return self
 
 
@@ -250,7 +289,7 @@ class Exercise(Model):
     range: tuple[float, float] | None = Field(default=None, description="accepted prediction range")
     capacity_gb: float | None = Field(default=None, gt=0, le=100_000)
     choices: list[Choice] = Field(default_factory=list, max_length=12)
-    answer: Identifier | None = None
+    answer: ChoiceId | None = None
     hints: list[Text] = Field(default_factory=list, max_length=6)
     explanation: Text
     explanation_when: list[ExplanationVariant] = Field(
@@ -264,37 +303,33 @@ class Exercise(Model):
     def _kind_rules(self) -> Exercise:
         ids = [c.id for c in self.choices]
         if len(set(ids)) != len(ids):
-            raise FieldRule("choices", "choice ids must be unique")
+            raise FieldRule("choices", "rule.choices_unique")
         if self.kind == "diagnose":
             if len(self.choices) < 2:
-                raise FieldRule(("choices", "kind"), "a diagnose exercise needs at least two choices")
+                raise FieldRule(("choices", "kind"), "rule.diagnose_two")
             if self.answer is None:
-                raise FieldRule("kind", "a diagnose exercise needs 'answer' (one of its choice ids)")
+                raise FieldRule("kind", "rule.diagnose_answer")
         if self.answer is not None and self.answer not in ids:
-            raise FieldRule("answer", f"answer {self.answer!r} is not one of the choices {ids}")
+            raise FieldRule("answer", "rule.answer_not_choice", answer=repr(self.answer), ids=str(ids))
         if self.kind == "number":
             if self.unit is None:
-                raise FieldRule("kind", "a number exercise needs 'unit'")
+                raise FieldRule("kind", "rule.number_unit")
             if self.truth is None:
-                raise FieldRule("kind", "a number exercise needs 'truth' (measurement or formula)")
+                raise FieldRule("kind", "rule.number_truth")
         if self.kind == "bound" and self.measure is None:
-            raise FieldRule(
-                "kind", "a bound exercise needs 'measure' (the workload whose side of the roofline is asked)"
-            )
+            raise FieldRule("kind", "rule.bound_measure")
         if self.kind == "fit":
             if self.capacity_gb is None:
-                raise FieldRule("kind", "a fit exercise needs 'capacity_gb'")
+                raise FieldRule("kind", "rule.fit_capacity")
             if self.truth is None:
-                raise FieldRule("kind", "a fit exercise needs 'truth' (how many GB it takes)")
+                raise FieldRule("kind", "rule.fit_truth")
         if self.truth is not None and self.truth.source == "measurement" and self.measure is None:
-            raise FieldRule("truth", "a measured truth needs 'measure' (what to run)")
+            raise FieldRule("truth", "rule.measured_truth")
         if self.range is not None and not self.range[0] < self.range[1]:
-            raise FieldRule("range", "range must be [low, high] with low < high")
+            raise FieldRule("range", "rule.range_order")
         measured = self.truth is None or self.truth.source == "measurement"
         if any(v.when.bound is not None for v in self.explanation_when) and not (self.kind == "bound" and measured):
-            raise FieldRule(
-                "explanation_when", "a 'when: {bound: …}' variant needs a bound exercise whose side is measured"
-            )
+            raise FieldRule("explanation_when", "rule.bound_variant")
         return self
 
     def placeholders(self) -> set[str]:
