@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.conftest import drop_roles
+from tests.conftest import Classroom, drop_roles
 from tutor.progress.classroom import LearnerCredentials, add_learner, init_class
 from tutor.progress.lease import postgres_lease
 from tutor.progress.store import StoreError
@@ -161,3 +161,85 @@ def test_a_learners_token_never_reaches_the_server_in_clear_and_is_kept_as_scram
         assert cleo.token not in cleo.address and cleo.pgpass.endswith(f":{cleo.name}:{cleo.token}")
     finally:
         drop_roles(pg_admin_dsn, [cleo.name])
+
+
+# -- grades written once; ids nobody can forge ----------------------------------------------------------------------
+
+FORGERIES = (
+    "UPDATE attempts SET score = 1, verdict = 'correct' WHERE id = %(id)s",
+    "UPDATE attempts SET measurement = '{\"forged\": true}' WHERE id = %(id)s",
+    "UPDATE attempts SET state = 'locked', score = NULL, verdict = NULL, graded_at = NULL WHERE id = %(id)s",
+    "UPDATE attempts SET prediction = '{\"choice\": \"memory\"}' WHERE id = %(id)s",
+    "UPDATE attempts SET created_at = 0 WHERE id = %(id)s",
+    "UPDATE attempts SET hints_used = 0 WHERE id = %(id)s",
+    "UPDATE lab_runs SET result = '{}'",
+    ("INSERT INTO attempts (exercise_id, lesson_id, prediction, confidence, created_at, state, verdict, score, "
+     "graded_at) VALUES ('n0-e1', 'n0-l1', '{}', 0.9, 1.0, 'graded', 'correct', 1.0, 1.0)"),
+    ("INSERT INTO attempts (exercise_id, lesson_id, prediction, confidence, created_at, state) "
+     "VALUES ('n0-e1', 'n0-l1', '{}', 0.9, 1.0, 'graded')"),
+)
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_a_learner_cannot_change_a_grade_once_written(classroom: Classroom) -> None:
+    import psycopg
+
+    from tutor.content import load_course
+    from tutor.paths import bundled_course
+    from tutor.progress.class_report import class_report
+    from tutor.progress.postgres import PostgresStore
+
+    ana = classroom.store("ana")
+    wrong = ana.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "compute"},
+                                confidence=0.9)
+    ana.record_hints(wrong, 1)
+    ana.record_grade(wrong, measurement={"x": 1}, truth={"choice": "memory"}, verdict="wrong", score=0.0)
+    ana.record_hints(wrong, 2)  # hints opened after the reveal still count
+    failed = ana.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                 confidence=0.5)
+    ana.record_hints(failed, 1)
+    ana.record_failure(failed, state="cancelled", reason="cancelled while waiting for the device")
+    course = load_course(bundled_course())
+    owner = PostgresStore(classroom.admin)
+    before = class_report(course, owner)
+    refused = []
+    with psycopg.connect(classroom.learners["ana"].dsn, autocommit=True) as conn:
+        for statement in FORGERIES:
+            for row in (wrong, failed):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(statement, {"id": row})
+                refused.append(statement)
+    with pytest.raises(StoreError):
+        ana.record_grade(wrong, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1.0)
+    with pytest.raises(StoreError):
+        ana.record_grade(failed, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1.0)
+    [w, f] = ana.attempts()
+    assert (w.verdict, w.score, w.hints_used, f.state, f.hints_used) == ("wrong", 0.0, 2, "cancelled", 1)
+    assert class_report(course, owner) == before
+    owner.close()
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_ids_a_learner_inserts_ahead_block_nobody(classroom: Classroom) -> None:
+    import psycopg
+
+    ana, ben = classroom.learners["ana"], classroom.learners["ben"]
+    with psycopg.connect(ana.dsn, autocommit=True) as conn:
+        for table, cols, values in (
+            ("attempts", "exercise_id, lesson_id, prediction, confidence, created_at", "'e', 'l', '{}', 0.5, 1.0"),
+            ("lab_runs", "lab_id, lesson_id, result, created_at", "'lab', 'l', '{}', 1.0"),
+            ("bench_runs", "fingerprint, device_kind, report, created_at", "'f', 'cpu', '{}', 1.0"),
+        ):
+            for overriding in ("", "OVERRIDING SYSTEM VALUE "):
+                for future in range(1, 4):
+                    with pytest.raises((psycopg.errors.InsufficientPrivilege, psycopg.errors.GeneratedAlways)):
+                        conn.execute(f"INSERT INTO {table} (id, {cols}) {overriding}VALUES ({future}, {values})")
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(f"INSERT INTO {table} (learner, {cols}) VALUES (%s, {values})", (ben.name,))
+        # burning through the identity's sequence is not possible either
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("SELECT pg_catalog.nextval(pg_catalog.pg_get_serial_sequence('attempts', 'id'))")
+    store = classroom.store("ben")
+    ids = [store.lock_prediction(exercise_id="e", lesson_id="l", prediction={}, confidence=0.5) for _ in range(3)]
+    assert len(set(ids)) == 3 and [a.id for a in store.attempts()] == ids
+    store.close()

@@ -50,6 +50,68 @@ INSTRUCTOR_ROLE = "tutor_instructor"
 #: The tables a learner writes (their own rows) and those they may only read (their own rows).
 _WRITABLE = TABLES
 _READABLE = ("store_recoveries", "quarantined_rows")
+#: What a learner may do to their own rows, column by column: insert what the tutor inserts (never ``id`` or
+#: ``learner``: no forged or future ids, no rows in another's name), update only what the tutor updates, delete
+#: (reset). An attempt's grade columns are written once, by an UPDATE the trigger below lets through only while
+#: the attempt is still locked.
+_LEARNER_RIGHTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
+    "sections_read": (("INSERT", ("lesson_id", "section_id", "read_at")), ("DELETE", ())),
+    "attempts": (
+        ("INSERT", ("exercise_id", "lesson_id", "pass", "prediction", "confidence", "hints_used", "state",
+                    "fingerprint", "created_at")),
+        ("UPDATE", ("state", "measurement", "truth", "verdict", "score", "fingerprint", "graded_at", "hints_used")),
+        ("DELETE", ()),
+    ),
+    "lab_runs": (("INSERT", ("lab_id", "lesson_id", "fingerprint", "prediction", "result", "created_at")),
+                 ("DELETE", ())),
+    "notebook_entries": (("INSERT", ("lab_run_id", "lab_id", "entry", "created_at", "updated_at")),
+                         ("UPDATE", ("entry", "updated_at")), ("DELETE", ())),
+    "bench_runs": (("INSERT", ("fingerprint", "device_kind", "report", "created_at")), ("DELETE", ())),
+    "doctor_runs": (("INSERT", ("passed", "lock_matches", "report", "created_at")), ("DELETE", ())),
+    "store_recoveries": (("UPDATE", ("acknowledged_at",)),),
+    "quarantined_rows": (),
+}
+#: The tables whose ``id`` is an identity column.
+_WITH_ID = ("attempts", "lab_runs", "notebook_entries", "bench_runs", "doctor_runs", "store_recoveries",
+            "quarantined_rows")
+
+#: A learner's attempt: inserted locked and ungraded; its prediction never changes; hints only grow; graded
+#: (or failed, or cancelled) once, never changed after. Column privileges already keep ``id`` and ``learner``
+#: out of reach. The owner and the instructor roles are not held to it (they are not learners).
+_ATTEMPT_GUARD = """
+CREATE OR REPLACE FUNCTION {schema}.tutor_attempt_guard() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $guard$
+BEGIN
+  IF NOT pg_catalog.pg_has_role(current_user, 'tutor_learner', 'MEMBER') THEN
+    RETURN NEW;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    IF NEW.state IS DISTINCT FROM 'locked' OR NEW.measurement IS NOT NULL OR NEW.truth IS NOT NULL
+       OR NEW.verdict IS NOT NULL OR NEW.score IS NOT NULL OR NEW.graded_at IS NOT NULL THEN
+      RAISE EXCEPTION 'an attempt starts locked, without a grade' USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+  END IF;
+  IF ROW(NEW.id, NEW.learner, NEW.exercise_id, NEW.lesson_id, NEW.pass, NEW.prediction, NEW.confidence,
+         NEW.created_at)
+     IS DISTINCT FROM ROW(OLD.id, OLD.learner, OLD.exercise_id, OLD.lesson_id, OLD.pass, OLD.prediction,
+                          OLD.confidence, OLD.created_at) THEN
+    RAISE EXCEPTION 'a locked prediction never changes' USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF NEW.hints_used < OLD.hints_used THEN
+    RAISE EXCEPTION 'hints used never decrease' USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF OLD.state IS DISTINCT FROM 'locked'
+     AND ROW(NEW.state, NEW.measurement, NEW.truth, NEW.verdict, NEW.score, NEW.fingerprint, NEW.graded_at)
+         IS DISTINCT FROM ROW(OLD.state, OLD.measurement, OLD.truth, OLD.verdict, OLD.score, OLD.fingerprint,
+                              OLD.graded_at) THEN
+    RAISE EXCEPTION 'attempt % was graded once; its result never changes', OLD.id
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  RETURN NEW;
+END
+$guard$
+"""
 _NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
 
 
@@ -149,12 +211,20 @@ def init_class(admin_dsn: str) -> ClassSetup:
             groups = sql.SQL(", ").join([sql.Identifier(LEARNER_ROLE), sql.Identifier(INSTRUCTOR_ROLE)])
             conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(schema), groups))
             conn.execute(sql.SQL("GRANT SELECT ON tutor_schema TO {}").format(groups))
-            conn.execute(sql.SQL("GRANT USAGE ON ALL SEQUENCES IN SCHEMA {} TO {}").format(
-                sql.Identifier(schema), sql.Identifier(LEARNER_ROLE)))
+            learner = sql.Identifier(LEARNER_ROLE)
+            # Identity columns need no sequence rights: none, so nobody burns through another's ids either.
+            conn.execute(sql.SQL("REVOKE ALL ON ALL SEQUENCES IN SCHEMA {} FROM {}").format(
+                sql.Identifier(schema), learner))
             for table in (*_WRITABLE, *_READABLE):
                 t = sql.Identifier(table)
-                rights = "SELECT, INSERT, UPDATE, DELETE" if table in _WRITABLE else "SELECT, UPDATE"
-                conn.execute(sql.SQL(f"GRANT {rights} ON {{}} TO {{}}").format(t, sql.Identifier(LEARNER_ROLE)))
+                conn.execute(sql.SQL("REVOKE ALL ON {} FROM {}").format(t, learner))
+                conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(t, learner))
+                for right, columns in _LEARNER_RIGHTS[table]:
+                    cols = sql.SQL("") if not columns else sql.SQL(" ({})").format(
+                        sql.SQL(", ").join(sql.Identifier(c) for c in columns))
+                    conn.execute(sql.SQL("GRANT {}{} ON {} TO {}").format(sql.SQL(right), cols, t, learner))
+                if table in _WITH_ID:
+                    conn.execute(sql.SQL("ALTER TABLE {} ALTER COLUMN id SET GENERATED ALWAYS").format(t))
                 conn.execute(sql.SQL("GRANT SELECT ON {} TO {}").format(t, sql.Identifier(INSTRUCTOR_ROLE)))
                 conn.execute(sql.SQL("ALTER TABLE {} ENABLE ROW LEVEL SECURITY").format(t))
                 for policy in ("learner_own_rows", "instructor_reads_all"):
@@ -165,6 +235,12 @@ def init_class(admin_dsn: str) -> ClassSetup:
                 ).format(t, sql.Identifier(LEARNER_ROLE)))
                 conn.execute(sql.SQL("CREATE POLICY instructor_reads_all ON {} FOR SELECT TO {} USING (true)")
                              .format(t, sql.Identifier(INSTRUCTOR_ROLE)))
+            guard = sql.SQL("{}.tutor_attempt_guard()").format(sql.Identifier(schema))
+            conn.execute(sql.SQL(_ATTEMPT_GUARD).format(schema=sql.Identifier(schema)))
+            conn.execute(sql.SQL("REVOKE ALL ON FUNCTION {} FROM PUBLIC").format(guard))
+            conn.execute("DROP TRIGGER IF EXISTS tutor_attempt_guard ON attempts")
+            conn.execute(sql.SQL("CREATE TRIGGER tutor_attempt_guard BEFORE INSERT OR UPDATE ON attempts "
+                                 "FOR EACH ROW EXECUTE FUNCTION {}").format(guard))
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
     return ClassSetup(schema=schema, owner=owner, tables=(*_WRITABLE, *_READABLE), server=where)
