@@ -16,6 +16,7 @@ from typing import Any
 from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter
 from tutor.i18n import Lang, t
+from tutor.untrusted import clean_line, json_for_terminal
 
 
 def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
@@ -66,13 +67,14 @@ def run_list(args: argparse.Namespace) -> int:
     lang = _lang(args)
     labs = _labs(args)
     if args.json:
-        print(json.dumps([{"id": lab.id, "lesson": lesson.id, "title": {"es": lab.title.es, "en": lab.title.en},
-                           "run": lab.run.model_dump(), "prediction_unit": lab.prediction_unit}
-                          for lesson, lab in labs], ensure_ascii=False, indent=1))
+        print(json_for_terminal([{"id": lab.id, "lesson": lesson.id, "title": {"es": lab.title.es, "en": lab.title.en},
+                                  "run": lab.run.model_dump(), "prediction_unit": lab.prediction_unit}
+                                 for lesson, lab in labs]))
         return 0
     for lesson, lab in labs:
         what = f"{lab.run.op}:{lab.run.name}" if lab.run.name else lab.run.op
-        print(f"{lab.id:<28} {lesson.id:<12} {what:<28} {lab.prediction_unit or '-':<10} {lab.title.get(lang)}")
+        print(f"{clean_line(lab.id, 64):<28} {clean_line(lesson.id, 64):<12} {clean_line(what, 80):<28} "
+              f"{clean_line(lab.prediction_unit or '-', 20):<10} {clean_line(lab.title.get(lang), 120)}")
     if not labs:
         print(t("labcli.none", lang))
     return 0
@@ -80,6 +82,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_lab(args: argparse.Namespace) -> int:
     from tutor.measure.errors import MeasureCancelled, MeasureError, MeasureFailed
+    from tutor.practice.lab_checks import read_lab, reading_lines
     from tutor.practice.labs import LabInputError, LabRunner, lab_question, lab_request, parse_lab_prediction
     from tutor.progress.engines import open_store
     from tutor.progress.notebook import summarise_result
@@ -99,7 +102,8 @@ def run_lab(args: argparse.Namespace) -> int:
         raise CliError(f"{lab.id}: {exc}", 2) from None
 
     if not args.json:
-        print(f"{lab.title.get(lang)}\n  {t('labcli.question', lang)}: {lab_question(lab, lang)}\n"
+        question = clean_line(lab_question(lab, lang))
+        print(f"{clean_line(lab.title.get(lang))}\n  {t('labcli.question', lang)}: {question}\n"
               f"  {t('labcli.prediction', lang)}: {prediction.describe(lang)}", flush=True)
     worker = None
     if lab.run.op != "doctor":
@@ -127,13 +131,20 @@ def run_lab(args: argparse.Namespace) -> int:
         store.close()
         if not args.json and sys.stderr.isatty():
             sys.stderr.write("\r\033[K")
+    reading = read_lab(lab, prediction, filed.result)
     if args.json:
         print(json.dumps({"lab": lab.id, "lab_run_id": filed.lab_run_id, "entry_id": filed.entry_id,
-                          "prediction": prediction.to_json(), "result": filed.result.to_json()},
+                          "prediction": prediction.to_json(), "result": filed.result.to_json(),
+                          "reading": {"predicted": reading.predicted, "measured": reading.measured,
+                                      "ratio": reading.ratio, "spread": reading.spread,
+                                      "flags": [{"code": f.code, "x": f.x, "series": f.series, **f.figures}
+                                                for f in reading.flags]}},
                          ensure_ascii=False, indent=1, default=str))
         return 0
     print()
     print(summarise_result(filed.result, lang))
+    for line in reading_lines(reading, lab.run.name or "", lang):
+        print(f"  {line}")
     print()
     print(t("labcli.filed", lang, entry=filed.entry_id))
     return 0

@@ -155,6 +155,10 @@ class Lab(Model):
     run: MeasureCall
     prediction: Text | None = Field(default=None, description="the question asked before the lab starts")
     prediction_unit: str | None = Field(default=None, max_length=20)
+    prediction_metric: str | None = Field(
+        default=None, max_length=120, pattern=r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+){0,8}$",
+        description="the figure of the result the prediction is compared with (dotted path; 'last' for a list's "
+                    "last item, e.g. points.last.gbs)")
     procedure: Text | None = None
     hypothesis: Text | None = None
     next_question: Text | None = None

@@ -484,6 +484,11 @@ MESSAGES: dict[str, str] = {
     ),
     "store.io": "I/O error while using the progress store {path} ({detail}); the file was left as it is",
     "store.cannot_open": "cannot open the progress store {path}: {detail}",
+    "store.not_a_store": (
+        "{path} is not a GPU Tutor progress store (not a database of the tutor's); it was left as it is. "
+        "Name a new file, a folder, or an existing store"
+    ),
+    "store.no_path": "--store {path} names no file: give a path, sqlite:PATH, or a folder",
     "store.corrupt": "the progress store {path} is corrupt ({detail}); restart the tutor to move it aside",
     "store.rejected": "the progress store refused an out-of-range value ({detail}); nothing was saved",
     "store.denied": "the progress database {path} refused: {detail}",
@@ -1437,6 +1442,21 @@ MESSAGES: dict[str, str] = {
     "roof.stamp": "roof measured {age}, load {load}{cv}",
     "roof.stamp.no_load": "roof measured {age}{cv}",
     "roof.stamp.cv": ", CV {cv}",
+    "lab.read.vs": "You predicted {predicted} {unit}; measured {measured} {unit} (measured ÷ predicted = {ratio}).",
+    "lab.read.no_figure": "You predicted {predicted} {unit}; this run has no figure to compare it with.",
+    "lab.read.faster_when_bigger": (
+        "Breaks the expected shape: at {where} ({series}) it ran ×{by} faster than at the smaller {smaller}. A bigger "
+        "size should not be faster: one of the two was disturbed (another program, a clock change), or at small "
+        "sizes the call's fixed cost dominates."
+    ),
+    "lab.read.above_roof": (
+        "Breaks the expected shape: at {where}, past the last-level cache, it moved {gbs} GB/s, above the measured "
+        "roof's {roof} GB/s: the roof was measured low (under load?) or this point was not in DRAM. Measure the "
+        "roof again (F5)."
+    ),
+    "lab.read.noisy": "Noisy point: at {where} ({series}) its repeats spread {cv}; read it as a range, not a number.",
+    "lab.read.rerun": "Run the lab again (ctrl+r) to see whether these points hold; close other programs first.",
+    "lab.read.spread": "Largest spread among the points: CV {cv}.",
     "roof.provisional": "PROVISIONAL roof ({why}): measured again once the machine is quiet, or now with F5",
     "roof.provisional.busy": "other programs used {used} of your {cpus} cores while it was measured",
     "roof.provisional.busy_load": "the machine was busy while it was measured",

@@ -535,6 +535,11 @@ MESSAGES: dict[str, str] = {
     ),
     "store.io": "error de E/S al usar el almacén de progreso {path} ({detail}); el archivo no se tocó",
     "store.cannot_open": "no se puede abrir el almacén de progreso {path}: {detail}",
+    "store.not_a_store": (
+        "{path} no es un almacén de progreso de GPU Tutor (no es una base de datos del tutor); se ha dejado "
+        "como estaba. Indica un archivo nuevo, una carpeta o un almacén existente"
+    ),
+    "store.no_path": "--store {path} no indica ningún archivo: da una ruta, sqlite:RUTA o una carpeta",
     "store.corrupt": "el almacén de progreso {path} está dañado ({detail}); reinicia el tutor para apartarlo",
     "store.rejected": "el almacén de progreso rechazó un valor fuera de rango ({detail}); no se guardó nada",
     "store.denied": "la base de datos de progreso {path} rechazó la operación: {detail}",
@@ -1529,6 +1534,26 @@ MESSAGES: dict[str, str] = {
     "roof.stamp": "techo medido {age}, carga {load}{cv}",
     "roof.stamp.no_load": "techo medido {age}{cv}",
     "roof.stamp.cv": ", CV {cv}",
+    "lab.read.vs": "Predijiste {predicted} {unit}; se midió {measured} {unit} (medido ÷ predicho = {ratio}).",
+    "lab.read.no_figure": "Predijiste {predicted} {unit}; esta ejecución no tiene una cifra con la que compararlo.",
+    "lab.read.faster_when_bigger": (
+        "Rompe la forma esperada: en {where} ({series}) fue ×{by} más rápido que en el tamaño menor {smaller}. Un "
+        "tamaño mayor no debería ir más rápido: una de las dos mediciones se vio perturbada (otro programa, un cambio "
+        "de reloj), o a tamaños pequeños domina el coste fijo de la llamada."
+    ),
+    "lab.read.above_roof": (
+        "Rompe la forma esperada: en {where}, más allá de la caché de último nivel, movió {gbs} GB/s, por encima de "
+        "los {roof} GB/s del techo medido: el techo salió bajo (¿con carga?) o este punto no estaba en DRAM. Vuelve "
+        "a medir el techo (F5)."
+    ),
+    "lab.read.noisy": (
+        "Punto ruidoso: en {where} ({series}) sus repeticiones variaron un {cv}; léelo como un intervalo, no como "
+        "un número."
+    ),
+    "lab.read.rerun": (
+        "Repite el lab (ctrl+r) para ver si estos puntos se mantienen; cierra antes los otros programas."
+    ),
+    "lab.read.spread": "Mayor dispersión entre los puntos: CV {cv}.",
     "roof.provisional": "techo PROVISIONAL ({why}): se vuelve a medir cuando la máquina esté tranquila, o ya con F5",
     "roof.provisional.busy": "otros programas usaron {used} de tus {cpus} núcleos mientras se medía",
     "roof.provisional.busy_load": "la máquina estaba ocupada mientras se medía",

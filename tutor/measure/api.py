@@ -52,6 +52,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -60,7 +61,7 @@ from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut,
 from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.plan import Request, parse_request
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
-from tutor.results import BenchReport, Device, Measurement, RoofCheck, RooflineReference
+from tutor.results import BenchReport, Device, Measurement, ResultError, RoofCheck, RooflineReference
 
 MeasureResult = Measurement | BenchReport | RooflineReference
 """What an op measured, typed: a measurement (workload, sweep, memory, decode, training), a bench report, or the
@@ -251,7 +252,17 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
         body = sweeps.gemm_share(device, params, emit, should_cancel, mode=_mode(request.mode()))
     else:
         body = getattr(sweeps, name)(device, params, emit, should_cancel)
-    return _measured({"kind": "sweep", "name": name, "params": params, "device": _short(info), **body})
+    swept = _measured({"kind": "sweep", "name": name, "params": params, "device": _short(info), **body})
+    if name == "working_set":
+        # the machine's roof beside the sweep (read, never measured here): the lab compares its DRAM points with
+        # the bandwidth the exercises are graded against
+        from tutor.measure.roofline_model import cached_roofline
+
+        cached = cached_roofline(info["fingerprint"])
+        if cached is not None:
+            with suppress(ResultError):
+                swept = replace(swept, roofline=RooflineReference.from_json(cached, "the cached roofline"))
+    return swept
 
 
 def _points_check(device: str, info: dict[str, Any], request: Request, params: dict[str, Any],

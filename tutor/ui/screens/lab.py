@@ -30,6 +30,7 @@ from tutor.measure.errors import MeasureCancelled, MeasureError
 from tutor.measure.phases import progress_text
 from tutor.measure.registry import SWEEPS
 from tutor.practice.failures import Failure, classify, stalled_text
+from tutor.practice.lab_checks import read_lab, reading_lines
 from tutor.practice.labs import LabInputError, LabPrediction, LabRunner, lab_question, parse_lab_prediction
 from tutor.practice.roof_stamp import remeasured_text, roof_stamp
 from tutor.progress.lease import LeaseCancelled, queue_text
@@ -466,6 +467,10 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
             body = bench_markdown(result.bench, self.lang)
         else:
             body = summarise_result(result, self.lang)
+        # the prediction next to the result, the points that break the expected shape, the spread, the load
+        reading = reading_lines(read_lab(self.lab, self.prediction, result), self.lab.run.name or "", self.lang)
+        if reading:
+            body += "\n\n" + "\n".join(f"- {line}" for line in reading)
         self.query_one("#lab-result", PackMarkdown).update(f"### {t('lab.result', self.lang)}\n\n{body}")
         self.query_one("#lab-result-box").display = True
         if not final and not plot.point_count and not plot.roofs:

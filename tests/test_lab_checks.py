@@ -1,0 +1,136 @@
+"""Labs that teach from the result (issue 26 item 5): the prediction next to what was measured, the points that
+break the expected shape, the spread, and a re-run offered for them."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from tests.support.lab import FailingWorker, write_lab_course
+from tests.support.pilot import PATIENCE_S, wait_timed
+from tutor.content import Lab, load_course
+from tutor.paths import bundled_course
+from tutor.practice.lab_checks import figure_at, read_lab, reading_lines, shape_flags
+from tutor.progress.rows import LabPrediction, LabResult
+from tutor.results import Interference, Measurement, SweepPoint, sweep_point
+
+MiB = 2**20
+
+
+def _naive(points: list[tuple[str, int, float, float | None]]) -> tuple[SweepPoint, ...]:
+    out = []
+    for series, n, seconds, cv in points:
+        p = sweep_point("naive_vs_numpy", {"series": series, "n": n, "gflops": 2 * n**3 / seconds / 1e9,
+                                           "time_s": {"median": seconds, "cv": cv} if cv is not None else seconds})
+        assert p is not None
+        out.append(p)
+    return tuple(out)
+
+
+def test_a_bigger_size_that_ran_faster_is_flagged() -> None:
+    """Lab 00 as seen on the EPYC: NumPy took longer at N = 128 than at N = 256."""
+    points = _naive([("numpy", 64, 2e-5, 0.01), ("numpy", 128, 9e-4, 0.02), ("numpy", 256, 3e-4, 0.02),
+                     ("numpy", 512, 2e-3, 0.01), ("python", 32, 0.01, None), ("python", 64, 0.08, None)])
+    flags = shape_flags("naive_vs_numpy", points)
+    assert [(f.code, f.x, f.series) for f in flags] == [("faster_when_bigger", 256.0, "numpy (measured)")]
+    assert flags[0].figures["smaller_x"] == 128.0 and flags[0].figures["faster_by"] == 3.0
+
+
+def test_within_the_noise_is_not_a_break() -> None:
+    # 256 is 5 % faster than 128, but each repeat spread 4 %: 3 CVs (12 %) cover it
+    points = _naive([("numpy", 128, 1.0e-3, 0.04), ("numpy", 256, 0.95e-3, 0.04)])
+    assert shape_flags("naive_vs_numpy", points) == []
+
+
+def test_working_set_breaks_and_noise_are_flagged() -> None:
+    raw = [(16 * 2**10, 120.0, 0.02), (1 * MiB, 90.0, 0.02), (64 * MiB, 20.0, 0.02), (256 * MiB, 31.0, 0.02),
+           (512 * MiB, 95.0, 0.30)]
+    points = tuple(p for p in (sweep_point("working_set", {"working_set_bytes": ws, "gbs": gbs, "cv": cv})
+                               for ws, gbs, cv in raw) if p is not None)
+    flags = shape_flags("working_set", points, roof_gbs=44.0, last_level_cache_bytes=32 * MiB)
+    codes = sorted((f.code, f.x) for f in flags)
+    assert ("faster_when_bigger", 256.0 * MiB) in codes  # 31 GB/s after 20: a bigger working set moved faster
+    assert ("above_roof", 256.0 * MiB) not in codes  # 31 < 44: below the roof
+    assert ("noisy", 512.0 * MiB) in codes
+    # the last point: 95 GB/s past the 32 MiB cache against a 44 GB/s roof, but its CV of 30 % widens the margin
+    # to 90 %, so 95 > 44 × 1.9 = 83.6 is still flagged
+    assert ("above_roof", 512.0 * MiB) in codes
+
+
+def _lab(metric: str | None = "points.last.gbs", unit: str = "GB/s", name: str = "working_set") -> Lab:
+    return Lab.model_validate({"id": "lab-ws", "title": {"es": "t", "en": "t"}, "goal": {"es": "g", "en": "g"},
+                               "run": {"op": "sweep", "name": name, "params": {}}, "prediction_unit": unit,
+                               "prediction_metric": metric})
+
+
+def test_the_reading_puts_the_prediction_next_to_the_result_in_both_languages() -> None:
+    raw = [(1 * MiB, 90.0, 0.02), (256 * MiB, 18.0, 0.01), (512 * MiB, 27.0, 0.02)]
+    points = tuple(p for p in (sweep_point("working_set", {"working_set_bytes": ws, "gbs": gbs, "cv": cv})
+                               for ws, gbs, cv in raw) if p is not None)
+    result = LabResult.of(Measurement(kind="sweep", name="working_set", points=points,
+                                      interference=Interference(5.0, 2, 1.8)))
+    reading = read_lab(_lab(), LabPrediction(text="20", value=20.0, unit="GB/s"), result)
+    assert reading.measured == 27.0 and reading.ratio == 27.0 / 20.0
+    en, es = reading_lines(reading, "working_set", "en"), reading_lines(reading, "working_set", "es")
+    assert en[0] == "You predicted 20 GB/s; measured 27 GB/s (measured ÷ predicted = 1.35)."
+    assert es[0] == "Predijiste 20 GB/s; se midió 27 GB/s (medido ÷ predicho = 1,35)."
+    assert any("Breaks the expected shape" in line and "512 MiB" in line for line in en)
+    assert any("Rompe la forma esperada" in line for line in es)
+    assert any("ctrl+r" in line for line in en) and any("Other programs used 1.8 of your 2 cores" in line
+                                                         for line in en)
+    assert "Largest spread among the points: CV 2" in " ".join(en)
+
+
+def test_every_bundled_lab_with_a_unit_names_the_figure_it_asks_about() -> None:
+    course = load_course(bundled_course())
+    labs = [lab for lesson in course.lessons.values() for lab in lesson.labs]
+    asked = [lab for lab in labs if lab.prediction_unit and lab.run.op not in ("bench",)]
+    assert asked and all(lab.prediction_metric for lab in asked), [lab.id for lab in asked]
+    assert figure_at({"points": [{"gbs": 1.0}, {"gbs": 2.5}]}, "points.last.gbs") == 2.5
+    assert figure_at({"speedup": {"1024": 300.0}}, "speedup.1024") == 300.0
+    assert figure_at({"points": []}, "points.last.gbs") is None
+
+
+class _BrokenShapeWorker(FailingWorker):
+    """A GEMM sweep whose N = 96 point took less time than N = 32 (a disturbed run)."""
+
+    def run(self, request: dict[str, Any], on_progress: Any = None, cancel_event: threading.Event | None = None,
+            on_point: Any = None, **_: Any) -> dict[str, Any]:
+        points = [{"n": 32, "gflops": 0.01, "time_s": 2 * 32**3 / 0.01e9}, {"n": 96, "gflops": 50.0,
+                                                                             "time_s": 2 * 96**3 / 50e9}]
+        for p in points:
+            on_point(p)
+        return {"kind": "sweep", "name": "gemm_sizes", "params": {"min_n": 32, "max_n": 96, "points": 2},
+                "device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "f"}, "points": points,
+                "x": "n", "y": "gflops"}
+
+
+async def test_the_lab_screen_shows_the_prediction_and_flags_the_broken_point(tmp_path: Path) -> None:
+    from tutor.progress import ProgressStore
+    from tutor.ui.app import make_app
+    from tutor.ui.messages import OpenLab
+    from tutor.ui.screens.lab import LabScreen
+
+    lesson = (write_lab_course(tmp_path / "course") / "lessons" / "lab-l1.yaml")
+    lesson.write_text(lesson.read_text(encoding="utf-8").replace(
+        "    prediction_unit: GFLOP/s\n", "    prediction_unit: GFLOP/s\n    prediction_metric: points.last.gflops\n"),
+        encoding="utf-8")
+    course = load_course(tmp_path / "course")
+    assert not course.problems, course.problems
+    app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
+    app._measure_worker = _BrokenShapeWorker()  # type: ignore[attr-defined]
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.post_message(OpenLab("lab-l1", "lab-gemm"))
+        await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
+        screen = app.screen
+        assert isinstance(screen, LabScreen)
+        await pilot.press("2", "0", "enter")
+        await wait_timed(pilot, lambda: screen.state != "running", PATIENCE_S)
+        assert screen.state == "done"
+        if app.screen is not screen:  # the notebook opens on the new entry: back to the lab
+            app.pop_screen()
+            await wait_timed(pilot, lambda: app.screen is screen, PATIENCE_S)
+        text = screen.query_one("#lab-result").source  # type: ignore[attr-defined]
+        assert "You predicted 20 GFLOP/s; measured 50 GFLOP/s" in text
+        assert "Breaks the expected shape: at N = 96" in text and "ctrl+r" in text
