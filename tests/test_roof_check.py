@@ -13,7 +13,7 @@ from tutor.measure import roofline as roofline_mod
 from tutor.measure.api import run_request
 from tutor.measure.device import device_info
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
-from tutor.practice.roof_stamp import provisional_text
+from tutor.practice.roof_stamp import probe_text, provisional_text
 from tutor.practice.runner import roof_note
 from tutor.results import RooflineReference
 from tutor.theory.roofline import measured_when_busy, roof_check
@@ -179,3 +179,67 @@ def test_above_the_roof_within_the_noise_is_said_not_left_unexplained() -> None:
     en = roof_note({k: v for k, v in values.items() if k != "roofline.bandwidth_cv"}, "en") or ""
     assert en.startswith("Tutor's note: 119% of the measured roof") and "this run's own noise (CV 6.4%)" in en
     assert roof_note({**values, "classification.fraction_of_bandwidth_roof": 0.93}, "en") is None  # below: nothing
+
+
+def _probed_roof(copy_gbs: float, gemm_gflops: float) -> dict[str, Any]:
+    """A final roof that says which sizes it measured (what a probe needs): 1 MiB arrays, fp32 GEMM at n = 64."""
+    roof = _roof(copy_gbs, gemm_gflops, 1, load_average=0.1, cpus=2, measured_at=123.0)
+    roof["provisional"] = []
+    roof["bandwidth"] = {"array_bytes": 2**20, "cv": 0.01, "last_level_cache_bytes": 1,
+                         "kernels": {"copy": {"gbs_median": copy_gbs, "time_s": {"cv": 0.01}}}}
+    roof["gemm"] = {"float32": {"n": 64, "cv": 0.01, "peak_gflops": gemm_gflops,
+                                "sizes": [{"n": 64, "gflops_median": gemm_gflops, "time_s": {"cv": 0.01}}]}}
+    return roof
+
+
+def _fake_timer(monkeypatch: pytest.MonkeyPatch, copy_gbs: float, gemm_gflops: float) -> None:
+    """Kernels that do nothing, timed by a fake clock: copy of 1 MiB arrays at ``copy_gbs``, GEMM 64³ at
+    ``gemm_gflops`` (STREAM's bytes: 2 words per element; the GEMM's 2·n³ FLOPs)."""
+    from tutor.measure.timing import TimedRuns
+
+    monkeypatch.setattr(roofline_mod.kernels, "build", lambda name, params, device: (lambda: None))
+
+    def timed(fn: Any, device: str, **_: Any) -> TimedRuns:
+        timed.calls += 1  # type: ignore[attr-defined]
+        seconds = 2 * 2**20 / (copy_gbs * 1e9) if timed.calls % 2 else 2 * 64**3 / (gemm_gflops * 1e9)  # type: ignore[attr-defined]
+        return TimedRuns((seconds, seconds, seconds))
+
+    timed.calls = 0  # type: ignore[attr-defined]
+    monkeypatch.setattr(roofline_mod, "time_callable", timed)
+
+
+def test_a_probe_confirms_a_roof_that_still_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    roofline_mod._PROBED.clear()
+    _fake_timer(monkeypatch, copy_gbs=41.0, gemm_gflops=190.0)
+    probe = roofline_mod.probe_roof("cpu", _probed_roof(40.0, 200.0))
+    assert probe is not None and probe["agrees"] is True
+    assert probe["bandwidth_ratio"] == pytest.approx(41.0 / 40.0) and probe["gflops_ratio"] == pytest.approx(0.95)
+    assert probe["bandwidth_margin"] == pytest.approx(0.15)  # the floor: the CVs are 1 %
+    # a roof without its sizes (older, made up) is not probed
+    assert roofline_mod.probe_roof("cpu", _roof(40.0, 200.0, 1)) is None
+
+
+def test_a_probe_that_disagrees_measures_the_roof_again_on_a_quiet_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: the roof cached at 84 GB/s while Lab 01 then measured 46: the probe measures 46 on the roof's own
+    arrays, disagrees, and the roof is measured again (quiet) or kept and said (busy)."""
+    roofline_mod._PROBED.clear()
+    info = device_info("cpu")
+    stale = _probed_roof(84.0, 200.0)
+    stale["device"] = {k: info[k] for k in ("kind", "name", "fingerprint")}
+    store_roofline(info["fingerprint"], stale)
+    _fake_timer(monkeypatch, copy_gbs=46.0, gemm_gflops=200.0)
+    monkeypatch.setattr(roofline_mod, "InterferenceProbe", _QuietProbe)
+    fresh = _roof(46.0, 200.0, 1, load_average=0.1, cpus=2)
+    monkeypatch.setattr(roofline_mod, "measure_roofline", lambda *_a, **_k: dict(fresh))
+    monkeypatch.setattr(roofline_mod, "machine_quiet", lambda: False)
+    kept = roofline_mod.get_roofline("cpu", info, mode="quick")
+    assert kept["cached"] is True and kept["probe"]["agrees"] is False
+    assert kept["probe"]["bandwidth_ratio"] == pytest.approx(46.0 / 84.0)
+    assert "disagreed" in (probe_text(RooflineReference.from_json(kept), "en") or "")
+    monkeypatch.setattr(roofline_mod, "machine_quiet", lambda: True)
+    again = roofline_mod.get_roofline("cpu", info, mode="quick")
+    assert again["cached"] is False and again["remeasured_because"] == "probe_disagreed"
+    assert again["peak_bandwidth_gbs"] == 46.0
+    reference = RooflineReference.from_json(again).summary()  # what an attempt keeps says it too
+    assert "MEASURED AGAIN" in (probe_text(reference, "en") or "")
+    assert "MEDIDO DE NUEVO" in (probe_text(reference, "es") or "")

@@ -260,7 +260,7 @@ MESSAGES: dict[str, str] = {
         "write your own parts of an entry (hypothesis, prediction, procedure, gap, next question)"
     ),
     "cli.help.notebook.write.entry_id": "the entry (see 'tutor notebook list')",
-    "cli.help.class": "teach a class on one PostgreSQL: init, add-learner, report",
+    "cli.help.class": "teach a class on one PostgreSQL: init, add-learner, report, leases, break-lease",
     "cli.desc.class": (
         "Set up a class's PostgreSQL (schema, roles, row-level security), add learners with a role and token of their "
         "own, and report on the class. Needs --store postgresql://… (the instructor's connection) or TUTOR_STORE."
@@ -271,6 +271,11 @@ MESSAGES: dict[str, str] = {
     "cli.help.class.add_learner.host": (
         "the server's address as learners reach it (default: the instructor's host, or 127.0.0.1 for a local socket)"
     ),
+    "cli.help.class.leases": "list the device leases held now: session, learner, device, for how long, how many wait",
+    "cli.help.class.leases.json": "the leases as one JSON document",
+    "cli.help.class.break_lease": "end the session holding a lease (a stopped or stuck holder), so the device is free",
+    "cli.help.class.break_lease.who": "a session number (from tutor class leases) or a learner (every lease of theirs)",
+    "cli.help.class.break_lease.older_than": "break every lease held for at least SECONDS (by the tutor's own account)",
     "cli.help.class.report": "the instructor's view: per exercise, calibration, each learner's C0, the class roofline",
     "cli.desc.class.report": (
         "Per exercise the share of correct predictions and the most common wrong answer; the class's calibration; each "
@@ -442,6 +447,10 @@ MESSAGES: dict[str, str] = {
     # tutor.grading.predict
     "predict.not_number": "'{text}' is not a number",
     "predict.not_finite": "'{text}' is not a finite number",
+    "predict.unknown_unit": "'{unit}' is not a unit this answer takes: write it in {units} (no unit: {default})",
+    "predict.no_unit_here": "'{unit}': this number takes no unit",
+    "predict.out_of_scale": "'{text}' is out of scale for a prediction (between {low} and {high}{unit})",
+    "predict.read_as": "read as {value} {unit} (you wrote {typed} {typed_unit})",
     "predict.confidence_not_number": "confidence '{text}' is not a number (50–100 %)",
     "predict.confidence_not_finite": "confidence must be a finite number (50–100 %)",
     "predict.confidence_outside": "confidence {text} is outside 50–100 %",
@@ -661,6 +670,19 @@ MESSAGES: dict[str, str] = {
         "not a valid learner name '{name}': 2 to 31 lower-case letters, digits or _, starting with a letter"
     ),
     "class.exists": "a role {name} already exists on the server; choose another name",
+    "class.leases_none": "No device is leased now.",
+    "class.lease_line": "session {pid}  {learner}  on {device}  {since}  {waiting} waiting",
+    "class.lease_for": "held for {seconds} s",
+    "class.lease_since_unknown": "held since an unknown time (not the tutor's lease)",
+    "class.lease_unknown": "a device it does not name",
+    "class.lease_broken": "Broken: {line}",
+    "class.break_what": (
+        "say which lease to break: a session number or a learner (see tutor class leases), or --older-than SECONDS"
+    ),
+    "class.lease_not_found": "no device lease held now matches; see tutor class leases",
+    "class.break_denied": (
+        "this role may not end {learner}'s session: as the server's superuser run GRANT pg_signal_backend TO {owner}"
+    ),
     "class.not_postgres": "a class needs a PostgreSQL store: pass --store postgresql://… (or TUTOR_STORE)",
     # tutor.ui.keys
     "key.help": "Help",
@@ -1330,6 +1352,7 @@ MESSAGES: dict[str, str] = {
     "exercise.cli.unknown": "unknown exercise '{id}' (known: {known})",
     "exercise.cli.predict_or_resume": "give --predict VALUE, or --resume N for an unfinished attempt",
     "exercise.cli.budget": "--budget must be between {low} and {high} seconds",
+    "exercise.cli.prediction": "Your prediction",
     "exercise.cli.device": "{workload} runs only on {devices}, not {device}",
     "exercise.cli.none": "(no exercises in this course)",
     "progress.cli.marks": "marks: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
@@ -1457,6 +1480,13 @@ MESSAGES: dict[str, str] = {
     "lab.read.noisy": "Noisy point: at {where} ({series}) its repeats spread {cv}; read it as a range, not a number.",
     "lab.read.rerun": "Run the lab again (ctrl+r) to see whether these points hold; close other programs first.",
     "lab.read.spread": "Largest spread among the points: CV {cv}.",
+    "roof.probe.agreed": "checked by a probe before grading (bandwidth ×{bw}, matmul ×{flops} of the roof)",
+    "roof.probe.disagreed": (
+        "MEASURED AGAIN: a probe before grading disagreed with the cached roof (bandwidth ×{bw}, matmul ×{flops})"
+    ),
+    "roof.probe.busy": (
+        "a probe before grading disagreed with it (bandwidth ×{bw}, matmul ×{flops}) but the machine is busy: kept"
+    ),
     "roof.provisional": "PROVISIONAL roof ({why}): measured again once the machine is quiet, or now with F5",
     "roof.provisional.busy": "other programs used {used} of your {cpus} cores while it was measured",
     "roof.provisional.busy_load": "the machine was busy while it was measured",
@@ -1634,6 +1664,7 @@ MESSAGES: dict[str, str] = {
     "json.invalid_at": "line {line} column {col}: invalid JSON ({reason})",
     "json.not_finite": "line {line} column {col}: {token} is not a finite number",
     "json.invalid": "invalid JSON ({reason})",
+    "json.lone_surrogate": "line {line} column {col}: {escape} is half of a UTF-16 pair, not a character",
     "problem.at": "{where}: {what}",
     "problem.line": "{path}:{line}:{col}: {severity}: {what}",
     "problem.severity.error": "error",
@@ -1800,6 +1831,10 @@ MESSAGES: dict[str, str] = {
     # bench warnings (measure/bench.py, roofline.py)
     "bench.warn.above_datasheet": "measured bandwidth {measured} GB/s is above the datasheet {datasheet}",
     "bench.warn.above_limit": "measured {dtype} {measured} GFLOP/s is above the physical limit {limit}",
+    "bench.warn.disturbed": (
+        "other programs used {used} of your {cpus} cores during this run: its figures may be low and its roof is "
+        "provisional; run it again on a quiet machine before comparing"
+    ),
     "bench.warn.busy": (
         "the machine was busy (load average {load} on {cpus} CPUs): figures may be low and noisy, and two "
         "passes may not agree"

@@ -308,7 +308,7 @@ MESSAGES: dict[str, str] = {
     "cli.help.notebook.write.procedure": "tu procedimiento",
     "cli.help.notebook.write.gap": "tu diferencia (entre la predicción y el resultado)",
     "cli.help.notebook.write.next_question": "tu siguiente pregunta",
-    "cli.help.class": "da una clase sobre un PostgreSQL: init, add-learner, report",
+    "cli.help.class": "da una clase sobre un PostgreSQL: init, add-learner, report, leases, break-lease",
     "cli.desc.class": (
         "Prepara el PostgreSQL de una clase (esquema, roles, seguridad por filas), da de alta alumnos con un rol y un "
         "token propios, e informa sobre la clase. Necesita --store postgresql://… (la conexión del profesor) o "
@@ -320,6 +320,17 @@ MESSAGES: dict[str, str] = {
     "cli.help.class.add_learner.host": (
         "la dirección del servidor tal como la ven los alumnos (por omisión: el host del profesor, o 127.0.0.1 para "
         "un socket local)"
+    ),
+    "cli.help.class.leases": (
+        "lista las reservas de dispositivo vigentes: sesión, alumno, dispositivo, desde hace cuánto, cuántos esperan"
+    ),
+    "cli.help.class.leases.json": "las reservas como un único documento JSON",
+    "cli.help.class.break_lease": (
+        "termina la sesión que tiene una reserva (un proceso detenido o colgado), para liberar el dispositivo"
+    ),
+    "cli.help.class.break_lease.who": "un número de sesión (de tutor class leases) o un alumno (todas sus reservas)",
+    "cli.help.class.break_lease.older_than": (
+        "rompe toda reserva que dure al menos SECONDS (según cuenta el propio tutor)"
     ),
     "cli.help.class.report": (
         "la vista del profesor: por ejercicio, calibración, la C0 de cada alumno, el roofline de la clase"
@@ -492,6 +503,12 @@ MESSAGES: dict[str, str] = {
     # tutor.grading.predict
     "predict.not_number": "«{text}» no es un número",
     "predict.not_finite": "«{text}» no es un número finito",
+    "predict.unknown_unit": (
+        "'{unit}' no es una unidad que admita esta respuesta: escríbela en {units} (sin unidad: {default})"
+    ),
+    "predict.no_unit_here": "'{unit}': este número no lleva unidad",
+    "predict.out_of_scale": "'{text}' está fuera de escala para una predicción (entre {low} y {high}{unit})",
+    "predict.read_as": "leído como {value} {unit} (escribiste {typed} {typed_unit})",
     "predict.confidence_not_number": "la confianza «{text}» no es un número (50–100 %)",
     "predict.confidence_not_finite": "la confianza debe ser un número finito (50–100 %)",
     "predict.confidence_outside": "la confianza {text} está fuera de 50–100 %",
@@ -719,6 +736,20 @@ MESSAGES: dict[str, str] = {
         "nombre de alumno no válido «{name}»: de 2 a 31 letras minúsculas, cifras o _, empezando por letra"
     ),
     "class.exists": "ya existe un rol {name} en el servidor; elige otro nombre",
+    "class.leases_none": "Ahora no hay ningún dispositivo reservado.",
+    "class.lease_line": "sesión {pid}  {learner}  en {device}  {since}  {waiting} esperando",
+    "class.lease_for": "reservado hace {seconds} s",
+    "class.lease_since_unknown": "reservado desde un momento desconocido (no es una reserva del tutor)",
+    "class.lease_unknown": "un dispositivo que no nombra",
+    "class.lease_broken": "Rota: {line}",
+    "class.break_what": (
+        "di qué reserva romper: un número de sesión o un alumno (ver tutor class leases), o --older-than SECONDS"
+    ),
+    "class.lease_not_found": "ninguna reserva de dispositivo vigente coincide; ver tutor class leases",
+    "class.break_denied": (
+        "este rol no puede terminar la sesión de {learner}: como superusuario del servidor ejecuta GRANT "
+        "pg_signal_backend TO {owner}"
+    ),
     "class.not_postgres": "una clase necesita un almacén PostgreSQL: pasa --store postgresql://… (o TUTOR_STORE)",
     # tutor.ui.keys
     "key.help": "Ayuda",
@@ -1419,6 +1450,7 @@ MESSAGES: dict[str, str] = {
     "exercise.cli.unknown": "ejercicio desconocido '{id}' (hay: {known})",
     "exercise.cli.predict_or_resume": "da --predict VALOR, o --resume N para un intento sin terminar",
     "exercise.cli.budget": "--budget debe estar entre {low} y {high} segundos",
+    "exercise.cli.prediction": "Tu predicción",
     "exercise.cli.device": "{workload} sólo se ejecuta en {devices}, no en {device}",
     "exercise.cli.none": "(no hay ejercicios en este curso)",
     "progress.cli.marks": "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
@@ -1554,6 +1586,17 @@ MESSAGES: dict[str, str] = {
         "Repite el lab (ctrl+r) para ver si estos puntos se mantienen; cierra antes los otros programas."
     ),
     "lab.read.spread": "Mayor dispersión entre los puntos: CV {cv}.",
+    "roof.probe.agreed": (
+        "comprobado con una sonda antes de calificar (ancho de banda ×{bw}, matmul ×{flops} del techo)"
+    ),
+    "roof.probe.disagreed": (
+        "MEDIDO DE NUEVO: una sonda antes de calificar no coincidió con el techo guardado (ancho de banda ×{bw}, "
+        "matmul ×{flops})"
+    ),
+    "roof.probe.busy": (
+        "una sonda antes de calificar no coincidió (ancho de banda ×{bw}, matmul ×{flops}), pero la máquina está "
+        "ocupada: se mantiene"
+    ),
     "roof.provisional": "techo PROVISIONAL ({why}): se vuelve a medir cuando la máquina esté tranquila, o ya con F5",
     "roof.provisional.busy": "otros programas usaron {used} de tus {cpus} núcleos mientras se medía",
     "roof.provisional.busy_load": "la máquina estaba ocupada mientras se medía",
@@ -1739,6 +1782,7 @@ MESSAGES: dict[str, str] = {
     "json.invalid_at": "línea {line} columna {col}: JSON no válido ({reason})",
     "json.not_finite": "línea {line} columna {col}: {token} no es un número finito",
     "json.invalid": "JSON no válido ({reason})",
+    "json.lone_surrogate": "línea {line} columna {col}: {escape} es media pareja UTF-16, no un carácter",
     "problem.at": "{where}: {what}",
     "problem.line": "{path}:{line}:{col}: {severity}: {what}",
     "problem.severity.error": "error",
@@ -1925,6 +1969,10 @@ MESSAGES: dict[str, str] = {
         "el ancho de banda medido, {measured} GB/s, supera el de la hoja de datos, {datasheet}"
     ),
     "bench.warn.above_limit": "el {dtype} medido, {measured} GFLOP/s, supera el límite físico de {limit}",
+    "bench.warn.disturbed": (
+        "otros programas usaron {used} de tus {cpus} núcleos durante esta ejecución: sus cifras pueden salir bajas y "
+        "su techo es provisional; repítela con la máquina tranquila antes de comparar"
+    ),
     "bench.warn.busy": (
         "la máquina estaba ocupada (carga media {load} en {cpus} CPU): las cifras pueden salir bajas y "
         "ruidosas, y dos pasadas pueden no coincidir"

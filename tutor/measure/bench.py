@@ -43,7 +43,9 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     import torch
 
     from tutor.measure.bench_rounds import measure_interleaved
-    from tutor.measure.roofline_model import store_roofline
+    from tutor.measure.interference import InterferenceProbe
+    from tutor.measure.roofline_model import cached_roofline, store_roofline
+    from tutor.theory.roofline import provisional_reasons
 
     if mode not in BENCH_MODES:
         raise WorkloadError(f"unknown bench mode {mode!r} (choose quick or full)")
@@ -56,16 +58,23 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     threads = torch.get_num_threads()
     try:
         torch.set_num_threads(threads)  # pinned: every part of this run uses the same count (decode may try one)
-        measured = measure_interleaved(dev, info, mode, should_cancel, report_progress,
-                                       array_cap_bytes=QUICK_ARRAY_CAP_BYTES if mode == "quick" else None)
+        with InterferenceProbe() as load:
+            measured = measure_interleaved(dev, info, mode, should_cancel, report_progress,
+                                           array_cap_bytes=QUICK_ARRAY_CAP_BYTES if mode == "quick" else None)
     finally:
         torch.set_num_threads(threads)
     roof, decode, train = measured["roofline"], measured["decode"], measured["train_step"]
     train_dtype = measured["train_dtype"]
     bw = roof["bandwidth"]
+    interference = load.result
+    if interference is not None:
+        roof["interference"] = interference.to_json()
+    roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
     within_cache = dev == "cpu" and bw["array_bytes"] < 4 * bw["last_level_cache_bytes"]
-    if mode != "tiny" and not (mode == "quick" and within_cache):
-        # a roof from arrays the cache can hold is not cached as this machine's DRAM roof
+    cached = cached_roofline(info["fingerprint"])
+    keep_final = cached is not None and not (cached.get("provisional") or provisional_reasons(cached))
+    if mode != "tiny" and not (mode == "quick" and within_cache) and not (roof["provisional"] and keep_final):
+        # one roof per machine: the bench's, unless its arrays fit the cache or it is provisional beside a final one
         store_roofline(info["fingerprint"], roof)
     report_progress(1.0, phase("measure.progress.bench_done"))
     load_after = _load_average()
@@ -74,6 +83,9 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     busiest = max(load_before or 0.0, load_after or 0.0)
     if dev == "cpu" and busiest > 0.5 * cpus + 1:
         said.append(Message.of("bench.warn.busy", load=round(busiest, 1), cpus=cpus))
+    if interference is not None and interference.busy:
+        said.append(Message.of("bench.warn.disturbed", used=round(interference.other_cores, 1),
+                               cpus=interference.cpus))
     if mode == "quick" and within_cache:
         said.append(Message.of("bench.warn.quick_cache", arrays=round(bw["array_bytes"] / 2**20),
                                llc=round(bw["last_level_cache_bytes"] / 2**20)))
@@ -131,7 +143,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         duration_s=time.time() - started,
         env=environment(),
         tests={"bandwidth": roof["bandwidth"], "gemm": roof["gemm"], "decode": decode, "train_step": train,
-               "rounds": rounds},
+               "rounds": rounds, **({"interference": interference.to_json()} if interference is not None else {})},
         roofline=RooflineReference.from_json({k: roof[k] for k in (
             "peak_bandwidth_gbs", "peak_gflops", "ridge_flops_per_byte", "ridge_point", "datasheet",
             "physical_limits")}),

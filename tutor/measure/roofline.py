@@ -3,6 +3,7 @@ FLOP/s per dtype, best of many runs, with the datasheet roof beside it when the 
 
 from __future__ import annotations
 
+import math
 import os
 import statistics
 import time
@@ -356,22 +357,85 @@ def get_roofline(
     if not refresh and cached is not None:
         reasons = list(cached.get("provisional") or []) or provisional_reasons(cached)
         if not reasons:
-            return {**cached, "cached": True}
-        if not (quiet_now or machine_quiet)():  # a busy machine keeps the roof it has (never a loop)
-            return {**cached, "provisional": reasons, "cached": True}
-        stale_reason = "provisional"
-    with InterferenceProbe() as probe:
+            check = probe_roof(device, cached) if mode != "tiny" else None
+            if check is None or check["agrees"] or not (quiet_now or machine_quiet)():
+                return {**cached, "cached": True, **({"probe": check} if check is not None else {})}
+            stale_reason = "probe_disagreed"  # the machine now measures other figures than its roof says
+            disagreed = check
+        else:
+            disagreed = None
+            if not (quiet_now or machine_quiet)():  # a busy machine keeps the roof it has (never a loop)
+                return {**cached, "provisional": reasons, "cached": True}
+            stale_reason = "provisional"
+    else:
+        disagreed = None
+    with InterferenceProbe() as load:
         roof = measure_roofline(device, device_info, mode, should_cancel, progress)
-    if probe.result is not None:
-        roof["interference"] = probe.result.to_json()
+    if load.result is not None:
+        roof["interference"] = load.result.to_json()
     # the test-only tiny roof (5 repeats of arrays in cache) is never cached nor judged final
     roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
     if stale_reason:
         roof["remeasured_because"] = stale_reason
+    if disagreed is not None:
+        roof["probe"] = disagreed
     keep_final = cached is not None and not (cached.get("provisional") or provisional_reasons(cached))
     if mode != "tiny" and not (roof["provisional"] and keep_final):
         store_roofline(fp, roof)
     return {**roof, "cached": False}
+
+
+#: A roof probed less than this long ago is not probed again (the warm worker runs exercise after exercise).
+PROBE_EVERY_S = 60.0
+#: The smallest disagreement between a probe and its roof called a disagreement (3 combined CVs when larger).
+PROBE_FLOOR = 0.15
+_PROBED: dict[tuple[str, float], tuple[float, dict[str, Any]]] = {}
+
+
+def probe_roof(device: str, roof: dict[str, Any], *, now: float | None = None) -> dict[str, Any] | None:
+    """A short check of a cached roof before it grades (issue 26 item 3): STREAM copy on the roof's own arrays and
+    fp32 torch.mm at the roof's best size, a few repeats each (≈ 0.1–1 s), their medians against the roof's
+    medians. ``agrees`` is False when either differs by more than ``max(15 %, 3 combined CVs)``. None when the
+    roof does not say which sizes it measured (an older or made-up roof) or the probe cannot run."""
+    bandwidth, gemm = roof.get("bandwidth"), roof.get("gemm")
+    copy = bandwidth.get("kernels", {}).get("copy") if isinstance(bandwidth, dict) else None
+    fp32 = gemm.get("float32") if isinstance(gemm, dict) else None
+    array_bytes = bandwidth.get("array_bytes") if isinstance(bandwidth, dict) else None
+    if not (isinstance(copy, dict) and isinstance(fp32, dict) and isinstance(array_bytes, int)
+            and isinstance(fp32.get("n"), int) and isinstance(copy.get("gbs_median"), int | float)):
+        return None
+    best = next((s for s in fp32.get("sizes", []) if isinstance(s, dict) and s.get("n") == fp32["n"]), None)
+    if best is None or not isinstance(best.get("gflops_median"), int | float):
+        return None
+    key = (str(roof.get("device", {}).get("fingerprint")), float(roof.get("measured_at") or 0.0))
+    now = time.monotonic() if now is None else now
+    seen = _PROBED.get(key)
+    if seen is not None and now - seen[0] < PROBE_EVERY_S:
+        return seen[1]
+    try:
+        copy_params = {"n": array_bytes // 4, "dtype": "float32"}
+        fn = kernels.build("copy", copy_params, device)
+        copy_stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=5, budget_s=0.05)
+        del fn
+        n = int(fp32["n"])
+        gemm_params = {"m": n, "n": n, "k": n, "dtype": "float32"}
+        fn = kernels.build("gemm", gemm_params, device)
+        gemm_stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=5, budget_s=0.05)
+        del fn
+    except (RuntimeError, MemoryError, DeviceError):
+        return None
+    gbs = WORKLOADS["copy"].bytes_fn(copy_params) / 1e9 / copy_stats.median
+    gflops = WORKLOADS["gemm"].flops_fn(gemm_params) / 1e9 / gemm_stats.median
+    bw_ratio, gemm_ratio = gbs / float(copy["gbs_median"]), gflops / float(best["gflops_median"])
+    roof_bw_cv = float(copy.get("time_s", {}).get("cv") or 0.0)
+    roof_gemm_cv = float(best.get("time_s", {}).get("cv") or 0.0)
+    bw_margin = max(PROBE_FLOOR, 3.0 * (roof_bw_cv**2 + copy_stats.cv**2) ** 0.5)
+    gemm_margin = max(PROBE_FLOOR, 3.0 * (roof_gemm_cv**2 + gemm_stats.cv**2) ** 0.5)
+    agrees = abs(math.log(bw_ratio)) <= math.log1p(bw_margin) and abs(math.log(gemm_ratio)) <= math.log1p(gemm_margin)
+    result = {"bandwidth_ratio": bw_ratio, "gflops_ratio": gemm_ratio, "bandwidth_margin": bw_margin,
+              "gflops_margin": gemm_margin, "agrees": agrees, "gbs": gbs, "gflops": gflops}
+    _PROBED[key] = (now, result)
+    return result
 
 
 def machine_quiet(sample_s: float = 0.25) -> bool:

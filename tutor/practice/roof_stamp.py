@@ -49,8 +49,23 @@ def roof_stamp(roof: RooflineReference | None, lang: Lang, now: float | None = N
         stamp = t("roof.stamp.no_load", lang, age=age, cv=cv_text)
     else:
         stamp = t("roof.stamp", lang, age=age, load=format_number(load, lang, ".1f"), cv=cv_text)
-    provisional = provisional_text(roof, lang)
-    return f"{stamp}; {provisional}" if provisional else stamp
+    notes = [n for n in (provisional_text(roof, lang), probe_text(roof, lang)) if n]
+    return "; ".join([stamp, *notes])
+
+
+def probe_text(roof: RooflineReference, lang: Lang) -> str | None:
+    """What the short probe before grading found (:func:`tutor.measure.roofline.probe_roof`): the cached roof
+    confirmed, or measured again because the probe disagreed; None when no probe ran."""
+    probe = roof.tables.get("probe")
+    if not isinstance(probe, dict):
+        return None
+    bw, gflops = _number(probe.get("bandwidth_ratio")), _number(probe.get("gflops_ratio"))
+    if bw is None or gflops is None:
+        return None
+    ratios = {"bw": format_number(bw, lang, ".2f"), "flops": format_number(gflops, lang, ".2f")}
+    if roof.tables.get("remeasured_because") == "probe_disagreed":
+        return t("roof.probe.disagreed", lang, **ratios)
+    return t("roof.probe.agreed", lang, **ratios) if probe.get("agrees") else t("roof.probe.busy", lang, **ratios)
 
 
 def provisional_text(roof: RooflineReference, lang: Lang) -> str | None:
