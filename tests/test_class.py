@@ -162,14 +162,15 @@ def test_the_class_commands_print_a_token_once_and_only_it_opens_the_store(
     err = capsys.readouterr().err
     assert "password authentication failed" in err and "not-the-token" not in err
     assert err.count("\n") == 2  # the warning, then the one line
-    assert main(["class", "add-learner", name, "--store", classroom.admin]) == 2
+    assert main(["class", "add-learner", name, "--store", classroom.admin, "--lang", "en"]) == 2
     assert "already exists" in capsys.readouterr().err
-    assert main(["class", "add-learner", "Robert'); DROP TABLE attempts;--", "--store", classroom.admin]) == 2
+    assert main(["class", "add-learner", "Robert'); DROP TABLE attempts;--", "--store", classroom.admin,
+                 "--lang", "en"]) == 2
     assert "not a valid learner name" in capsys.readouterr().err
 
 
 def test_class_commands_need_a_postgresql_store(capsys: pytest.CaptureFixture[str], stores: Stores) -> None:
-    assert main(["class", "init"]) == 2
+    assert main(["class", "init", "--lang", "en"]) == 2
     assert "needs a PostgreSQL store" in capsys.readouterr().err
 
 

@@ -243,3 +243,27 @@ def test_ids_a_learner_inserts_ahead_block_nobody(classroom: Classroom) -> None:
     ids = [store.lock_prediction(exercise_id="e", lesson_id="l", prediction={}, confidence=0.5) for _ in range(3)]
     assert len(set(ids)) == 3 and [a.id for a in store.attempts()] == ids
     store.close()
+
+
+def test_a_createrole_instructor_is_told_how_to_be_allowed_to_break_a_lease(
+    readme_class: ReadmeClass, capsys: pytest.CaptureFixture[str],
+) -> None:
+    import psycopg
+    from psycopg import sql
+
+    from tutor.cli import main
+    from tutor.progress.lease import device_key, lease_device
+
+    room = readme_class
+    ben = room.learners["ben"]
+    teacher = psycopg.conninfo.conninfo_to_dict(room.instructor)["user"]
+    with psycopg.connect(ben.dsn, autocommit=True) as hostile:
+        hostile.execute("SELECT pg_advisory_lock(%s, %s)", device_key(lease_device("auto")))
+        assert main(["class", "break-lease", ben.name, "--store", room.instructor, "--lang", "en"]) == 2
+        err = capsys.readouterr().err
+        assert f"may not end {ben.name}'s session" in err and f"GRANT pg_signal_backend TO {teacher}" in err
+        with psycopg.connect(room.su, autocommit=True) as su:
+            su.execute(sql.SQL("GRANT pg_signal_backend TO {}").format(sql.Identifier(str(teacher))))
+        assert main(["class", "break-lease", ben.name, "--store", room.instructor, "--lang", "en"]) == 0
+        with pytest.raises(psycopg.OperationalError):
+            hostile.execute("SELECT 1")

@@ -4,6 +4,7 @@ alone (SQLite) nothing waits. Every stored measurement says whether it ran under
 from __future__ import annotations
 
 import itertools
+import re
 import subprocess
 import sys
 import threading
@@ -201,3 +202,119 @@ async def test_the_telemetry_panel_shows_another_learner_holding_the_device(clas
     finally:
         release.set()
         holder.join(10)
+
+
+def test_on_a_machine_without_an_accelerator_every_spelling_leases_the_cpu() -> None:
+    spellings = ("auto", "cpu", "cuda", "cuda:0", "")
+    assert len({lease_device(d, accelerator=False) for d in spellings}) == 1
+    with_gpu = {d: lease_device(d, accelerator=True) for d in spellings}
+    assert len({with_gpu[d] for d in ("auto", "cuda", "cuda:0", "")}) == 1 and with_gpu["cpu"] != with_gpu["auto"]
+
+
+def test_without_torch_loaded_the_accelerator_is_read_from_the_device_nodes(monkeypatch: pytest.MonkeyPatch) -> None:
+    import glob as globmod
+
+    from tutor.progress import lease as lease_module
+
+    monkeypatch.delitem(sys.modules, "torch", raising=False)
+    monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
+    monkeypatch.setattr(globmod, "glob", lambda pattern: [])
+    assert lease_module.has_accelerator() is False and lease_device("auto") == lease_device("cpu")
+    monkeypatch.setattr(globmod, "glob", lambda pattern: ["/dev/nvidia0"])
+    assert lease_module.has_accelerator() is True and lease_device("auto") != lease_device("cpu")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    assert lease_module.has_accelerator() is False
+
+
+STOPPED = """
+import sys, time
+from tutor.progress.lease import postgres_lease
+with postgres_lease(sys.argv[1], sys.argv[2], heartbeat_s=0.2, silence_s=1.0) as lease:
+    print("held", flush=True)
+    time.sleep(float(sys.argv[3]))
+print("held" if lease.held else "lost", flush=True)
+"""
+
+
+@PG
+def test_a_learner_whose_process_is_stopped_loses_the_device_and_knows_it(stores: Stores) -> None:
+    import os
+    import signal
+
+    dsn = stores.spec()
+    device = f"test-host:{time.time_ns()}"
+    proc = subprocess.Popen([sys.executable, "-c", STOPPED, dsn, device, "4"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
+        os.kill(proc.pid, signal.SIGSTOP)  # a learner's laptop lid, or kill -STOP
+        started = time.monotonic()
+        with postgres_lease(dsn, device, cancelled=lambda: time.monotonic() - started > 10) as lease:
+            waited = time.monotonic() - started
+        assert lease.held and waited < 8
+        os.kill(proc.pid, signal.SIGCONT)
+        assert proc.stdout.readline().strip() == "lost"  # its measurement is not recorded as leased
+    finally:
+        os.kill(proc.pid, signal.SIGCONT)
+        proc.kill()
+        proc.wait(10)
+
+
+@PG
+def test_the_instructor_lists_and_breaks_a_lease_held_from_psql(classroom: Classroom,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    import psycopg
+
+    from tutor.cli import main
+
+    ben = classroom.learners["ben"]
+    device = lease_device("auto")
+    hostile = psycopg.connect(ben.dsn, autocommit=True, application_name="psql")
+    try:
+        hostile.execute("SET idle_session_timeout = 0")  # no timeout for a holder that is not the tutor
+        hostile.execute("SELECT pg_advisory_lock(%s, %s)", device_key(device))
+        pid = hostile.info.backend_pid
+        assert main(["class", "leases", "--store", classroom.admin, "--json"]) == 0
+        listed = [h for h in json.loads(capsys.readouterr().out) if h["pid"] == pid]
+        assert listed == [{"pid": pid, "learner": ben.name, "key": device_key(device)[1], "waiting": 0,
+                           "device": None, "since": None}]
+        assert main(["class", "leases", "--store", classroom.admin, "--lang", "en"]) == 0
+        assert f"session {pid}  {ben.name}  on a device it does not name  held since an unknown time" in (
+            capsys.readouterr().out)
+        # --older-than counts only what the tutor's own leases say; the psql holder is broken by name
+        assert main(["class", "break-lease", "--older-than", "0", "--store", classroom.admin, "--lang", "en"]) == 2
+        assert "no device lease held now matches" in capsys.readouterr().err
+        assert main(["class", "break-lease", ben.name, "--store", classroom.admin, "--lang", "en"]) == 0
+        assert f"Broken: session {pid}  {ben.name}" in capsys.readouterr().out
+        started = time.monotonic()
+        with postgres_lease(classroom.learners["ana"].dsn, device) as lease:
+            assert lease.held and time.monotonic() - started < 5
+        assert hostile.broken or hostile.closed or _dead(hostile)
+    finally:
+        hostile.close()
+
+
+def _dead(conn: object) -> bool:
+    import psycopg
+
+    try:
+        conn.execute("SELECT 1")  # type: ignore[attr-defined]
+    except psycopg.Error:
+        return True
+    return False
+
+
+@PG
+def test_the_tutors_own_stale_lease_is_broken_by_age(classroom: Classroom, capsys: pytest.CaptureFixture[str]) -> None:
+    from tutor.cli import main
+
+    device = f"test-host:{time.time_ns()}"
+    with postgres_lease(classroom.learners["ana"].dsn, device, heartbeat_s=0.2) as lease:
+        time.sleep(1.1)
+        assert main(["class", "leases", "--store", classroom.admin, "--lang", "es"]) == 0
+        out = capsys.readouterr().out
+        assert re.search(rf"{classroom.learners['ana'].name}  en {device}  reservado hace [12] s  0 esperando", out)
+        assert main(["class", "break-lease", "--older-than", "1", "--store", classroom.admin]) == 0
+        time.sleep(0.5)
+    assert lease.held is False

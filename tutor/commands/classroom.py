@@ -7,6 +7,7 @@ Every action works on the store ``--store``/``TUTOR_STORE`` names, which must be
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from tutor.commands import output_lang
 from tutor.i18n import Lang, t
@@ -35,6 +36,21 @@ def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     add.add_argument("--host", default=None, help=t("cli.help.class.add_learner.host", lang))
     add_lang_option(add)
     add.set_defaults(func=run_add_learner)
+
+    leases = actions.add_parser("leases", help=t("cli.help.class.leases", lang))
+    add_common_options(leases)
+    leases.add_argument("--json", action="store_true", help=t("cli.help.class.leases.json", lang))
+    add_lang_option(leases)
+    leases.set_defaults(func=run_leases)
+
+    brk = actions.add_parser("break-lease", help=t("cli.help.class.break_lease", lang))
+    add_common_options(brk)
+    brk.add_argument("who", metavar="SESSION|LEARNER", nargs="?", default=None,
+                     help=t("cli.help.class.break_lease.who", lang))
+    brk.add_argument("--older-than", type=float, default=None, metavar="SECONDS",
+                     help=t("cli.help.class.break_lease.older_than", lang))
+    add_lang_option(brk)
+    brk.set_defaults(func=run_break_lease)
 
     report = actions.add_parser(
         "report",
@@ -79,6 +95,52 @@ def run_add_learner(args: argparse.Namespace) -> int:
     creds = add_learner(_admin_dsn(), args.name, host=args.host)
     print(t("class.learner_added", _lang(args), name=creds.name, token=creds.token, dsn=creds.address,
             pgpass=creds.pgpass))
+    return 0
+
+
+def _lease_line(held: Any, lang: Lang, now: float) -> str:
+    from tutor.i18n import format_number
+    from tutor.untrusted import clean_line
+
+    device = clean_line(held.device) if held.device is not None else t("class.lease_unknown", lang)
+    since = (t("class.lease_for", lang, seconds=format_number(max(0.0, now - held.since), lang, ".0f"))
+             if held.since is not None else t("class.lease_since_unknown", lang))
+    return t("class.lease_line", lang, pid=str(held.pid), learner=clean_line(held.learner), device=device,
+             since=since, waiting=str(held.waiting))
+
+
+def run_leases(args: argparse.Namespace) -> int:
+    import json
+    import time
+    from dataclasses import asdict
+
+    from tutor.progress.classroom import class_leases
+
+    held = class_leases(_admin_dsn())
+    lang = _lang(args)
+    if args.json:
+        print(json.dumps([asdict(h) for h in held], ensure_ascii=False, indent=1))
+    elif not held:
+        print(t("class.leases_none", lang))
+    else:
+        now = time.time()
+        for lease in held:
+            print(_lease_line(lease, lang, now))
+    return 0
+
+
+def run_break_lease(args: argparse.Namespace) -> int:
+    import time
+
+    from tutor.commands import CliError
+    from tutor.progress.classroom import break_leases
+
+    lang = _lang(args)
+    if args.who is None and args.older_than is None:
+        raise CliError(t("class.break_what", lang))
+    now = time.time()
+    for held in break_leases(_admin_dsn(), who=args.who, older_than_s=args.older_than):
+        print(t("class.lease_broken", lang, line=_lease_line(held, lang, now)))
     return 0
 
 

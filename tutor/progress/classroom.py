@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from tutor.progress.lease import HeldLease, break_lease, held_leases
 from tutor.progress.postgres import (
     PostgresStore,
     SchemaWritable,
@@ -32,12 +33,16 @@ __all__ = [
     "INSTRUCTOR_ROLE",
     "LEARNER_ROLE",
     "BadLearnerName",
+    "BreakDenied",
     "ClassError",
     "ClassSetup",
     "LearnerCredentials",
+    "LeaseNotHeld",
     "NotAClassStore",
     "RoleExists",
     "add_learner",
+    "break_leases",
+    "class_leases",
     "class_login",
     "init_class",
     "learner_dsn",
@@ -307,6 +312,58 @@ def pgpass_line(address: str, token: str) -> str:
         return str(value or "*").replace("\\", "\\\\").replace(":", "\\:")
 
     return ":".join(field(parts.get(k)) for k in ("host", "port", "dbname", "user")) + ":" + field(token)
+
+
+class LeaseNotHeld(ClassError):
+    code = "class.lease_not_found"
+
+
+class BreakDenied(ClassError):
+    code = "class.break_denied"
+
+
+def class_leases(admin_dsn: str) -> list[HeldLease]:
+    """The device leases held on the class's server now (the instructor's ``tutor class leases``)."""
+    import psycopg
+
+    where = display_dsn(admin_dsn)
+    try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            pin_search_path(conn, where=where, check=False)
+            return held_leases(conn)
+    except psycopg.Error as exc:
+        raise classify_pg(exc, where) from exc
+
+
+def break_leases(admin_dsn: str, *, who: str | None = None, older_than_s: float | None = None) -> list[HeldLease]:
+    """End the sessions holding a lease: session ``who`` (a number) or every lease of learner ``who``, and/or
+    every lease held longer than ``older_than_s`` by the holder's own account (a holder that does not say since
+    when is never counted old: name it). Returns the leases broken; :class:`LeaseNotHeld` when none matched."""
+    import time
+
+    import psycopg
+
+    where = display_dsn(admin_dsn)
+    now = time.time()
+    try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            pin_search_path(conn, where=where, check=False)
+            owner = str(conn.execute("SELECT current_user").fetchone()[0])  # type: ignore[index]
+            chosen = [h for h in held_leases(conn)
+                      if (who is None or (str(h.pid) == who if who.isdigit() else h.learner == who))
+                      and (older_than_s is None or (h.since is not None and now - h.since >= older_than_s))]
+            if not chosen:
+                raise LeaseNotHeld(who=who or "", seconds=f"{older_than_s:g}" if older_than_s is not None else "")
+            broken = []
+            for held in chosen:
+                try:
+                    if break_lease(conn, held.pid):
+                        broken.append(held)
+                except psycopg.errors.InsufficientPrivilege:
+                    raise BreakDenied(learner=held.learner, owner=owner) from None
+            return broken
+    except psycopg.Error as exc:
+        raise classify_pg(exc, where) from exc
 
 
 def class_login(server: str) -> Callable[[str, str], PostgresStore]:

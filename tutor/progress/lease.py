@@ -26,10 +26,14 @@ from tutor.i18n import Lang, t
 
 __all__ = [
     "LEASE_NAMESPACE",
+    "HeldLease",
     "LeaseCancelled",
     "MeasurementLease",
+    "break_lease",
     "device_holder",
     "device_key",
+    "has_accelerator",
+    "held_leases",
     "holder_text",
     "lease_device",
     "local_lease",
@@ -52,6 +56,14 @@ def queue_text(ahead: int, lang: Lang, *, where: str = "tui") -> str:
 
 #: The first key of every lease's advisory lock ("tu"), so a lease never collides with another program's locks.
 LEASE_NAMESPACE = 0x7475
+#: While a lease is held its connection says "still here" this often, and the server ends a session that has
+#: been silent for ``LEASE_SILENCE_S`` (``idle_session_timeout``): a holder that was stopped (SIGSTOP, a laptop
+#: lid) or hangs loses the device instead of holding it forever. A holder that is not the tutor (psql) is the
+#: instructor's to break (``tutor class break-lease``).
+LEASE_HEARTBEAT_S = 5.0
+LEASE_SILENCE_S = 60.0
+#: How a lease's connection names itself in ``pg_stat_activity``: the tutor, when it took the lease, the device.
+LEASE_APP_PREFIX = "gpu-tutor lease"
 
 
 class LeaseCancelled(Exception):
@@ -80,10 +92,31 @@ class MeasurementLease:
         }
 
 
-def lease_device(device: str) -> str:
-    """The name a lease is taken on: this machine and the device a request asks for (``auto`` and ``cuda`` mean
-    the machine's default accelerator, so two learners asking either way queue for the same one)."""
+def has_accelerator() -> bool:
+    """Whether this machine has a GPU the measurements could use, without importing torch for it: torch's own
+    answer when it is already loaded, else whether an NVIDIA device node is present and not hidden."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        with suppress(Exception):
+            return bool(torch.cuda.is_available())
+    import glob
+    import os
+
+    if os.environ.get("CUDA_VISIBLE_DEVICES", None) in ("", "-1"):
+        return False
+    return bool(glob.glob("/dev/nvidia[0-9]*"))
+
+
+def lease_device(device: str, *, accelerator: bool | None = None) -> str:
+    """The name a lease is taken on: this machine and the physical device a request lands on, whatever its
+    spelling. ``auto``, ``cuda`` and ``cuda:0`` mean the machine's default accelerator; on a machine without one
+    (``accelerator``: default :func:`has_accelerator`) they and ``cpu`` all mean the CPU, so two learners asking
+    either way queue for the same device."""
     name = "default" if device in ("auto", "cuda", "cuda:0", "") else device
+    if name in ("default", "cpu") and not (has_accelerator() if accelerator is None else accelerator):
+        name = "cpu"
     return f"{socket.gethostname()}:{name}"
 
 
@@ -153,8 +186,12 @@ def postgres_lease(
     on_queue: Callable[[int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     poll_s: float = 0.2,
+    heartbeat_s: float | None = None,
+    silence_s: float | None = None,
 ) -> Iterator[MeasurementLease]:
     """Hold ``device`` through a session-level advisory lock on a connection of its own (see the module docstring).
+    Held, the connection beats every ``heartbeat_s`` and the server drops it after ``silence_s`` without a beat
+    (defaults :data:`LEASE_HEARTBEAT_S`, :data:`LEASE_SILENCE_S`); a lease lost that way ends ``held = False``.
 
     Raises :class:`LeaseCancelled` when ``cancelled()`` turns true while waiting, and a ``psycopg.Error`` when the
     server cannot be reached (the caller reports it as a store error)."""
@@ -162,9 +199,10 @@ def postgres_lease(
 
     key = device_key(device)
     params = {"a": key[0], "b": key[1]}
-    lock_conn = connect_pinned(conninfo, application_name="gpu-tutor lease")
+    lock_conn = connect_pinned(conninfo, application_name=LEASE_APP_PREFIX)
     lease: MeasurementLease | None = None
     abandoned = False
+    beating: threading.Event | None = None
     try:
         pid = lock_conn.info.backend_pid
         started = time.time()
@@ -184,17 +222,97 @@ def postgres_lease(
         now = time.time()
         lease = MeasurementLease(device=device, held=True, acquired_at=now, waited_s=now - started,
                                  ahead_at_start=ahead_at_start)
+        beating = _keep_alive(lock_conn, device, now, LEASE_HEARTBEAT_S if heartbeat_s is None else heartbeat_s,
+                              LEASE_SILENCE_S if silence_s is None else silence_s)
         if on_queue is not None:
             on_queue(0)
         yield lease
     finally:
+        if beating is not None:
+            beating.set()
         if lease is not None:
             lease.released_at = time.time()
-            with suppress(psycopg.Error):
-                lock_conn.execute("SELECT pg_catalog.pg_advisory_unlock(%(a)s::integer, %(b)s::integer)", params)
+            try:
+                row = lock_conn.execute("SELECT pg_catalog.pg_advisory_unlock(%(a)s::integer, %(b)s::integer)",
+                                        params).fetchone()
+                lost = not (row and row[0])
+            except psycopg.Error:
+                lost = True
+            if lost:  # the server ended the session (silence, or the instructor broke the lease)
+                lease.held = False
         if not abandoned:
             with suppress(psycopg.Error):
                 lock_conn.close()
+
+
+def _keep_alive(lock_conn: Any, device: str, since: float, heartbeat_s: float, silence_s: float) -> threading.Event:
+    """Name the holder, ask the server to end the session after ``silence_s`` without a statement, and beat
+    every ``heartbeat_s`` on a daemon thread until the returned event is set."""
+    import psycopg
+
+    label = f"{LEASE_APP_PREFIX} {int(since)} {device}"[:63]
+    with suppress(psycopg.Error):
+        lock_conn.execute("SELECT pg_catalog.set_config('application_name', %s::text, false),"
+                          " pg_catalog.set_config('idle_session_timeout', %s::text, false)",
+                          (label, f"{max(1, int(silence_s * 1000))}ms"))
+    stop = threading.Event()
+
+    def beat() -> None:
+        while not stop.wait(heartbeat_s):
+            try:
+                lock_conn.execute("SELECT 1")
+            except psycopg.Error:
+                return
+
+    threading.Thread(target=beat, name="lease-heartbeat", daemon=True).start()
+    return stop
+
+
+@dataclass(frozen=True)
+class HeldLease:
+    """A device lease held now, as the instructor sees it. ``device`` and ``since`` are what the holder's
+    connection says of itself (the tutor writes them; another program may write anything, or nothing)."""
+
+    pid: int
+    learner: str
+    key: int
+    waiting: int
+    device: str | None
+    since: float | None
+
+
+_LEASES_SQL = """
+SELECT l.pid, a.usename, l.objid::pg_catalog.int8 AS key, a.application_name,
+       (SELECT pg_catalog.count(*) FROM pg_catalog.pg_locks w
+         WHERE w.locktype = 'advisory' AND w.classid = l.classid AND w.objid = l.objid AND w.objsubid = 2
+           AND NOT w.granted) AS waiting
+FROM pg_catalog.pg_locks l JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid
+WHERE l.locktype = 'advisory' AND l.classid = %s::oid AND l.objsubid = 2 AND l.granted
+ORDER BY l.pid
+"""
+
+
+def held_leases(conn: Any) -> list[HeldLease]:
+    """Every device lease held on the server now (``conn``: an open psycopg connection)."""
+    held = []
+    for pid, who, key, app, waiting in conn.execute(_LEASES_SQL, (LEASE_NAMESPACE,)).fetchall():
+        device, since = None, None
+        parts = str(app or "").removeprefix(LEASE_APP_PREFIX).split(" ", 2)
+        if str(app or "").startswith(LEASE_APP_PREFIX + " ") and len(parts) == 3 and parts[1].isdigit():
+            since, device = float(parts[1]), parts[2]
+        held.append(HeldLease(pid=int(pid), learner=str(who), key=int(key), waiting=int(waiting), device=device,
+                              since=since))
+    return held
+
+
+def break_lease(conn: Any, pid: int) -> bool:
+    """End the session ``pid`` if it holds a device lease (its lock goes with it); False if it holds none.
+    Raises ``psycopg.errors.InsufficientPrivilege`` when this role may not end that session."""
+    if not any(h.pid == pid for h in held_leases(conn)):
+        return False
+    row = conn.execute("SELECT pg_catalog.pg_terminate_backend(%s::integer, 5000::pg_catalog.int8)",
+                       (pid,)).fetchone()
+    return bool(row and row[0])
 
 
 class _Abandoned(Exception):
