@@ -1556,7 +1556,7 @@ MESSAGES: dict[str, str] = {
     "grade.bound.compute": "compute-bound",
     "grade.bound.inconclusive": (
         "Inconclusive on this run ({why}; it leans {real}). Not counted: neither your score, your calibration nor "
-        "the second pass sees it. Measure again (ctrl+r) when the machine is quiet."
+        "the second pass sees it. Measure it again when the machine is quiet."
     ),
     "grade.bound.why.near_ridge": "its intensity is too close to your measured ridge, given the ridge's own spread",
     "grade.bound.why.rates_disagree": "the rate it reached points to the other roof than its intensity does",

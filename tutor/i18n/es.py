@@ -1671,7 +1671,7 @@ MESSAGES: dict[str, str] = {
     "grade.bound.compute": "limitado por cómputo",
     "grade.bound.inconclusive": (
         "No concluyente en esta ejecución ({why}; tiende a {real}). No cuenta: ni tu nota, ni tu calibración, ni la "
-        "segunda pasada la ven. Vuelve a medir (ctrl+r) con la máquina tranquila."
+        "segunda pasada la ven. Vuelve a medirlo con la máquina tranquila."
     ),
     "grade.bound.why.near_ridge": (
         "su intensidad está demasiado cerca de tu cresta medida, dada la dispersión de la cresta"

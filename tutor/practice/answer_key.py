@@ -153,7 +153,7 @@ def _holds(outcome: Outcome, when: Any) -> bool:
         if when.bound == "too_close":
             if not truth.too_close:
                 return False
-        elif truth.choice != when.bound:
+        elif truth.choice != when.bound or truth.inconclusive:  # a side is said only when the run decided it
             return False
     if when.metric is not None:
         value = _figure(outcome, when.metric)
@@ -257,7 +257,7 @@ class ExerciseCheck:
 def _truth_text(outcome: Outcome) -> str:
     truth = outcome.verdict.truth
     if truth.choice is not None:
-        return truth.choice + (" (too close)" if truth.too_close else "")
+        return truth.choice + (" (inconclusive)" if truth.inconclusive else " (too close)" if truth.too_close else "")
     if truth.value is not None:
         return f"{truth.value:.4g} {truth.unit or ''}".strip()
     return "—"

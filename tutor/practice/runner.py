@@ -154,7 +154,8 @@ _SIDE_PLACEHOLDERS = {
 def explanation_for(exercise: Exercise, values: Mapping[str, Any], verdict: Verdict) -> dict[str, str]:
     """The explanation in each language: the exercise's text, then every ``explanation_when`` paragraph whose
     condition this run's measurement meets, all with their placeholders filled from ``values``."""
-    side = verdict.truth.choice if exercise.kind == "bound" else None
+    # a side's paragraph says "on your device it landed on …": only when this run decided the side
+    side = verdict.truth.choice if exercise.kind == "bound" and not verdict.truth.inconclusive else None
     chosen = [
         v.text
         for v in exercise.explanation_when
