@@ -248,7 +248,8 @@ class Condition(Model):
     """When an explanation variant applies: the measured side, and/or a measured figure above or below a value.
 
     Every field given must hold. ``bound`` is the side this run measured, when the run decided it (an inconclusive
-    run shows neither side's paragraph; ``too_close`` when its intensity sat too close to the ridge); ``metric`` names a figure of this run (the same paths a ``truth.metric`` may name, plus
+    run shows neither side's paragraph; ``too_close`` when its intensity sat too close to the ridge); ``metric``
+    names a figure of this run (the same paths a ``truth.metric`` may name, plus
     ``truth`` and ``ratio``), compared with ``above``/``below``.
     """
 
