@@ -267,3 +267,30 @@ def test_a_createrole_instructor_is_told_how_to_be_allowed_to_break_a_lease(
         assert main(["class", "break-lease", ben.name, "--store", room.instructor, "--lang", "en"]) == 0
         with pytest.raises(psycopg.OperationalError):
             hostile.execute("SELECT 1")
+
+
+BAD_NAMES = ("eve\n", "eve\nmallory", "current_user", "session_user", "user", "public", "none", "all", "select",
+             "pg_eve", "tutor_instructor", "tutor_learner", "tutor_x", "Eve", "e", "eve-b", "év", "e" * 32, "1eve",
+             "eve ", " eve", "eve;drop", "")
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_names_that_are_not_plain_learner_names_are_refused(classroom: Classroom,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    import psycopg
+
+    from tutor.cli import main
+    from tutor.progress.classroom import BadLearnerName, class_login
+
+    login = class_login(classroom.admin)
+    for name in BAD_NAMES:
+        with pytest.raises(BadLearnerName):
+            add_learner(classroom.admin, name)
+        with pytest.raises(StoreError):
+            login(name, "whatever")
+    assert main(["class", "add-learner", "eve\n", "--store", classroom.admin, "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a valid learner name 'eve" in err and "reserves" in err
+    with psycopg.connect(classroom.admin, autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'eve%' OR rolname = 'e'"
+                            ).fetchone() == (0,)

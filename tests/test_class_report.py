@@ -4,6 +4,7 @@ calibration, each learner's C0, the class roofline grouped by device — from th
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -103,3 +104,27 @@ async def test_the_instructor_screen_shows_the_report_and_the_class_roofline(cla
         await pilot.press("l")  # Spanish
         await pilot.pause()
         assert "Calibración de la clase" in app.screen.query_one(Markdown).source
+
+
+HOSTILE = "<script>alert(1)</script> | <img src=x onerror=alert(1)> [click](javascript:alert(1)) `x` \\| *b*"
+
+
+def test_a_learners_text_is_plain_text_in_the_markdown_report(classroom: Classroom) -> None:
+    from markdown_it import MarkdownIt
+
+    ben = classroom.store("ben")
+    for _ in range(2):
+        attempt(ben, "ex-bound", HOSTILE, False, 0.9)
+    ben.record_bench_run(bench("fp-<b>|x", HOSTILE, 60.0, 1.2))
+    ben.close()
+    report = class_report(load_course(bundled_course()), PostgresStore(classroom.admin))
+    text = render_class_report(report, "en")
+    html = MarkdownIt("commonmark").enable("table").render(text)  # raw HTML passes through: the worst case
+    for injected in ("<script", "<img", "onerror=alert(1)>", 'href="javascript:', "<code>", "<em>b</em>"):
+        assert injected not in html, injected
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "[click](javascript:alert(1))" in html
+    # every row of the exercises table still has its four cells
+    rows = [line for line in text.splitlines() if line.startswith("| ex-bound")]
+    assert rows and all(len(re.findall(r"(?<!\\)\|", row)) == 5 for row in rows), rows
+    rendered = [row for row in re.findall(r"<tr>(.*?)</tr>", html, re.S) if "alert(1)" in row]
+    assert rendered and all(row.count("<td>") == 4 for row in rendered), rendered

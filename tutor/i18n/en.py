@@ -667,7 +667,8 @@ MESSAGES: dict[str, str] = {
     "creport.device": "Device {name} (fingerprint {fp})",
     # tutor.progress.classroom
     "class.bad_name": (
-        "not a valid learner name '{name}': 2 to 31 lower-case letters, digits or _, starting with a letter"
+        "not a valid learner name '{name}': 2 to 31 lower-case letters, digits or _, starting with a letter, and "
+        "not a word PostgreSQL reserves (user, current_user, all, public…) nor pg_… or tutor_…"
     ),
     "class.exists": "a role {name} already exists on the server; choose another name",
     "class.leases_none": "No device is leased now.",

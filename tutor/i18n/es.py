@@ -733,7 +733,8 @@ MESSAGES: dict[str, str] = {
     "creport.device": "Dispositivo {name} (huella {fp})",
     # tutor.progress.classroom
     "class.bad_name": (
-        "nombre de alumno no válido «{name}»: de 2 a 31 letras minúsculas, cifras o _, empezando por letra"
+        "nombre de alumno no válido «{name}»: de 2 a 31 letras minúsculas, cifras o _, empezando por letra, y "
+        "que no sea una palabra reservada de PostgreSQL (user, current_user, all, public…) ni pg_… o tutor_…"
     ),
     "class.exists": "ya existe un rol {name} en el servidor; elige otro nombre",
     "class.leases_none": "Ahora no hay ningún dispositivo reservado.",

@@ -17,7 +17,7 @@ from tutor.progress.c0 import evaluate_c0, level_exercise_ids
 from tutor.progress.calibration import calibration_of
 from tutor.progress.rows import Attempt, BenchRun, DoctorRun, StoredEntry
 
-__all__ = ["class_report", "render_class_report"]
+__all__ = ["class_report", "md_text", "render_class_report"]
 
 
 Row = TypeVar("Row", Attempt, DoctorRun, BenchRun, StoredEntry)
@@ -141,6 +141,21 @@ def class_report(course: Any, store: Any) -> dict[str, Any]:
     }
 
 
+#: What a learner's (or a pack's) text could use to become markup in the report: raw HTML (``<script>``,
+#: ``onerror=``), a link or an image (``[x](javascript:…)``), code spans, the escape itself, and the table's
+#: ``|``. Escaped with a backslash (``&``, ``<``, ``>`` as entities), so the text reads the same once rendered.
+_MD_ESCAPES = {"\\": "\\\\", "`": "\\`", "*": "\\*", "[": "\\[", "]": "\\]", "|": "\\|", "&": "&amp;",
+               "<": "&lt;", ">": "&gt;"}
+
+
+def md_text(value: object) -> str:
+    """``value`` as one line of plain text inside Markdown (a table cell, a list, a heading): control characters
+    and line breaks gone (:func:`~tutor.untrusted.clean_line`), every character that could start markup escaped."""
+    from tutor.untrusted import clean_line
+
+    return "".join(_MD_ESCAPES.get(ch, ch) for ch in clean_line(str(value)))
+
+
 def _pct(x: float, lang: Lang) -> str:
     return format_number(x, lang, ".0%")
 
@@ -149,16 +164,14 @@ def _wrong_text(wrong: Mapping[str, Any] | None, lang: Lang) -> str:
     if not wrong:
         return "—"
     if wrong["kind"] == "choice":
-        return t("creport.wrong_choice", lang, answer=wrong["answer"], count=wrong["count"])
+        return t("creport.wrong_choice", lang, answer=md_text(wrong["answer"]), count=wrong["count"])
     return t(f"creport.wrong_{wrong['direction']}", lang, count=wrong["count"],
              ratio=format_number(float(wrong["median_ratio"]), lang, ".2g"))
 
 
 def render_class_report(report: Mapping[str, Any], lang: Lang) -> str:
     """The report as Markdown (what ``tutor class report --markdown`` prints and the instructor's screen shows)."""
-    from tutor.untrusted import clean_line
-
-    names = ", ".join(clean_line(n) for n in report["learners"]) or "—"
+    names = ", ".join(md_text(n) for n in report["learners"]) or "—"
     lines = [f"# {t('creport.title', lang)}", "",
              t("creport.learners", lang, n=len(report["learners"]), names=names), "",
              f"## {t('creport.exercises', lang)}", ""]
@@ -166,9 +179,9 @@ def render_class_report(report: Mapping[str, Any], lang: Lang) -> str:
         lines += [f"| {t('creport.col_exercise', lang)} | {t('creport.col_graded', lang)} | "
                   f"{t('creport.col_correct', lang)} | {t('creport.col_wrong', lang)} |", "|---|---|---|---|"]
         for ex in report["exercises"]:
-            lines.append(f"| {clean_line(ex['title'][lang] or ex['exercise'])} | {ex['graded']} | "
+            lines.append(f"| {md_text(ex['title'][lang] or ex['exercise'])} | {ex['graded']} | "
                          f"{_pct(ex['share_correct'], lang)} ({ex['correct']}) | "
-                         f"{clean_line(_wrong_text(ex['most_common_wrong'], lang))} |")
+                         f"{_wrong_text(ex['most_common_wrong'], lang)} |")
     else:
         lines.append(t("creport.none", lang))
     cal = report["calibration"]
@@ -185,20 +198,20 @@ def render_class_report(report: Mapping[str, Any], lang: Lang) -> str:
     lines += ["", f"## {t('creport.c0', lang)}", ""]
     if report["c0"]:
         first = next(iter(report["c0"].values()))
-        titles = [c["title"].get(lang, c["key"]) for c in first["conditions"]]
+        titles = [md_text(c["title"].get(lang, c["key"])) for c in first["conditions"]]
         lines += [f"| {t('creport.col_learner', lang)} | C0 | " + " | ".join(titles) + " |",
                   "|" + "---|" * (len(titles) + 2)]
         for name, cp in report["c0"].items():
             marks = " | ".join("✓" if c["passed"] else "·" for c in cp["conditions"])
-            lines.append(f"| {clean_line(name)} | {'✓' if cp['passed'] else '·'} {cp['name']} | {marks} |")
+            lines.append(f"| {md_text(name)} | {'✓' if cp['passed'] else '·'} {md_text(cp['name'])} | {marks} |")
     else:
         lines.append(t("creport.none", lang))
     lines += ["", f"## {t('creport.roofline', lang)}", ""]
     if not report["roofline"]:
         lines.append(t("creport.none", lang))
     for group in report["roofline"]:
-        name = clean_line(str(group["device"] or group["kind"]))
-        heading = t("creport.device", lang, name=name, fp=clean_line(str(group["fingerprint"])))
+        name = md_text(group["device"] or group["kind"])
+        heading = t("creport.device", lang, name=name, fp=md_text(group["fingerprint"]))
         lines += [f"### {heading}", "",
                   f"| {t('creport.col_learner', lang)} | {t('creport.col_bw', lang)} | {t('creport.col_flops', lang)} "
                   f"| {t('creport.col_ridge', lang)} | {t('creport.col_source', lang)} |", "|---|---|---|---|---|"]
@@ -206,7 +219,7 @@ def render_class_report(report: Mapping[str, Any], lang: Lang) -> str:
             gflops = f"{format_number(r['gflops'], lang, '.4g')} GFLOP/s" if r.get("gflops") else "—"
             ridge = f"{format_number(r['ridge_flops_per_byte'], lang, '.3g')} FLOP/B" if r.get(
                 "ridge_flops_per_byte") else "—"
-            lines.append(f"| {clean_line(r['learner'])} | {format_number(r['bandwidth_gbs'], lang, '.4g')} GB/s | "
-                         f"{gflops} | {ridge} | {r['source']} |")
+            lines.append(f"| {md_text(r['learner'])} | {format_number(r['bandwidth_gbs'], lang, '.4g')} GB/s | "
+                         f"{gflops} | {ridge} | {md_text(r['source'])} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"

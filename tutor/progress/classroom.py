@@ -32,6 +32,7 @@ from tutor.progress.store_errors import StoreDenied
 __all__ = [
     "INSTRUCTOR_ROLE",
     "LEARNER_ROLE",
+    "RESERVED_NAMES",
     "BadLearnerName",
     "BreakDenied",
     "ClassError",
@@ -117,7 +118,7 @@ BEGIN
 END
 $guard$
 """
-_NAME = re.compile(r"^[a-z][a-z0-9_]{1,30}$")
+_NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
 
 
 class ClassError(StoreError):
@@ -160,8 +161,29 @@ class LearnerCredentials:
     pgpass: str = ""
 
 
+#: Names a learner's role must not have: PostgreSQL's reserved and type-function keywords (``current_user``,
+#: ``user``, ``all``, ``select``...: as a role they mean something else, or confuse pg_hba.conf and every GRANT
+#: an administrator types), the special role names, and the tutor's own roles. ``pg_*`` is PostgreSQL's.
+RESERVED_NAMES = frozenset((
+    "all", "analyse", "analyze", "and", "any", "array", "as", "asc", "asymmetric", "authorization", "binary", "both",
+    "case", "cast", "check", "collate", "collation", "column", "concurrently", "constraint", "create", "cross",
+    "current_catalog", "current_date", "current_role", "current_schema", "current_time", "current_timestamp",
+    "current_user", "default", "deferrable", "desc", "distinct", "do", "else", "end", "except", "false", "fetch",
+    "for", "foreign", "freeze", "from", "full", "grant", "group", "having", "ilike", "in", "initially", "inner",
+    "intersect", "into", "is", "isnull", "join", "lateral", "leading", "left", "like", "limit", "localtime",
+    "localtimestamp", "natural", "not", "notnull", "null", "offset", "on", "only", "or", "order", "outer",
+    "overlaps", "placing", "primary", "references", "returning", "right", "select", "session_user", "similar",
+    "some", "symmetric", "table", "tablesample", "then", "to", "trailing", "true", "union", "unique", "user",
+    "using", "variadic", "verbose", "when", "where", "window", "with", "public", "none", "postgres", "replication",
+    "samerole", "samegroup", "system_user",
+)) | {LEARNER_ROLE, INSTRUCTOR_ROLE}
+
+
 def valid_learner_name(name: str) -> bool:
-    return bool(_NAME.match(name)) and not name.startswith("pg_") and name not in (LEARNER_ROLE, INSTRUCTOR_ROLE)
+    """2 to 31 lower-case ASCII letters, digits or ``_``, starting with a letter — the whole string (a trailing
+    newline is not a name) — and none of :data:`RESERVED_NAMES` nor ``pg_*``."""
+    return (isinstance(name, str) and _NAME.fullmatch(name) is not None and not name.startswith("pg_")
+            and name not in RESERVED_NAMES and not name.startswith("tutor_"))
 
 
 def _ensure_role(conn: Any, role: str) -> None:
@@ -277,7 +299,9 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
     from psycopg import sql
 
     if not valid_learner_name(name):
-        raise BadLearnerName(name=name)
+        from tutor.untrusted import clean_line
+
+        raise BadLearnerName(name=clean_line(name))
     where = display_dsn(admin_dsn)
     token = secrets.token_urlsafe(18)
     try:
