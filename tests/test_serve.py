@@ -90,3 +90,21 @@ def test_the_served_command_logs_in_and_never_carries_the_instructors_credential
     assert command.endswith("-m tutor --lang es --class-login")
     server = server_without_credentials("postgresql://teacher:s3cret@db.example:5433/tutor?sslmode=require")
     assert "s3cret" not in server and "teacher" not in server and "db.example" in server and "5433" in server
+
+
+def test_a_browser_session_closed_before_the_login_ends_without_a_traceback(
+    classroom: Classroom, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tutor.cli import main
+    from tutor.commands import tui
+    from tutor.commands.serve import CLASS_SERVER_ENV
+    from tutor.ui.app import TutorApp
+
+    monkeypatch.setenv(CLASS_SERVER_ENV, server_without_credentials(classroom.admin))
+    ran: list[bool] = []
+    monkeypatch.setattr(TutorApp, "run", lambda self, *a, **k: ran.append(self.logged_in))  # the tab closed
+    ended: list[int] = []
+    monkeypatch.setattr(tui, "exit_now", ended.append)
+    assert main(["--class-login", "--lang", "en"]) == 0
+    assert ran == [False] and ended == [0]
+    assert "Traceback" not in capsys.readouterr().err

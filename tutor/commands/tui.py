@@ -57,7 +57,7 @@ def run_tui(args: argparse.Namespace) -> int:
     try:
         app.run()
     finally:
-        if app.store is not None:
+        if app.logged_in:  # a browser tab closed before its learner logged in has no store to close
             app.store.close()
     exit_now(0)
     return 0  # not reached
