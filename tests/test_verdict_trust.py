@@ -91,3 +91,34 @@ def test_far_from_the_ridge_on_a_quiet_machine_is_graded(tmp_path: Path) -> None
     assert (right.verdict.verdict, right.verdict.score) == ("correct", 1.0)
     assert (wrong.verdict.verdict, wrong.verdict.score) == ("wrong", 0.0)
     assert right.verdict.truth.inconclusive == ()
+
+
+async def test_an_inconclusive_reveal_measures_the_same_prediction_again(tmp_path: Path) -> None:
+    """The reveal of an inconclusive run offers ctrl+r: a new attempt with the prediction already locked (never a
+    new answer), graded when the machine decides it."""
+    from textual.widgets import RadioButton, Static
+
+    from tests.support.pilot import wait_for
+    from tutor.ui.app import make_app
+    from tutor.ui.screens.exercise import ExerciseScreen
+
+    runs = _runs()
+    answers = iter([runs[1], runs[0]])  # ridge 0.91 beside a busy machine, then the same quiet
+    course = load_course(bundled_course())
+    app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = ExerciseScreen(app.course, app.course.exercises[EXERCISE],
+                                measure=lambda request, progress, cancel: next(answers))
+        app.push_screen(screen)
+        await wait_for(pilot, lambda: screen.is_mounted and bool(list(screen.query(RadioButton))))
+        next(b for b in screen.query(RadioButton) if "compute" in str(b.label).lower()).value = True
+        await pilot.press("ctrl+l", "ctrl+r")
+        await wait_for(pilot, lambda: screen.state == "revealed")
+        assert "inconclusive · not counted" in str(screen.query_one("#ex-verdict", Static).render())
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.state == "revealed" and screen.outcome is not None)
+        assert "correct · score 1.00" in str(screen.query_one("#ex-verdict", Static).render())
+    first, second = app.store.attempts(EXERCISE)
+    assert first.verdict == "inconclusive" and first.score is None and not first.graded
+    assert second.verdict == "correct" and second.score == 1.0
+    assert first.prediction.choice == second.prediction.choice == "compute"

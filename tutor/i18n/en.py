@@ -552,6 +552,8 @@ MESSAGES: dict[str, str] = {
     # tutor.practice.reveal
     "verdict.correct": "correct",
     "verdict.inconclusive": "inconclusive",
+    "ex.truth.undecided": "not decided by this run (it leans {leaning})",
+    "ex.measure_again": "Measuring again with the same locked prediction (attempt #{id}).",
     "ex.not_counted": "not counted",
     "verdict.partly": "partly",
     "verdict.wrong": "wrong",

@@ -613,6 +613,8 @@ MESSAGES: dict[str, str] = {
     # tutor.practice.reveal
     "verdict.correct": "correcto",
     "verdict.inconclusive": "no concluyente",
+    "ex.truth.undecided": "esta ejecución no lo decide (tiende a {leaning})",
+    "ex.measure_again": "Se vuelve a medir con la misma predicción bloqueada (intento #{id}).",
     "ex.not_counted": "no cuenta",
     "verdict.partly": "en parte",
     "verdict.wrong": "incorrecto",

@@ -76,6 +76,8 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
                    else choice_label(ex, truth.choice, lang) or "—")
     if truth.value is not None and truth.choice:
         shown_truth = f"{choice_label(ex, truth.choice, lang)} ({shown_truth})"
+    if not v.counted:  # this run did not decide it: what it leans to, never "the truth"
+        shown_truth = t("ex.truth.undecided", lang, leaning=shown_truth)
     p = outcome.prediction
     confidence = format_number(p.confidence * 100, lang, ".0f")
     fields = (

@@ -330,10 +330,22 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.refresh_bindings()
         self.post_message(ProgressChanged())
 
+    def _inconclusive(self) -> bool:
+        """Revealed, and the run could not decide: the same prediction may be measured again."""
+        return self.state == "revealed" and self.outcome is not None and not self.outcome.verdict.counted
+
     def action_measure(self) -> None:
         if self.state == "predicting":
             self._status(t("ex.lock_first", self.lang), error=True)
             return
+        if self._inconclusive() and self.prediction is not None:
+            # measured again with the prediction already locked: a new attempt, never a new answer
+            self.attempt_id = self._runner().lock(self.exercise, self.prediction, pass_number=self.pass_number,
+                                                  hints_used=self.hints_shown)
+            self.outcome = None
+            self.state = "locked"
+            self._status(t("ex.measure_again", self.lang, id=self.attempt_id))
+            self.post_message(ProgressChanged())
         if self.state != "locked":
             return
         self.query_one("#ex-measure", Button).disabled = True
@@ -461,7 +473,7 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         if action == "lock":
             return True if self.state == "predicting" else None
         if action == "measure":
-            return True if self.state in ("predicting", "locked") else None
+            return True if self.state in ("predicting", "locked") or self._inconclusive() else None
         return True
 
     def action_next_pending(self) -> None:
