@@ -294,3 +294,32 @@ def test_names_that_are_not_plain_learner_names_are_refused(classroom: Classroom
     with psycopg.connect(classroom.admin, autocommit=True) as conn:
         assert conn.execute("SELECT count(*) FROM pg_roles WHERE rolname LIKE 'eve%' OR rolname = 'e'"
                             ).fetchone() == (0,)
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_init_refuses_a_learner_with_more_than_a_learners_rights(classroom: Classroom, pg_admin_dsn: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    from tutor.progress.classroom import LearnerPrivileged
+
+    ben = sql.Identifier(classroom.learners["ben"].name)
+    init_class(classroom.admin)  # a plain class passes
+    for grant, undo in (
+        (sql.SQL("GRANT tutor_instructor TO {}").format(ben), sql.SQL("REVOKE tutor_instructor FROM {}").format(ben)),
+        (sql.SQL("GRANT pg_execute_server_program TO {}").format(ben),
+         sql.SQL("REVOKE pg_execute_server_program FROM {}").format(ben)),
+        (sql.SQL("ALTER ROLE {} CREATEROLE").format(ben), sql.SQL("ALTER ROLE {} NOCREATEROLE").format(ben)),
+        (sql.SQL("GRANT pg_read_server_files TO tutor_learner"),
+         sql.SQL("REVOKE pg_read_server_files FROM tutor_learner")),
+    ):
+        with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+            su.execute(grant)
+        try:
+            with pytest.raises(LearnerPrivileged) as refused:
+                init_class(classroom.admin)
+            assert "more than a learner's rights" in str(refused.value)
+        finally:
+            with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+                su.execute(undo)
+    init_class(classroom.admin)

@@ -686,6 +686,11 @@ MESSAGES: dict[str, str] = {
     "class.break_denied": (
         "this role may not end {learner}'s session: as the server's superuser run GRANT pg_signal_backend TO {owner}"
     ),
+    "class.learner_privileged": (
+        "refused: the learner role {name} has more than a learner's rights ({extra}; {more} more like it). As its "
+        "administrator, REVOKE those roles FROM {name} and ALTER ROLE {name} NOSUPERUSER NOCREATEROLE NOCREATEDB "
+        "NOBYPASSRLS NOREPLICATION, then run tutor class init again"
+    ),
     "class.not_postgres": "a class needs a PostgreSQL store: pass --store postgresql://… (or TUTOR_STORE)",
     # tutor.ui.keys
     "key.help": "Help",

@@ -753,6 +753,11 @@ MESSAGES: dict[str, str] = {
         "este rol no puede terminar la sesión de {learner}: como superusuario del servidor ejecuta GRANT "
         "pg_signal_backend TO {owner}"
     ),
+    "class.learner_privileged": (
+        "rechazado: el rol de alumno {name} tiene más derechos que los de un alumno ({extra}; {more} más así). Como "
+        "su administrador, haz REVOKE de esos roles FROM {name} y ALTER ROLE {name} NOSUPERUSER NOCREATEROLE "
+        "NOCREATEDB NOBYPASSRLS NOREPLICATION, y vuelve a ejecutar tutor class init"
+    ),
     "class.not_postgres": "una clase necesita un almacén PostgreSQL: pasa --store postgresql://… (o TUTOR_STORE)",
     # tutor.ui.keys
     "key.help": "Ayuda",

@@ -38,6 +38,7 @@ __all__ = [
     "ClassError",
     "ClassSetup",
     "LearnerCredentials",
+    "LearnerPrivileged",
     "LeaseNotHeld",
     "NotAClassStore",
     "RoleExists",
@@ -47,6 +48,7 @@ __all__ = [
     "class_login",
     "init_class",
     "learner_dsn",
+    "overprivileged_learners",
     "pgpass_line",
     "valid_learner_name",
 ]
@@ -209,6 +211,38 @@ def _close_schemas(conn: Any, schema: str) -> None:
             conn.execute(sql.SQL("REVOKE CREATE ON SCHEMA {} FROM {}").format(sql.Identifier(name), who))
 
 
+#: Every role that holds the learner group, with whatever it has beyond it: role attributes that lift a limit, or
+#: membership of any other role (the instructor's, the owner's, a ``pg_*`` role that reads files or runs
+#: programs). The group itself is listed the same way. Empty ``extra`` is a plain learner.
+_LEARNER_RIGHTS_SQL = """
+SELECT r.rolname::pg_catalog.text,
+       pg_catalog.concat_ws(', ',
+         CASE WHEN r.rolsuper THEN 'SUPERUSER' END, CASE WHEN r.rolcreaterole THEN 'CREATEROLE' END,
+         CASE WHEN r.rolcreatedb THEN 'CREATEDB' END, CASE WHEN r.rolbypassrls THEN 'BYPASSRLS' END,
+         CASE WHEN r.rolreplication THEN 'REPLICATION' END,
+         (SELECT pg_catalog.string_agg(g.rolname::pg_catalog.text, ', ' ORDER BY g.rolname)
+            FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles g ON g.oid = m.roleid
+           WHERE m.member = r.oid AND g.rolname OPERATOR(pg_catalog.<>) %(group)s::pg_catalog.name))
+FROM pg_catalog.pg_roles r
+WHERE r.rolname OPERATOR(pg_catalog.=) %(group)s::pg_catalog.name
+   OR r.oid IN (SELECT m.member FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles g ON g.oid = m.roleid
+                 WHERE g.rolname OPERATOR(pg_catalog.=) %(group)s::pg_catalog.name)
+ORDER BY 1
+"""
+
+
+class LearnerPrivileged(ClassError):
+    """A learner's role (or the learner group) holds more than a learner needs: refused until it is revoked."""
+
+    code = "class.learner_privileged"
+
+
+def overprivileged_learners(conn: Any) -> list[tuple[str, str]]:
+    """``(role, what it has beyond a learner's rights)`` for every such learner role (``conn``: pinned)."""
+    rows = conn.execute(_LEARNER_RIGHTS_SQL, {"group": LEARNER_ROLE}).fetchall()
+    return [(str(name), str(extra)) for name, extra in rows if extra]
+
+
 def init_class(admin_dsn: str) -> ClassSetup:
     """Create (or bring up to date) the class's schema, its group roles and its row-level security. Idempotent.
 
@@ -225,6 +259,9 @@ def init_class(admin_dsn: str) -> ClassSetup:
             writers = schema_writers(conn, schema)
             if writers:
                 raise SchemaWritable(path=where, schema=schema, roles=", ".join(writers[:5]))
+            lifted = overprivileged_learners(conn)
+            if lifted:
+                raise LearnerPrivileged(name=lifted[0][0], extra=lifted[0][1], more=len(lifted) - 1)
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
     store = PostgresStore(admin_dsn)  # migrates the schema as its owner
