@@ -16,10 +16,12 @@ HEAD = {"peak_bandwidth_gbs": 30.0, "peak_flops_tflops": {"float32": 0.15}, "rid
         "decode_tokens_per_s": 40.0, "decode_bound_tokens_per_s": 60.0, "train_tokens_per_s": 900.0, "mfu": 0.3}
 
 
-def bench(i: int, fp: str = "fp1", kind: str = "cpu", scale: float = 1.0, cv: float | None = None
-          ) -> BenchRun:
+def bench(i: int, fp: str = "fp1", kind: str = "cpu", scale: float = 1.0, cv: float | None = None,
+          other_cores: float | None = None) -> BenchRun:
     head = {k: ({d: x * scale for d, x in v.items()} if isinstance(v, dict) else v * scale) for k, v in HEAD.items()}
     report: dict[str, Any] = {"headline": head, "device": {"kind": kind, "name": kind, "fingerprint": fp}}
+    if other_cores is not None:
+        report["tests"] = {"interference": {"seconds": 30.0, "cpus": 2, "other_cores": other_cores}}
     if cv is not None:
         report["cv"] = {k: ({d: cv for d in v} if isinstance(v, dict) else cv) for k, v in HEAD.items()}
     return BenchRun.from_json({"id": i, "fingerprint": fp, "device_kind": kind, "report": report,
@@ -145,6 +147,20 @@ def test_bench_needs_two_agreeing_runs_on_the_same_fingerprint() -> None:
     cond = evaluate_c0(**ev).conditions[1]
     assert not cond.passed and "disagree" in cond.evidence["en"]
     ev["bench_runs"] = [bench(1), bench(2, scale=1.5), bench(3, scale=1.52)]
+    assert evaluate_c0(**ev).conditions[1].passed
+
+
+def test_a_disturbed_bench_run_is_no_evidence_either_way() -> None:
+    """Issue 26 item 6: the two-pass rule takes the interference into account. Two runs that agree while other
+    programs took 1.8 of the 2 cores during one of them do not pass C0, and the evidence says which run and why;
+    a quiet pair afterwards does."""
+    ev = everything()
+    ev["bench_runs"] = [bench(1), bench(2, other_cores=1.8)]
+    cond = evaluate_c0(**ev).conditions[1]
+    assert not cond.passed
+    assert "other programs took part of the machine during run #2" in cond.evidence["en"]
+    assert "durante la ejecución #2" in cond.evidence["es"]
+    ev["bench_runs"] = [bench(1), bench(2, other_cores=1.8), bench(3, other_cores=0.05), bench(4, other_cores=0.1)]
     assert evaluate_c0(**ev).conditions[1].passed
 
 

@@ -1808,6 +1808,10 @@ MESSAGES: dict[str, str] = {
     "c0.bench.none": "no tutor bench run yet",
     "c0.bench.one": "one bench run (#{run}, {at}) on this fingerprint; run `tutor bench` once more",
     "c0.bench.nothing_to_compare": "bench runs #{a} and #{b} have no headline figures to compare",
+    "c0.bench.disturbed": (
+        "{pair} Not counted: other programs took part of the machine during run #{runs}, so its figures may be low; "
+        "run tutor bench again on a quiet machine"
+    ),
     "c0.bench.pair": (
         "bench runs #{a} ({at_a}) and #{b} ({at_b}) {verdict}: the figure furthest from its allowance is "
         "{figure}, {difference} apart (allowed ±{allowed})"

@@ -1940,6 +1940,10 @@ MESSAGES: dict[str, str] = {
     "c0.bench.none": "aún no hay tutor bench",
     "c0.bench.one": "una sola ejecución de bench (#{run}, {at}) en este dispositivo; ejecuta `tutor bench` otra vez",
     "c0.bench.nothing_to_compare": "bench #{a} y #{b} no tienen cifras que comparar",
+    "c0.bench.disturbed": (
+        "{pair} No cuenta: otros programas ocuparon parte de la máquina durante la ejecución #{runs}, así que sus "
+        "cifras pueden salir bajas; repite tutor bench con la máquina tranquila"
+    ),
     "c0.bench.pair": (
         "bench #{a} ({at_a}) y #{b} ({at_b}) {verdict}: la cifra más lejos de su margen es {figure}, a "
         "{difference} (margen ±{allowed})"

@@ -146,8 +146,11 @@ def _pair(prev: BenchRun, last: BenchRun, tolerance: float) -> dict[str, Any]:
     comparison = compare_bench(now, before, tolerance) if now is not None else None
     figures = comparison.figures if comparison else ()
     worst = max(figures, key=lambda f: abs(f.ratio - 1) / max(f.allowed, 1e-12), default=None)
-    return {"ids": [prev.id, last.id], "at": (prev.created_at, last.created_at),
-            "agree": bool(comparison and comparison.agree), "key": worst.key if worst else None,
+    # a run that other programs disturbed is no evidence either way: its figures may be low
+    disturbed = [run.id for run in (prev, last)
+                 if run.report is not None and run.report.interference is not None and run.report.interference.busy]
+    return {"ids": [prev.id, last.id], "at": (prev.created_at, last.created_at), "disturbed": disturbed,
+            "agree": bool(comparison and comparison.agree) and not disturbed, "key": worst.key if worst else None,
             "difference": abs(worst.ratio - 1) if worst else float("inf"),
             "allowed": worst.allowed if worst else tolerance,
             "shift": {lang: speed_shift_line(comparison, lang) for lang in ("en", "es")}}
@@ -164,6 +167,8 @@ def _pair_words(p: Mapping[str, Any]) -> Both:
     shift = p.get("shift") or {}
     if all(shift.get(lang) for lang in ("en", "es")):  # the machine's speed moved between the runs: say so
         words = _both("c0.bench.pair_shift", pair=words, shift=shift)
+    if p.get("disturbed"):
+        words = _both("c0.bench.disturbed", pair=words, runs=", ".join(str(i) for i in p["disturbed"]))
     return words
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tutor.results.device import Device
+from tutor.results.interference import Interference
 from tutor.results.reading import Reader, expected, is_number, put
 from tutor.results.roofline import RooflineReference
 
@@ -169,6 +170,11 @@ class BenchReport:
     def headline(self) -> dict[str, float]:
         """The headline as flat keys (``peak_flops_tflops.float32`` etc.)."""
         return {r.key: r.value for r in self.rows}
+
+    @property
+    def interference(self) -> Interference | None:
+        """What other programs took of the machine during the run (None: not sampled, an older report)."""
+        return Interference.of(self.tests.get("interference"))
 
     def spreads(self) -> dict[str, float]:
         """The CV per flat headline key (missing where the report has none)."""
