@@ -88,18 +88,22 @@ def test_cpu_ceiling() -> None:
     assert specs.cpu_theoretical_peak_flops(2, 2.5, flags) == 2 * 2.5e9 * 64
 
 
-def test_a_short_burst_does_not_become_the_peak_bandwidth(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The sustained best (median of the rounds' best copies), not one lucky round, is the peak."""
+def test_rounds_slowed_by_other_programs_do_not_hide_the_memory_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """STREAM's rule, the fastest call: on a 2-core machine a copy runs at one core's speed whenever another
+    program holds the other core (issue 32: ≈ 34 vs ≈ 70 GB/s on the EPYC kind), so a median over mostly
+    contended rounds reported how busy the machine was (0.58× of STREAM), not its memory."""
     from tutor.measure import roofline
     from tutor.measure.timing import TimedRuns
 
-    seconds = iter([0.010, 0.020, 0.020, 0.021, 0.019])  # one round runs twice as fast as the others
-    monkeypatch.setitem(roofline.MODES, "burst", {**roofline.MODES["tiny"], "stream_rounds": 5})
+    seconds = iter([0.010, 0.020, 0.020, 0.021, 0.019])  # one uncontended round; the others at half speed
+    monkeypatch.setitem(roofline.MODES, "contended", {**roofline.MODES["tiny"], "stream_rounds": 5})
     monkeypatch.setattr(roofline, "time_callable", lambda *a, **k: TimedRuns((next(seconds), 0.03)))
-    monkeypatch.setattr(roofline.kernels, "build", lambda *a, **k: (lambda: None))
-    result = roofline.measure_bandwidth("cpu", "burst")
+    monkeypatch.setattr(roofline.kernels, "stream_set", lambda names, *a, **k: {n: (lambda: None) for n in names})
+    result = roofline.measure_bandwidth("cpu", "contended")
     copy = result["kernels"]["copy"]
     gigabytes = copy["bytes"] / 1e9
     assert copy["gbs_single_best"] == pytest.approx(gigabytes / 0.010)
-    assert result["peak_bandwidth_gbs"] == pytest.approx(gigabytes / 0.020)
-    assert len(copy["gbs_round_best"]) == 5 and "median over 5 rounds" in result["method"]
+    assert result["peak_bandwidth_gbs"] == pytest.approx(gigabytes / 0.010)
+    assert copy["gbs_round_median"] == pytest.approx(gigabytes / 0.020)  # kept beside it: the spread shows
+    assert len(copy["gbs_round_best"]) == 5 and len(result["rounds_other_cores"]) == 5
+    assert "fastest timed call" in result["method"]

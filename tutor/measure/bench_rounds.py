@@ -25,7 +25,14 @@ import torch
 from tutor.measure import kernels
 from tutor.measure.device import cache_sizes
 from tutor.measure.errors import DeviceError
-from tutor.measure.estimators import ROUND_ESTIMATOR, best_rate, interleave, median_rate, warm_until_stable
+from tutor.measure.estimators import (
+    ROUND_ESTIMATOR,
+    RoundFigure,
+    best_rate,
+    interleave,
+    median_rate,
+    warm_until_stable,
+)
 from tutor.measure.model import (
     MODEL_MODES,
     DecodeTiming,
@@ -43,11 +50,13 @@ from tutor.measure.registry import WORKLOADS
 from tutor.measure.roofline import (
     CUDA_GEMM_N,
     MODES,
+    STREAM_ESTIMATOR,
     assemble_roofline,
     measure_dtypes,
     stream_array_bytes,
+    stream_figures,
 )
-from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
+from tutor.measure.timing import CancelCheck, check_cancel, time_callable
 
 # The rounds per mode (how many, each figure's slice of a round, decode's own rounds) are in
 # tutor.measure.roofline.MODES beside the sizes they time.
@@ -68,38 +77,56 @@ def _one_call(fn: Callable[[], Any], device: str) -> Callable[[], float]:
 
 
 def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cancel: CancelCheck | None,
-               progress: Progress) -> tuple[Callable[[], float], dict[str, Any], list[float]]:
-    """STREAM triad measured once (reported, not a headline) and the STREAM copy round task."""
+               progress: Progress) -> tuple[Callable[[], float], dict[str, Any], dict[str, list[list[float]]]]:
+    """The STREAM round task: the mode's STREAM kernels (copy, and triad where the mode has it) over one set of
+    three arrays (:func:`tutor.measure.kernels.stream_set`), each timed ``copy_repeats`` times in a row every
+    round. The task's value is the round's best copy (its spread across the rounds is the bandwidth's CV); every
+    call's seconds are kept per kernel and round for :func:`tutor.measure.roofline.stream_figures`."""
     cfg = rcfg = MODES[mode]
     dtype, elem = "float32", 4
     n = stream_array_bytes(device, mode, array_cap_bytes) // elem
     out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rcfg["rounds"],
-                           "last_level_cache_bytes": cache_sizes()["last_level"]}
+                           "last_level_cache_bytes": cache_sizes()["last_level"],
+                           "threads": torch.get_num_threads() if device == "cpu" else None}
     params = {"n": n, "dtype": dtype}
-    if "triad" in cfg["stream_kernels"]:
-        progress(0.0, said("measure.progress.bandwidth", kernel="triad", mib=round(n * elem / 2**20)))
-        fn = kernels.build("triad", params, device)
-        gigabytes = WORKLOADS["triad"].bytes_fn(params) / 1e9
-        stats = time_callable(fn, device, warmup=2, min_repeats=5, max_repeats=cfg["max_repeats"],
-                              budget_s=cfg["budget_s"] / 2, should_cancel=should_cancel)
-        del fn  # three arrays: freed before the rounds' workloads are built
-        out["kernels"]["triad"] = {"gbs_best": gigabytes / stats.min, "gbs_median": gigabytes / stats.median,
-                                   "gbs_single_best": gigabytes / stats.min, "time_s": stats.stats().to_json(),
-                                   "bytes": WORKLOADS["triad"].bytes_fn(params), "rounds": 1}
-    progress(0.5, said("measure.progress.bandwidth", kernel="copy", mib=round(n * elem / 2**20)))
-    copy = kernels.build("copy", params, device)
+    names = tuple(k for k in ("copy", "triad") if k in cfg["stream_kernels"])
+    progress(0.0, said("measure.progress.bandwidth", kernel=", ".join(names), mib=round(n * elem / 2**20)))
+    fns = kernels.stream_set(names, params, device)
+    for i, name in enumerate(names):
+        progress(i / len(names), said("measure.progress.bandwidth", kernel=name, mib=round(n * elem / 2**20)))
+        time_callable(fns[name], device, warmup=2, min_repeats=1, max_repeats=1, budget_s=0,
+                      should_cancel=should_cancel)
+    samples: dict[str, list[list[float]]] = {name: [] for name in names}
     gigabytes = WORKLOADS["copy"].bytes_fn(params) / 1e9
-    time_callable(copy, device, warmup=2, min_repeats=1, max_repeats=1, budget_s=0, should_cancel=should_cancel)
-    samples: list[float] = []
 
     def task() -> float:
-        stats = time_callable(copy, device, warmup=0, min_repeats=rcfg["copy_repeats"],
-                              max_repeats=rcfg["copy_repeats"], budget_s=0, should_cancel=should_cancel)
-        samples.extend(stats.times_s)
-        return best_rate(gigabytes, stats.times_s)
+        for name in names:
+            stats = time_callable(fns[name], device, warmup=0, min_repeats=rcfg["copy_repeats"],
+                                  max_repeats=rcfg["copy_repeats"], budget_s=0, should_cancel=should_cancel)
+            samples[name].append(list(stats.times_s))
+        return best_rate(gigabytes, samples["copy"][-1])
 
-    out["kernels"]["copy"] = {"bytes": WORKLOADS["copy"].bytes_fn(params)}
+    for name in names:
+        out["kernels"][name] = {"bytes": WORKLOADS[name].bytes_fn(params)}
     return task, out, samples
+
+
+def stream_result(bw: dict[str, Any], samples: dict[str, list[list[float]]], copy_rounds: RoundFigure,
+                  mode: str) -> dict[str, Any]:
+    """Fill ``bw`` (:func:`_copy_task`'s result) from the STREAM kernels' timed calls per round
+    (:func:`tutor.measure.roofline.stream_figures` per kernel): the peak is the fastest copy, as STREAM reports
+    it; the CV is the spread of the rounds' best copies."""
+    rcfg = MODES[mode]
+    rounds = len(copy_rounds.values)
+    for name, per_round in samples.items():
+        figures_of = stream_figures(bw["kernels"][name]["bytes"] / 1e9, per_round)
+        figures_of.pop("gbs_samples")
+        bw["kernels"][name].update(figures_of, rounds=rounds)
+    bw.update(peak_bandwidth_gbs=bw["kernels"]["copy"]["gbs_best"], cv=copy_rounds.cv,
+              method=f"STREAM copy (2 words per element): {STREAM_ESTIMATOR}; {rcfg['copy_repeats']} copies "
+                     f"(and as many of each other STREAM kernel) in each of {rounds} rounds interleaved with the "
+                     f"other figures")
+    return bw
 
 
 def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | None, progress: Progress
@@ -215,17 +242,7 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     figures = interleave(tasks, rounds, should_cancel, within(progress, 0.25, 0.7))
 
     # -- results in the single-figure functions' shapes -----------------------------------------------------
-    bandwidth = figures["bandwidth"]
-    copy_stats = TimedRuns(tuple(copy_samples))
-    gigabytes = bw["kernels"]["copy"]["bytes"] / 1e9
-    bw["kernels"]["copy"].update({
-        "gbs_best": bandwidth.estimate, "gbs_median": gigabytes / copy_stats.median,
-        "gbs_single_best": gigabytes / copy_stats.min, "gbs_round_best": list(bandwidth.values),
-        "time_s": copy_stats.stats().to_json(), "rounds": rounds,
-    })
-    bw.update(peak_bandwidth_gbs=bandwidth.estimate, cv=bandwidth.cv,
-              method=f"STREAM copy (2 words per element): {ROUND_ESTIMATOR}, a round's value the best of "
-                     f"{rcfg['copy_repeats']} copies; {rounds} rounds interleaved with the other figures")
+    stream_result(bw, copy_samples, figures["bandwidth"], mode)
     gemm: dict[str, dict[str, Any]] = {}
     for dtype, g in gemm_info.items():
         if "error" in g:

@@ -7,7 +7,7 @@ import math
 import os
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -80,61 +80,98 @@ def stream_array_bytes(device: str, mode: str, array_cap_bytes: int | None = Non
     return int(array_bytes)
 
 
+STREAM_ESTIMATOR = "the bytes STREAM counts ÷ the fastest timed call, as stream.c reports its best rate"
+"""How the peak bandwidth is read from the timed calls (said in the result's ``method``)."""
+
+
+def stream_figures(gigabytes: float, round_times_s: Sequence[Sequence[float]]) -> dict[str, Any]:
+    """A STREAM kernel's rates from its per-call seconds, grouped by round (pure arithmetic, no timing).
+
+    ``gigabytes`` is what the kernel moves per call as STREAM counts it (the registry's ``bytes_fn``: copy and
+    scale 2 words per element, add and triad 3; write-allocate traffic not counted). Every sample is divided
+    separately. ``gbs_best`` is STREAM's figure: the fastest call's rate. Beside it: the median call's rate, each
+    round's best, their median (``gbs_round_median``, what a majority of rounds reached) and the timing stats.
+
+    Why the fastest call and not a median: with arrays many times the last-level cache no call can run faster
+    than the memory system; on a shared machine other programs only slow calls down — on a 2-core VM, a copy split
+    over both cores runs at one core's speed whenever another program holds the other core (measured: ≈ 70 GB/s
+    in windows where nothing else ran, ≈ 34 GB/s where another program took a core, sustained for seconds either
+    way), so a median over the rounds reports how busy the machine was, not its memory."""
+    rounds = [tuple(r) for r in round_times_s if len(r)]
+    if not rounds:
+        raise ValueError("no timed calls")
+    samples = tuple(t for r in rounds for t in r)
+    if min(samples) <= 0:
+        raise ValueError("a timed call took no time")
+    stats = TimedRuns(samples)
+    round_best = [gigabytes / min(r) for r in rounds]
+    return {
+        "gbs_best": gigabytes / stats.min,
+        "gbs_median": gigabytes / stats.median,
+        "gbs_single_best": gigabytes / stats.min,
+        "gbs_round_best": round_best,
+        "gbs_round_median": statistics.median(round_best),
+        "gbs_samples": [gigabytes / t for t in samples],
+        "time_s": stats.stats().to_json(),
+    }
+
+
 def measure_bandwidth(
     device: str, mode: str = "quick", should_cancel: CancelCheck | None = None, progress: Progress = noop,
-    dtype: str = "float32", array_cap_bytes: int | None = None,
+    dtype: str = "float32", array_cap_bytes: int | None = None, array_bytes: int | None = None,
 ) -> dict[str, Any]:
     """STREAM kernels on large arrays (at most ``array_cap_bytes`` each when given: ``tutor bench --quick`` keeps
-    its memory bounded whatever the cache size, and says when that leaves the arrays within reach of the cache).
-    The peak bandwidth is STREAM copy's *sustained* best.
+    its memory bounded whatever the cache size, and says when that leaves the arrays within reach of the cache;
+    exactly ``array_bytes`` when given, for ``bench/stream_compare.py``). The peak bandwidth is STREAM copy's best.
 
-    Each kernel is timed in several short rounds spread over about a second; the figure is the median of the
-    rounds' best copies. On a shared machine (a VM, a laptop with a browser open) single copies now and then run
-    far faster or slower than the memory system sustains — a burst of 1.5× for a few milliseconds was seen on
-    the course's CI machine — and a plain best-of-all would report the burst. Every round and the single best
-    copy are kept in the result, so the learner can see the spread.
+    The kernels run as ``stream.c`` runs them (:func:`tutor.measure.kernels.stream_set`: three arrays, every kernel
+    a single pass into preallocated memory, torch's intra-op threads on every core), in rounds spread over about a
+    second; within a round each kernel is timed several times in a row, after the others. Each kernel's figure is
+    :func:`stream_figures`' ``gbs_best``. Every round's best, the median call and the cores other programs kept busy
+    during each round (``rounds_other_cores``) are kept in the result, so the spread and its cause can be shown.
     """
+    from tutor.measure.interference import between, read_counters
+
     cfg = MODES[mode]
     elem = 4 if dtype == "float32" else 8
-    n = stream_array_bytes(device, mode, array_cap_bytes) // elem
+    size = array_bytes if array_bytes is not None else stream_array_bytes(device, mode, array_cap_bytes)
+    n = size // elem
     rounds = cfg.get("stream_rounds", 1)
+    names = tuple(cfg["stream_kernels"])
     out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rounds,
-                           "last_level_cache_bytes": cache_sizes()["last_level"]}
-    names = cfg["stream_kernels"]
-    for i, name in enumerate(names):
-        check_cancel(should_cancel)
-        progress(i / len(names), said("measure.progress.bandwidth", kernel=name, mib=round(n * elem / 2**20)))
-        w = WORKLOADS[name]
-        params = {"n": n, "dtype": dtype}
-        gigabytes = w.bytes_fn(params) / 1e9
-        fn = kernels.build(name, params, device)
-        samples: list[float] = []
-        round_best: list[float] = []
-        for r in range(rounds):
-            if r:
-                time.sleep(cfg.get("stream_round_gap_s", 0.0))
-            stats = time_callable(fn, device, warmup=2 if r == 0 else 1, min_repeats=5,
+                           "last_level_cache_bytes": cache_sizes()["last_level"],
+                           "threads": torch.get_num_threads() if device == "cpu" else None}
+    params = {"n": n, "dtype": dtype}
+    progress(0.0, said("measure.progress.bandwidth", kernel=", ".join(names), mib=round(n * elem / 2**20)))
+    fns = kernels.stream_set(names, params, device)
+    times: dict[str, list[tuple[float, ...]]] = {name: [] for name in names}
+    other_cores: list[float] = []
+    cpus = os.cpu_count() or 1
+    for r in range(rounds):
+        if r:
+            time.sleep(cfg.get("stream_round_gap_s", 0.0))
+        start = read_counters()
+        for i, name in enumerate(names):
+            check_cancel(should_cancel)
+            progress((r * len(names) + i) / (rounds * len(names)),
+                     said("measure.progress.bandwidth", kernel=name, mib=round(n * elem / 2**20)))
+            stats = time_callable(fns[name], device, warmup=2 if r == 0 else 1, min_repeats=5,
                                   max_repeats=cfg["max_repeats"], budget_s=cfg["budget_s"] / rounds,
                                   should_cancel=should_cancel)
-            samples.extend(stats.times_s)
-            round_best.append(gigabytes / stats.min)
-        del fn
-        all_stats = TimedRuns(tuple(samples))
-        out["kernels"][name] = {
-            "gbs_best": statistics.median(round_best),
-            "gbs_median": gigabytes / all_stats.median,
-            "gbs_single_best": gigabytes / all_stats.min,
-            "gbs_round_best": round_best,
-            "time_s": all_stats.stats().to_json(),
-            "bytes": w.bytes_fn(params),
-        }
+            times[name].append(stats.times_s)
+        other_cores.append(round(between(start, read_counters(), cpus).other_cores, 3))
+    del fns
+    for name in names:
+        w = WORKLOADS[name]
+        figures = stream_figures(w.bytes_fn(params) / 1e9, times[name])
+        figures.pop("gbs_samples")
+        out["kernels"][name] = {**figures, "bytes": w.bytes_fn(params)}
     copy = out["kernels"]["copy"]
     out["peak_bandwidth_gbs"] = copy["gbs_best"]
     out["cv"] = copy["time_s"]["cv"]
-    out["method"] = (
-        f"STREAM copy (2 words per element): median over {rounds} rounds of each round's best copy"
-        if rounds > 1 else "STREAM copy (2 words per element), best of the timed repeats"
-    )
+    out["rounds_other_cores"] = other_cores
+    out["method"] = (f"STREAM copy (2 words per element): {STREAM_ESTIMATOR}; {rounds} rounds of the kernels "
+                     f"{', '.join(names)} over three shared arrays")
     return out
 
 

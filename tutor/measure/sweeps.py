@@ -12,6 +12,7 @@ from tutor.measure import kernels
 from tutor.measure.device import cache_sizes
 from tutor.measure.phases import said
 from tutor.measure.registry import WORKLOADS
+from tutor.measure.roofline import stream_figures
 from tutor.measure.timing import CancelCheck, check_cancel, choose_inner, time_callable
 
 Emit = Callable[[float, dict[str, Any], Message], None]
@@ -35,11 +36,12 @@ def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cance
     for i, size in enumerate(sizes):
         check_cancel(should_cancel)
         n = max(1, size // (2 * elem))
-        fn = _copy(n, p["dtype"], device)
+        params = {"n": n, "dtype": p["dtype"]}
+        fn = kernels.stream_set(("copy",), params, device)["copy"]  # the roof's and the bench's copy
         inner = choose_inner(fn, device)
         stats = time_callable(fn, device, warmup=1, min_repeats=5, max_repeats=15, budget_s=0.15, inner=inner,
                               should_cancel=should_cancel)
-        gbs = 2 * n * elem / stats.min / 1e9
+        gbs = stream_figures(WORKLOADS["copy"].bytes_fn(params) / 1e9, [stats.times_s])["gbs_best"]
         point = {"working_set_bytes": 2 * n * elem, "gbs": gbs, "level": _level(2 * n * elem, caches["levels"]),
                  "time_per_call_s": stats.min, "cv": stats.cv, "inner": inner}
         points.append(point)
@@ -47,16 +49,9 @@ def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cance
                                                        level=str(point["level"]), gbs=gbs))
         del fn
     return {"points": points, "caches": caches, "x": "working_set_bytes", "y": "gbs",
-            "note": "torch copy_ of a source into a destination; each timed sample repeats the copy enough times "
-                    "to last ~2 ms. At the smallest sizes the per-call overhead (~µs) caps the figure."}
-
-
-def _copy(n: int, dtype: str, device: str) -> Callable[[], Any]:
-    import torch
-
-    a = kernels.rand(n, dtype=dtype, device=device)
-    b = torch.empty_like(a)
-    return lambda: b.copy_(a)
+            "note": "torch copy_ of a source into a destination (the roof's STREAM copy, counted as STREAM counts "
+                    "it: 2 words per element, the fastest call's rate); each timed sample repeats the copy enough "
+                    "times to last ~2 ms. At the smallest sizes the per-call overhead (~µs) caps the figure."}
 
 
 def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> dict[str, Any]:
