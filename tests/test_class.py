@@ -198,3 +198,54 @@ def test_in_a_terminal_the_token_is_asked_for_once_and_serves_the_lease_too(
         assert asked == [ana.server] and ana.token not in store.path
     finally:
         store.close()
+
+
+def test_the_instructor_lists_learners_resets_a_token_and_removes_a_learner(
+    classroom: Classroom, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    import psycopg
+    from psycopg import sql
+
+    from tutor.progress.classroom import learner_dsn
+    from tutor.progress.postgres import PostgresStore
+    from tutor.progress.store_errors import StoreDenied
+
+    ana, ben = classroom.learners["ana"], classroom.learners["ben"]
+    ana_attempt(classroom)
+    classroom.store("ben").lock_prediction(exercise_id="e", lesson_id="l", prediction={}, confidence=0.3)
+    open_session = psycopg.connect(ana.dsn, autocommit=True)
+    assert main(["class", "learners", "--store", classroom.admin, "--json"]) == 0
+    listed = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert listed[ana.name] == {"name": ana.name, "can_login": True, "sessions": 1, "extra": ""}
+    assert ben.name in listed
+    # a new token: the old one stops working, the open session ends, the new one logs in
+    assert main(["class", "reset-token", ana.name, "--store", classroom.admin, "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert f"New token for {ana.name}" in out and ana.token not in out
+    token = next(line.split(":", 1)[1].strip() for line in out.splitlines() if line.strip().startswith("token:"))
+    with pytest.raises(psycopg.OperationalError):
+        open_session.execute("SELECT 1")
+    open_session.close()
+    with pytest.raises(StoreDenied):
+        PostgresStore(ana.dsn)
+    renewed = PostgresStore(learner_dsn(classroom.admin, ana.name, token))
+    assert renewed.learner == ana.name and len(renewed.attempts()) == 1
+    renewed.close()
+    # only learners: another role on the server is not the instructor's to change or drop
+    stranger = f"stranger_{secrets.token_hex(3)}"
+    classroom.roles.append(stranger)
+    with psycopg.connect(classroom.admin, autocommit=True) as owner:
+        owner.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(stranger)))
+    for action in ("reset-token", "remove-learner"):
+        assert main(["class", action, stranger, "--store", classroom.admin, "--lang", "en"]) == 2
+        assert "is not a learner of this class" in capsys.readouterr().err
+    # removing a learner: the role goes, their rows stay for the report
+    assert main(["class", "remove-learner", ben.name, "--store", classroom.admin, "--lang", "en"]) == 0
+    assert f"Learner {ben.name} removed" in capsys.readouterr().out
+    with psycopg.connect(classroom.admin, autocommit=True) as owner:
+        assert owner.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (ben.name,)).fetchone() is None
+        assert owner.execute("SELECT count(*) FROM attempts WHERE learner = %s", (ben.name,)).fetchone() == (1,)
+    with pytest.raises(StoreDenied):
+        PostgresStore(ben.dsn)

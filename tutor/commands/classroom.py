@@ -37,6 +37,25 @@ def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     add_lang_option(add)
     add.set_defaults(func=run_add_learner)
 
+    learners = actions.add_parser("learners", help=t("cli.help.class.learners", lang))
+    add_common_options(learners)
+    learners.add_argument("--json", action="store_true", help=t("cli.help.class.learners.json", lang))
+    add_lang_option(learners)
+    learners.set_defaults(func=run_learners)
+
+    reset = actions.add_parser("reset-token", help=t("cli.help.class.reset_token", lang))
+    add_common_options(reset)
+    reset.add_argument("name", metavar="NAME", help=t("cli.help.class.add_learner.name", lang))
+    reset.add_argument("--host", default=None, help=t("cli.help.class.add_learner.host", lang))
+    add_lang_option(reset)
+    reset.set_defaults(func=run_reset_token)
+
+    remove = actions.add_parser("remove-learner", help=t("cli.help.class.remove_learner", lang))
+    add_common_options(remove)
+    remove.add_argument("name", metavar="NAME", help=t("cli.help.class.add_learner.name", lang))
+    add_lang_option(remove)
+    remove.set_defaults(func=run_remove_learner)
+
     leases = actions.add_parser("leases", help=t("cli.help.class.leases", lang))
     add_common_options(leases)
     leases.add_argument("--json", action="store_true", help=t("cli.help.class.leases.json", lang))
@@ -95,6 +114,46 @@ def run_add_learner(args: argparse.Namespace) -> int:
     creds = add_learner(_admin_dsn(), args.name, host=args.host)
     print(t("class.learner_added", _lang(args), name=creds.name, token=creds.token, dsn=creds.address,
             pgpass=creds.pgpass))
+    return 0
+
+
+def run_learners(args: argparse.Namespace) -> int:
+    import json
+    from dataclasses import asdict
+
+    from tutor.progress.classroom import class_learners
+    from tutor.untrusted import clean_line
+
+    learners = class_learners(_admin_dsn())
+    lang = _lang(args)
+    if args.json:
+        print(json.dumps([asdict(r) for r in learners], ensure_ascii=False, indent=1))
+    elif not learners:
+        print(t("class.learners_none", lang))
+    for role in learners if not args.json else ():
+        extra = t("class.learner_extra", lang, extra=clean_line(role.extra)) if role.extra else ""
+        print(t("class.learner_line", lang, name=clean_line(role.name), sessions=str(role.sessions),
+                login=t("class.learner_can_login" if role.can_login else "class.learner_cannot_login", lang),
+                extra=extra))
+    return 0
+
+
+def run_reset_token(args: argparse.Namespace) -> int:
+    from tutor.progress.classroom import reset_token
+
+    creds = reset_token(_admin_dsn(), args.name, host=args.host)
+    lang = _lang(args)
+    print(t("class.token_reset", lang, name=creds.name))
+    print(t("class.learner_added", lang, name=creds.name, token=creds.token, dsn=creds.address,
+            pgpass=creds.pgpass))
+    return 0
+
+
+def run_remove_learner(args: argparse.Namespace) -> int:
+    from tutor.progress.classroom import remove_learner
+
+    remove_learner(_admin_dsn(), args.name)
+    print(t("class.learner_removed", _lang(args), name=args.name))
     return 0
 
 

@@ -271,6 +271,10 @@ MESSAGES: dict[str, str] = {
     "cli.help.class.add_learner.host": (
         "the server's address as learners reach it (default: the instructor's host, or 127.0.0.1 for a local socket)"
     ),
+    "cli.help.class.learners": "list the learner roles: may they log in, sessions open now, rights beyond a learner's",
+    "cli.help.class.learners.json": "the learners as one JSON document",
+    "cli.help.class.reset_token": "give a learner a new token (the old one stops working; their sessions end)",
+    "cli.help.class.remove_learner": "drop a learner's role (they can no longer log in; their rows stay in the report)",
     "cli.help.class.leases": "list the device leases held now: session, learner, device, for how long, how many wait",
     "cli.help.class.leases.json": "the leases as one JSON document",
     "cli.help.class.break_lease": "end the session holding a lease (a stopped or stuck holder), so the device is free",
@@ -690,6 +694,16 @@ MESSAGES: dict[str, str] = {
         "refused: the learner role {name} has more than a learner's rights ({extra}; {more} more like it). As its "
         "administrator, REVOKE those roles FROM {name} and ALTER ROLE {name} NOSUPERUSER NOCREATEROLE NOCREATEDB "
         "NOBYPASSRLS NOREPLICATION, then run tutor class init again"
+    ),
+    "class.learners_none": "No learners yet: tutor class add-learner NAME",
+    "class.learner_line": "{name}  {login}  {sessions} sessions open{extra}",
+    "class.learner_can_login": "may log in",
+    "class.learner_cannot_login": "may not log in",
+    "class.learner_extra": "  MORE THAN A LEARNER: {extra}",
+    "class.token_reset": "New token for {name}: the old one no longer works.",
+    "class.learner_removed": "Learner {name} removed: the role is gone; their rows stay in the report.",
+    "class.not_a_learner": (
+        "{name} is not a learner of this class (tutor class learners lists them); nothing was changed"
     ),
     "class.not_postgres": "a class needs a PostgreSQL store: pass --store postgresql://… (or TUTOR_STORE)",
     # tutor.ui.keys

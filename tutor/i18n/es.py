@@ -321,6 +321,10 @@ MESSAGES: dict[str, str] = {
         "la dirección del servidor tal como la ven los alumnos (por omisión: el host del profesor, o 127.0.0.1 para "
         "un socket local)"
     ),
+    "cli.help.class.learners": "lista los roles de alumno: si pueden entrar, sesiones abiertas ahora, derechos de más",
+    "cli.help.class.learners.json": "los alumnos como un único documento JSON",
+    "cli.help.class.reset_token": "da a un alumno un token nuevo (el anterior deja de servir; sus sesiones terminan)",
+    "cli.help.class.remove_learner": "elimina el rol de un alumno (ya no puede entrar; sus filas siguen en el informe)",
     "cli.help.class.leases": (
         "lista las reservas de dispositivo vigentes: sesión, alumno, dispositivo, desde hace cuánto, cuántos esperan"
     ),
@@ -758,6 +762,14 @@ MESSAGES: dict[str, str] = {
         "su administrador, haz REVOKE de esos roles FROM {name} y ALTER ROLE {name} NOSUPERUSER NOCREATEROLE "
         "NOCREATEDB NOBYPASSRLS NOREPLICATION, y vuelve a ejecutar tutor class init"
     ),
+    "class.learners_none": "Aún no hay alumnos: tutor class add-learner NOMBRE",
+    "class.learner_line": "{name}  {login}  {sessions} sesiones abiertas{extra}",
+    "class.learner_can_login": "puede entrar",
+    "class.learner_cannot_login": "no puede entrar",
+    "class.learner_extra": "  MÁS QUE UN ALUMNO: {extra}",
+    "class.token_reset": "Token nuevo para {name}: el anterior ya no sirve.",
+    "class.learner_removed": "Alumno {name} eliminado: su rol ya no existe; sus filas siguen en el informe.",
+    "class.not_a_learner": "{name} no es alumno de esta clase (tutor class learners los lista); no se cambió nada",
     "class.not_postgres": "una clase necesita un almacén PostgreSQL: pasa --store postgresql://… (o TUTOR_STORE)",
     # tutor.ui.keys
     "key.help": "Ayuda",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,17 +40,22 @@ __all__ = [
     "ClassSetup",
     "LearnerCredentials",
     "LearnerPrivileged",
+    "LearnerRole",
     "LeaseNotHeld",
     "NotAClassStore",
+    "NotALearner",
     "RoleExists",
     "add_learner",
     "break_leases",
+    "class_learners",
     "class_leases",
     "class_login",
     "init_class",
     "learner_dsn",
     "overprivileged_learners",
     "pgpass_line",
+    "remove_learner",
+    "reset_token",
     "valid_learner_name",
 ]
 
@@ -361,6 +367,112 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
     address = learner_dsn(admin_dsn, name, "", host)
     return LearnerCredentials(name=name, token=token, dsn=dsn, server=display_dsn(dsn), address=address,
                               pgpass=pgpass_line(address, token))
+
+
+class NotALearner(ClassError):
+    code = "class.not_a_learner"
+
+
+@dataclass(frozen=True)
+class LearnerRole:
+    """A learner's role as the instructor sees it: whether it may log in, its sessions open now, and anything it
+    holds beyond a learner's rights (empty for a plain learner)."""
+
+    name: str
+    can_login: bool
+    sessions: int
+    extra: str
+
+
+_LEARNERS_SQL = """
+SELECT r.rolname::pg_catalog.text, r.rolcanlogin,
+       (SELECT pg_catalog.count(*) FROM pg_catalog.pg_stat_activity a WHERE a.usesysid = r.oid)
+FROM pg_catalog.pg_roles r JOIN pg_catalog.pg_auth_members m ON m.member = r.oid
+WHERE m.roleid = (SELECT g.oid FROM pg_catalog.pg_roles g WHERE g.rolname OPERATOR(pg_catalog.=) %s::pg_catalog.name)
+ORDER BY 1
+"""
+
+
+def class_learners(admin_dsn: str) -> list[LearnerRole]:
+    """Every learner role on the class's server (members of ``tutor_learner``)."""
+    import psycopg
+
+    where = display_dsn(admin_dsn)
+    try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            pin_search_path(conn, where=where, check=False)
+            extra = dict(overprivileged_learners(conn))
+            return [LearnerRole(name=str(n), can_login=bool(login), sessions=int(k), extra=extra.get(str(n), ""))
+                    for n, login, k in conn.execute(_LEARNERS_SQL, (LEARNER_ROLE,)).fetchall()]
+    except psycopg.Error as exc:
+        raise classify_pg(exc, where) from exc
+
+
+def _learner_role(conn: Any, name: str) -> None:
+    """Refuse any ``name`` that is not one of this class's learner roles (the instructor's own role, another
+    program's, a typo): the commands below change or drop only learners."""
+    if not valid_learner_name(name):
+        from tutor.untrusted import clean_line
+
+        raise BadLearnerName(name=clean_line(name))
+    row = conn.execute("SELECT pg_catalog.pg_has_role(%s::pg_catalog.name, %s::pg_catalog.name, 'MEMBER')"
+                       " FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) %s::pg_catalog.name",
+                       (name, LEARNER_ROLE, name)).fetchone()
+    if not (row and row[0]):
+        raise NotALearner(name=name)
+
+
+def _end_sessions(conn: Any, name: str) -> None:
+    """End ``name``'s open sessions, where this role may (a new token, a removed learner); else they run out."""
+    import psycopg
+
+    with suppress(psycopg.Error):
+        conn.execute("SELECT pg_catalog.pg_terminate_backend(a.pid) FROM pg_catalog.pg_stat_activity a"
+                     " WHERE a.usename OPERATOR(pg_catalog.=) %s::pg_catalog.name", (name,))
+
+
+def reset_token(admin_dsn: str, name: str, *, host: str | None = None) -> LearnerCredentials:
+    """Give learner ``name`` a fresh token (a lost or leaked one stops working); their open sessions end."""
+    import psycopg
+    from psycopg import sql
+
+    where = display_dsn(admin_dsn)
+    token = secrets.token_urlsafe(18)
+    try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            pin_search_path(conn, where=where)
+            _learner_role(conn, name)
+            verifier = conn.pgconn.encrypt_password(token.encode(), name.encode(), b"scram-sha-256").decode()
+            conn.execute(sql.SQL("ALTER ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(name),
+                                                                           sql.Literal(verifier)))
+            _end_sessions(conn, name)
+    except psycopg.Error as exc:
+        raise classify_pg(exc, where) from exc
+    dsn = learner_dsn(admin_dsn, name, token, host)
+    address = learner_dsn(admin_dsn, name, "", host)
+    return LearnerCredentials(name=name, token=token, dsn=dsn, server=display_dsn(dsn), address=address,
+                              pgpass=pgpass_line(address, token))
+
+
+def remove_learner(admin_dsn: str, name: str) -> None:
+    """Drop learner ``name``'s role: they can no longer log in, their sessions end, whatever they own in this
+    database goes. Their rows stay (the report keeps what they did, under their name)."""
+    import psycopg
+    from psycopg import sql
+
+    where = display_dsn(admin_dsn)
+    try:
+        with psycopg.connect(admin_dsn, autocommit=True) as conn:
+            pin_search_path(conn, where=where, check=False)
+            _learner_role(conn, name)
+            role = sql.Identifier(name)
+            conn.execute(sql.SQL("ALTER ROLE {} NOLOGIN").format(role))
+            _end_sessions(conn, name)
+            with conn.transaction():
+                conn.execute(sql.SQL("DROP OWNED BY {}").format(role))
+                conn.execute(sql.SQL("DROP ROLE {}").format(role))
+    except psycopg.Error as exc:
+        raise classify_pg(exc, where) from exc
 
 
 def pgpass_line(address: str, token: str) -> str:
