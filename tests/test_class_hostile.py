@@ -323,3 +323,35 @@ def test_init_refuses_a_learner_with_more_than_a_learners_rights(classroom: Clas
             with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
                 su.execute(undo)
     init_class(classroom.admin)
+
+
+# -- tutor serve: only its own pages open sessions, and not without limit ---------------------------------------
+
+
+def test_only_the_servers_own_page_is_its_origin() -> None:
+    from tutor.commands.serve import same_origin
+
+    assert same_origin("http://127.0.0.1:8000", "127.0.0.1:8000", None)
+    assert same_origin("https://tutor.example.org", "10.0.0.5:8000", "https://tutor.example.org")
+    for origin in ("https://evil.example", "http://127.0.0.1:8001", "null", "", None, "file://", "javascript:x",
+                   "http://127.0.0.1:8000.evil.example"):
+        assert not same_origin(origin, "127.0.0.1:8000", "https://tutor.example.org"), origin
+
+
+async def test_serve_refuses_another_sites_page_and_sessions_past_the_cap() -> None:
+    from aiohttp import WSServerHandshakeError
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from tutor.commands.serve import guarded_server
+
+    server = guarded_server("true", host="127.0.0.1", port=0, public_url=None, max_sessions=2)
+    async with TestClient(TestServer(await server._make_app())) as client:
+        own = f"http://{client.host}:{client.port}"
+        for headers, status in (({"Origin": "https://evil.example"}, 403), ({}, 403)):
+            with pytest.raises(WSServerHandshakeError) as refused:
+                await client.ws_connect("/ws", headers=headers)
+            assert refused.value.status == status
+        type(server).sessions = 2  # two tabs already open
+        with pytest.raises(WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws", headers={"Origin": own})
+        assert refused.value.status == 503

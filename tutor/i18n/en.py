@@ -291,6 +291,7 @@ MESSAGES: dict[str, str] = {
     "cli.help.serve": "serve the tutor to web browsers (textual-serve); in a class learners log in with name and token",
     "cli.help.serve.host": "address to listen on (default 127.0.0.1)",
     "cli.help.serve.port": "port to listen on (default 8000)",
+    "cli.help.serve.max_sessions": "browser sessions served at once, each an app process of its own (default {n})",
     "cli.help.serve.public_url": "the address browsers use, e.g. https://tutor.example.org behind a TLS proxy",
     "cli.desc.notebook.write": (
         "Write the parts of a Lab Notebook entry that are yours, as the notebook screen does (N in the TUI). The "

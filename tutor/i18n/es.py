@@ -358,6 +358,9 @@ MESSAGES: dict[str, str] = {
     ),
     "cli.help.serve.host": "dirección en la que escuchar (por omisión 127.0.0.1)",
     "cli.help.serve.port": "puerto en el que escuchar (por omisión 8000)",
+    "cli.help.serve.max_sessions": (
+        "sesiones de navegador servidas a la vez, cada una un proceso propio (por omisión {n})"
+    ),
     "cli.help.serve.public_url": (
         "la dirección que usan los navegadores, p. ej. https://tutor.example.org detrás de un proxy TLS"
     ),
