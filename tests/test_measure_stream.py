@@ -183,3 +183,25 @@ def test_lab01_divides_each_sample_by_its_calls(clock: FakeClock, monkeypatch: p
     for p in points:
         assert p["gbs"] == pytest.approx(2 * 4 / 1e-7 / 1e9)  # 2 words of 4 bytes per element per 0.1 µs
         assert p["working_set_bytes"] == 2 * 4 * round(p["time_per_call_s"] / 1e-7)
+
+
+def test_the_report_shows_the_best_copy_and_the_rounds_median_in_both_languages() -> None:
+    import json
+    from pathlib import Path
+
+    from tutor.measure.bench_report import method_lines, note_lines
+    from tutor.results import BenchReport
+
+    raw = json.loads((Path(__file__).parent / "fixtures" / "results" / "bench_report_tiny.json").read_text())
+    old = BenchReport.from_json(raw)
+    assert "fastest" not in note_lines(old, "en")[0]  # a report from before keeps the words it was measured with
+    bw = raw["tests"]["bandwidth"]
+    bw["method"] = f"STREAM copy (2 words per element): {roofline.STREAM_ESTIMATOR}; 3 rounds"
+    bw["kernels"]["copy"].update(gbs_best=71.5, gbs_round_median=34.2)
+    bw["kernels"]["triad"] = {"gbs_best": 73.0}
+    new = BenchReport.from_json(raw)
+    en, es = note_lines(new, "en")[0], note_lines(new, "es")[0]
+    assert "71.5 GB/s" in en and "34.2 GB/s" in en and "73 GB/s" in en and "how busy the machine was" in en
+    assert "71,5 GB/s" in es and "34,2 GB/s" in es and "cuán ocupada estaba la máquina" in es
+    assert method_lines(new, "en")[0].startswith("peak bandwidth: the fastest copy")
+    assert method_lines(new, "es")[0].startswith("ancho de banda pico: la copia más rápida")

@@ -862,6 +862,20 @@ MESSAGES: dict[str, str] = {
         "copies; {rounds} rounds interleaved with the other figures, arrays of {array} (last-level cache "
         "{llc})"
     ),
+    "bench.note.bandwidth_stream": (
+        "peak bandwidth: STREAM copy (2 words per element), {best}: the fastest copy of {rounds} rounds "
+        "interleaved with the other figures, as stream.c reports its best rate (triad, 3 words: {triad}). Beside "
+        "it, the median of the rounds' best copies, {median}: on a shared machine other programs only ever slow "
+        "a copy down, and while one of them holds a core, a copy split over every core runs at the pace of the "
+        "thread that shares it — so the median says how busy the machine was, and the best what its memory "
+        "moves. Arrays of {array} (last-level cache {llc})"
+    ),
+    "bench.estimator.stream": (
+        "peak bandwidth: the fastest copy over {rounds} interleaved rounds, as STREAM reports it; every other "
+        "figure: the median of the rounds, a round's value the best of its calls (training: of {train_steps}); "
+        "decode: the median of {decode_rounds} rounds, its bound's bandwidth the best of {read_passes} over the "
+        "weights in each; CV = the spread across the rounds"
+    ),
     "bench.note.matmul": (
         "matmul peak: torch.mm of random square matrices ({n}³, the fastest size probed), {estimator}, a "
         "round's value the best of {calls} calls"

@@ -937,6 +937,21 @@ MESSAGES: dict[str, str] = {
         "mejor de sus copias; {rounds} rondas intercaladas con las demás cifras, arrays de {array} (caché de "
         "último nivel de {llc})"
     ),
+    "bench.note.bandwidth_stream": (
+        "ancho de banda pico: copia STREAM (2 palabras por elemento), {best}: la copia más rápida de {rounds} "
+        "rondas intercaladas con las demás cifras, como stream.c da su mejor tasa (triad, 3 palabras: {triad}). "
+        "Junto a ella, la mediana de las mejores copias de cada ronda, {median}: en una máquina compartida los "
+        "demás programas solo pueden frenar una copia, y mientras uno de ellos ocupa un núcleo, una copia "
+        "repartida entre todos los núcleos avanza al ritmo del hilo que lo comparte; la mediana dice cuán "
+        "ocupada estaba la máquina, y la mejor, lo que mueve su memoria. Arrays de {array} (caché de último "
+        "nivel de {llc})"
+    ),
+    "bench.estimator.stream": (
+        "ancho de banda pico: la copia más rápida de {rounds} rondas intercaladas, como la da STREAM; cada una "
+        "de las demás cifras: la mediana de las rondas, el valor de una ronda el mejor de sus llamadas "
+        "(entrenamiento: de {train_steps}); decodificación: la mediana de {decode_rounds} rondas, el ancho de "
+        "banda de su cota el mejor de {read_passes} de los pesos en cada una; CV = la dispersión entre las rondas"
+    ),
     "bench.note.matmul": (
         "pico de matmul: torch.mm de matrices cuadradas aleatorias ({n}³, el tamaño más rápido de los "
         "probados), {estimator}, el valor de una ronda la mejor de {calls} llamadas"

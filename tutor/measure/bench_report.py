@@ -282,7 +282,8 @@ def method_lines(report: BenchReport, lang: str = "en") -> list[str]:
     out = []
     rounds = report.tests.get("rounds")
     if isinstance(rounds, dict) and rounds.get("count"):
-        out.append(t("bench.estimator", code, rounds=rounds["count"], decode_rounds=rounds.get("decode_rounds", "?"),
+        out.append(t("bench.estimator.stream" if _stream_best(report.tests.get("bandwidth")) else "bench.estimator",
+                     code, rounds=rounds["count"], decode_rounds=rounds.get("decode_rounds", "?"),
                      train_steps=tn("count.step", _whole(rounds.get("train_steps_per_round", 1)), code),
                      read_passes=tn("count.read_pass", _whole(rounds.get("read_passes", 1)), code)))
     train = report.tests.get("train_step")
@@ -293,6 +294,12 @@ def method_lines(report: BenchReport, lang: str = "en") -> list[str]:
             out.append(t("bench.method.mfu", code, gflops=numbers.integer(train["theoretical_gflops"], code),
                          source=source))
     return out
+
+
+def _stream_best(bw: object) -> bool:
+    """Whether the report's peak bandwidth is STREAM's best copy (issue 32) rather than a median of rounds (the
+    reports before it keep the words they were measured with)."""
+    return isinstance(bw, Mapping) and "fastest timed call" in str(bw.get("method", ""))
 
 
 def _num(data: Any, key: str) -> float | None:
@@ -336,7 +343,17 @@ def note_lines(report: BenchReport, lang: str = "en") -> list[str]:
     assert isinstance(train, dict) and isinstance(rounds, dict)
     estimator_code = _ESTIMATORS.get(str(rounds.get("estimator")))
     estimator = t(estimator_code, code) if estimator_code else str(rounds.get("estimator"))
+    kernels = bw.get("kernels")
+    copy = kernels.get("copy") if isinstance(kernels, dict) else None
+    triad = kernels.get("triad") if isinstance(kernels, dict) else None
+    gbs = [_num(copy, "gbs_best"), _num(copy, "gbs_round_median"), _num(triad, "gbs_best")]
     out = [
+        t("bench.note.bandwidth_stream", code, rounds=bw.get("rounds", "?"),
+          best=numbers.quantity(gbs[0] or 0, "GB/s", code), median=numbers.quantity(gbs[1] or 0, "GB/s", code),
+          triad=numbers.quantity(gbs[2], "GB/s", code) if gbs[2] is not None else "—",
+          array=numbers.binary_size(_num(bw, "array_bytes") or 0, code),
+          llc=numbers.binary_size(_num(bw, "last_level_cache_bytes") or 0, code))
+        if _stream_best(bw) and gbs[0] is not None and gbs[1] is not None else
         t("bench.note.bandwidth", code, estimator=estimator, rounds=bw.get("rounds", "?"),
           array=numbers.binary_size(_num(bw, "array_bytes") or 0, code),
           llc=numbers.binary_size(_num(bw, "last_level_cache_bytes") or 0, code)),
