@@ -355,3 +355,25 @@ async def test_serve_refuses_another_sites_page_and_sessions_past_the_cap() -> N
         with pytest.raises(WSServerHandshakeError) as refused:
             await client.ws_connect("/ws", headers={"Origin": own})
         assert refused.value.status == 503
+
+
+def test_the_browsers_app_processes_inherit_none_of_the_instructors_secrets(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+
+    from textual_serve.server import Server
+
+    from tutor.cli import main
+
+    for set_by_serve in ("PGPASSFILE", "TUTOR_CLASS_SERVER"):  # restored after the test
+        monkeypatch.delenv(set_by_serve, raising=False)
+    monkeypatch.setenv("TUTOR_STORE", "postgresql://teacher:s3cret@db.example/tutor")
+    monkeypatch.setenv("PGPASSWORD", "s3cret")
+    monkeypatch.setenv("TUTOR_TOKEN_FILE", "/home/teacher/.token")
+    seen: dict[str, str] = {}
+    monkeypatch.setattr(Server, "serve", lambda self, debug=False: seen.update(os.environ))
+    assert main(["serve", "--port", "8765", "--lang", "en"]) == 0
+    assert "s3cret" not in "".join(seen.values()) and "TUTOR_TOKEN_FILE" not in seen
+    assert seen["PGPASSFILE"] == os.devnull and "db.example" in seen["TUTOR_CLASS_SERVER"]
+    capsys.readouterr()

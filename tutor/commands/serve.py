@@ -116,8 +116,13 @@ def run_serve(args: argparse.Namespace) -> int:
         raise CliError(t("cli.at_least", lang, option="--max-sessions", minimum="1", got=str(args.max_sessions)))
     class_mode = is_class_store()
     if class_mode:
+        from tutor.progress.postgres import TOKEN_FILE_ENV
+
         os.environ[CLASS_SERVER_ENV] = server_without_credentials(store_spec() or "")
-        os.environ.pop(STORE_ENV, None)
+        # The app processes log learners in with the token they type: none of the instructor's secrets.
+        for name in (STORE_ENV, TOKEN_FILE_ENV, "PGPASSWORD", "PGSERVICEFILE", "PGSERVICE"):
+            os.environ.pop(name, None)
+        os.environ["PGPASSFILE"] = os.devnull
     print(t("serve.class" if class_mode else "serve.single", lang, host=args.host, port=args.port), flush=True)
     server = guarded_server(app_command(args, class_mode), host=args.host, port=args.port,
                             public_url=args.public_url, max_sessions=args.max_sessions)
