@@ -205,3 +205,12 @@ def test_the_report_shows_the_best_copy_and_the_rounds_median_in_both_languages(
     assert "71,5 GB/s" in es and "34,2 GB/s" in es and "cuán ocupada estaba la máquina" in es
     assert method_lines(new, "en")[0].startswith("peak bandwidth: the fastest copy")
     assert method_lines(new, "es")[0].startswith("ancho de banda pico: la copia más rápida")
+
+
+def test_lab01_view_code_shows_the_stream_kernels() -> None:
+    from tutor.measure.source import timed_code
+
+    code = timed_code("sweep", "working_set")
+    assert code is not None
+    assert [b[1] for b in code.blocks] == ["working_set", "stream_set", "time_callable"]
+    assert "c.copy_(a)" in code.markdown()

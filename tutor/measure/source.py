@@ -29,11 +29,12 @@ _WORKLOAD_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "attention_sdpa": ("_attention_sdpa", "_qkv"),
     "matmul_python": ("_matmul_python", "matmul_python"),
     "matmul_numpy": ("_matmul_numpy",),
+    "stream_set": ("stream_set",),  # the roof's, the bench's and Lab 01's STREAM kernels (not a workload)
 }
 
 #: What each sweep times: the sweep's own function in ``sweeps.py``, then the kernels it builds.
 _SWEEP_WORKLOADS: dict[str, tuple[str, ...]] = {
-    "working_set": (),
+    "working_set": ("stream_set",),
     "gemm_sizes": ("gemm",),
     "naive_vs_numpy": ("matmul_python", "matmul_numpy"),
     "roofline_points": ("copy", "triad", "softmax", "gemm"),
