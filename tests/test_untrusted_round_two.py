@@ -263,3 +263,172 @@ def test_validation_errors_read_in_spanish(tmp_path: Path) -> None:
     for line in spanish:
         for english_word in ("Input should", "should be", "Value error", "needs", "must", "expected"):
             assert english_word not in line, line
+
+
+# -- crashes become errors ------------------------------------------------------------------------------------------
+
+
+def _no_traceback(status: int, out: str, err: str) -> None:
+    assert "Traceback" not in out + err and "Error:" not in err.replace("error:", ""), err[-800:]
+
+
+def test_a_lone_surrogate_in_json_is_a_located_error_for_imports_locks_and_traces(tmp_path: Path) -> None:
+    from tutor.doctor.lock import LockError, read_lock
+    from tutor.telemetry.trace import TraceError, read_trace
+    from tutor.untrusted import UnsafeFile, loads_bounded
+
+    with pytest.raises(UnsafeFile) as caught:
+        loads_bounded('{"a": 1,\n "b": "cpu\\udc9b"}', "x.json")
+    assert "line 2 column 11" in caught.value.describe("en") and "\\udc9b" in caught.value.describe("en")
+    assert "línea 2 columna 11" in caught.value.describe("es")
+    assert loads_bounded('"\\ud83d\\ude00"', "x.json") == "😀"  # a pair is one character
+    lock = tmp_path / "environment.lock.json"
+    lock.write_text('{"format": "tutor-env-lock", "python": "3.11\\udc9b"}', encoding="utf-8")
+    with pytest.raises(LockError):
+        read_lock(lock)
+    trace = tmp_path / "trace.jsonl"
+    trace.write_text('{"kind": "header", "backend": "nvml\\udc85"}\n', encoding="utf-8")
+    with pytest.raises(TraceError):
+        read_trace(trace)
+
+
+def test_an_import_with_a_lone_surrogate_is_refused_in_one_line(tmp_path: Path, data_dir: Path) -> None:
+    import json
+
+    status, _, err = run_cli(["exercise", "run", "n0-l2-cpu-wheel", "--predict", "cpu-wheel", "--lang", "en"])
+    assert status == 0, err
+    export = tmp_path / "export.json"
+    assert run_cli(["progress", "export", str(export)])[0] == 0
+    doc = json.loads(export.read_text(encoding="utf-8"))
+    doc["tables"]["attempts"][0]["prediction"]["choice"] = "cpu\udc9b"  # json.dumps writes it as \udc9b
+    hostile = tmp_path / "hostile.json"
+    hostile.write_text(json.dumps(doc), encoding="utf-8")
+    status, out, err = run_cli(["progress", "import", "--replace", str(hostile), "--lang", "es"])
+    _no_traceback(status, out, err)
+    assert status == 2 and "\\udc9b es media pareja UTF-16" in err, err
+
+
+def test_a_file_name_too_long_for_the_system_is_an_error_not_a_traceback(tmp_path: Path, data_dir: Path) -> None:
+    long = str(tmp_path / ("n" * 300 + ".md"))
+    for args in (["notebook", "export", long], ["progress", "import", long], ["progress", "export", long],
+                 ["exercise", "list", "--course", long]):
+        status, out, err = run_cli([*args, "--lang", "en"])
+        _no_traceback(status, out, err)
+        assert status in (1, 2) and err.startswith("tutor: error:") and len(err.splitlines()) == 1, (args, err)
+
+
+def test_a_store_path_that_names_no_store_is_refused_and_left_alone(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    monkeypatch.chdir(tmp_path)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    other = tmp_path / "photos.db"
+    with contextlib.closing(sqlite3.connect(other)) as conn:
+        conn.execute("CREATE TABLE photos (x)")
+        conn.commit()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for spec in ("./notes.txt", "sqlite:notes.txt", str(other)):
+        status, out, err = run_cli(["--store", spec, "progress", "--json", "--lang", "en"])
+        _no_traceback(status, out, err)
+        assert status == 2 and "is not a GPU Tutor progress store" in err and "left as it is" in err, err
+    status, out, err = run_cli(["--store", "./notes.txt", "progress", "--lang", "es"])
+    assert "no es un almacén de progreso de GPU Tutor" in err, err
+    assert notes.read_text(encoding="utf-8") == "my notes\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # nothing renamed, nothing created beside
+    for spec in ("sqlite:", "sqlite://"):
+        status, out, err = run_cli(["--store", spec, "progress", "--lang", "en"])
+        _no_traceback(status, out, err)
+        assert status == 2 and "names no file" in err, err
+
+
+def test_a_store_path_that_is_a_folder_holds_the_store_inside_it(
+    tmp_path: Path, data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for spec, folder in ((".", tmp_path), ("sqlite:sub", tmp_path / "sub")):
+        folder.mkdir(exist_ok=True)
+        status, out, err = run_cli(["--store", spec, "progress", "--lang", "en"])
+        _no_traceback(status, out, err)
+        assert status == 0 and (folder / "progress.db").is_file(), err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["exercise", "run", "n0-l2-cpu-wheel", "--resume", str(2**64)], ["exercise", "discard", str(2**63)],
+     ["exercise", "discard", "0"], ["telemetry", "--interval", "1e10", "--samples", "1"],
+     ["telemetry", "--interval", "nan", "--samples", "1"], ["--lang", "en", "--telemetry-interval", "1e10"]],
+)
+def test_numbers_out_of_range_on_the_command_line_are_one_line_errors(data_dir: Path, args: list[str]) -> None:
+    status, out, err = run_cli([*args, "--lang", "en"] if args[0] != "--lang" else args)
+    _no_traceback(status, out, err)
+    assert status == 2 and err.startswith("tutor: error:") and "must be" in err, err
+
+
+@pytest.mark.parametrize("command", [["lessons", "list"], ["exercise", "list"], ["lab", "list"], ["progress"]])
+def test_a_missing_course_folder_is_an_error(tmp_path: Path, data_dir: Path, command: list[str]) -> None:
+    status, out, err = run_cli([*command, "--course", str(tmp_path / "nowhere"), "--lang", "en"])
+    assert status == 1 and "no course found in" in err, (status, out, err)
+
+
+def test_a_subnormal_or_huge_prediction_never_crashes_the_number_score() -> None:
+    import math
+
+    from tutor.content.models import Grading
+    from tutor.grading.kinds import number_score, ratio_of
+
+    for prediction, truth in ((5e-324, 100.0), (1e-310, 1e10), (1e308, 1e-300), (2.0, 1.0)):
+        ratio = ratio_of(prediction, truth)
+        assert ratio >= 1.0
+        score, _ = number_score(prediction, truth, Grading())
+        assert 0.0 <= score <= 1.0
+    assert math.isinf(ratio_of(5e-324, 100.0))
+
+
+# -- numbers with units ---------------------------------------------------------------------------------------------
+
+
+def _number_exercise(unit: str = "GB") -> object:
+    from tutor.content.models import Exercise
+
+    return Exercise.model_validate({
+        "format_version": 1, "id": "e1", "lesson": "l1", "kind": "number", "title": {"en": "t"},
+        "prompt": {"en": "p"}, "unit": unit, "truth": {"source": "formula", "formula": "weights_bytes"},
+        "explanation": {"en": "x"}, "range": [0.001, 100000],
+    })
+
+
+def test_a_unit_is_converted_or_refused_with_the_accepted_ones() -> None:
+    from tutor.grading.predict import PredictionError, parse_prediction, unit_read
+
+    exercise = _number_exercise("GB")
+    assert parse_prediction(exercise, "14000 MB").value == pytest.approx(14.0)  # not 14,000 GB
+    assert parse_prediction(exercise, "14 GB").value == 14.0
+    assert parse_prediction(exercise, "14").value == 14.0
+    assert parse_prediction(exercise, "1 GiB").value == pytest.approx(1.073741824)
+    said = unit_read(exercise, "14000 MB")
+    assert said is not None and said.render("en") == "read as 14 GB (you wrote 14,000 MB)"
+    assert unit_read(exercise, "14 GB") is None
+    for typed in ("14 furlongs", "14 GB/s", "14 ms"):
+        with pytest.raises(PredictionError) as caught:
+            parse_prediction(exercise, typed)
+        assert "is not a unit this answer takes" in caught.value.describe("en")
+        assert "GB, bytes, B, KB" in caught.value.describe("en")
+        assert "no es una unidad" in caught.value.describe("es")
+    timed = _number_exercise("ms")
+    assert parse_prediction(timed, "1.5 s").value == pytest.approx(1500.0)
+    assert parse_prediction(timed, "250 µs").value == pytest.approx(0.25)
+    for typed in ("5e-324", "1e308", "1e29 TB"):
+        with pytest.raises(PredictionError):
+            parse_prediction(exercise, typed)
+
+
+def test_the_cli_says_which_unit_it_read(data_dir: Path) -> None:
+    status, out, err = run_cli(["exercise", "run", "n0-l3-kv-cache-gb", "--predict", "14 furlongs", "--lang", "en"])
+    assert status == 2 and "'furlongs' is not a unit this answer takes" in err, err
+    status, out, err = run_cli(["exercise", "run", "n0-l3-kv-cache-gb", "--predict", "14000 MB", "--lang", "en"])
+    assert status == 0, err
+    assert out.count("Your prediction: read as 14 GB (you wrote 14,000 MB)") == 2, out  # at the lock and the reveal
+    assert "you said 14.0 GB" in out, out

@@ -133,7 +133,9 @@ def _run(args: argparse.Namespace) -> int:
         on_recovery(announce_recovery)
         return int(handler(args) or 0)
     except (CliError, StoreError, paths.DataDirError) as exc:
-        print(t("argparse.error", _lang_of(args), prog="tutor", message=exc), file=sys.stderr)
+        lang = _lang_of(args)
+        said = exc.describe(lang) if isinstance(exc, StoreError) else str(exc)  # a store's error in its language
+        print(t("argparse.error", lang, prog="tutor", message=said), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(t("cli.interrupted", _lang_of(args), prog="tutor"), file=sys.stderr)

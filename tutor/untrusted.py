@@ -342,7 +342,7 @@ def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPT
         col = deep_at - (text.rfind("\n", 0, deep_at) + 1) + 1
         raise UnsafeFile(path, Message.of("json.too_deep", line=str(line), col=str(col), depth=max_depth))
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         raise UnsafeFile(
             path, Message.of("json.invalid_at", line=str(exc.lineno), col=str(exc.colno), reason=exc.msg)
@@ -353,3 +353,37 @@ def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPT
         raise UnsafeFile(path, Message.of("json.not_finite", line=str(line), col=str(col), token=token)) from None
     except (ValueError, RecursionError) as exc:
         raise UnsafeFile(path, Message.of("json.invalid", reason=clean_line(str(exc)))) from None
+    half = _lone_surrogate(value)
+    if half is not None:
+        # "\udc9b" alone is half of a UTF-16 pair: no character, and no text file or database can hold it
+        line, col = _locate_escape(text, half)
+        raise UnsafeFile(path, Message.of("json.lone_surrogate", line=str(line), col=str(col),
+                                          escape=f"\\u{ord(half):04x}"))
+    return value
+
+
+def _lone_surrogate(value: object) -> str | None:
+    """The first lone surrogate in any string (or key) of parsed JSON, or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not item.isprintable():
+                for ch in item:
+                    if "\ud800" <= ch <= "\udfff":
+                        return ch
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def _locate_escape(text: str, half: str) -> tuple[int, int]:
+    """Line and column (1-based) of the ``\\uXXXX`` escape that wrote ``half`` (1, 1 if not found)."""
+    found = re.search(re.escape(f"\\u{ord(half):04x}"), text, re.IGNORECASE)
+    if found is None:
+        return 1, 1
+    i = found.start()
+    return text.count("\n", 0, i) + 1, i - (text.rfind("\n", 0, i) + 1) + 1

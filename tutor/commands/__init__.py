@@ -71,6 +71,19 @@ def output_lang(args: argparse.Namespace) -> Lang:
 
 
 def course_dir(args: argparse.Namespace) -> Path:
-    """The course folder the command works on."""
+    """The course folder the command works on; a ``--course`` that is not a folder is a :class:`CliError` (exit 1),
+    never an empty course that every command would report on as if it were the learner's."""
     course = getattr(args, "course", None)
-    return Path(course) if course is not None else paths.bundled_course()
+    if course is None:
+        return paths.bundled_course()
+    root = Path(course)
+    try:
+        is_folder = root.is_dir()
+    except (OSError, ValueError):  # a name too long for the system, a NUL byte
+        is_folder = False
+    if not is_folder:
+        from tutor.i18n import t
+        from tutor.untrusted import clean_line
+
+        raise CliError(t("cli.no_course", output_lang(args), path=clean_line(str(root), 200)), 1)
+    return root

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 import threading
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from tutor.commands import CliError, output_lang
 from tutor.commands.output import ProgressPrinter, raw_stderr
+from tutor.commands.parsing import check_row_id
 from tutor.i18n import Lang, as_lang, t
 from tutor.i18n.numbers import decimal
 from tutor.untrusted import clean_line, json_for_terminal
@@ -208,6 +208,7 @@ def _open_telemetry() -> Any:
 
 def run_exercise(args: argparse.Namespace) -> int:
     from tutor.grading import PredictionError, parse_prediction
+    from tutor.grading.predict import unit_read
     from tutor.practice import AttemptFailed, ExerciseRunner
     from tutor.progress.engines import open_store
     from tutor.progress.passes import PassClosed, exercise_status, require_pass2_open
@@ -220,6 +221,7 @@ def run_exercise(args: argparse.Namespace) -> int:
         raise CliError(t("exercise.cli.unknown", lang, id=args.exercise_id, known=known), 2)
     if (args.predict is None) == (args.resume is None):
         raise CliError(t("exercise.cli.predict_or_resume", lang), 2)
+    check_row_id(args.resume, "--resume", lang)
     prediction = None
     if args.predict is not None:
         try:
@@ -229,6 +231,10 @@ def run_exercise(args: argparse.Namespace) -> int:
     if args.budget is not None and not 0.05 <= args.budget <= 10:
         raise CliError(t("exercise.cli.budget", lang, low=decimal(0.05, lang), high=10), 2)
     _precheck(exercise, args.device, lang)
+    # "14000 MB" for a GB exercise is graded as 14 GB: said before the measurement and again with the reveal
+    read_as = unit_read(exercise, args.predict) if args.predict is not None else None
+    if read_as is not None and not args.json:
+        print(f"{t('exercise.cli.prediction', lang)}: {read_as.render(lang)}", flush=True)
 
     sampler = _open_telemetry() if exercise.measure is not None else None
     cancel = threading.Event()
@@ -268,7 +274,8 @@ def run_exercise(args: argparse.Namespace) -> int:
         if not args.json and sys.stderr.isatty():
             sys.stderr.write("\n")
         if args.json:
-            print(json.dumps({"exercise": exercise.id, "state": exc.state, "code": exc.code, "error": exc.reason}))
+            print(json_for_terminal({"exercise": exercise.id, "state": exc.state, "code": exc.code,
+                                     "error": exc.reason}, indent=None))
         kept = t("fail.prediction_kept", as_lang(lang))
         if exc.code == "interrupted":  # Ctrl-C after the lock: marked cancelled, the shell's 130
             print(f"tutor: {exercise.id}: {exc.message(lang)} ({kept})", file=sys.stderr)
@@ -282,9 +289,14 @@ def run_exercise(args: argparse.Namespace) -> int:
     if not args.json and sys.stderr.isatty():
         raw_stderr().write("\r\033[K")
     if args.json:
-        print(json_for_terminal(outcome.to_json(), default=str))
+        document = outcome.to_json()
+        if read_as is not None:
+            document["prediction_read"] = {code: read_as.render(code) for code in ("es", "en")}
+        print(json_for_terminal(document, default=str))
     else:
         print(render_outcome(outcome, lang, first_pass, reproduced))
+        if read_as is not None:
+            print(f"{t('exercise.cli.prediction', lang)}: {read_as.render(lang)}")
     return 0
 
 
@@ -326,6 +338,7 @@ def run_discard(args: argparse.Namespace) -> int:
     from tutor.progress.engines import open_store
 
     lang = output_lang(args)
+    check_row_id(args.attempt_id, "N", lang)
     store = open_store()
     try:
         unfinished.discard(store, args.attempt_id)

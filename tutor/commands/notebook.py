@@ -84,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
         for item in entries:
             e = item.entry
             when = datetime.fromtimestamp(e.created_at).strftime("%Y-%m-%d %H:%M")
-            device = f"  [{e.device}]" if e.device else ""
-            print(f"{item.id:>4}  {when}  {e.lab_id:<28} {e.title}{device}")
+            device = f"  [{clean_line(e.device, 80)}]" if e.device else ""
+            print(f"{item.id:>4}  {when}  {clean_line(e.lab_id, 64):<28} {clean_line(e.title, 120)}{device}")
             if item.damaged:  # kept, and said: the row's JSON did not read
                 print(f"      {t('notebook.w.damaged', lang, error=clean_line(item.damaged))}")
         return 0
@@ -111,7 +111,11 @@ def run(args: argparse.Namespace) -> int:
         target = paths.reports_dir() / f"lab-notebook-{stamp}.md"
     else:
         target = Path(args.file).expanduser()
-        if target.is_dir():
+        try:
+            is_dir = target.is_dir()
+        except OSError:  # a name too long for the system (errno 36): the write below says so
+            is_dir = False
+        if is_dir:
             raise CliError(t("notebookcli.is_dir", lang, path=clean_line(target)))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -119,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         reason = exc.strerror or exc
         raise CliError(t("cli.cannot_write", lang, path=clean_line(target), reason=reason)) from None
-    print(target)
+    print(clean_line(target))
     return 0
 
 

@@ -160,3 +160,18 @@ def argv_lang(argv: Sequence[str]) -> Lang:
     if chosen in LANGS:
         return as_lang(chosen)
     return saved_lang() or default_lang()
+
+
+MAX_ROW_ID = 2**63 - 1
+"""The largest id a stored row can have (SQLite's and PostgreSQL's 64-bit integers)."""
+
+
+def check_row_id(value: int | None, option: str, lang: Lang) -> None:
+    """Refuse an attempt's or entry's id that no store can hold (0, negative, past 64 bits) with one line, before
+    it reaches a query (``OverflowError: Python int too large to convert to SQLite INTEGER``)."""
+    from tutor.commands import CliError
+
+    if value is not None and not 1 <= value <= MAX_ROW_ID:
+        shown = clean_line(str(value), 40)
+        raise CliError(t("cli.between", lang, option=option, low="1", high="2^63 − 1", got=shown), 2)
+

@@ -21,6 +21,9 @@ from tutor.telemetry import format as fmt
 from tutor.telemetry.trace import TraceWriter, dumps, sample_lines
 from tutor.untrusted import clean_line
 
+MAX_INTERVAL = 3600.0
+"""The longest --interval (an hour): a longer wait is a mistake, and past ~1e9 s a sleep overflows."""
+
 
 def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     parser = sub.add_parser(
@@ -57,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
     if not interval >= MIN_INTERVAL:
         raise CliError(t("cli.at_least", lang, option="--interval",
                          minimum=f"{format_number(MIN_INTERVAL, lang, '.3g')} s",
+                         got=format_number(interval, lang, ".3g")))
+    if not interval <= MAX_INTERVAL:  # a sleep past the platform's time_t (1e10 s) is an OverflowError
+        raise CliError(t("cli.between", lang, option="--interval",
+                         low=f"{format_number(MIN_INTERVAL, lang, '.3g')} s",
+                         high=f"{format_number(MAX_INTERVAL, lang, '.6g')} s",
                          got=format_number(interval, lang, ".3g")))
     if args.samples is not None and args.samples < 1:
         raise CliError(t("cli.at_least", lang, option="--samples", minimum="1", got=args.samples))

@@ -14,16 +14,18 @@ from tutor.settings import saved_lang
 
 def run_tui(args: argparse.Namespace) -> int:
     from tutor.commands import course_dir
+    from tutor.commands.telemetry import MAX_INTERVAL
     from tutor.progress.engines import open_store
     from tutor.progress.store import StoreError
     from tutor.ui.app import make_app
     from tutor.ui.course_source import CourseSource
     from tutor.untrusted import clean_line
 
-    if args.telemetry_interval < 0.25:
+    if not 0.25 <= args.telemetry_interval <= MAX_INTERVAL:  # NaN and 1e10 (a sleep past time_t) too
         lang = output_lang(args)
-        raise CliError(t("cli.at_least", lang, option="--telemetry-interval",
-                         minimum=f"{format_number(0.25, lang, '.3g')} s",
+        raise CliError(t("cli.between", lang, option="--telemetry-interval",
+                         low=f"{format_number(0.25, lang, '.3g')} s",
+                         high=f"{format_number(MAX_INTERVAL, lang, '.6g')} s",
                          got=format_number(float(args.telemetry_interval), lang, ".3g")))
     root = course_dir(args)
     # Only the file list is read here; the app loads the files after the map has drawn.

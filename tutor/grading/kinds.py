@@ -30,13 +30,20 @@ def verdict_word(score: float) -> VerdictWord:
     return "partly" if score > 0 else "wrong"
 
 
+_MAX_LOG_RATIO = 700.0
+"""Past e^700 a ratio is not a number a learner reads (and e^710 is past a float)."""
+
+
 def ratio_of(prediction: float, truth: float) -> float:
     """The symmetric ratio ≥ 1 between a prediction and the truth (``inf`` if either is not positive)."""
     if prediction == truth:
         return 1.0
     if prediction <= 0 or truth <= 0 or not (math.isfinite(prediction) and math.isfinite(truth)):
         return math.inf
-    return math.exp(abs(math.log(prediction / truth)))
+    # the difference of the logs, not the log of the quotient: a subnormal prediction (5e-324) divided by the truth
+    # is 0 (log: ValueError), and a ratio past e^709 overflows exp (OverflowError); both are simply "∞ off"
+    log_ratio = abs(math.log(prediction) - math.log(truth))
+    return math.exp(log_ratio) if log_ratio < _MAX_LOG_RATIO else math.inf
 
 
 def number_score(prediction: float, truth: float, grading: Grading, spread: float | None = None

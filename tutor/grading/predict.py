@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import dataclass
 
 from tutor.content.models import Choice, Exercise, Text
 from tutor.grading.verdict import CONFIDENCE_MAX, CONFIDENCE_MIN, Prediction
@@ -50,13 +51,46 @@ def choices_of(exercise: Exercise) -> tuple[Choice, ...]:
     return BUILTIN_CHOICES.get(exercise.kind, ())
 
 
+MAX_MAGNITUDE = 1e30
+"""A prediction's size, either way (1e-30 … 1e30 in the exercise's unit): past it, a number is a typo or an attack
+(a subnormal 5e-324, 1e308), not a guess about a machine."""
+
+_NUMBER = re.compile(r"^([-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?)\s*(.*)$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number as the learner typed it and as it is graded: ``14000 MB`` is ``value`` 14 in ``unit`` GB, read
+    from ``typed`` 14000 ``typed_unit`` MB (``typed_unit`` None when no unit was written)."""
+
+    value: float
+    unit: str | None
+    typed: float
+    typed_unit: str | None
+
+    @property
+    def converted(self) -> bool:
+        return self.typed_unit is not None and self.typed_unit != self.unit
+
+
 def parse_number(text: str) -> float:
-    """A finite number from ``text`` (``38.2``, ``1e3``, ``1,5`` as a decimal comma, ``38.2 GB/s``)."""
+    """A finite number from ``text`` (``38.2``, ``1e3``, ``1,5`` as a decimal comma); a unit after it must be
+    absent (see :func:`parse_quantity` for one that is read)."""
+    quantity = parse_quantity(text, None)
+    return quantity.value
+
+
+def parse_quantity(text: str, unit: str | None) -> Quantity:
+    """A number and the unit written after it, converted to ``unit`` (``14000 MB`` → 14 GB): a unit of another
+    dimension, or one the table does not know (``14 furlongs``), is refused with the units that are accepted.
+    With ``unit`` None, no unit may be written."""
+    from tutor.grading import units
+
     cleaned = text.strip().replace("_", "")
-    m = re.match(r"^([-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z/%×]*)$", cleaned)
+    m = _NUMBER.match(cleaned)
     if m is None:
         raise PredictionError("predict.not_number", text=_typed(text))
-    number = m.group(1)
+    number, written = m.group(1), m.group(2).strip()
     if "," in number and "." not in number:
         number = number.replace(",", ".")
     try:
@@ -65,7 +99,35 @@ def parse_number(text: str) -> float:
         raise PredictionError("predict.not_number", text=_typed(text)) from None
     if not math.isfinite(value):
         raise PredictionError("predict.not_finite", text=_typed(text))
-    return value
+    read: str | None = None
+    if written:
+        read = units.typed_unit(written, unit) if unit is not None else None
+        if read is None:
+            accepted = units.units_like(unit) if unit is not None else []
+            if not accepted:
+                raise PredictionError("predict.no_unit_here", unit=_typed(written))
+            raise PredictionError("predict.unknown_unit", unit=_typed(written), units=", ".join(accepted),
+                                  default=unit or "")
+    graded = units.convert(value, read, unit) if read is not None and unit is not None else value
+    if not math.isfinite(graded) or (graded != 0 and not 1 / MAX_MAGNITUDE <= abs(graded) <= MAX_MAGNITUDE):
+        raise PredictionError("predict.out_of_scale", text=_typed(text), low="1e-30", high="1e30",
+                              unit=f" {unit}" if unit else "")
+    return Quantity(value=graded, unit=unit, typed=value, typed_unit=read)
+
+
+def unit_read(exercise: Exercise, text: str) -> Message | None:
+    """What the learner's number was read as when a unit was written and converted (``14000 MB`` → ``14 GB``),
+    for the lock and the reveal to say; None when nothing was converted (or it is not a number exercise)."""
+    if exercise.kind != "number" or exercise.unit is None:
+        return None
+    try:
+        quantity = parse_quantity(text, exercise.unit)
+    except PredictionError:
+        return None
+    if not quantity.converted:
+        return None
+    return Message.of("predict.read_as", typed=quantity.typed, typed_unit=quantity.typed_unit or "",
+                      value=quantity.value, unit=exercise.unit)
 
 
 def parse_confidence(value: str | float | None) -> float:
@@ -113,21 +175,21 @@ def parse_prediction(
     if not raw:
         raise PredictionError("predict.empty")
     if exercise.kind == "number":
-        value = parse_number(raw)
+        value = parse_quantity(raw, exercise.unit).value
         _check_range(exercise, value)
         return Prediction(value=value, confidence=conf)
     size: float | None = None
     choice_text = raw
     if exercise.kind == "fit":
         parts = re.split(r"[:=@\s]+", raw, maxsplit=1)
-        if len(parts) == 2 and parts[1]:
-            choice_text, size = parts[0], parse_number(parts[1])
-        elif re.match(r"^[-+.,\d]", raw):
-            size = parse_number(raw)
+        if re.match(r"^[-+.,\d]", raw):  # a size alone ("40", "40000 MB"): the choice follows from the capacity
+            size = parse_quantity(raw, "GB").value
             assert exercise.capacity_gb is not None
             choice_text = "fits" if size <= exercise.capacity_gb else "does_not_fit"
+        elif len(parts) == 2 and parts[1]:
+            choice_text, size = parts[0], parse_quantity(parts[1], "GB").value
         if gb is not None and gb != "":
-            size = parse_number(str(gb))
+            size = parse_quantity(str(gb), "GB").value
         if size is not None and size <= 0:
             raise PredictionError("predict.size_not_positive", value=size)
     ids = [c.id for c in choices_of(exercise)]

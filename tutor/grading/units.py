@@ -52,6 +52,34 @@ _UNITS: dict[str, tuple[str, float]] = {
 }
 
 
+# What a learner may type for a unit, beyond the spellings above (matched without regard to case otherwise).
+_TYPED_ALIASES = {"×": "x", "µs": "us", "μs": "us", "tok/s": "tokens/s", "token/s": "tokens/s",
+                  "tokens/sec": "tokens/s", "flop/byte": "FLOP/B", "byte": "bytes", "percent": "%"}
+
+
+def units_like(unit: str) -> list[str]:
+    """Every unit of ``unit``'s dimension (``GB`` → B, bytes, GB, GiB, …), ``unit`` first; [] for an unknown one."""
+    dim = _UNITS.get(unit, (None, 0.0))[0]
+    if dim is None:
+        return []
+    others = sorted((u for u, (d, _) in _UNITS.items() if d == dim and u != unit), key=lambda u: _UNITS[u][1])
+    return [unit, *others]
+
+
+def typed_unit(typed: str, unit: str) -> str | None:
+    """The unit of ``unit``'s dimension that a learner's ``typed`` spelling names (``mb`` → MB, ``µs`` → us,
+    ``×`` → x), or None: a strict table, never a guess across dimensions (``furlongs`` is None)."""
+    like = units_like(unit)
+    text = typed.strip()
+    if text in like:
+        return text
+    alias = _TYPED_ALIASES.get(text.lower()) or _TYPED_ALIASES.get(text)
+    if alias in like:
+        return alias
+    folded = {u.lower(): u for u in like}
+    return folded.get(text.lower())
+
+
 class UnitError(ValueError):
     """Two units that do not measure the same thing, or a unit nobody knows."""
 
