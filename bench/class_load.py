@@ -138,10 +138,12 @@ def main() -> int:
             learners.append(creds)
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         started = time.perf_counter()
+        # Each worker gets its token as libpq's PGPASSWORD (its own environment), never on its command line.
         procs = [
-            subprocess.Popen([sys.executable, __file__, "--worker", c.dsn, c.name, str(args.exercises),
+            subprocess.Popen([sys.executable, __file__, "--worker", c.address, c.name, str(args.exercises),
                               "1" if i < args.measuring else "0"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env={**env, "PGPASSWORD": c.token})
             for i, c in enumerate(learners)
         ]
         outputs = []
