@@ -217,6 +217,15 @@ def test_a_learner_cannot_change_a_grade_once_written(classroom: Classroom) -> N
     assert (w.verdict, w.score, w.hints_used, f.state, f.hints_used) == ("wrong", 0.0, 2, "cancelled", 1)
     assert class_report(course, owner) == before
     owner.close()
+    # when it was locked and graded is the server's clock: a backdated prediction is not backdated
+    with psycopg.connect(classroom.learners["ana"].dsn, autocommit=True) as conn:
+        [(backdated, created)] = conn.execute(
+            "INSERT INTO attempts (exercise_id, lesson_id, prediction, confidence, created_at) "
+            "VALUES ('n0-e1', 'n0-l1', '{}', 0.9, 1.0) RETURNING id, created_at").fetchall()
+        assert created > time.time() - 60
+        conn.execute("UPDATE attempts SET state = 'graded', verdict = 'wrong', score = 0, graded_at = 2.0 "
+                     "WHERE id = %s", (backdated,))
+        assert conn.execute("SELECT graded_at FROM attempts WHERE id = %s", (backdated,)).fetchone()[0] > 1e9
 
 
 @pytest.mark.parametrize("stores", ["postgresql"], indirect=True)

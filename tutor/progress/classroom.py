@@ -90,7 +90,8 @@ _WITH_ID = ("attempts", "lab_runs", "notebook_entries", "bench_runs", "doctor_ru
             "quarantined_rows")
 
 #: A learner's attempt: inserted locked and ungraded; its prediction never changes; hints only grow; graded
-#: (or failed, or cancelled) once, never changed after. Column privileges already keep ``id`` and ``learner``
+#: (or failed, or cancelled) once, never changed after; when it was locked and when it was graded are the
+#: server's clock, not what the learner's program says. Column privileges already keep ``id`` and ``learner``
 #: out of reach. The owner and the instructor roles are not held to it (they are not learners).
 _ATTEMPT_GUARD = """
 CREATE OR REPLACE FUNCTION {schema}.tutor_attempt_guard() RETURNS trigger
@@ -104,6 +105,7 @@ BEGIN
        OR NEW.verdict IS NOT NULL OR NEW.score IS NOT NULL OR NEW.graded_at IS NOT NULL THEN
       RAISE EXCEPTION 'an attempt starts locked, without a grade' USING ERRCODE = 'insufficient_privilege';
     END IF;
+    NEW.created_at := pg_catalog.date_part('epoch', pg_catalog.clock_timestamp());
     RETURN NEW;
   END IF;
   IF ROW(NEW.id, NEW.learner, NEW.exercise_id, NEW.lesson_id, NEW.pass, NEW.prediction, NEW.confidence,
@@ -121,6 +123,9 @@ BEGIN
                               OLD.graded_at) THEN
     RAISE EXCEPTION 'attempt % was graded once; its result never changes', OLD.id
       USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  IF OLD.state = 'locked' AND NEW.state IS DISTINCT FROM 'locked' THEN
+    NEW.graded_at := pg_catalog.date_part('epoch', pg_catalog.clock_timestamp());
   END IF;
   RETURN NEW;
 END
