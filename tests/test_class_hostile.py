@@ -386,3 +386,24 @@ def test_the_browsers_app_processes_inherit_none_of_the_instructors_secrets(
     assert "s3cret" not in "".join(seen.values()) and "TUTOR_TOKEN_FILE" not in seen
     assert seen["PGPASSFILE"] == os.devnull and "db.example" in seen["TUTOR_CLASS_SERVER"]
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_a_learner_cannot_import_graded_attempts_into_the_class(classroom: Classroom, tmp_path: object) -> None:
+    """An export is a file the learner can edit: importing it would be writing grades directly."""
+    from pathlib import Path
+
+    from tutor.progress import ProgressStore
+    from tutor.progress.exchange import export_document, import_document
+
+    alone = ProgressStore(Path(str(tmp_path)) / "mine.sqlite3")
+    attempt = alone.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                    confidence=0.9)
+    alone.record_grade(attempt, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1.0)
+    doc = export_document(alone)
+    alone.close()
+    ana = classroom.store("ana")
+    with pytest.raises(StoreError):
+        import_document(ana, doc)
+    assert ana.attempts() == []
+    ana.close()
