@@ -1,7 +1,8 @@
-"""``tutor class`` — teaching a class on one PostgreSQL: set it up, add learners, and (later) report on them.
+"""``tutor class`` — teaching a class on one PostgreSQL: set it up, add, list, reset and remove learners, see and
+break device leases, and report on the class.
 
-Every action works on the store ``--store``/``TUTOR_STORE`` names, which must be a PostgreSQL one; ``init`` and
-``add-learner`` need the class owner's connection (the instructor's).
+Every action works on the store ``--store``/``TUTOR_STORE`` names, which must be a PostgreSQL one, with the class
+owner's connection (the instructor's; its password in ``~/.pgpass`` rather than on a command line).
 """
 
 from __future__ import annotations

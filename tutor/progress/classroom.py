@@ -1,14 +1,17 @@
 """A class on one PostgreSQL: the instructor sets it up, each learner gets a database role of their own.
 
-``init_class`` (the instructor, connected as the schema's owner) migrates the store's schema, creates the group
-roles ``tutor_learner`` and ``tutor_instructor`` and turns on row-level security: a learner's role sees and writes
-only the rows whose ``learner`` is that role (``current_user``), the instructor role reads every row, and the
-owner (who ran ``tutor class init``) is the instructor. ``add_learner`` creates a learner's login role with a
-random token as its password and returns the connection string, shown once: only its SCRAM hash is kept, by
-PostgreSQL. Keeping learners apart is the database's job, not the tutor's: the tests try to get past it with a
-learner's own credentials and raw SQL.
+``init_class`` (the instructor, connected as the schema's owner) makes the schema safe to share — nobody but
+its owner may create objects in it or in ``public`` (a learner's function there could shadow a built-in and run
+as whoever calls it), and no learner role holds more than a learner's rights — then migrates it, creates the
+group roles ``tutor_learner`` and ``tutor_instructor`` and turns on row-level security: a learner's role sees
+and writes only the rows whose ``learner`` is that role (``current_user``), column by column only what the tutor
+writes, an attempt's grade once; the instructor role reads every row, and the owner (who ran ``tutor class
+init``) is the instructor. ``add_learner`` creates a learner's login role with a random token as its password
+(the server receives only its SCRAM verifier) and returns it once, with the address to use without it and a
+``.pgpass`` line. The instructor lists, resets and removes learners, and lists and breaks device leases.
+Keeping learners apart is the database's job, not the tutor's: the tests try to get past it with a learner's
+own credentials and raw SQL.
 """
-
 from __future__ import annotations
 
 import re

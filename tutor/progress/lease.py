@@ -1,15 +1,17 @@
 """The measurement lease: one measurement at a time on a shared device.
 
 Two learners timing the same GPU at once corrupt each other's numbers. In a class (the PostgreSQL store) a
-measurement first takes a session-level PostgreSQL advisory lock named after the device, on a connection of its
-own: the server queues the waiters in order, and if the process dies its connection closes and the lock goes with
-it. While waiting, the queue is read from ``pg_locks`` (holders, and waiters that started waiting earlier) and
-reported through ``on_queue``; ``cancelled()`` is polled, and a cancelled wait is interrupted with the protocol's
-cancel request. Alone (the SQLite store) nothing waits: the lease only records the measurement's interval.
+measurement first takes a session-level PostgreSQL advisory lock named after the device, on a connection of its own:
+the server queues the waiters in order, and if the process dies its connection closes and the lock goes with it;
+held, the connection beats every few seconds and the server ends it after a minute of silence, so a stopped holder
+loses the device too (a holder that is not the tutor is the instructor's to break: :func:`break_lease`). On a
+machine without an accelerator every spelling of the device is the CPU's one lease. While waiting, the queue is read
+from ``pg_locks`` (holders, and waiters that started waiting earlier) and reported through ``on_queue``;
+``cancelled()`` is polled, and a cancelled wait is interrupted with the protocol's cancel request. Alone (the SQLite
+store) nothing waits: the lease only records the measurement's interval.
 
-Every stored measurement keeps :meth:`MeasurementLease.to_json` under ``lease``: whether it ran under the lease,
-the device, and when it was acquired and released — so overlaps can be checked after the fact.
-"""
+Every stored measurement keeps :meth:`MeasurementLease.to_json` under ``lease``: whether it ran under the lease, the
+device, and when it was acquired and released — so overlaps can be checked after the fact."""
 
 from __future__ import annotations
 
