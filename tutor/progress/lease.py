@@ -11,7 +11,8 @@ from ``pg_locks`` (holders, and waiters that started waiting earlier) and report
 store) nothing waits: the lease only records the measurement's interval.
 
 Every stored measurement keeps :meth:`MeasurementLease.to_json` under ``lease``: whether it ran under the lease, the
-device, and when it was acquired and released — so overlaps can be checked after the fact."""
+device, and when it was acquired and released — so overlaps can be checked after the fact.
+"""
 
 from __future__ import annotations
 
