@@ -407,3 +407,26 @@ def test_a_learner_cannot_import_graded_attempts_into_the_class(classroom: Class
         import_document(ana, doc)
     assert ana.attempts() == []
     ana.close()
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_a_learner_cannot_delete_a_graded_attempt_to_keep_only_the_right_ones(classroom: Classroom) -> None:
+    import psycopg
+
+    ana = classroom.store("ana")
+    wrong = ana.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "compute"},
+                                confidence=0.9)
+    ana.record_grade(wrong, measurement={"x": 1}, truth={"choice": "memory"}, verdict="wrong", score=0.0)
+    unmeasured = ana.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                     confidence=0.5)
+    with psycopg.connect(classroom.learners["ana"].dsn, autocommit=True) as conn:
+        for statement in ("DELETE FROM attempts", "DELETE FROM attempts WHERE id = %(id)s"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement, {"id": wrong})
+        with pytest.raises(StoreError):
+            ana.reset()  # in a class, graded attempts stay: the whole reset is refused, nothing deleted
+        assert conn.execute("DELETE FROM attempts WHERE id = %s", (unmeasured,)).rowcount == 1  # never measured
+    assert [a.id for a in ana.attempts()] == [wrong]
+    ana.close()
+    with psycopg.connect(classroom.admin, autocommit=True) as owner:  # the instructor may remove it
+        assert owner.execute("DELETE FROM attempts WHERE id = %s", (wrong,)).rowcount == 1

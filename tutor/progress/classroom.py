@@ -70,7 +70,7 @@ _READABLE = ("store_recoveries", "quarantined_rows")
 #: What a learner may do to their own rows, column by column: insert what the tutor inserts (never ``id`` or
 #: ``learner``: no forged or future ids, no rows in another's name), update only what the tutor updates, delete
 #: (reset). An attempt's grade columns are written once, by an UPDATE the trigger below lets through only while
-#: the attempt is still locked.
+#: the attempt is still locked; a graded attempt is never deleted by a learner (the second trigger).
 _LEARNER_RIGHTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "sections_read": (("INSERT", ("lesson_id", "section_id", "read_at")), ("DELETE", ())),
     "attempts": (
@@ -92,6 +92,10 @@ _LEARNER_RIGHTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
 _WITH_ID = ("attempts", "lab_runs", "notebook_entries", "bench_runs", "doctor_runs", "store_recoveries",
             "quarantined_rows")
 
+#: Whether the role running a statement is a learner (a superuser counts as a member of every role: not here).
+_IS_LEARNER = ("(pg_catalog.pg_has_role(current_user, 'tutor_learner', 'MEMBER') AND NOT (SELECT r.rolsuper FROM"
+               " pg_catalog.pg_roles r WHERE r.rolname OPERATOR(pg_catalog.=) current_user))")
+
 #: A learner's attempt: inserted locked and ungraded; its prediction never changes; hints only grow; graded
 #: (or failed, or cancelled) once, never changed after; when it was locked and when it was graded are the
 #: server's clock, not what the learner's program says. Column privileges already keep ``id`` and ``learner``
@@ -100,7 +104,7 @@ _ATTEMPT_GUARD = """
 CREATE OR REPLACE FUNCTION {schema}.tutor_attempt_guard() RETURNS trigger
 LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $guard$
 BEGIN
-  IF NOT pg_catalog.pg_has_role(current_user, 'tutor_learner', 'MEMBER') THEN
+  IF NOT {is_learner} THEN
     RETURN NEW;
   END IF;
   IF TG_OP = 'INSERT' THEN
@@ -133,6 +137,20 @@ BEGIN
   RETURN NEW;
 END
 $guard$
+"""
+#: A learner's graded (or failed, or cancelled) attempt stays in the class's record: deleting it would let a
+#: learner keep only the predictions that turned out right. One still locked (never measured) may go.
+_ATTEMPT_KEEP = """
+CREATE OR REPLACE FUNCTION {schema}.tutor_attempt_keep() RETURNS trigger
+LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $keep$
+BEGIN
+  IF OLD.state IS DISTINCT FROM 'locked' AND {is_learner} THEN
+    RAISE EXCEPTION 'attempt % is graded: it stays in the class''s record (only the instructor removes it)', OLD.id
+      USING ERRCODE = 'insufficient_privilege';
+  END IF;
+  RETURN OLD;
+END
+$keep$
 """
 _NAME = re.compile(r"[a-z][a-z0-9_]{1,30}")
 
@@ -314,11 +332,17 @@ def init_class(admin_dsn: str) -> ClassSetup:
                 conn.execute(sql.SQL("CREATE POLICY instructor_reads_all ON {} FOR SELECT TO {} USING (true)")
                              .format(t, sql.Identifier(INSTRUCTOR_ROLE)))
             guard = sql.SQL("{}.tutor_attempt_guard()").format(sql.Identifier(schema))
-            conn.execute(sql.SQL(_ATTEMPT_GUARD).format(schema=sql.Identifier(schema)))
+            conn.execute(sql.SQL(_ATTEMPT_GUARD).format(schema=sql.Identifier(schema), is_learner=sql.SQL(_IS_LEARNER)))
             conn.execute(sql.SQL("REVOKE ALL ON FUNCTION {} FROM PUBLIC").format(guard))
             conn.execute("DROP TRIGGER IF EXISTS tutor_attempt_guard ON attempts")
             conn.execute(sql.SQL("CREATE TRIGGER tutor_attempt_guard BEFORE INSERT OR UPDATE ON attempts "
                                  "FOR EACH ROW EXECUTE FUNCTION {}").format(guard))
+            keep = sql.SQL("{}.tutor_attempt_keep()").format(sql.Identifier(schema))
+            conn.execute(sql.SQL(_ATTEMPT_KEEP).format(schema=sql.Identifier(schema), is_learner=sql.SQL(_IS_LEARNER)))
+            conn.execute(sql.SQL("REVOKE ALL ON FUNCTION {} FROM PUBLIC").format(keep))
+            conn.execute("DROP TRIGGER IF EXISTS tutor_attempt_keep ON attempts")
+            conn.execute(sql.SQL("CREATE TRIGGER tutor_attempt_keep BEFORE DELETE ON attempts "
+                                 "FOR EACH ROW EXECUTE FUNCTION {}").format(keep))
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
     return ClassSetup(schema=schema, owner=owner, tables=(*_WRITABLE, *_READABLE), server=where)
