@@ -364,3 +364,14 @@ def test_the_bench_table_and_markdown_say_the_cores_changed_speed() -> None:
         assert "Todos los picos de matmul se movieron en el mismo sentido (×1,12 a ×1,13; las de memoria" in text
     assert "Every matmul peak moved the same way" in render_table(b, comparison, "en")
     assert "matmul peak moved" not in render_table(b, compare(b, b), "en")
+
+
+def test_an_explanation_of_exactly_the_minimum_words_counts() -> None:
+    """Issue 29 item 8: '≥ 25 words' → '> 25' survived; 25 words pass, 24 do not."""
+    from tutor.progress.c0 import EXPLANATION_MIN_WORDS
+
+    ev = everything()
+    ev["notebook"] = [notebook(gap=" ".join(["word"] * EXPLANATION_MIN_WORDS))]
+    assert evaluate_c0(**ev).conditions[2].passed
+    ev["notebook"] = [notebook(gap=" ".join(["word"] * (EXPLANATION_MIN_WORDS - 1)))]
+    assert not evaluate_c0(**ev).conditions[2].passed

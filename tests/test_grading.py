@@ -23,7 +23,7 @@ from tutor.grading import (
 )
 from tutor.grading.kinds import number_score
 from tutor.grading.units import UnitError, convert, unit_of_metric
-from tutor.results import Measurement
+from tutor.results import Measurement, RooflineReference
 
 TEXT = {"es": "x", "en": "x"}
 
@@ -306,3 +306,25 @@ def test_refused_choices_and_ranges_in_both_languages() -> None:
     with pytest.raises(PredictionError) as caught:
         parse_prediction(NUMBER, "40", confidence="mucha")
     assert caught.value.describe("es") == "la confianza «mucha» no es un número (50–100 %)"
+
+
+def test_the_boundaries_the_mutants_moved() -> None:
+    """Issue 29 item 8: each assert below fails under one of the hand mutations that survived before."""
+    from tutor.grading.calibration import bucket_of
+    from tutor.grading.kinds import grade_fit
+    from tutor.grading.verdict import ResolvedTruth
+    from tutor.theory.roofline import roof_check
+
+    # grade_fit: exactly the capacity fits (<= → < fails)
+    exact = ResolvedTruth(source="formula", value=32.0, unit="GB")
+    assert grade_fit(Prediction(choice="fits"), exact, 32.0, FIT.grading).verdict == "correct"
+    assert grade_fit(Prediction(choice="does_not_fit"), exact, 32.0, FIT.grading).verdict == "wrong"
+    # calibration buckets round to the nearest 10 % (round → floor fails at 86 %)
+    assert bucket_of(0.86) == 90 and bucket_of(0.84) == 80 and bucket_of(0.5) == 50
+    # the roof check allows three CVs of noise (3·CV → 1·CV fails): 25 % above a roof with a 10 % CV is noise
+    roof = RooflineReference.from_json(ROOF)
+    assert roof_check(achieved_gflops=1.0, achieved_gbs=30.0 * 1.25, working_set_bytes=None, roofline=roof,
+                      cv=0.10) is None
+    flagged = roof_check(achieved_gflops=1.0, achieved_gbs=30.0 * 1.35, working_set_bytes=None, roofline=roof,
+                         cv=0.10)
+    assert flagged is not None and flagged.code == "above_bandwidth_roof" and flagged.margin == pytest.approx(0.3)
