@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import pytest
@@ -51,6 +52,12 @@ def shadow_sql(name: str, types: str) -> str:
 
 @pytest.fixture
 def readme_class(pg_admin_dsn: str) -> Iterator[ReadmeClass]:
+    with readme_classroom(pg_admin_dsn) as room:
+        yield room
+
+
+@contextmanager
+def readme_classroom(pg_admin_dsn: str) -> Iterator[ReadmeClass]:
     import psycopg
     from psycopg import sql
     from psycopg.conninfo import make_conninfo
@@ -430,3 +437,44 @@ def test_a_learner_cannot_delete_a_graded_attempt_to_keep_only_the_right_ones(cl
     ana.close()
     with psycopg.connect(classroom.admin, autocommit=True) as owner:  # the instructor may remove it
         assert owner.execute("DELETE FROM attempts WHERE id = %s", (wrong,)).rowcount == 1
+
+
+def test_a_learner_or_assistant_of_one_class_cannot_enter_another_classs_database(
+    readme_class: ReadmeClass, pg_admin_dsn: str,
+) -> None:
+    import psycopg
+    from psycopg import sql
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    from tutor.progress.postgres import PostgresStore
+
+    room = readme_class
+    ana = room.learners["ana"]
+    ana_rows = PostgresStore(ana.dsn)
+    ana_rows.mark_section_read("l1", "s1")
+    ana_rows.close()
+    with readme_classroom(pg_admin_dsn) as other:
+        other_db = conninfo_to_dict(other.instructor)["dbname"]
+        with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+            psycopg.connect(make_conninfo(ana.dsn, dbname=other_db)).close()
+        with psycopg.connect(other.learners["ana"].dsn) as own:  # the other class's own learners still get in
+            assert own.execute("SELECT current_user").fetchone() == (other.learners["ana"].name,)
+        # a teaching assistant of this class reads this class, and not the other one
+        ta = f"ta_{secrets.token_hex(3)}"
+        with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+            su.execute(sql.SQL("CREATE ROLE {} LOGIN IN ROLE tutor_instructor").format(sql.Identifier(ta)))
+        try:
+            db = conninfo_to_dict(room.instructor)["dbname"]
+            with psycopg.connect(room.su, autocommit=True) as su:
+                su.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(sql.Identifier(str(db)),
+                                                                               sql.Identifier(ta)))
+            with psycopg.connect(make_conninfo(pg_admin_dsn, dbname=db, user=ta)) as conn:
+                assert conn.execute("SELECT learner FROM public.sections_read").fetchall() == [(ana.name,)]
+            with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
+                psycopg.connect(make_conninfo(pg_admin_dsn, dbname=other_db, user=ta)).close()
+        finally:
+            drop_roles(pg_admin_dsn, [ta])
+    # init again keeps the way in for a learner who wrote in the class; reset-token gives it back to any learner
+    init_class(room.instructor)
+    with psycopg.connect(ana.dsn) as conn:
+        assert conn.execute("SELECT current_user").fetchone() == (ana.name,)

@@ -275,6 +275,33 @@ def overprivileged_learners(conn: Any) -> list[tuple[str, str]]:
     return [(str(name), str(extra)) for name, extra in rows if extra]
 
 
+def _own_database(conn: Any) -> None:
+    """A class in a database of its own (its tables in ``public``): only its own roles connect to it. Learner
+    and instructor group roles are the whole server's, so CONNECT goes to each learner role (``add_learner``),
+    not to the groups, and not to ``PUBLIC``: a learner of another class on the same server is refused at the
+    door. Learners who already wrote in this class keep their way in; one who never did gets it back with
+    ``reset_token``. A teaching assistant needs ``GRANT CONNECT`` of their own."""
+    from psycopg import sql
+
+    db = sql.Identifier(str(conn.execute("SELECT pg_catalog.current_database()").fetchone()[0]))
+    conn.execute(sql.SQL("REVOKE CONNECT, TEMPORARY ON DATABASE {} FROM PUBLIC").format(db))
+    union = sql.SQL(" UNION ").join(sql.SQL("SELECT learner FROM {}").format(sql.Identifier(t)) for t in _WRITABLE)
+    known = conn.execute(sql.SQL(
+        "SELECT w.learner FROM ({}) w JOIN pg_catalog.pg_roles r ON r.rolname OPERATOR(pg_catalog.=) w.learner "
+        "WHERE pg_catalog.pg_has_role(r.oid, %s::pg_catalog.name, 'MEMBER') AND NOT r.rolsuper").format(union),
+        (LEARNER_ROLE,)).fetchall()
+    for (name,) in known:
+        conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(db, sql.Identifier(str(name))))
+
+
+def _let_in(conn: Any, name: str) -> None:
+    """``name`` may connect to the class's database (see :func:`_own_database`)."""
+    from psycopg import sql
+
+    db = str(conn.execute("SELECT pg_catalog.current_database()").fetchone()[0])
+    conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(sql.Identifier(db), sql.Identifier(name)))
+
+
 def init_class(admin_dsn: str) -> ClassSetup:
     """Create (or bring up to date) the class's schema, its group roles and its row-level security. Idempotent.
 
@@ -331,6 +358,8 @@ def init_class(admin_dsn: str) -> ClassSetup:
                 ).format(t, sql.Identifier(LEARNER_ROLE)))
                 conn.execute(sql.SQL("CREATE POLICY instructor_reads_all ON {} FOR SELECT TO {} USING (true)")
                              .format(t, sql.Identifier(INSTRUCTOR_ROLE)))
+            if schema == "public":
+                _own_database(conn)
             guard = sql.SQL("{}.tutor_attempt_guard()").format(sql.Identifier(schema))
             conn.execute(sql.SQL(_ATTEMPT_GUARD).format(schema=sql.Identifier(schema), is_learner=sql.SQL(_IS_LEARNER)))
             conn.execute(sql.SQL("REVOKE ALL ON FUNCTION {} FROM PUBLIC").format(guard))
@@ -393,6 +422,7 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
             # Settings are not inherited from the group role: each learner's own role gets the pinned path.
             conn.execute(sql.SQL("ALTER ROLE {} SET search_path = pg_catalog, {}, pg_temp").format(
                 role, sql.Identifier(schema)))
+            _let_in(conn, name)
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
     dsn = learner_dsn(admin_dsn, name, token, host)
@@ -477,6 +507,7 @@ def reset_token(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
             verifier = conn.pgconn.encrypt_password(token.encode(), name.encode(), b"scram-sha-256").decode()
             conn.execute(sql.SQL("ALTER ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(name),
                                                                            sql.Literal(verifier)))
+            _let_in(conn, name)
             _end_sessions(conn, name)
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
