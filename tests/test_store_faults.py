@@ -252,7 +252,7 @@ def test_a_newer_schema_is_one_line_and_a_non_zero_exit(
     with pytest.raises(StoreNewerSchema):
         stores.open()
     monkeypatch.setenv("TUTOR_STORE", stores.spec())
-    assert main(["progress"]) == 2
+    assert main(["progress", "--lang", "en"]) == 2  # a store's error speaks the reader's language
     err = capsys.readouterr().err
     assert err.startswith("tutor: error:") and "newer GPU Tutor" in err and err.count("\n") == 1
 
@@ -262,7 +262,7 @@ def test_a_full_disk_is_one_line_in_a_headless_command(
 ) -> None:
     healthy(data_dir / "progress.sqlite3").close()
     faulty.armed, faulty.pattern = "full", r"DELETE FROM"
-    assert main(["progress", "reset", "--all", "--yes"]) == 2
+    assert main(["progress", "reset", "--all", "--yes", "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert "disk holding" in err and err.count("\n") == 1 and "Traceback" not in err
     assert leftovers(data_dir) == []
