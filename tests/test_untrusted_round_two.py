@@ -432,3 +432,23 @@ def test_the_cli_says_which_unit_it_read(data_dir: Path) -> None:
     assert status == 0, err
     assert out.count("Your prediction: read as 14 GB (you wrote 14,000 MB)") == 2, out  # at the lock and the reveal
     assert "you said 14.0 GB" in out, out
+
+
+def test_cross_file_problems_read_in_spanish(tmp_path: Path) -> None:
+    from tutor.content import check_paths
+
+    (tmp_path / "lessons").mkdir()
+    (tmp_path / "exercises").mkdir()
+    lesson = tmp_path / "lessons" / "l1.yaml"
+    lesson.write_text(_lesson("{en: t, es: t}") + "exercises: [e9]\n", encoding="utf-8")
+    exercise = tmp_path / "exercises" / "e1.yaml"
+    exercise.write_text(
+        "format_version: 1\nid: e1\nlesson: nowhere\nkind: diagnose\ntitle: {en: t, es: t}\nprompt: {en: p, es: p}\n"
+        "choices:\n  - {id: a, label: {en: A, es: A}}\n  - {id: b, label: {en: B, es: B}}\nanswer: a\n"
+        "explanation: {en: x, es: x}\n", encoding="utf-8")
+    course = check_paths([lesson, exercise])
+    spanish = sorted(p.format("es") for p in course.errors)
+    assert any(f"{lesson}:11:" in line and "ningún archivo define el ejercicio 'e9'" in line for line in spanish)
+    assert any(f"{exercise}:3:" in line and "no hay ninguna lección con id 'nowhere'" in line for line in spanish)
+    english = sorted(p.format("en") for p in course.errors)
+    assert any("exercise 'e9' is not defined by any file" in line for line in english), english

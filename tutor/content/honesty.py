@@ -11,6 +11,7 @@ import math
 import re
 
 from tutor.content.models import Exercise, Lesson
+from tutor.i18n.message import Message
 
 # A side of the roofline, in either language.
 _SIDE = re.compile(
@@ -47,28 +48,22 @@ def side_assertions(text: str) -> list[str]:
     return found
 
 
-def explanation_problems(exercise: Exercise) -> list[tuple[tuple[str | int, ...], str]]:
+def explanation_problems(exercise: Exercise) -> list[tuple[tuple[str | int, ...], Message]]:
     """(field path, message) for each fixed text that asserts the measured side in advance."""
     if exercise.kind != "bound" or (exercise.truth is not None and exercise.truth.source != "measurement"):
         return []
-    problems: list[tuple[tuple[str | int, ...], str]] = []
+    problems: list[tuple[tuple[str | int, ...], Message]] = []
     for lang in ("es", "en"):
         for field in ("explanation", "prompt"):
             text = getattr(getattr(exercise, field), lang) or ""
             for sentence in side_assertions(text):
                 short = sentence if len(sentence) <= 90 else sentence[:87] + "…"
-                problems.append(
-                    (
-                        (field, lang),
-                        f"asserts the side of the learner's machine before measuring it ({short!r}); the truth is "
-                        "measured, so put this in an explanation_when variant",
-                    )
-                )
+                problems.append(((field, lang), Message.of("problem.side_asserted", sentence=repr(short))))
     for i, hint in enumerate(exercise.hints):
         for lang in ("es", "en"):
             for sentence in side_assertions(getattr(hint, lang) or ""):
                 short = sentence if len(sentence) <= 90 else sentence[:87] + "…"
-                problems.append((("hints", i, lang), f"a hint asserts the measured side in advance ({short!r})"))
+                problems.append((("hints", i, lang), Message.of("problem.hint_side_asserted", sentence=repr(short))))
     return problems
 
 

@@ -284,14 +284,14 @@ def _measure_call_problem(call: MeasureCall) -> tuple[Key, str] | None:
     return _plan(call)[1]
 
 
-def _at_plan_key(path: Path, root: Node | None, loc: Key, message: str) -> Problem:
+def _at_plan_key(path: Path, root: Node | None, loc: Key, message: str | Message) -> Problem:
     """A plan complaint at the key it names inside the file (``measure.params.m``, ``truth.metric``)."""
     if not loc:
         return _at(path, root, loc, message)
     return _at_key(path, root, loc[:-1], str(loc[-1]), message)
 
 
-def _measured_path_problems(ex: Exercise) -> list[tuple[Key, str]]:
+def _measured_path_problems(ex: Exercise) -> list[tuple[Key, str | Message]]:
     """``truth.metric`` and ``measured:<path>`` inputs that the exercise's measurement does not produce, checked
     against the figures each op declares (:mod:`tutor.measure.outputs`), each at its own key."""
     truth = ex.truth
@@ -306,7 +306,7 @@ def _measured_path_problems(ex: Exercise) -> list[tuple[Key, str]]:
     if not wanted:
         return []
     if ex.measure is None:
-        return [(loc, f"{path!r} needs a measurement, and the exercise has no 'measure'") for loc, path in wanted]
+        return [(loc, Message.of("problem.needs_measure", path=repr(path))) for loc, path in wanted]
     request, problem = _plan(ex.measure)
     if problem is not None:
         return []  # the call itself is reported; its figures cannot be known
@@ -318,10 +318,10 @@ def _measured_path_problems(ex: Exercise) -> list[tuple[Key, str]]:
     params = getattr(request, "params", {})
     options = getattr(request, "options", None)
     mode = getattr(options, "mode", None)
-    out: list[tuple[Key, str]] = []
+    out: list[tuple[Key, str | Message]] = []
     for loc, path in wanted:
         if not path:
-            out.append((loc, "'measured:' needs a figure after it, e.g. measured:achieved_gbs"))
+            out.append((loc, Message.of("problem.measured_empty")))
             continue
         msg = outputs.path_problem(op, name, params, path, mode)
         if msg:
@@ -517,14 +517,15 @@ def load_files(
         model = entry.model
         if isinstance(model, CourseInfo):
             if course.info is not None:
-                course.problems.append(_at(entry.path, entry.root, (), "a second course.yaml"))
+                course.problems.append(_at(entry.path, entry.root, (), Message.of("problem.second_course_file")))
             course.info = model
             continue
         assert isinstance(model, Lesson | Exercise)
         kind = "lesson" if isinstance(model, Lesson) else "exercise"
         if model.id in seen:
             course.problems.append(
-                _at(entry.path, entry.root, ("id",), f"{kind} id {model.id!r} is already defined in {seen[model.id]}")
+                _at(entry.path, entry.root, ("id",), Message.of(
+                    f"problem.{kind}_id_taken", id=repr(model.id), path=clean_line(seen[model.id], 200)))
             )
             continue
         seen[model.id] = entry.path
@@ -541,11 +542,13 @@ def load_files(
             ex = course.exercises.get(ex_id)
             if ex is None:
                 course.problems.append(
-                    _at(entry.path, entry.root, ("exercises", i), f"exercise {ex_id!r} is not defined by any file")
+                    _at(entry.path, entry.root, ("exercises", i),
+                        Message.of("problem.exercise_undefined", id=repr(ex_id)))
                 )
             elif ex.lesson != lesson.id:
                 course.problems.append(
-                    _at(entry.path, entry.root, ("exercises", i), f"exercise {ex_id!r} belongs to lesson {ex.lesson!r}")
+                    _at(entry.path, entry.root, ("exercises", i),
+                        Message.of("problem.exercise_elsewhere", id=repr(ex_id), lesson=repr(ex.lesson)))
                 )
         if check_registry:
             for j, lab in enumerate(lesson.labs):
@@ -556,10 +559,12 @@ def load_files(
     for ex in course.exercises.values():
         entry = by_path[course.sources[ex.id]]
         if ex.lesson not in course.lessons and course.lessons:
-            course.problems.append(_at(entry.path, entry.root, ("lesson",), f"no lesson with id {ex.lesson!r}"))
+            course.problems.append(_at(entry.path, entry.root, ("lesson",),
+                                       Message.of("problem.no_such_lesson", id=repr(ex.lesson))))
         elif ex.lesson in course.lessons and ex.id not in course.lessons[ex.lesson].exercises:
             course.problems.append(
-                _at(entry.path, entry.root, ("lesson",), f"exercise {ex.id!r} is not listed in lesson {ex.lesson!r}",
+                _at(entry.path, entry.root, ("lesson",),
+                    Message.of("problem.exercise_unlisted", id=repr(ex.id), lesson=repr(ex.lesson)),
                     "warning")
             )
         for loc, msg in explanation_problems(ex):
@@ -569,8 +574,8 @@ def load_files(
                 found = _measure_call_problem(ex.measure)
                 if found:
                     course.problems.append(_at_plan_key(entry.path, entry.root, ("measure", *found[0]), found[1]))
-            for loc, text in _measured_path_problems(ex):
-                course.problems.append(_at_plan_key(entry.path, entry.root, loc, text))
+            for loc, said in _measured_path_problems(ex):
+                course.problems.append(_at_plan_key(entry.path, entry.root, loc, said))
             if ex.truth is not None and ex.truth.formula:
                 formula_msg = _formula_problem(ex.truth.formula, dict(ex.truth.inputs))
                 if formula_msg:

@@ -1769,6 +1769,20 @@ MESSAGES: dict[str, str] = {
     "rule.text_language": "needs text in at least one language (es or en)",
     "rule.op_needs_name": "op {op} needs a name (which {kind} to run)",
     "rule.dram_needs_workload": "'dram' sizes a workload's arrays; it needs op: workload",
+    "problem.second_course_file": "a second course.yaml",
+    "problem.lesson_id_taken": "lesson id {id} is already defined in {path}",
+    "problem.exercise_id_taken": "exercise id {id} is already defined in {path}",
+    "problem.exercise_undefined": "exercise {id} is not defined by any file",
+    "problem.exercise_elsewhere": "exercise {id} belongs to lesson {lesson}",
+    "problem.no_such_lesson": "no lesson with id {id}",
+    "problem.exercise_unlisted": "exercise {id} is not listed in lesson {lesson}",
+    "problem.needs_measure": "{path} needs a measurement, and the exercise has no 'measure'",
+    "problem.measured_empty": "'measured:' needs a figure after it, e.g. measured:achieved_gbs",
+    "problem.side_asserted": (
+        "asserts the side of the learner's machine before measuring it ({sentence}); the truth is measured, so put "
+        "this in an explanation_when variant"
+    ),
+    "problem.hint_side_asserted": "a hint asserts the measured side in advance ({sentence})",
     "rule.id_twice": "id {id} appears twice",
     "rule.exercise_twice": "exercise {id} listed twice",
     "rule.formula_needed": "a formula truth needs 'formula' (the name of a formula the lesson teaches)",

@@ -1892,6 +1892,20 @@ MESSAGES: dict[str, str] = {
     "rule.text_language": "necesita texto en al menos un idioma (es o en)",
     "rule.op_needs_name": "op {op} necesita un nombre (qué {kind} ejecutar)",
     "rule.dram_needs_workload": "'dram' dimensiona los arrays de un workload; necesita op: workload",
+    "problem.second_course_file": "un segundo course.yaml",
+    "problem.lesson_id_taken": "el id de lección {id} ya está definido en {path}",
+    "problem.exercise_id_taken": "el id de ejercicio {id} ya está definido en {path}",
+    "problem.exercise_undefined": "ningún archivo define el ejercicio {id}",
+    "problem.exercise_elsewhere": "el ejercicio {id} pertenece a la lección {lesson}",
+    "problem.no_such_lesson": "no hay ninguna lección con id {id}",
+    "problem.exercise_unlisted": "el ejercicio {id} no aparece en la lección {lesson}",
+    "problem.needs_measure": "{path} necesita una medición, y el ejercicio no tiene 'measure'",
+    "problem.measured_empty": "'measured:' necesita una cifra detrás, p. ej. measured:achieved_gbs",
+    "problem.side_asserted": (
+        "afirma de qué lado está la máquina del alumno antes de medirla ({sentence}); la verdad se mide, así que "
+        "ponlo en una variante explanation_when"
+    ),
+    "problem.hint_side_asserted": "una pista afirma de antemano el lado medido ({sentence})",
     "rule.id_twice": "el id {id} aparece dos veces",
     "rule.exercise_twice": "el ejercicio {id} aparece dos veces",
     "rule.formula_needed": "una verdad de fórmula necesita 'formula' (el nombre de una fórmula que enseña la lección)",
