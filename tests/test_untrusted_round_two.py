@@ -452,3 +452,13 @@ def test_cross_file_problems_read_in_spanish(tmp_path: Path) -> None:
     assert any(f"{exercise}:3:" in line and "no hay ninguna lección con id 'nowhere'" in line for line in spanish)
     english = sorted(p.format("en") for p in course.errors)
     assert any("exercise 'e9' is not defined by any file" in line for line in english), english
+
+
+def test_a_lab_prediction_keeps_its_unit() -> None:
+    from tutor.practice.labs import LabInputError, parse_lab_prediction
+
+    assert parse_lab_prediction("150000 MB/s", "GB/s", "en").value == pytest.approx(150.0)
+    assert parse_lab_prediction("1,5e2 GB/s", "GB/s", "en").value == 150.0
+    assert parse_lab_prediction("3 widgets", "widgets", "en").value == 3.0  # a lab's own unit, as it names it
+    with pytest.raises(LabInputError, match="write it in GB/s, bytes/s, MB/s, TB/s"):
+        parse_lab_prediction("3 furlongs", "GB/s", "en")

@@ -102,13 +102,15 @@ def parse_quantity(text: str, unit: str | None) -> Quantity:
     read: str | None = None
     if written:
         read = units.typed_unit(written, unit) if unit is not None else None
+        if read is None and unit is not None and written.casefold() == unit.casefold():
+            read = unit  # a unit outside the table (a lab's own), written as it is named
         if read is None:
-            accepted = units.units_like(unit) if unit is not None else []
+            accepted = (units.units_like(unit) or [unit]) if unit is not None else []
             if not accepted:
                 raise PredictionError("predict.no_unit_here", unit=_typed(written))
             raise PredictionError("predict.unknown_unit", unit=_typed(written), units=", ".join(accepted),
                                   default=unit or "")
-    graded = units.convert(value, read, unit) if read is not None and unit is not None else value
+    graded = units.convert(value, read, unit) if read is not None and unit is not None and read != unit else value
     if not math.isfinite(graded) or (graded != 0 and not 1 / MAX_MAGNITUDE <= abs(graded) <= MAX_MAGNITUDE):
         raise PredictionError("predict.out_of_scale", text=_typed(text), low="1e-30", high="1e30",
                               unit=f" {unit}" if unit else "")

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from tutor.content import Lab, Lesson
-from tutor.grading.predict import PredictionError, parse_number
+from tutor.grading.predict import PredictionError, parse_quantity
 from tutor.i18n import Lang, t
 from tutor.i18n.message import Message
 from tutor.progress.notebook import draft_entry, save_entry
@@ -53,8 +53,10 @@ def parse_lab_prediction(raw: str, unit: str | None, lang: Lang) -> LabPredictio
         if not text:
             raise LabInputError(t("lab.predict.need_number", lang, unit=unit))
         try:
-            value = parse_number(text)
-        except PredictionError:
+            value = parse_quantity(text, unit).value  # "150000 MB/s" for a GB/s lab is 150
+        except PredictionError as exc:
+            if exc.said.code in ("predict.unknown_unit", "predict.out_of_scale"):
+                raise LabInputError(exc.describe(lang)) from None
             raise LabInputError(t("lab.predict.need_number", lang, unit=unit)) from None
         if value <= 0:
             raise LabInputError(t("lab.predict.need_positive", lang, unit=unit, text=text))
