@@ -27,6 +27,7 @@ from textual.worker import Worker
 
 from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
+from tutor.grading.predict import unit_read
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, t
 from tutor.i18n.message import Message as Said
@@ -318,6 +319,9 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         runner = self._runner()
         self.attempt_id = runner.lock(self.exercise, prediction, pass_number=self.pass_number,
                                       hints_used=self.hints_shown)
+        read_as = unit_read(self.exercise, text)
+        if read_as is not None:  # "14000 MB" for a GB exercise: say that it is graded as 14 GB
+            self.notify(clean_line(read_as.render(self.lang)), timeout=8)
         self.prediction = prediction
         self.state = "locked"
         for widget in self.query("#ex-predict Input, #ex-predict RadioSet"):
