@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from tutor.commands import CliError, output_lang
 from tutor.i18n import Lang, as_lang, t
+from tutor.untrusted import json_for_terminal
 
 _SENTINEL_DEFAULT = "__default__"
 
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     document = report.to_json()
     _record(report.passed, document, report.lock.matches if report.lock else None, output_lang(args))
     if args.json:
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        print(json_for_terminal(document, indent=2))
     else:
         lang = output_lang(args)
         print(report.render_text(lang=lang))
