@@ -193,7 +193,10 @@ MESSAGES: dict[str, str] = {
         "a bundled small transformer against its bandwidth bound, training tokens/s and MFU. The run is stored and "
         "compared with the previous run on the same device fingerprint."
     ),
-    "cli.help.bench.quick": "the quick pass (default; under a minute on a laptop CPU)",
+    "cli.help.bench.quick": (
+        "the quick pass (under 30 s, the lab's quick look; by default the standard pass: the same sizes, three "
+        "times the rounds, under 90 s, the one whose two runs reproduce)"
+    ),
     "cli.help.bench.full": "larger arrays and matrices, more repeats and dtypes (a few minutes)",
     "cli.help.bench.device": "auto (CUDA when present, else the CPU), cpu or cuda (default: auto)",
     "cli.help.bench.json": (
@@ -1766,9 +1769,6 @@ MESSAGES: dict[str, str] = {
     "problem.pydantic.model_attributes_type": "expected a mapping",
     "problem.pydantic.other": "value not accepted ({kind})",
     "problem.key_not_text": "the key {name} is not text (quote it if it is meant as a name)",
-    "rule.text_language": "needs text in at least one language (es or en)",
-    "rule.op_needs_name": "op {op} needs a name (which {kind} to run)",
-    "rule.dram_needs_workload": "'dram' sizes a workload's arrays; it needs op: workload",
     "problem.second_course_file": "a second course.yaml",
     "problem.lesson_id_taken": "lesson id {id} is already defined in {path}",
     "problem.exercise_id_taken": "exercise id {id} is already defined in {path}",
@@ -1783,6 +1783,9 @@ MESSAGES: dict[str, str] = {
         "this in an explanation_when variant"
     ),
     "problem.hint_side_asserted": "a hint asserts the measured side in advance ({sentence})",
+    "rule.text_language": "needs text in at least one language (es or en)",
+    "rule.op_needs_name": "op {op} needs a name (which {kind} to run)",
+    "rule.dram_needs_workload": "'dram' sizes a workload's arrays; it needs op: workload",
     "rule.id_twice": "id {id} appears twice",
     "rule.exercise_twice": "exercise {id} listed twice",
     "rule.formula_needed": "a formula truth needs 'formula' (the name of a formula the lesson teaches)",

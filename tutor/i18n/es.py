@@ -215,7 +215,10 @@ MESSAGES: dict[str, str] = {
         "tokens/s de decode de un transformer pequeño incluido frente a su cota de ancho de banda, tokens/s de "
         "entrenamiento y MFU. La ejecución se guarda y se compara con la anterior en la misma huella de dispositivo."
     ),
-    "cli.help.bench.quick": "la pasada rápida (por omisión; menos de un minuto en la CPU de un portátil)",
+    "cli.help.bench.quick": (
+        "la pasada rápida (menos de 30 s, el vistazo del lab; por omisión, la pasada estándar: los mismos "
+        "tamaños, el triple de rondas, menos de 90 s, la que reproduce entre dos ejecuciones)"
+    ),
     "cli.help.bench.full": "arrays y matrices más grandes, más repeticiones y más dtypes (unos minutos)",
     "cli.help.bench.device": "auto (CUDA si la hay, si no la CPU), cpu o cuda (por omisión: auto)",
     "cli.help.bench.json": (
@@ -1889,9 +1892,6 @@ MESSAGES: dict[str, str] = {
     "problem.pydantic.model_attributes_type": "se esperaba un mapa",
     "problem.pydantic.other": "valor no aceptado ({kind})",
     "problem.key_not_text": "la clave {name} no es texto (entre comillas, si es un nombre)",
-    "rule.text_language": "necesita texto en al menos un idioma (es o en)",
-    "rule.op_needs_name": "op {op} necesita un nombre (qué {kind} ejecutar)",
-    "rule.dram_needs_workload": "'dram' dimensiona los arrays de un workload; necesita op: workload",
     "problem.second_course_file": "un segundo course.yaml",
     "problem.lesson_id_taken": "el id de lección {id} ya está definido en {path}",
     "problem.exercise_id_taken": "el id de ejercicio {id} ya está definido en {path}",
@@ -1906,6 +1906,9 @@ MESSAGES: dict[str, str] = {
         "ponlo en una variante explanation_when"
     ),
     "problem.hint_side_asserted": "una pista afirma de antemano el lado medido ({sentence})",
+    "rule.text_language": "necesita texto en al menos un idioma (es o en)",
+    "rule.op_needs_name": "op {op} necesita un nombre (qué {kind} ejecutar)",
+    "rule.dram_needs_workload": "'dram' dimensiona los arrays de un workload; necesita op: workload",
     "rule.id_twice": "el id {id} aparece dos veces",
     "rule.exercise_twice": "el ejercicio {id} aparece dos veces",
     "rule.formula_needed": "una verdad de fórmula necesita 'formula' (el nombre de una fórmula que enseña la lección)",

@@ -71,6 +71,11 @@ pick the same size when two sizes are about as fast)."""
 
 
 
+def odd(n: int) -> int:
+    """``n``, or the next odd number: the median of an odd count of rounds is one round's value."""
+    return n if n % 2 else n + 1
+
+
 def _one_call(fn: Callable[[], Any], device: str) -> Callable[[], float]:
     """A callable that runs ``fn`` once, timed, and returns its seconds."""
     return lambda: time_callable(fn, device, warmup=0, min_repeats=1, max_repeats=1, budget_s=0).min
@@ -194,12 +199,13 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
 
 def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
                         should_cancel: CancelCheck | None = None, progress: Progress = noop,
-                        array_cap_bytes: int | None = None) -> dict[str, Any]:
+                        array_cap_bytes: int | None = None, rounds_factor: int = 1) -> dict[str, Any]:
     """Build every workload, run the interleaved rounds, and return ``{"roofline", "decode", "train_step",
-    "rounds"}`` (the first three in the shapes the single-figure functions return)."""
+    "rounds"}`` (the first three in the shapes the single-figure functions return). ``rounds_factor`` runs that
+    many times the mode's rounds, at the mode's sizes (the standard bench: quick's sizes, 3× its rounds)."""
     started = time.time()
     rcfg = MODES[mode]
-    rounds = rcfg["rounds"]
+    rounds = odd(rcfg["rounds"] * rounds_factor)
     tasks: list[tuple[str, Callable[[], float]]] = []
 
     if device == "cuda":
@@ -264,17 +270,18 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     tasks.clear()  # the round tasks hold the STREAM arrays and the matmuls' matrices
     del copy_task
     gc.collect()
+    decode_rounds = odd(rcfg["decode_rounds"] * rounds_factor)
     decode = _decode_rounds(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
-                            within(progress, 0.7, 1.0))
+                            within(progress, 0.7, 1.0), rounds=decode_rounds)
     progress(1.0, said("measure.progress.measured"))
     return {"roofline": roof, "decode": decode, "train_step": train, "train_dtype": train_dtype,
             "rounds": {"count": rounds, "order": order, "estimator": ROUND_ESTIMATOR,
-                       "decode_rounds": rcfg["decode_rounds"],
+                       "decode_rounds": decode_rounds,
                        "train_steps_per_round": steps_per_round, "read_passes": rcfg["read_round_passes"]}}
 
 
 def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: CancelCheck | None,
-                   progress: Progress) -> dict[str, Any]:
+                   progress: Progress, rounds: int | None = None) -> dict[str, Any]:
     """Batch-1 decode of the model sized for this machine, in the mode's decode rounds (each a prefill and
     ``decode_round_steps`` tokens; a round's value is 1 ÷ its median step, the headline the median over the
     rounds), each round followed by ``read_round_passes`` passes over the weights (a round's value the best pass's
@@ -335,7 +342,7 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
             read_times.extend(times)
             return best_rate(read_bytes / 1e9, times)
 
-        figures = interleave([("decode", decode_task), ("decode bound", read_task)], rcfg["decode_rounds"],
+        figures = interleave([("decode", decode_task), ("decode bound", read_task)], rounds or rcfg["decode_rounds"],
                              should_cancel, within(progress, 0.1, 0.6))
         figure, read = figures["decode"], figures["decode bound"]
         progress(0.6, said("measure.progress.decode_batch", batch=int(mcfg["big_batch"]),
