@@ -462,3 +462,19 @@ def test_a_lab_prediction_keeps_its_unit() -> None:
     assert parse_lab_prediction("3 widgets", "widgets", "en").value == 3.0  # a lab's own unit, as it names it
     with pytest.raises(LabInputError, match="write it in GB/s, bytes/s, MB/s, TB/s"):
         parse_lab_prediction("3 furlongs", "GB/s", "en")
+
+
+def test_file_names_with_c1_bytes_bidi_or_a_line_break_are_flagged_not_read(tmp_path: Path) -> None:
+    from tutor.content import check_paths
+
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    for raw in (b"evil\x9b31m\xff.yaml", "two\nlines ✓ C0 reached.yaml".encode(), "bidi\u202egpj.yaml".encode()):
+        with open(bytes(lessons) + b"/" + raw, "wb") as f:
+            f.write(b"format_version: 1\nid: l1\n")
+    course = check_paths([tmp_path])
+    lines = [p.format("en") for p in course.problems]
+    assert len(lines) == 3 and all("the name holds a control character" in line for line in lines), lines
+    for line in lines:
+        line.encode("utf-8")
+        assert "\n" not in line and "\u202e" not in line and "\x9b" not in line

@@ -99,7 +99,8 @@ def _scan(start: Path, hint: str | None, root: Path, walk: Walk) -> None:
                 continue
             if not (is_dir or _is_yaml(entry.name)):
                 continue
-            if has_control(entry.name):  # reported under its cleaned name: the raw one would reach a terminal
+            if has_control(entry.name) or "\n" in entry.name or "\t" in entry.name:
+                # reported under its cleaned name (a line break shown as ⏎): the raw one would reach a terminal
                 shown = path.with_name(clean_line(entry.name) or "?")
                 walk.problems.append(Problem.of(shown, 1, 1, Message.of("problem.name_control")))
                 continue
