@@ -1518,7 +1518,10 @@ MESSAGES: dict[str, str] = {
         "roof again (F5)."
     ),
     "lab.read.noisy": "Noisy point: at {where} ({series}) its repeats spread {cv}; read it as a range, not a number.",
-    "lab.read.rerun": "Run the lab again (ctrl+r) to see whether these points hold; close other programs first.",
+    "lab.read.rerun": (
+        "Run the lab again (ctrl+r on its screen, or tutor lab run) to see whether these points hold; close other "
+        "programs first."
+    ),
     "lab.read.spread": "Largest spread among the points: CV {cv}.",
     "roof.probe.agreed": "checked by a probe before grading (bandwidth ×{bw}, matmul ×{flops} of the roof)",
     "roof.probe.disagreed": (

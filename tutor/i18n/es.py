@@ -1624,7 +1624,8 @@ MESSAGES: dict[str, str] = {
         "un número."
     ),
     "lab.read.rerun": (
-        "Repite el lab (ctrl+r) para ver si estos puntos se mantienen; cierra antes los otros programas."
+        "Repite el lab (ctrl+r en su pantalla, o tutor lab run) para ver si estos puntos se mantienen; cierra antes "
+        "los otros programas."
     ),
     "lab.read.spread": "Mayor dispersión entre los puntos: CV {cv}.",
     "roof.probe.agreed": (

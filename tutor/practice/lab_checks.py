@@ -165,6 +165,11 @@ def _x_text(sweep: str, x: float, lang: Lang) -> str:
     return f"N = {format_number(x, lang, ',.0f')}"
 
 
+def _figure(value: float, lang: Lang) -> str:
+    """Three significant digits, never in exponent form (1,703 not 1.7e+03)."""
+    return format_number(value, lang, ",.0f" if abs(value) >= 100 else ".3g")
+
+
 def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
     """The reading in ``lang``: one line each (Markdown-safe plain text; numbers in the locale's format)."""
     from tutor.practice.roof_stamp import interference_text
@@ -173,11 +178,11 @@ def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
     unit = reading.unit or ""
     if reading.predicted is not None and reading.measured is not None:
         ratio = reading.ratio
-        lines.append(t("lab.read.vs", lang, predicted=format_number(reading.predicted, lang, ",.3g"),
-                       measured=format_number(reading.measured, lang, ",.3g"), unit=unit,
+        lines.append(t("lab.read.vs", lang, predicted=_figure(reading.predicted, lang),
+                       measured=_figure(reading.measured, lang), unit=unit,
                        ratio=format_number(ratio, lang, ".2f") if ratio is not None else "—"))
     elif reading.predicted is not None:
-        lines.append(t("lab.read.no_figure", lang, predicted=format_number(reading.predicted, lang, ",.3g"),
+        lines.append(t("lab.read.no_figure", lang, predicted=_figure(reading.predicted, lang),
                        unit=unit))
     for flag in reading.flags:
         where = _x_text(sweep, flag.x, lang)
