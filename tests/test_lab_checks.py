@@ -134,3 +134,30 @@ async def test_the_lab_screen_shows_the_prediction_and_flags_the_broken_point(tm
         text = screen.query_one("#lab-result").source  # type: ignore[attr-defined]
         assert "You predicted 20 GFLOP/s; measured 50 GFLOP/s" in text
         assert "Breaks the expected shape: at N = 96" in text and "ctrl+r" in text
+
+
+def test_lab_01_s_dram_point_is_read_against_the_roof_the_exercises_use() -> None:
+    """Issue 26: Lab 01 measured DRAM at 46 GB/s while the exercises were graded against a roof of 84: the
+    reading puts the two side by side and says they differ by more than the noise."""
+    from tutor.results import RooflineReference
+
+    raw = [(1 * MiB, 90.0, 0.02), (512 * MiB, 46.0, 0.02)]
+    points = tuple(p for p in (sweep_point("working_set", {"working_set_bytes": ws, "gbs": gbs, "cv": cv})
+                               for ws, gbs, cv in raw) if p is not None)
+    roof = RooflineReference.from_json({"peak_bandwidth_gbs": 84.1, "peak_gflops": {"float32": 150.0},
+                                        "bandwidth": {"cv": 0.02}})
+    m = Measurement(kind="sweep", name="working_set", points=points, roofline=roof,
+                    figures={"caches": {"last_level": 32 * MiB}})
+    reading = read_lab(_lab(), None, LabResult.of(m))
+    assert reading.dram_vs_roof is not None and reading.dram_vs_roof[1:3] == (46.0, 84.1)
+    en = reading_lines(reading, "working_set", "en")
+    assert any("512 MiB, past the last-level cache: 46.0 GB/s" in line and "84.1 GB/s" in line for line in en)
+    assert any("differ by more than the noise" in line for line in en)
+    es = reading_lines(reading, "working_set", "es")
+    assert any("46,0 GB/s" in line and "84,1 GB/s" in line for line in es)
+    # the same figure within the noise: side by side, no alarm
+    close = Measurement(kind="sweep", name="working_set", points=points,
+                        roofline=RooflineReference.from_json({"peak_bandwidth_gbs": 47.0, "peak_gflops": {}}),
+                        figures={"caches": {"last_level": 32 * MiB}})
+    lines = reading_lines(read_lab(_lab(), None, LabResult.of(close)), "working_set", "en")
+    assert any("×0.98" in line for line in lines) and not any("differ by more" in line for line in lines)

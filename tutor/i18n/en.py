@@ -1518,6 +1518,14 @@ MESSAGES: dict[str, str] = {
         "roof again (F5)."
     ),
     "lab.read.noisy": "Noisy point: at {where} ({series}) its repeats spread {cv}; read it as a range, not a number.",
+    "lab.read.vs_roof": (
+        "At {where}, past the last-level cache: {gbs} GB/s; the roof your exercises are graded against (the same "
+        "STREAM copy, on its own arrays) says {roof} GB/s: ×{ratio} of it."
+    ),
+    "lab.read.vs_roof_apart": (
+        "They differ by more than the noise (±{margin}): one of the two was measured while other programs ran, or "
+        "the roof is old. Measure the roof again (F5) on a quiet machine."
+    ),
     "lab.read.rerun": (
         "Run the lab again (ctrl+r on its screen, or tutor lab run) to see whether these points hold; close other "
         "programs first."

@@ -1623,6 +1623,14 @@ MESSAGES: dict[str, str] = {
         "Punto ruidoso: en {where} ({series}) sus repeticiones variaron un {cv}; léelo como un intervalo, no como "
         "un número."
     ),
+    "lab.read.vs_roof": (
+        "En {where}, más allá de la caché de último nivel: {gbs} GB/s; el techo con el que se califican tus "
+        "ejercicios (el mismo copy de STREAM, con sus propios arrays) dice {roof} GB/s: ×{ratio} de él."
+    ),
+    "lab.read.vs_roof_apart": (
+        "Difieren más que el ruido (±{margin}): una de las dos se midió con otros programas en marcha, o el techo es "
+        "antiguo. Vuelve a medir el techo (F5) con la máquina tranquila."
+    ),
     "lab.read.rerun": (
         "Repite el lab (ctrl+r en su pantalla, o tutor lab run) para ver si estos puntos se mantienen; cierra antes "
         "los otros programas."

@@ -55,6 +55,9 @@ class LabReading:
     spread: float | None = None
     """The largest CV among the points (None when they record none)."""
     interference: Interference | None = None
+    dram_vs_roof: tuple[float, float, float, float] | None = None
+    """For the working-set sweep: ``(x, gbs, roof_gbs, margin)`` of its largest point past the last-level cache
+    against the machine's roof (the same copy kernel), or None."""
 
     @property
     def ratio(self) -> float | None:
@@ -146,6 +149,7 @@ def read_lab(lab: Lab, prediction: LabPrediction | None, result: LabResult) -> L
     predicted = prediction.value if prediction is not None else None
     flags: list[PointFlag] = []
     spread = None
+    dram_vs_roof = None
     interference = m.interference if m is not None else None
     if m is not None and m.kind == "sweep" and m.points:
         roof = m.roofline
@@ -155,8 +159,14 @@ def read_lab(lab: Lab, prediction: LabPrediction | None, result: LabResult) -> L
                             last_level_cache_bytes=float(llc) if isinstance(llc, int | float) else None)
         cvs = [c for c in (_cv(p) for p in m.points) if c is not None]
         spread = max(cvs) if cvs else None
+        past = [p for p in m.points if p.x and p.y and isinstance(llc, int | float) and p.x > llc]
+        if m.name == "working_set" and roof is not None and past:
+            last = max(past, key=lambda p: p.x or 0.0)
+            assert last.x is not None and last.y is not None
+            margin = _margin(_cv(last), roof.bandwidth_cv, 0.05)
+            dram_vs_roof = (last.x, last.y, roof.peak_bandwidth_gbs, margin)
     return LabReading(predicted=predicted, measured=measured, unit=lab.prediction_unit, flags=tuple(flags),
-                      spread=spread, interference=interference)
+                      spread=spread, interference=interference, dram_vs_roof=dram_vs_roof)
 
 
 def _x_text(sweep: str, x: float, lang: Lang) -> str:
@@ -197,6 +207,12 @@ def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
         elif flag.code == "noisy":
             lines.append(t("lab.read.noisy", lang, where=where, series=flag.series,
                            cv=format_number(flag.figures["cv"], lang, ".0%")))
+    if reading.dram_vs_roof is not None:
+        x, gbs, roof, margin = reading.dram_vs_roof
+        lines.append(t("lab.read.vs_roof", lang, where=_x_text(sweep, x, lang), gbs=format_number(gbs, lang, ",.1f"),
+                       roof=format_number(roof, lang, ",.1f"), ratio=format_number(gbs / roof, lang, ".2f")))
+        if abs(math.log(gbs / roof)) > math.log1p(margin):
+            lines.append(t("lab.read.vs_roof_apart", lang, margin=format_number(margin, lang, ".0%")))
     if reading.flags:
         lines.append(t("lab.read.rerun", lang))
     if reading.spread is not None:
