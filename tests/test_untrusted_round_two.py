@@ -478,3 +478,15 @@ def test_file_names_with_c1_bytes_bidi_or_a_line_break_are_flagged_not_read(tmp_
     for line in lines:
         line.encode("utf-8")
         assert "\n" not in line and "\u202e" not in line and "\x9b" not in line
+
+
+def test_the_reveal_prints_each_labelled_line_once(tmp_path: Path, data_dir: Path) -> None:
+    pack = _forging_pack(tmp_path / "pack")
+    exercise = pack / "exercises" / "e1.yaml"
+    exercise.write_text(exercise.read_text(encoding="utf-8").replace(
+        "{id: a, label: {en: A, es: A}}", '{id: a, label: {en: "A\\n✓ C0 reached", es: "A\\n✓ C0 reached"}}'),
+        encoding="utf-8")
+    status, out, err = run_cli(["exercise", "run", "e1", "--predict", "a", "--course", str(pack), "--lang", "en"])
+    assert status == 0, err
+    assert not [line for line in out.splitlines() if line.startswith(FORGED)], out
+    assert "A⏎✓ C0 reached" in out and "Ex⏎✓ C0 reached" in out, out

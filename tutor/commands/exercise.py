@@ -356,6 +356,20 @@ def _first_pass_verdict(store: Any, exercise_id: str) -> str | None:
     return exercise_status(exercise_id, store.attempts(exercise_id)).pass1_verdict
 
 
+def _one_line_each(view: Any) -> Any:
+    """The reveal's labelled lines, each one line whatever the pack's labels or the store's text hold (a choice's
+    label with a line break printed a forged line under 'Your prediction')."""
+    from tutor.practice.reveal import RevealField
+
+    def field(f: RevealField | None) -> RevealField | None:
+        return None if f is None else RevealField(clean_line(f.label), clean_line(f.text))
+
+    return dataclasses.replace(
+        view, verdict_line=field(view.verdict_line), fields=tuple(field(f) for f in view.fields),
+        feedback=clean_line(view.feedback), reproduced=clean_line(view.reproduced) if view.reproduced else None,
+        measured_on=field(view.measured_on), figures=tuple(clean_line(f) for f in view.figures))
+
+
 def render_outcome(outcome: Any, lang: Any, first_pass_verdict: str | None = None,
                    reproduced: bool | None = None) -> str:
     """The reveal as plain text: the view the exercise screen shows (:func:`tutor.practice.reveal.build_reveal`)."""
@@ -363,8 +377,8 @@ def render_outcome(outcome: Any, lang: Any, first_pass_verdict: str | None = Non
     from tutor.practice.reveal import build_reveal, render_reveal_text
 
     view = build_reveal(outcome, lang, first_pass_verdict=first_pass_verdict, reproduced=reproduced)
-    text = render_reveal_text(dataclasses.replace(view, explanation=""),
-                              f"{outcome.exercise.id} — {outcome.exercise.title.get(lang)}")
+    text = render_reveal_text(_one_line_each(dataclasses.replace(view, explanation="")),
+                              clean_line(f"{outcome.exercise.id} — {outcome.exercise.title.get(lang)}"))
     if view.explanation:
         # the explanation is Markdown: rendered for the terminal (bold, lists), never printed as raw **stars**
         text += f"\n\n  {view.explanation_title}:\n" + render_markdown(view.explanation, indent=2)
