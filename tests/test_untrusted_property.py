@@ -204,3 +204,33 @@ def test_a_hostile_lock_is_read_or_refused_and_its_differences_print_clean(
         for text in (str(difference), *(str(v) for v in vars(difference).values())):
             shown = text.replace("\n", " ")
             _assert_clean(shown, "lock difference")
+
+
+# -- the reveal of a hostile exercise -------------------------------------------------------------------------------
+
+TEXT_FIELDS = ("level_title", "section_title", "body", "lab_title", "lesson_title", "exercise_title", "choice_label")
+
+
+@SETTINGS
+@given(texts=st.fixed_dictionaries({name: hostile_text for name in TEXT_FIELDS}))
+def test_the_reveal_of_a_hostile_exercise_is_clean_and_forges_no_line(
+    texts: dict[str, str], data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["exercise", "run", PLAIN["exercise_id"], "--predict", PLAIN["choice_id"], "--lang", "en"]
+
+    def reveal(words: dict[str, str]) -> tuple[int, str, str]:
+        import tutor.content
+
+        course = _course(words)
+        with monkeypatch.context() as patch:
+            patch.setattr(tutor.content, "load_course", lambda *_a, **_k: course)
+            return _run(args)
+
+    plain_status, plain_out, _ = reveal(PLAIN)
+    status, out, err = reveal({**PLAIN, **texts})
+    _assert_clean(out, "reveal stdout")
+    _assert_clean(err, "reveal stderr")
+    assert status == plain_status == 0, err
+    # the explanation is Markdown (its own lines, wrapped); every line above it is one labelled line
+    head, plain_head = out.split("\n\n", 1)[0], plain_out.split("\n\n", 1)[0]
+    assert len(head.splitlines()) == len(plain_head.splitlines()), out
