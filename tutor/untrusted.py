@@ -80,7 +80,9 @@ def clean(text: object) -> str:
     s = as_text(text)
     if s.isprintable():  # the common case: no Cc/Cf/Cs/Co/Cn/Zl/Zp/Zs but the space, nothing to look at
         return s
-    return "".join(ch if ch.isprintable() else _shown(ch) for ch in s)
+    # line by line, so that only a line holding something isprintable() does not pass is read character by character
+    return "\n".join(line if line.isprintable() else "".join(ch if ch.isprintable() else _shown(ch) for ch in line)
+                     for line in s.split("\n"))
 
 
 def clean_line(text: object, limit: int = DEFAULT_LINE_LIMIT) -> str:
