@@ -201,7 +201,7 @@ class LabScreen(RoofRemeasure, TutorScreen[None]):
 
     def _goal_markdown(self) -> str:
         lab, lang = self.lab, self.lang
-        parts = [f"## {lab.title.get(lang)}", f"**{t('lab.goal', lang)}:** {lab.goal.get(lang)}"]
+        parts = [f"## {clean_line(lab.title.get(lang))}", f"**{t('lab.goal', lang)}:** {lab.goal.get(lang)}"]
         if lab.procedure is not None:
             parts.append(lab.procedure.get(lang))
         return "\n\n".join(parts)

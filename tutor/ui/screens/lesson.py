@@ -82,7 +82,7 @@ class LessonScreen(TutorScreen[None]):
         lesson, lang = self.lesson, self.lang
         self.section_index = max(0, min(index, len(lesson.sections) - 1))
         section = lesson.sections[self.section_index]
-        header = f"*{lesson.title.get(lang)} · {self.section_index + 1}/{len(lesson.sections)}*\n\n"
+        header = f"*{clean_line(lesson.title.get(lang))} · {self.section_index + 1}/{len(lesson.sections)}*\n\n"
         self.query_one("#lesson-text", PackMarkdown).update(header + section.body.get(lang))
         self.query_one("#lesson-main", VerticalScroll).scroll_home(animate=False)
         self.sub_title = clean_line(section.title.get(lang))
