@@ -490,3 +490,24 @@ def test_the_reveal_prints_each_labelled_line_once(tmp_path: Path, data_dir: Pat
     assert status == 0, err
     assert not [line for line in out.splitlines() if line.startswith(FORGED)], out
     assert "A⏎✓ C0 reached" in out and "Ex⏎✓ C0 reached" in out, out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["progress", "export"], ["notebook", "export"], ["telemetry", "--samples", "1", "--interval", "0.25", "--record"]],
+)
+def test_an_output_that_is_not_a_regular_file_is_refused_and_left_alone(
+    tmp_path: Path, data_dir: Path, command: list[str]
+) -> None:
+    """Exports write a temporary file and rename it over the target: over a device (as root, /dev/full itself) or
+    a FIFO that replaced the node with a file; --record's open blocked on a FIFO. A FIFO stands for both here."""
+    import os
+    import stat
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    status, out, err = run_cli([*command, str(fifo), "--lang", "en"])
+    _no_traceback(status, out, err)
+    assert status == 1 and "is a FIFO, not a regular file; nothing was written to it" in err, err
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]

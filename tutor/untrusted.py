@@ -218,6 +218,33 @@ def check_regular_file(
     return st
 
 
+def check_output_target(path: Path | str) -> None:
+    """Refuse to write to ``path`` unless it is a regular file or does not exist yet: a folder, a device
+    (``/dev/full``), a FIFO or a socket — or a link to one (``/dev/stdout``) — is :class:`UnsafeFile`. A write
+    through a temporary file and a rename would replace such a node with a file (as root, the device itself); an
+    ``open`` would block on a FIFO."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError):  # a name too long, a link loop, a NUL: the write itself reports why
+        return
+    if stat.S_ISDIR(st.st_mode):
+        raise UnsafeFile(p, Message.of("file.is_folder"))
+    if not stat.S_ISREG(st.st_mode):
+        kind = (
+            "file.kind.fifo"
+            if stat.S_ISFIFO(st.st_mode)
+            else "file.kind.device"
+            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
+            else "file.kind.socket"
+            if stat.S_ISSOCK(st.st_mode)
+            else "file.kind.other"
+        )
+        raise UnsafeFile(p, Message.of("file.not_written_kind", kind=Message.of(kind)))
+
+
 def read_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, root: Path | None = None) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes; :class:`UnsafeFile` for anything else."""
     p = Path(path)

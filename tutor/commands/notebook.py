@@ -117,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
             is_dir = False
         if is_dir:
             raise CliError(t("notebookcli.is_dir", lang, path=clean_line(target)))
+        from tutor.commands.output import output_file
+
+        output_file(target, lang)  # a FIFO would block the write, a device would take the notebook
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")

@@ -17,6 +17,7 @@ import io
 import os
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TextIO
 
 from tutor.i18n.message import Message
@@ -67,6 +68,18 @@ def cleaned_streams() -> Iterator[None]:
         yield
     finally:
         sys.stdout, sys.stderr = saved
+
+
+def output_file(path: str | Path, lang: str) -> None:
+    """A file a command is asked to write: refused in one line (exit 1) unless it is a regular file or new (see
+    :func:`tutor.untrusted.check_output_target`)."""
+    from tutor.commands import CliError
+    from tutor.untrusted import UnsafeFile, check_output_target
+
+    try:
+        check_output_target(path)
+    except UnsafeFile as exc:
+        raise CliError(exc.describe(lang), 1) from None
 
 
 def raw_stderr() -> TextIO:

@@ -253,8 +253,10 @@ def run_acknowledge(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from tutor.commands.output import output_file
     from tutor.progress.exchange import export_to
 
+    output_file(args.file, output_lang(args))  # never a rename over a device, a FIFO or a folder
     store = _store()
     try:
         counts = export_to(store, args.file)

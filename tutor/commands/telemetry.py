@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import IO, TextIO
 
 from tutor.commands import CliError, add_common_options, add_lang_option, output_lang
+from tutor.commands.output import output_file
 from tutor.i18n import Lang, format_number, t
 from tutor.telemetry import MIN_INTERVAL, BackendSpecError, Sampler, TelemetrySnapshot, open_backend
 from tutor.telemetry import format as fmt
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         stack.callback(backend.close)
         writer: TraceWriter | None = None
         if args.record is not None:
+            output_file(args.record, lang)  # a FIFO would block the open, a device would take the trace
             try:
                 stream: IO[str] = stack.enter_context(open(args.record, "w", encoding="utf-8"))
             except OSError as exc:

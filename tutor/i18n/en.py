@@ -1702,6 +1702,7 @@ MESSAGES: dict[str, str] = {
     "file.missing": "no such file",
     "file.is_folder": "is a folder, not a file",
     "file.not_regular_kind": "is {kind}, not a regular file; it was not read",
+    "file.not_written_kind": "is {kind}, not a regular file; nothing was written to it",
     "file.kind.fifo": "a FIFO",
     "file.kind.device": "a device",
     "file.kind.socket": "a socket",

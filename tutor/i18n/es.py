@@ -1819,6 +1819,7 @@ MESSAGES: dict[str, str] = {
     "file.missing": "no existe ese archivo",
     "file.is_folder": "es una carpeta, no un archivo",
     "file.not_regular_kind": "es {kind}, no un archivo normal; no se leyó",
+    "file.not_written_kind": "es {kind}, no un archivo normal; no se escribió nada en él",
     "file.kind.fifo": "una FIFO",
     "file.kind.device": "un dispositivo",
     "file.kind.socket": "un socket",
