@@ -76,6 +76,11 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(t("cli.unknown_device", lang, device=args.device))
     json_to_stdout = args.json_path == "-"
     table_out = sys.stderr if json_to_stdout else sys.stdout
+    from tutor.commands.output import output_file
+
+    for target in (args.json_path, args.markdown_path):  # refused before a bench of minutes, not after it
+        if target is not None and target != "-":
+            output_file(target, lang)
 
     from tutor.measure.bench import run_bench
     from tutor.measure.bench_report import DEFAULT_TOLERANCE, render_markdown, render_table

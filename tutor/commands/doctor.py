@@ -62,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.lock is not None:
         mode, lock_path = "write", _lock_path(args.lock)
+        from tutor.commands.output import output_file
+
+        output_file(lock_path, output_lang(args))  # the lock is renamed into place: never over a device or FIFO
     elif args.check_lock is not None:
         mode, lock_path = "check", _lock_path(args.check_lock)
     else:
