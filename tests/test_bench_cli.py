@@ -61,7 +61,8 @@ def test_tiny_run_twice(tmp_path: Path) -> None:
         assert report["headline"]["mfu"] == pytest.approx(train["achieved_gflops"] / train["theoretical_gflops"])
     assert any(n.startswith("comparison: two runs agree when") for n in report["notes"])
     rounds = report["tests"]["rounds"]["count"]
-    assert f"each figure: the median of {rounds} interleaved rounds" in proc.stdout
+    assert (f"peak bandwidth: the fastest copy over {rounds} interleaved rounds, as STREAM reports it; every other "
+            "figure: the median of the rounds") in proc.stdout
     if train["theoretical_gflops"]:  # the peak behind MFU, with where each input was read
         assert "MFU over a theoretical peak of" in proc.stdout and "cores ×" in proc.stdout
 
