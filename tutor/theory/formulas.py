@@ -242,6 +242,13 @@ class ModelPreset:
     def kv_cache_bytes(self, seq_len: int, batch: int = 1, dtype: str = "bfloat16") -> float:
         return kv_cache_bytes(self.layers, self.kv_heads, self.head_dim, seq_len, batch, dtype)
 
+    def decode_bytes_per_token(self, dtype: str = "bfloat16") -> float:
+        """Bytes of weights one decode step reads: every matrix once, but only one row of an untied input
+        embedding (a lookup, not a matmul; the measured decode bound, ``weight_bytes_per_step``, follows the same
+        rule). A tied embedding is read whole, as the output projection."""
+        embedding = 0 if self.tied_embeddings else self.vocab * self.hidden
+        return weights_bytes(self.n_params - embedding, dtype)
+
     def activation_bytes(self, seq_len: int, batch: int = 1, dtype: str = "bfloat16") -> float:
         return activation_bytes(self.layers, self.hidden, self.heads, seq_len, batch, dtype)
 

@@ -1,0 +1,56 @@
+"""Figures the course states, recomputed from the formulas and presets the code uses (issue 31): a change in one
+place fails the other."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tutor.content import load_course
+from tutor.i18n import format_number
+from tutor.paths import bundled_course
+from tutor.theory.formulas import ModelPreset, model_preset
+
+
+def _lesson_text(lesson_id: str, lang: str) -> str:
+    lesson = load_course(bundled_course()).lessons[lesson_id]
+    return "\n".join(getattr(section.body, lang) or "" for section in lesson.sections)
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\xa0", " ").replace("\u202f", " "))
+
+
+def test_the_decode_ceiling_reads_one_embedding_row_per_token() -> None:
+    """n0-l1 and n0-l1-decode-ceiling-8b counted Llama-3-8B's untied input embedding (1.05 GB) as read per token:
+    111.6 tok/s on an RTX 5090 instead of 119.4, 62.8 instead of 67.2 on a 4090, while the tutor's own measured
+    decode bound skips it. One rule (:meth:`ModelPreset.decode_bytes_per_token`), and the course says its figures."""
+    llama = model_preset("llama-3-8b")
+    per_token = llama.decode_bytes_per_token("bfloat16")
+    assert per_token == (8_030_261_248 - 128_256 * 4096) * 2
+    exercise = load_course(bundled_course()).exercises["n0-l1-decode-ceiling-8b"]
+    assert exercise.truth is not None and exercise.truth.inputs["bytes_per_token"] == per_token
+    for lang in ("es", "en"):
+        text = _flat(_lesson_text("n0-l1", lang))
+        gb = format_number(per_token / 1e9, lang, ".2f")
+        ceiling = round(1792e9 / per_token)
+        with_kv = round(1792e9 / (per_token + llama.kv_cache_bytes(8192)))
+        assert f"= {gb} GB" in text and f"1792 / {gb} ≈ {ceiling} tokens/s" in text, lang
+        assert f"≈ {with_kv} tokens/s" in text, lang
+        explanation = _flat(getattr(exercise.explanation, lang))
+        assert f"1008 GB/s ÷ {gb} GB/token" in explanation and f"1792 ÷ {gb} ≈ {ceiling}" in explanation, lang
+
+
+def test_the_measured_decode_bound_follows_the_same_rule() -> None:
+    torch = pytest.importorskip("torch")
+    from tutor.measure.model import TransformerConfig, build_model, n_params, weight_bytes_per_step
+
+    for tied in (False, True):
+        cfg = TransformerConfig(vocab=300, hidden=32, layers=1, heads=4, kv_heads=4, intermediate=64,
+                                max_seq_len=16, tied_embeddings=tied)
+        model = build_model(cfg, "cpu", torch.float32)
+        preset = ModelPreset(key="t", display="t", source="test", n_params=n_params(model), layers=1, hidden=32,
+                             heads=4, kv_heads=4, head_dim=8, intermediate=64, mlp="gelu", vocab=300,
+                             tied_embeddings=tied, max_seq_len=16)
+        assert weight_bytes_per_step(model) == preset.decode_bytes_per_token("float32"), tied
