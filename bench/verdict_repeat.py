@@ -81,7 +81,7 @@ def main() -> int:
         score = out.get("score")
         print(f"{kind + str(i):6} {ridge if ridge is None else f'{ridge:7.2f}'} {provisional:12} "
               f"{'—' if others is None else f'{others:7.2f}'} {out['verdict']:13} "
-              f"{'—' if score is None else f'{score:5.2f}'} {str(out.get('counted')):8} "
+              f"{'—' if score is None else f'{score:5.2f}'} {out.get('counted')!s:8} "
               f"{','.join(out.get('inconclusive') or [])}", flush=True)
         verdicts.append(out["verdict"])
         if kind == "busy":
