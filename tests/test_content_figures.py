@@ -54,3 +54,32 @@ def test_the_measured_decode_bound_follows_the_same_rule() -> None:
                              heads=4, kv_heads=4, head_dim=8, intermediate=64, mlp="gelu", vocab=300,
                              tied_embeddings=tied, max_seq_len=16)
         assert weight_bytes_per_step(model) == preset.decode_bytes_per_token("float32"), tied
+
+
+def _intensity(workload: str, **params: object) -> float:
+    from tutor.measure.registry import get_workload, validate_params
+
+    return get_workload(workload).arithmetic_intensity(validate_params(workload, dict(params)))
+
+
+def _exercise_text(exercise_id: str, lang: str) -> str:
+    exercise = load_course(bundled_course()).exercises[exercise_id]
+    parts = [exercise.prompt, exercise.explanation, *exercise.hints]
+    return _flat("\n".join(getattr(part, lang) or "" for part in parts if part is not None))
+
+
+def test_naive_attention_counts_the_six_passes_the_registry_counts() -> None:
+    """n0-l1 said "~62" (four passes over S×S) beside its own table's ≈ 42, and n0-l1-attention-bound said "≈ 15"
+    where the six passes of the registry's ``attention_naive`` byte count give 10.5."""
+    table = _intensity("attention_naive", batch=1, heads=8, seq_len=4096, head_dim=128, dtype="bfloat16")
+    fused = _intensity("attention_sdpa", batch=1, heads=8, seq_len=4096, head_dim=128, dtype="bfloat16")
+    exercise = _intensity("attention_naive", batch=1, heads=8, seq_len=2048, head_dim=64, dtype="float32")
+    assert (round(table), round(fused), round(exercise, 1)) == (42, 2048, 10.4)  # 10.449
+    for lang in ("es", "en"):
+        lesson = _flat(_lesson_text("n0-l1", lang))
+        assert f"≈ {round(table)} |" in lesson and f"≈ {round(fused)} |" in lesson, lang
+        assert re.search(rf"≈ {round(table)} (a|to) ≈ {round(fused)} FLOP/B", lesson), lang
+        assert "~62" not in lesson and "≈ 62" not in lesson, lang
+        text = _exercise_text("n0-l1-attention-bound", lang)
+        stated = format_number(exercise, lang, ".1f")
+        assert f"≈ {stated} FLOP/B" in text and "≈ 15 FLOP/B" not in text, lang
