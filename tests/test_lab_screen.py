@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.support.lab import CancellingWorker, FailingWorker, write_lab_course
-from tests.support.pilot import PATIENCE_S, wait_timed
+from tests.support.pilot import PATIENCE_S, RESPONSIVE_S, wait_timed
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.progress import ProgressStore
@@ -107,7 +107,7 @@ async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
         await pilot.press("escape")
         took = await wait_timed(pilot, lambda: screen.state != "running", PATIENCE_S)
         assert screen.state == "cancelled"
-        assert took < 1.5
+        assert took < RESPONSIVE_S
         assert not app.store.lab_runs() and not app.store.notebook_entries()
         assert app.screen is screen  # Esc cancelled; it did not leave
 
