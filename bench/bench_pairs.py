@@ -130,7 +130,7 @@ class Series:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=10)
-    parser.add_argument("--mode", choices=["quick", "full"], default="quick")
+    parser.add_argument("--mode", choices=["quick", "standard", "full"], default="quick")
     parser.add_argument("--baseline", metavar="DIR",
                         help="another checkout (e.g. a `git archive` of an older commit): its pairs alternate with "
                              "this one's, so both see the same load, and both are summarised; '.' is this "

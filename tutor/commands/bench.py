@@ -33,6 +33,8 @@ def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     size = parser.add_mutually_exclusive_group()
     size.add_argument("--quick", dest="mode", action="store_const", const="quick",
                       help=t("cli.help.bench.quick", lang))
+    size.add_argument("--standard", dest="mode", action="store_const", const="standard",
+                      help=t("cli.help.bench.standard", lang))
     size.add_argument("--full", dest="mode", action="store_const", const="full",
                       help=t("cli.help.bench.full", lang))
     size.add_argument("--tiny", dest="mode", action="store_const", const="tiny", help=argparse.SUPPRESS)
