@@ -22,6 +22,11 @@ def _flat(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\xa0", " ").replace("\u202f", " "))
 
 
+def _num(value: float, lang: str, fmt: str) -> str:
+    """A number as the course writes it in ``lang``, its narrow no-break spaces flattened like the text."""
+    return _flat(format_number(value, lang, fmt))
+
+
 def test_the_decode_ceiling_reads_one_embedding_row_per_token() -> None:
     """n0-l1 and n0-l1-decode-ceiling-8b counted Llama-3-8B's untied input embedding (1.05 GB) as read per token:
     111.6 tok/s on an RTX 5090 instead of 119.4, 62.8 instead of 67.2 on a 4090, while the tutor's own measured
@@ -83,3 +88,34 @@ def test_naive_attention_counts_the_six_passes_the_registry_counts() -> None:
         text = _exercise_text("n0-l1-attention-bound", lang)
         stated = format_number(exercise, lang, ".1f")
         assert f"≈ {stated} FLOP/B" in text and "≈ 15 FLOP/B" not in text, lang
+
+
+H200_REPORTED_MIB = 143_771
+"""What ``nvidia-smi`` reports for an H200 SXM, whose datasheet says "141 GB" (a device-reported figure, quoted)."""
+
+
+def test_the_70b_in_bf16_fits_on_one_h200_in_one_unit() -> None:
+    """n0-l3 compared Llama-3-70B's 141.1e9 B of BF16 weights with the H200's "141 GB" and said it does not fit; the
+    device reports 143,771 MiB = 150.75e9 B, so it fits with ~27k tokens of KV cache. The lesson states one unit
+    convention (decimal GB for sizes, capacities converted from MiB/GiB) and the verdict that follows from it."""
+    from tutor.theory.formulas import GB, GIB, cuda_context_bytes
+
+    llama = model_preset("llama-3-70b")
+    capacity = H200_REPORTED_MIB * 2**20
+    weights = llama.weights_bytes("bfloat16")
+    per_token = llama.kv_cache_bytes(1)
+    left = capacity - weights
+    tokens = (left - cuda_context_bytes(capacity / GB)) / per_token
+    assert weights < capacity and 27_000 <= tokens < 28_000 and tokens // 8192 == 3
+    for lang in ("es", "en"):
+        text = _flat(_lesson_text("n0-l3", lang))
+        gb = f"{_num(capacity / GB, lang, '.2f')} GB"
+        assert f"{_num(H200_REPORTED_MIB, lang, ',.0f')} MiB" in text and gb in text, lang
+        assert f"{_num(weights / GB, lang, '.1f')} GB" in text, lang
+        assert f"{_num(left / GB, lang, '.2f')} GB" in text, lang
+        assert f"~{_num(tokens // 1000 * 1000, lang, ',.0f')} tokens" in text, lang
+        assert f"{per_token / 1024:.0f} KiB" in text, lang
+        assert f"32 GiB = {_num(32 * GIB / GB, lang, '.1f')} GB" in text, lang
+        assert "10⁹" in text and "2²⁰" in text and "2³⁰" in text, lang  # the convention, stated
+        assert ("cabe en una H200" if lang == "es" else "fits on one H200") in text, lang
+        assert ("ni una H200" if lang == "es" else "not even one H200") not in text, lang
