@@ -379,3 +379,94 @@ async def test_the_notebook_screen_marks_a_damaged_entry(tmp_path: Path) -> None
         app.screen.query_one("#notebook-list").highlighted = 0  # the good entry: no such line
         await pilot.pause(0.3)
         assert "damaged" not in str(app.screen.query_one("#notebook-meta").render())
+
+
+# -- predict first: a locked prediction stays locked; later thoughts are dated notes -----------------------------
+
+
+def test_cli_refuses_to_rewrite_a_locked_prediction(capsys: pytest.CaptureFixture[str]) -> None:
+    _file_two_entries()
+    before = [item.entry for item in load_entries(ProgressStore())]
+    assert before[0].prediction_locked  # filed for a run: the measurement started
+    assert main(["notebook", "write", "1", "--prediction", "40 GFLOP/s", "--gap", "x", "--lang", "en"]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "tutor: error: the prediction of entry 1 was locked when its run started (predict first); add a later "
+        "thought as a note: tutor notebook write 1 --note TEXT")
+    assert main(["notebook", "write", "1", "--prediction", "40", "--lang", "es"]) == 2
+    assert "quedó fijada al empezar su ejecución" in capsys.readouterr().err
+    assert [item.entry for item in load_entries(ProgressStore())] == before  # nothing written, not even the gap
+
+
+def test_cli_note_is_added_dated_beside_the_prediction(capsys: pytest.CaptureFixture[str]) -> None:
+    _file_two_entries()
+    assert main(["notebook", "write", "1", "--note", "Mirando el resultado: eran 41, no 30.", "--lang", "es"]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out.startswith("Entrada 1 (lab-gemm): nota añadida, con fecha 20")
+    assert main(["notebook", "write", "1", "--note", "A second thought.", "--lang", "en"]) == 0
+    capsys.readouterr()
+    entry = load_entries(ProgressStore())[0].entry
+    assert entry.prediction == "How many GFLOP/s at N = 128?\n\n→ 30.0 GFLOP/s"  # as locked
+    assert [n.text for n in entry.notes] == ["Mirando el resultado: eran 41, no 30.", "A second thought."]
+    assert entry.notes[0].at <= entry.notes[1].at
+    md = render_entry(entry, "en")
+    notes_at = md.index("### Notes added after the result")
+    assert md.index("### Prediction") < notes_at < md.index("### Set-up")
+    assert "** — A second thought." in md
+    assert "Notas añadidas después del resultado" in render_entry(entry, "es")
+
+
+def test_the_store_keeps_a_locked_prediction_and_the_notes(stores: Stores) -> None:
+    from tutor.progress.notebook import PredictionLocked
+
+    store = stores.open()
+    entry = _entry()
+    entry.lab_run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1",
+                                            result=LabResult.from_json(GEMM_RESULT))
+    entry_id = save_entry(store, entry)
+    with pytest.raises(PredictionLocked):
+        entry.with_fields(prediction="41 GFLOP/s")
+    rewritten = NotebookEntry.from_dict({**entry.to_dict(), "prediction": "41 GFLOP/s"})
+    with pytest.raises(PredictionLocked):  # a writer that builds the entry by hand is refused by the store
+        save_entry(store, rewritten, entry_id)
+    noted = entry.with_note("later", at=1_800_000_000.0)
+    save_entry(store, noted, entry_id)
+    stored = store.notebook_entries()[0].entry
+    assert stored.notes == noted.notes and stored.prediction == entry.prediction
+    with pytest.raises(PredictionLocked):  # notes are append-only: none removed
+        save_entry(store, entry, entry_id)
+    assert store.notebook_entries()[0].entry.notes == noted.notes
+    store.close()
+
+
+async def test_the_notebook_screen_shows_the_prediction_locked_and_adds_a_note(tmp_path: Path) -> None:
+    from textual.widgets import TextArea
+
+    from tutor.content import load_course
+    from tutor.ui.app import make_app
+    from tutor.ui.screens.notebook import NotebookScreen
+
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    entry = _entry()
+    entry.lab_run_id = store.record_lab_run(lab_id="lab-gemm", lesson_id="lab-l1",
+                                            result=LabResult.from_json(GEMM_RESULT))
+    save_entry(store, entry)
+    app = make_app(course=load_course(Path(__file__).parent / "fixtures" / "exercise_course"), store=store,
+                   lang="es", telemetry="host")  # type: ignore[arg-type]
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.push_screen(NotebookScreen(entry_id=1))
+        await pilot.pause(0.5)
+        prediction = app.screen.query_one("#field-prediction", TextArea)
+        assert prediction.read_only
+        assert "Fijada al empezar la ejecución" in str(app.screen.query_one("#notebook-locked").render())
+        prediction.focus()
+        await pilot.press("4", "1")  # typing into the locked prediction changes nothing
+        note = app.screen.query_one("#field-note", TextArea)
+        note.focus()
+        await pilot.press(*"eran 41")
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.3)
+        stored = store.notebook_entries()[0].entry
+        assert stored.prediction == entry.prediction
+        assert [n.text for n in stored.notes] == ["eran 41"]
+        assert note.text == ""  # ready for the next note
+        assert app.screen.query_one("#notebook-notes").display

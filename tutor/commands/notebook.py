@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
     for part in LEARNER_PARTS:
         write.add_argument(f"--{part.replace('_', '-')}", dest=f"part_{part}", metavar="TEXT", default=None,
                            help=t(f"cli.help.notebook.write.{part}", lang))
-
+    write.add_argument("--note", dest="note", metavar="TEXT", default=None,
+                       help=t("cli.help.notebook.write.note", lang))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,7 +139,8 @@ def _part_text(value: str, part: str, lang: Lang) -> str:
     if value == "-":
         value = sys.stdin.read(PART_LIMIT_CHARS + 1)
     if len(value) > PART_LIMIT_CHARS:
-        raise CliError(t("notebookcli.too_long", lang, part=t(f"notebook.h.{part}", lang),
+        name = t("notebook.w.note" if part == "note" else f"notebook.h.{part}", lang)
+        raise CliError(t("notebookcli.too_long", lang, part=name,
                          limit=integer(PART_LIMIT_CHARS, lang)))
     return clean(value).strip()
 
@@ -151,9 +153,11 @@ def _write(args: argparse.Namespace, lang: Lang) -> int:
 
     given = {part: getattr(args, f"part_{part}") for part in LEARNER_PARTS
              if getattr(args, f"part_{part}", None) is not None}
-    if not given:
+    note_given = getattr(args, "note", None)
+    if not given and note_given is None:
         raise CliError(t("notebookcli.nothing_to_write", lang))
     changes = {part: _part_text(value, part, lang) for part, value in given.items()}
+    note = _part_text(note_given, "note", lang) if note_given is not None else None
     store = open_store()
     try:
         stored = {item.id: item for item in load_entries(store)}
@@ -162,10 +166,20 @@ def _write(args: argparse.Namespace, lang: Lang) -> int:
             raise CliError(t("notebookcli.no_entry", lang, entry=args.entry_id))
         if item.damaged:  # its stored JSON did not read: kept as it is, never overwritten with empty parts
             raise CliError(t("notebookcli.damaged", lang, entry=item.id, error=clean_line(item.damaged)))
-        save_entry(store, item.entry.with_fields(**changes), entry_id=item.id)
+        entry = item.entry
+        if "prediction" in changes and entry.prediction_locked and changes["prediction"] != entry.prediction:
+            raise CliError(t("notebookcli.prediction_locked", lang, entry=item.id))  # predict first: nothing written
+        entry = entry.with_fields(**changes)
+        if note:
+            entry = entry.with_note(note)
+        save_entry(store, entry, entry_id=item.id)
     finally:
         store.close()
+    lab = clean_line(item.entry.lab_id)
     for part, text in changes.items():
         print(tn("notebookcli.written", len(text.split()), lang, entry=item.id, part=t(f"notebook.h.{part}", lang),
-                 lab=clean_line(item.entry.lab_id)))
+                 lab=lab))
+    if note:
+        when = datetime.fromtimestamp(entry.notes[-1].at).strftime("%Y-%m-%d %H:%M")
+        print(t("notebookcli.note_added", lang, entry=item.id, lab=lab, when=when))
     return 0

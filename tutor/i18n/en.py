@@ -302,11 +302,12 @@ MESSAGES: dict[str, str] = {
         "input (at most {limit} characters). Control characters are removed."
     ),
     "cli.help.notebook.write.hypothesis": "your hypothesis",
-    "cli.help.notebook.write.prediction": "your prediction",
+    "cli.help.notebook.write.prediction": "your prediction; refused once its run started (predict first): use --note",
     "cli.help.notebook.write.procedure": "your procedure",
     "cli.help.notebook.write.gap": "your gap (between prediction and result)",
     "cli.help.notebook.write.next_question": "your next question",
     "cli.help.telemetry.interval": "seconds between samples (default 1.0, minimum {minimum})",
+    "cli.help.notebook.write.note": "a later thought, added as a new dated note (the prediction stays as it was)",
     "cli.help.telemetry.backend": "auto, nvml, host or replay:FILE (default: auto)",
     "cli.desc.serve": (
         "Each browser tab gets its own app process. With a class's store (--store postgresql://…) every tab opens on "
@@ -356,6 +357,11 @@ MESSAGES: dict[str, str] = {
     "notebookcli.written.one": "Entry {entry} ({lab}): «{part}» written, {n} word.",
     "notebookcli.written.other": "Entry {entry} ({lab}): «{part}» written, {n} words.",
     # tutor.commands.serve
+    "notebookcli.prediction_locked": (
+        "the prediction of entry {entry} was locked when its run started (predict first); add a later thought as "
+        "a note: tutor notebook write {entry} --note TEXT"
+    ),
+    "notebookcli.note_added": "Entry {entry} ({lab}): note added, dated {when}.",
     "serve.class": (
         "Serving the class at http://{host}:{port} (each learner logs in with their name and token). Ctrl-C stops."
     ),
@@ -1329,6 +1335,9 @@ MESSAGES: dict[str, str] = {
     "notebook.w.no": "no",
     "notebook.w.datasheet": "datasheet",
     "notebook.fig.workload": "workload",
+    "notebook.w.note": "Note",
+    "notebook.w.notes": "Notes added after the result",
+    "notebook.w.locked": "Locked when the run started (predict first): add a later thought as a note below.",
     "notebook.fig.achieved_gbs": "achieved GB/s",
     "notebook.fig.achieved_gflops": "achieved GFLOP/s",
     "notebook.fig.intensity": "arithmetic intensity (FLOP/B)",
@@ -1367,6 +1376,8 @@ MESSAGES: dict[str, str] = {
     "notebook.empty": "The notebook is empty: finish a lab and its entry is filed here.",
     "notebook.saved": "Entry saved.",
     "notebook.exported": "Notebook exported to {path}",
+    "notebook.note_placeholder": "A later thought? Write it here: Ctrl+S adds it as a new dated note.",
+    "notebook.note_added": "Note added.",
     "notebook.export_failed": "Could not export: {reason}",
     "notebook.from_run": "(from the run; not edited)",
     # tutor.ui.screens.progress

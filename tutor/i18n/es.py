@@ -307,11 +307,14 @@ MESSAGES: dict[str, str] = {
     ),
     "cli.help.notebook.write.entry_id": "la entrada (mira 'tutor notebook list')",
     "cli.help.notebook.write.hypothesis": "tu hipótesis",
-    "cli.help.notebook.write.prediction": "tu predicción",
+    "cli.help.notebook.write.prediction": "tu predicción; se rechaza si su ejecución ya empezó: usa --note",
     "cli.help.notebook.write.procedure": "tu procedimiento",
     "cli.help.notebook.write.gap": "tu diferencia (entre la predicción y el resultado)",
     "cli.help.notebook.write.next_question": "tu siguiente pregunta",
     "cli.help.class": "da una clase sobre un PostgreSQL: init, add-learner, report, leases, break-lease",
+    "cli.help.notebook.write.note": (
+        "una idea posterior, añadida como nota nueva con fecha (la predicción queda como estaba)"
+    ),
     "cli.desc.class": (
         "Prepara el PostgreSQL de una clase (esquema, roles, seguridad por filas), da de alta alumnos con un rol y un "
         "token propios, e informa sobre la clase. Necesita --store postgresql://… (la conexión del profesor) o "
@@ -414,6 +417,11 @@ MESSAGES: dict[str, str] = {
     "notebookcli.written.one": "Entrada {entry} ({lab}): «{part}» escrita, {n} palabra.",
     "notebookcli.written.other": "Entrada {entry} ({lab}): «{part}» escrita, {n} palabras.",
     # tutor.commands.serve
+    "notebookcli.prediction_locked": (
+        "la predicción de la entrada {entry} quedó fijada al empezar su ejecución (primero se predice); añade "
+        "una idea posterior como nota: tutor notebook write {entry} --note TEXTO"
+    ),
+    "notebookcli.note_added": "Entrada {entry} ({lab}): nota añadida, con fecha {when}.",
     "serve.class": "Sirviendo la clase en http://{host}:{port} (cada alumno entra con su nombre y token). Ctrl-C para.",
     "serve.single": (
         "Sirviendo tu progreso en http://{host}:{port} (sin login: quien llegue a esta dirección lo ve). Ctrl-C para."
@@ -1428,6 +1436,11 @@ MESSAGES: dict[str, str] = {
     "notebook.w.no": "no",
     "notebook.w.datasheet": "ficha técnica",
     "notebook.fig.workload": "carga",
+    "notebook.w.note": "Nota",
+    "notebook.w.notes": "Notas añadidas después del resultado",
+    "notebook.w.locked": (
+        "Fijada al empezar la ejecución (primero se predice): añade una idea posterior como nota abajo."
+    ),
     "notebook.fig.achieved_gbs": "GB/s alcanzados",
     "notebook.fig.achieved_gflops": "GFLOP/s alcanzados",
     "notebook.fig.intensity": "intensidad aritmética (FLOP/B)",
@@ -1466,6 +1479,8 @@ MESSAGES: dict[str, str] = {
     "notebook.empty": "El cuaderno está vacío: termina un laboratorio y su entrada se archiva aquí.",
     "notebook.saved": "Entrada guardada.",
     "notebook.exported": "Cuaderno exportado a {path}",
+    "notebook.note_placeholder": "¿Una idea posterior? Escríbela aquí: Ctrl+S la añade como nota nueva con fecha.",
+    "notebook.note_added": "Nota añadida.",
     "notebook.export_failed": "No se pudo exportar: {reason}",
     "notebook.from_run": "(de la ejecución; no se edita)",
     # tutor.ui.screens.progress

@@ -21,7 +21,8 @@ from tutor.i18n import LANGS, Lang, numbers, t
 from tutor.i18n import format_number as locale_number
 from tutor.progress.rows import ENTRY_SCHEMA as ENTRY_SCHEMA  # re-exported with the entry's parts
 from tutor.progress.rows import LEARNER_FIELDS as LEARNER_FIELDS
-from tutor.progress.rows import SECTIONS, LabPrediction, LabResult, NotebookEntry, StoredEntry
+from tutor.progress.rows import SECTIONS, LabPrediction, LabResult, NotebookEntry, NotebookNote, StoredEntry
+from tutor.progress.rows import PredictionLocked as PredictionLocked
 from tutor.results import BenchReport, Device, Measurement, RooflineReference, SweepPoint, device_label
 from tutor.results import sweep_point as sweep_point  # re-exported: the lab screen plots streamed points
 from tutor.telemetry.format import describe_window
@@ -443,7 +444,15 @@ def render_entry(entry: NotebookEntry, lang: Lang, *, level: int = 2) -> str:
     for name in SECTIONS:
         text = getattr(entry, name).strip()
         lines += [f"{h}# {HEADINGS[name][lang]}", "", text or word("empty", lang), ""]
+        if name == "prediction" and entry.notes:
+            lines += [f"{h}## {word('notes', lang)}", "", render_notes(entry.notes), ""]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def render_notes(notes: Iterable[NotebookNote]) -> str:
+    """The later notes as Markdown bullets, each with its date, oldest first."""
+    return "\n".join(f"- **{datetime.fromtimestamp(n.at).strftime('%Y-%m-%d %H:%M')}** — {n.text.strip()}"
+                     for n in notes)
 
 
 def render_notebook(entries: Iterable[NotebookEntry], lang: Lang, *, title: str | None = None) -> str:
@@ -468,5 +477,25 @@ def load_entries(store: Any) -> list[StoredEntry]:
 
 
 def save_entry(store: Any, entry: NotebookEntry, entry_id: int | None = None) -> int:
-    """Write ``entry`` (a new one when ``entry_id`` is None); returns its id."""
+    """Write ``entry`` (a new one when ``entry_id`` is None); returns its id. Over a stored entry whose prediction
+    is locked, a changed prediction, or notes that do not keep the stored ones in order, raise
+    :class:`PredictionLocked` and write nothing: every writer (the screen, the CLI) comes through here."""
+    if entry_id is not None:
+        stored = next((item.entry for item in store.notebook_entries() if item.id == entry_id and not item.damaged),
+                      None)
+        if stored is not None:
+            if stored.prediction_locked and entry.prediction != stored.prediction:
+                raise PredictionLocked("the prediction was locked when the run started")
+            if entry.notes[:len(stored.notes)] != stored.notes:
+                raise PredictionLocked("notes are added, never edited or removed")
     return int(store.save_notebook_entry(entry, entry_id=entry_id))
+
+
+def add_note(store: Any, entry_id: int, text: str, *, at: float | None = None) -> NotebookEntry:
+    """Add a dated note to the stored entry ``entry_id`` (append-only); returns the entry as now stored."""
+    stored = next((item for item in store.notebook_entries() if item.id == entry_id), None)
+    if stored is None or stored.damaged:
+        raise LookupError(entry_id)
+    entry = stored.entry.with_note(text, at=at)
+    save_entry(store, entry, entry_id)
+    return entry

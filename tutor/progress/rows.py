@@ -26,8 +26,8 @@ from tutor.results import BenchReport, Device, Measurement, ResultError, Rooflin
 from tutor.results.reading import Reader, expected
 
 __all__ = ["ENTRY_SCHEMA", "LEARNER_FIELDS", "PASS_SCORE", "SECTIONS", "Attempt", "BenchRun", "DoctorRun",
-           "LabPrediction", "LabResult", "LabRun", "LockRebuild", "NotebookEntry", "StackLock", "StoredEntry",
-           "decode_json"]
+           "LabPrediction", "LabResult", "LabRun", "LockRebuild", "NotebookEntry", "NotebookNote",
+           "PredictionLocked", "StackLock", "StoredEntry", "decode_json"]
 
 PASS_SCORE = 0.7
 """A graded attempt passes once it scores at least this (the one pass mark)."""
@@ -529,6 +529,24 @@ SECTIONS: tuple[str, ...] = ("hypothesis", "prediction", "setup", "procedure", "
 LEARNER_FIELDS: tuple[str, ...] = ("hypothesis", "prediction", "procedure", "gap", "next_question")
 
 
+class PredictionLocked(ValueError):
+    """The course rule "predict first": an entry's prediction was fixed when its run started; a later thought is
+    a dated note beside it (:meth:`NotebookEntry.with_note`), never an edit."""
+
+
+@dataclass(frozen=True)
+class NotebookNote:
+    """A thought the learner added to an entry later (after the result): dated, kept in order, never edited."""
+
+    at: float
+    text: str
+
+    @classmethod
+    def from_json(cls, data: Any, where: str) -> NotebookNote:
+        r = Reader(data, where)
+        return cls(at=r.number("at"), text=r.text("text"))
+
+
 @dataclass
 class NotebookEntry:
     """One Lab Notebook entry (one lab run); the store keeps it as the JSON of :meth:`to_dict`."""
@@ -547,9 +565,18 @@ class NotebookEntry:
     next_question: str = ""
     device: str = ""
     fingerprint: str | None = None
+    notes: tuple[NotebookNote, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schema": ENTRY_SCHEMA, **asdict(self)}
+        data = asdict(self)
+        data["notes"] = [asdict(n) for n in self.notes]
+        return {"schema": ENTRY_SCHEMA, **data}
+
+    @property
+    def prediction_locked(self) -> bool:
+        """Whether the prediction is fixed: the entry was filed for a run (a measurement started), so whatever
+        it says, or leaves empty, was the prediction before the result."""
+        return self.lab_run_id is not None or bool(self.result.strip())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], **defaults: Any) -> NotebookEntry:
@@ -573,16 +600,29 @@ class NotebookEntry:
         values["lab_run_id"] = checked.opt_integer("lab_run_id")
         values["created_at"] = checked.opt_number("created_at") or defaults.get("created_at") or time.time()
         values["fingerprint"] = checked.opt_text("fingerprint")
+        raw_notes = values.get("notes")
+        if raw_notes is None:
+            raw_notes = ()
+        if not isinstance(raw_notes, list | tuple):
+            raise expected(f"{where}.notes", "list", raw_notes)
+        values["notes"] = tuple(NotebookNote.from_json(n, f"{where}.notes[{i}]") for i, n in enumerate(raw_notes))
         return cls(**values)
 
     def with_fields(self, **changes: str) -> NotebookEntry:
-        """A copy with some learner-written parts changed (the set-up and result cannot be)."""
+        """A copy with some learner-written parts changed (the set-up and result cannot be, nor a locked
+        prediction: :class:`PredictionLocked`)."""
         bad = [k for k in changes if k not in LEARNER_FIELDS]
         if bad:
             raise ValueError(f"{bad[0]!r} is not a part the learner writes ({', '.join(LEARNER_FIELDS)})")
-        data = asdict(self)
-        data.update(changes)
-        return NotebookEntry(**data)
+        if self.prediction_locked and "prediction" in changes and changes["prediction"] != self.prediction:
+            raise PredictionLocked("the prediction was locked when the run started")
+        data: dict[str, Any] = dict(changes)
+        return replace(self, **data)
+
+    def with_note(self, text: str, *, at: float | None = None) -> NotebookEntry:
+        """A copy with one more dated note at the end (the notes before it are kept as they are)."""
+        note = NotebookNote(at=time.time() if at is None else at, text=text)
+        return replace(self, notes=(*self.notes, note))
 
 
 @dataclass(frozen=True)

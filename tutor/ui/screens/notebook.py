@@ -1,8 +1,10 @@
 """The Lab Notebook screen: every entry in a list, the selected one in the course's template.
 
-The learner writes the hypothesis, the prediction, the procedure, the gap and its explanation, and the next
-question; the set-up and the result come from the run and are shown, not edited. Changes are saved with Ctrl+S
-and whenever the learner moves to another entry or leaves; Ctrl+O exports the whole notebook to Markdown.
+The learner writes the hypothesis, the procedure, the gap and its explanation, and the next question; the set-up
+and the result come from the run and are shown, not edited. The prediction was locked when the run started (the
+course rule "predict first"): it is shown read-only, and a later thought is added as a new, dated note beside it.
+Changes are saved with Ctrl+S and whenever the learner moves to another entry or leaves; Ctrl+O exports the whole
+notebook to Markdown.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from tutor.progress.notebook import (
     StoredEntry,
     load_entries,
     render_notebook,
+    render_notes,
     save_entry,
     word,
 )
@@ -72,6 +75,11 @@ class NotebookScreen(TutorScreen[None]):
                         yield TextArea("", id=f"field-{name}", classes="notebook-field", soft_wrap=True)
                     else:
                         yield PackMarkdown("", id=f"field-{name}", classes="notebook-evidence")
+                    if name == "prediction":
+                        yield Static(word("locked", self.lang), id="notebook-locked")
+                        yield Label(word("notes", self.lang), classes="notebook-heading", id="heading-notes")
+                        yield PackMarkdown("", id="notebook-notes", classes="notebook-evidence")
+                        yield TextArea("", id="field-note", classes="notebook-field notebook-note", soft_wrap=True)
                 yield Static("", id="notebook-empty")
         yield Footer()
 
@@ -88,6 +96,9 @@ class NotebookScreen(TutorScreen[None]):
         self.sub_title = t("notebook.title", lang)
         for name in SECTIONS:
             self.query_one(f"#heading-{name}", Label).update(HEADINGS[name][lang])
+        self.query_one("#heading-notes", Label).update(word("notes", lang))
+        self.query_one("#notebook-locked", Static).update(word("locked", lang))
+        self.query_one("#field-note", TextArea).placeholder = t("notebook.note_placeholder", lang)
         self.query_one("#notebook-empty", Static).update(t("notebook.empty", lang) if not self.entries else "")
         if self.current is not None:
             self._prompts(self.current.entry.lab_id)
@@ -110,7 +121,7 @@ class NotebookScreen(TutorScreen[None]):
         nav.add_options(options)
         empty = not self.entries
         self.query_one("#notebook-empty", Static).update(t("notebook.empty", self.lang) if empty else "")
-        for widget in self.query(".notebook-heading, .notebook-field, .notebook-evidence"):
+        for widget in self.query(".notebook-heading, .notebook-field, .notebook-evidence, #notebook-locked"):
             widget.display = not empty
         if empty:
             return
@@ -140,14 +151,30 @@ class NotebookScreen(TutorScreen[None]):
                 if name in LEARNER_FIELDS:
                     area = self.query_one(f"#field-{name}", TextArea)
                     area.load_text(clean(text))
-                    area.read_only = bool(item.damaged)  # its stored JSON did not read: kept, not overwritten
+                    # a damaged entry's stored JSON did not read: kept, not overwritten; a locked prediction stays
+                    area.read_only = bool(item.damaged) or (name == "prediction" and e.prediction_locked)
                 else:
                     shown = text or word("empty", self.lang)
                     note = t("notebook.from_run", self.lang)
                     self.query_one(f"#field-{name}", PackMarkdown).update(f"{shown}\n\n*{note}*")
+            self._show_notes(item)
         finally:
             self.call_after_refresh(self._done_loading)
         self._dirty = False
+
+    def _show_notes(self, item: StoredEntry) -> None:
+        """The prediction's lock line, the dated notes so far, and the editor for a new one (empty)."""
+        notes = item.entry.notes
+        locked = item.entry.prediction_locked and not item.damaged
+        self.query_one("#notebook-locked", Static).display = locked
+        self.query_one("#heading-notes", Label).display = bool(notes) or locked
+        shown = self.query_one("#notebook-notes", PackMarkdown)
+        shown.display = bool(notes)
+        shown.update(render_notes(notes) if notes else "")
+        area = self.query_one("#field-note", TextArea)
+        area.load_text("")
+        area.display = locked
+        area.placeholder = t("notebook.note_placeholder", self.lang)
 
     def _prompts(self, lab_id: str) -> None:
         """The lab's own hypothesis and next question as prompts in the empty editors (never as their text, so
@@ -177,8 +204,12 @@ class NotebookScreen(TutorScreen[None]):
         """The current entry with what the learner has written in the editors."""
         if self.current is None:
             return None
-        changes = {name: self.query_one(f"#field-{name}", TextArea).text for name in LEARNER_FIELDS}
-        return self.current.entry.with_fields(**changes)
+        entry = self.current.entry
+        changes = {name: self.query_one(f"#field-{name}", TextArea).text for name in LEARNER_FIELDS
+                   if not (name == "prediction" and entry.prediction_locked)}
+        entry = entry.with_fields(**changes)
+        note = clean(self.query_one("#field-note", TextArea).text).strip()
+        return entry.with_note(note) if note and entry.prediction_locked else entry
 
     def save_if_dirty(self) -> bool:
         if self._dirty:
@@ -191,12 +222,17 @@ class NotebookScreen(TutorScreen[None]):
         if entry is None or self.current is None or self.current.damaged:  # a damaged entry is kept as it is
             return
         save_entry(self.store, entry, self.current.id)
+        noted = len(entry.notes) > len(self.current.entry.notes)
         updated = replace(self.current, entry=entry)
         self.entries = [updated if e.id == updated.id else e for e in self.entries]
         self.current = updated
         self._dirty = False
+        if noted:  # the note is filed: shown with its date above, and the editor is ready for the next one
+            self._loading = True
+            self._show_notes(updated)
+            self.call_after_refresh(self._done_loading)
         if not quiet:
-            self.notify(t("notebook.saved", self.lang), timeout=2)
+            self.notify(t("notebook.note_added" if noted else "notebook.saved", self.lang), timeout=2)
 
     def action_export(self) -> None:
         self.save_if_dirty()
