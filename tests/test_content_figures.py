@@ -119,3 +119,47 @@ def test_the_70b_in_bf16_fits_on_one_h200_in_one_unit() -> None:
         assert "10⁹" in text and "2²⁰" in text and "2³⁰" in text, lang  # the convention, stated
         assert ("cabe en una H200" if lang == "es" else "fits on one H200") in text, lang
         assert ("ni una H200" if lang == "es" else "not even one H200") not in text, lang
+
+
+def _section_text(lesson_id: str, section_id: str, lang: str) -> str:
+    lesson = load_course(bundled_course()).lessons[lesson_id]
+    return next(getattr(s.body, lang) or "" for s in lesson.sections if s.id == section_id)
+
+
+def test_f1_t03_says_what_its_ridges_show() -> None:
+    """f1-t03 said "the ridge climbs every generation" while the course's own datasheet figures have it fall from
+    the RTX 4090 to the 5090 (164 → 117) and from the H100 to the B200 (295 → 281)."""
+    from tutor.measure.specs import SPECS
+
+    ridge = {key: round(SPECS[key].ridge_flops_per_byte("bfloat16") or 0)
+             for key in ("rtx-4090", "rtx-5090", "a100-80gb", "h100-sxm", "b200")}
+    assert ridge == {"rtx-4090": 164, "rtx-5090": 117, "a100-80gb": 153, "h100-sxm": 295, "b200": 281}
+    assert ridge["a100-80gb"] < ridge["h100-sxm"] and ridge["b200"] < ridge["h100-sxm"]
+    assert ridge["rtx-5090"] < ridge["rtx-4090"]
+    assert all(100 <= r <= 300 for r in ridge.values())  # "between ~100 and ~300"
+    for lang in ("es", "en"):
+        text = _flat(_lesson_text("f1-t03", lang))
+        for key, r in ridge.items():
+            spec = SPECS[key]
+            row = (f"{_num(spec.tflops['bfloat16'], lang, 'g')} TFLOP/s | {spec.bandwidth_gbs:g} GB/s | "
+                   f"≈ {r} FLOP/B |")
+            assert row in text, (lang, key, row)
+        for a, b in (("a100-80gb", "h100-sxm"), ("h100-sxm", "b200"), ("rtx-4090", "rtx-5090")):
+            assert f"({ridge[a]} → {ridge[b]}" in text, (lang, a, b)
+        assert "climbs every generation" not in text and "sube con cada generación" not in text, lang
+
+
+def test_n0_l4_counts_the_bench_headline_figures() -> None:
+    """n0-l4 said "seven headline figures" above an eight-row table; the bench's headline is HEADLINE_KEYS (the
+    matmul peak one figure with a row per dtype), and the fraction of the measured peak is a note."""
+    from tutor.results.bench import HEADLINE_KEYS
+
+    words = {"es": {7: "siete", 8: "ocho"}, "en": {7: "seven", 8: "eight"}}
+    for lang in ("es", "en"):
+        body = _section_text("n0-l4", "numbers", lang)
+        table = re.search(r"\n\| (Cifra|Figure) \|.*?\n\|---.*?\n((?:\|.*\n)+)", body)
+        assert table is not None, lang
+        rows = table.group(2).strip().splitlines()
+        assert len(rows) == len(HEADLINE_KEYS), (lang, rows)
+        assert f"{words[lang][len(HEADLINE_KEYS)]} {'cifras de titular' if lang == 'es' else 'headline figures'}" \
+            in _flat(body), lang
