@@ -163,3 +163,45 @@ def test_n0_l4_counts_the_bench_headline_figures() -> None:
         assert len(rows) == len(HEADLINE_KEYS), (lang, rows)
         assert f"{words[lang][len(HEADLINE_KEYS)]} {'cifras de titular' if lang == 'es' else 'headline figures'}" \
             in _flat(body), lang
+
+
+PCIE5_X16_GBS = 64
+"""PCIe 5.0 x16 per direction (PCI-SIG: 32 GT/s × 16 lanes, 128b/130b), the figure the lessons quote."""
+
+
+def test_the_offload_figures_say_which_case_each_is() -> None:
+    """f1-t02-offload-pcie was titled "30× slower" while its arithmetic gives 28× per byte and 6.4× per token of one
+    40 GB model, and the prompt's 100 → 3 tokens/s compares two model sizes; n0-l1 said "an order of magnitude",
+    which takes a third of the weights spilled. Each figure now names its case."""
+    from tutor.measure.specs import SPECS
+
+    vram = SPECS["rtx-5090"].bandwidth_gbs
+    model_gb, budget_gb, small_gb, small_tps, spilled_tps = 40, 32, 14, 100, 3
+    spilled = model_gb - budget_gb
+    per_byte = vram / PCIE5_X16_GBS
+    in_vram_ms, over_pcie_ms = budget_gb / vram * 1e3, spilled / PCIE5_X16_GBS * 1e3
+    token_ms, fitted_ms = in_vram_ms + over_pcie_ms, model_gb / vram * 1e3
+    f = spilled / model_gb
+    per_token = token_ms / fitted_ms
+    assert per_token == pytest.approx(1 + (per_byte - 1) * f) and round(per_byte) - 1 == 27
+    assert 1 + 27 / 3 == 10  # n0-l1's "a third outside, an order of magnitude"
+    effective_gbs = spilled / (1 / spilled_tps - in_vram_ms / 1e3)
+    course = load_course(bundled_course())
+    for lang in ("es", "en"):
+        def n(value: float, fmt: str = ".0f") -> str:
+            return _num(value, lang, fmt)  # noqa: B023 (called within this iteration only)
+
+        exercise = course.exercises["f1-t02-offload-pcie"]
+        assert "30×" not in getattr(exercise.title, lang), lang
+        text = _flat(getattr(exercise.explanation, lang))
+        for figure in (f"{round(per_byte)}×**: {vram:g} ÷ {PCIE5_X16_GBS}", f"≈ {n(in_vram_ms)} ms",
+                       f"≈ {n(over_pcie_ms)} ms", f"≈ {n(token_ms)} ms", f"≈ {n(1e3 / token_ms)} tokens/s",
+                       f"≈ {n(fitted_ms)} ms", f"≈ {n(per_token, '.1f')}×", f"f = {n(f, '.1f')}",
+                       f"≈ {n(small_tps / spilled_tps)}×", f"{n(model_gb / small_gb, '.1f')} ",
+                       f"≈ {n(effective_gbs)} GB/s", f"≈ {n(1e3 / spilled_tps - in_vram_ms)} ms",
+                       f"{n(1e3 / spilled_tps)} ms"):
+            assert figure in text, (lang, figure)
+        lesson = _flat(_lesson_text("n0-l1", lang))
+        assert f"{round(per_byte)}× " in lesson and f"({vram:g} ÷ {PCIE5_X16_GBS})" in lesson, lang
+        assert f"≈ {n(per_token, '.1f')}×" in lesson and f"`1 + {round(per_byte) - 1}·f`" in lesson, lang
+        assert "(≈ 10×)" in lesson, lang
