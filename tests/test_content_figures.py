@@ -205,3 +205,38 @@ def test_the_offload_figures_say_which_case_each_is() -> None:
         assert f"{round(per_byte)}× " in lesson and f"({vram:g} ÷ {PCIE5_X16_GBS})" in lesson, lang
         assert f"≈ {n(per_token, '.1f')}×" in lesson and f"`1 + {round(per_byte) - 1}·f`" in lesson, lang
         assert "(≈ 10×)" in lesson, lang
+
+
+def test_the_int4_scale_overhead_is_counted() -> None:
+    """n0-l3 said a 16-bit scale per group of 64–128 weights adds "a few bits per hundred": it is 12.5–25 bits per
+    100 weights, +3–6 % on 4-bit weights (the table's ~12 % takes groups of 32 or a zero point too)."""
+    scale_bits, int4_bits = 16, 8 * 0.5  # dtype_bytes("int4") = 0.5
+    per_100 = {g: 100 * scale_bits / g for g in (128, 64)}
+    assert per_100 == {128: 12.5, 64: 25.0}
+    overhead = {g: bits / (100 * int4_bits) for g, bits in per_100.items()}
+    up_to = scale_bits / 32 / int4_bits
+    for lang in ("es", "en"):
+        text = _flat(_section_text("n0-l3", "weights", lang))
+        assert f"{_num(per_100[128], lang, '.1f')}–{_num(per_100[64], lang, '.0f')} bits" in text, lang
+        assert f"{_num(scale_bits / 128, lang, '.3f')}–{_num(scale_bits / 64, lang, '.2f')} bits" in text, lang
+        assert f"+{overhead[128] * 100:.0f}–{overhead[64] * 100:.0f} %" in text, lang  # 3.1 and 6.25
+        assert f"~+{up_to * 100:.0f} %" in text and f"+ ~3–{up_to * 100:.0f} %" in text, lang
+        assert f"~{_num(0.5, lang, '.1f')}–{_num(0.5 * (1 + up_to), lang, '.2f')}" in text, lang
+        assert "pocos bits" not in text and "few bits" not in text, lang
+
+
+def test_the_level_index_names_the_exercises_it_lists() -> None:
+    """n0-index listed "the 5090's ridge" and "70B in INT4" for L1 and L3, whose exercises are the RTX 4090's ridge
+    and Mixtral-8x7B in INT4."""
+    course = load_course(bundled_course())
+    ridge = course.exercises["n0-l1-ridge-4090"]
+    moe = course.exercises["n0-l3-moe-int4-fit"]
+    assert "n0-l1-ridge-4090" in course.lessons["n0-l1"].exercises
+    assert "n0-l3-moe-int4-fit" in course.lessons["n0-l3"].exercises
+    for lang, ridge_words, moe_words in (("es", "la cresta de la 4090", "Mixtral-8x7B en INT4"),
+                                         ("en", "the 4090's ridge", "Mixtral-8x7B in INT4")):
+        assert "4090" in getattr(ridge.title, lang) and moe_words in getattr(moe.title, lang), lang
+        text = _flat(_lesson_text("n0-index", lang))
+        assert ridge_words in text and moe_words in text, lang
+        assert "5090's ridge" not in text and "cresta de la 5090" not in text, lang
+        assert "70B in INT4" not in text and "70B en INT4" not in text, lang
