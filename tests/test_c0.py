@@ -223,10 +223,10 @@ def test_pass_2_before_pass_1_or_with_hints_does_not_count() -> None:
 def test_a_disagreeing_pass_2_does_not_count() -> None:
     # pass 1 failed, pass 2 passed: it does not reproduce pass 1
     level = _level([attempt(1, "n0-l1-a", 0.2), attempt(2, "n0-l1-a", 1.0, pass_number=2)])
-    assert not level.passed and "n0-l1-a ✗✓" in level.evidence["en"]
+    assert not level.passed and "n0-l1-a ~✓" in level.evidence["en"]  # 0.2: partial credit, not a plain miss
     # pass 1 passed, pass 2 failed
     level = _level([attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-a", 0.2, pass_number=2)])
-    assert not level.passed and "n0-l1-a ✓✗: pass 2 #2 0.20 not passed" in level.evidence["en"]
+    assert not level.passed and "n0-l1-a ✓~: pass 2 #2 0.20 not passed" in level.evidence["en"]
     # the latest pass 2 counts: a later failed pass 2 withdraws an earlier passed one
     level = _level([attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-a", 1.0, pass_number=2),
                     attempt(3, "n0-l1-a", 0.1, pass_number=2)])

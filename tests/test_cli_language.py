@@ -104,9 +104,10 @@ def test_exercise_help_in_spanish_and_english(capsys: pytest.CaptureFixture[str]
     code, out, err = tutor(capsys, "exercise", "run", "--help", "--lang", "en")
     assert code == 0 and out.startswith("usage: tutor exercise run [-h]")
     assert "\npositional arguments:\n  ID " in out and "\noptions:\n" in out
-    assert "how sure you are, 50–100 (%) or 0.5–1 (default 80)" in out
+    assert "how sure you are in % (default 80), from chance to 100" in " ".join(out.split())
     code, out, err = tutor(capsys, "exercise", "run", "--help", "--lang", "es")
-    assert "\nargumentos posicionales:\n  ID " in out and "tu confianza, 50–100 (%) o 0,5–1" in out
+    assert "\nargumentos posicionales:\n  ID " in out
+    assert "tu confianza en % (por omisión 80), del azar a 100" in " ".join(out.split())
 
 
 def test_a_missing_exercise_id_in_spanish_and_english() -> None:

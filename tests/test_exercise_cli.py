@@ -173,7 +173,7 @@ def test_progress_report_and_export_import(capsys: pytest.CaptureFixture[str], t
     assert report["calibration"]["n"] == 2
     assert [h["exercise"] for h in report["history"]] == ["t-diag", "t-fit"]
     code, out, _ = tutor(capsys, "progress", "--lang", "en")
-    assert "C0 (CPU): not yet" in out and "of your 60 % guesses, 1 of 1 were right" in out
+    assert "C0 (CPU): not yet" in out and "of your 60–69 % guesses, 1 of 1 were right" in out
     target = tmp_path / "progress.json"
     assert tutor(capsys, "progress", "export", str(target))[0] == 0
     code, _, err = tutor(capsys, "progress", "import", str(target))

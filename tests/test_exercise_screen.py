@@ -181,3 +181,22 @@ async def test_a_refused_prediction_is_said_in_spanish_where_the_learner_sees_it
                 return False
 
         await wait_for(pilot, on_screen)
+
+
+async def test_the_confidence_floor_is_chance_among_the_options(tmp_path: Path) -> None:
+    """Four options: chance is 25 %, so a 30 % guess is a guess the learner may lock (issue 30)."""
+    from textual.widgets import Label
+
+    from tutor.paths import bundled_course
+
+    app = make_app(course=load_course(bundled_course()), store=ProgressStore(tmp_path / "p.sqlite3"), lang="es",
+                   telemetry="host")
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_exercise(app, pilot, "f1-t01-sorted-branch", fake_measure)
+        assert str(screen.query_one("#ex-confidence-label", Label).render()) == "Confianza (25–100 %)"
+        screen.query_one("#choice-branch-prediction").value = True  # type: ignore[attr-defined]
+        screen.query_one("#ex-confidence", Input).value = "30"
+        await pilot.pause()
+        await pilot.press("ctrl+l")
+        await wait_for(pilot, lambda: bool(app.store.attempts()))
+        assert app.store.attempts()[0].confidence == 0.3

@@ -245,7 +245,9 @@ def test_calibration() -> None:
     assert cal.n == 10
     bucket = next(b for b in cal.buckets if b.confidence_pct == 80)
     assert (bucket.right, bucket.total) == (6, 9)
-    assert bucket.sentence("en") == "of your 80 % guesses, 6 of 9 were right"
+    assert (bucket.low_pct, bucket.high_pct) == (80, 89)
+    assert bucket.sentence("en") == "of your 80–89 % guesses, 6 of 9 were right"
+    assert bucket.sentence("es") == "de tus predicciones con una confianza del 80 al 89 %, acertaste 6 de 9"
     expected = (6 * 0.2**2 + 3 * 0.8**2 + 0.5**2) / 10
     assert cal.brier == pytest.approx(expected)
     assert calibrate([]).brier is None
@@ -319,8 +321,9 @@ def test_the_boundaries_the_mutants_moved() -> None:
     exact = ResolvedTruth(source="formula", value=32.0, unit="GB")
     assert grade_fit(Prediction(choice="fits"), exact, 32.0, FIT.grading).verdict == "correct"
     assert grade_fit(Prediction(choice="does_not_fit"), exact, 32.0, FIT.grading).verdict == "wrong"
-    # calibration buckets round to the nearest 10 % (round → floor fails at 86 %)
-    assert bucket_of(0.86) == 90 and bucket_of(0.84) == 80 and bucket_of(0.5) == 50
+    # calibration buckets are ranges that hold what they say (floor → round fails at 86 % and at 95 %)
+    assert bucket_of(0.86) == 80 and bucket_of(0.84) == 80 and bucket_of(0.5) == 50 and bucket_of(0.49) == 40
+    assert bucket_of(0.95) == 90 and bucket_of(1.0) == 90 and bucket_of(0.9) == 90 and bucket_of(0.899) == 80
     # the roof check allows three CVs of noise (3·CV → 1·CV fails): 25 % above a roof with a 10 % CV is noise
     roof = RooflineReference.from_json(ROOF)
     assert roof_check(achieved_gflops=1.0, achieved_gbs=30.0 * 1.25, working_set_bytes=None, roofline=roof,
@@ -328,3 +331,59 @@ def test_the_boundaries_the_mutants_moved() -> None:
     flagged = roof_check(achieved_gflops=1.0, achieved_gbs=30.0 * 1.35, working_set_bytes=None, roofline=roof,
                          cv=0.10)
     assert flagged is not None and flagged.code == "above_bandwidth_roof" and flagged.margin == pytest.approx(0.3)
+
+
+# -- issue 30: grading that reads right -------------------------------------------------------------------------
+
+SEVEN = ex(kind="diagnose", choices=[{"id": f"c{i}", "label": TEXT} for i in range(7)], answer="c0")
+FOUR = ex(kind="diagnose", choices=[{"id": f"c{i}", "label": TEXT} for i in range(4)], answer="c0")
+
+
+def test_the_confidence_floor_is_chance_for_a_choice() -> None:
+    from tutor.grading.predict import confidence_floor_of
+
+    assert [confidence_floor_of(e) for e in (SEVEN, FOUR, DIAG, BOUND, FIT, NUMBER)] == [0.14, 0.25, 0.5, 0.5,
+                                                                                          0.5, 0.5]
+    assert parse_prediction(SEVEN, "c3", confidence="14").confidence == 0.14  # the floor shown can be typed
+    assert parse_prediction(SEVEN, "c3", confidence="20 %").confidence == 0.2
+    assert parse_prediction(FOUR, "c1", confidence="0.3").confidence == 0.3
+    with pytest.raises(PredictionError) as caught:
+        parse_prediction(SEVEN, "c3", confidence="10")
+    assert caught.value.describe("en") == "confidence 10 is outside 14–100 %"
+    assert caught.value.describe("es") == "la confianza 10 está fuera de 14–100 %"
+    for two_or_number in (DIAG, BOUND, NUMBER):  # chance is 50 % (two options) or not defined (a number)
+        with pytest.raises(PredictionError) as caught:
+            parse_prediction(two_or_number, "cpu-wheel" if two_or_number is DIAG else "memory"
+                             if two_or_number is BOUND else "40", confidence="40")
+        assert caught.value.describe("en") == "confidence 40 is outside 50–100 %"
+
+
+def test_a_95_percent_guess_is_counted_in_the_90_to_100_row() -> None:
+    cal = calibrate([(0.95, True), (1.0, False), (0.9, True), (0.86, True), (0.2, False)])
+    rows = [(b.low_pct, b.high_pct, b.total) for b in cal.buckets]
+    assert rows == [(20, 29, 1), (80, 89, 1), (90, 100, 3)]
+    assert [b.sentence("en") for b in cal.buckets][-1] == "of your 90–100 % guesses, 2 of 3 were right"
+    as_json = cal.to_json()["buckets"]
+    assert isinstance(as_json, list) and as_json[-1]["low_pct"] == 90 and as_json[-1]["high_pct"] == 100
+
+
+def test_partial_credit_is_marked_partial() -> None:
+    from tutor.progress.passes import PARTIAL_MARK, ExerciseStatus
+
+    def marks(pass1: float | None, pass2: float | None = None) -> str:
+        return ExerciseStatus(exercise_id="e", attempts=2, best_score=None, pass1_score=pass1, pass1_attempt=1,
+                              pass2_score=pass2, pass2_attempt=2).marks
+
+    assert PARTIAL_MARK == "~"
+    assert marks(0.40) == "~○" and marks(0.0) == "✗○" and marks(0.7) == "✓○" and marks(1.0, 0.40) == "✓~"
+
+
+def test_the_class_report_words_the_buckets_as_ranges() -> None:
+    from tutor.progress.class_report import render_class_report
+
+    cal = calibrate([(0.95, True), (0.95, False), (0.62, True)]).to_json()
+    report = {"learners": ["ana"], "exercises": [], "calibration": cal, "c0": {}, "roofline": []}
+    en, es = render_class_report(report, "en"), render_class_report(report, "es")
+    assert "- at 90–100 % confidence: 1 of 2 right (50%)" in en and "- at 60–69 % confidence: 1 of 1 right" in en
+    assert "- con una confianza del 90 al 100 %: 1 de 2 acertadas (" in es
+    assert "100 % confidence" not in en.replace("90–100 %", "")

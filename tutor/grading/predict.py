@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from tutor.content.models import Choice, Exercise, Text
-from tutor.grading.verdict import CONFIDENCE_MAX, CONFIDENCE_MIN, Prediction
+from tutor.grading.verdict import CONFIDENCE_MAX, CONFIDENCE_MIN, Prediction, confidence_floor
 from tutor.i18n.message import Message, Param
 from tutor.untrusted import clean_line
 
@@ -132,8 +132,15 @@ def unit_read(exercise: Exercise, text: str) -> Message | None:
                       value=quantity.value, unit=exercise.unit)
 
 
-def parse_confidence(value: str | float | None) -> float:
-    """Confidence as a fraction in [0.5, 1.0]; accepts ``0.8``, ``80`` or ``80%``."""
+def confidence_floor_of(exercise: Exercise) -> float:
+    """The lowest confidence ``exercise`` takes: 1/options for a choice among three or more, else 50 %
+    (:func:`~tutor.grading.verdict.confidence_floor`)."""
+    return confidence_floor(None if exercise.kind == "number" else len(choices_of(exercise)))
+
+
+def parse_confidence(value: str | float | None, floor: float = CONFIDENCE_MIN) -> float:
+    """Confidence as a fraction in [``floor``, 1.0]; accepts ``0.8``, ``80`` or ``80%``."""
+    low = round(floor * 100)
     if value is None:
         return 0.8
     if isinstance(value, str):
@@ -141,16 +148,16 @@ def parse_confidence(value: str | float | None) -> float:
         try:
             number = float(text.replace(",", "."))
         except ValueError:
-            raise PredictionError("predict.confidence_not_number", text=_typed(value)) from None
+            raise PredictionError("predict.confidence_not_number", text=_typed(value), low=low) from None
     else:
         number = float(value)
     if not math.isfinite(number):
-        raise PredictionError("predict.confidence_not_finite")
+        raise PredictionError("predict.confidence_not_finite", low=low)
     if number > 1.0:
         number /= 100.0
-    if not CONFIDENCE_MIN - 1e-9 <= number <= CONFIDENCE_MAX + 1e-9:
-        raise PredictionError("predict.confidence_outside", text=_typed(value))
-    return round(min(max(number, CONFIDENCE_MIN), CONFIDENCE_MAX), 4)
+    if not floor - 1e-9 <= number <= CONFIDENCE_MAX + 1e-9:
+        raise PredictionError("predict.confidence_outside", text=_typed(value), low=low)
+    return round(min(max(number, floor), CONFIDENCE_MAX), 4)
 
 
 def _check_range(exercise: Exercise, value: float) -> None:
@@ -172,7 +179,7 @@ def parse_prediction(
     takes the GB it predicts, either as ``gb`` or written after the choice (``does_not_fit:40`` or
     ``does_not_fit 40``); a bare number for a fit exercise is the size, and the choice follows from the capacity.
     """
-    conf = parse_confidence(confidence)
+    conf = parse_confidence(confidence, confidence_floor_of(exercise))
     raw = (text or "").strip()
     if not raw:
         raise PredictionError("predict.empty")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -13,14 +14,26 @@ VERDICTS: tuple[VerdictWord, ...] = ("correct", "partly", "wrong", "inconclusive
 BOUND_CHOICES: tuple[str, ...] = ("memory", "compute")
 FIT_CHOICES: tuple[str, ...] = ("fits", "does_not_fit")
 
+#: The lowest confidence for a number or a choice between two: below 50 % the learner would believe their own
+#: answer less likely right than wrong, and for a number there is no chance level to fall back to (a tolerance band
+#: has no "one in N"), so 50 % stays the floor — the point where the Brier score says "no better than a coin".
 CONFIDENCE_MIN = 0.5
 CONFIDENCE_MAX = 1.0
+
+
+def confidence_floor(options: int | None = None) -> float:
+    """The lowest confidence a prediction may be locked at: chance, 1/``options``, for a choice among three or
+    more (in whole per cents, rounded down, so 1/7 is 14 % and the learner can type the floor they are shown);
+    :data:`CONFIDENCE_MIN` (50 %) for two options or a number (``options`` None)."""
+    if options is None or options <= 2:
+        return CONFIDENCE_MIN
+    return math.floor(100 / options) / 100
 
 
 @dataclass(frozen=True)
 class Prediction:
     """The learner's locked answer: a choice id and/or a number (in the exercise's unit; GB for ``fit``),
-    with a confidence between 0.5 and 1.0."""
+    with a confidence between the exercise's floor (:func:`confidence_floor`) and 1.0."""
 
     choice: str | None = None
     value: float | None = None

@@ -160,7 +160,10 @@ MESSAGES: dict[str, str] = {
     "cli.help.exercise.run.predict": "your prediction (choice id or number); required unless --resume",
     "cli.help.exercise.run.resume": "measure the unfinished attempt #N with the prediction it stored",
     "cli.help.exercise.run.gb": "fit exercises: the size you predict, in GB",
-    "cli.help.exercise.run.confidence": "how sure you are, 50–100 (%) or 0.5–1 (default 80)",
+    "cli.help.exercise.run.confidence": (
+        "how sure you are in % (default 80), from chance to 100: 1/options for a choice among three or more (14 "
+        "for seven), else 50"
+    ),
     "cli.help.exercise.run.pass": "1 (default) or 2: the second pass, without hints, must reproduce the first",
     "cli.help.exercise.run.device": "where to measure (default auto: the GPU when torch can use one)",
     "cli.help.exercise.run.roofline_mode": (
@@ -306,8 +309,8 @@ MESSAGES: dict[str, str] = {
     "cli.help.notebook.write.procedure": "your procedure",
     "cli.help.notebook.write.gap": "your gap (between prediction and result)",
     "cli.help.notebook.write.next_question": "your next question",
-    "cli.help.telemetry.interval": "seconds between samples (default 1.0, minimum {minimum})",
     "cli.help.notebook.write.note": "a later thought, added as a new dated note (the prediction stays as it was)",
+    "cli.help.telemetry.interval": "seconds between samples (default 1.0, minimum {minimum})",
     "cli.help.telemetry.backend": "auto, nvml, host or replay:FILE (default: auto)",
     "cli.desc.serve": (
         "Each browser tab gets its own app process. With a class's store (--store postgresql://…) every tab opens on "
@@ -356,12 +359,12 @@ MESSAGES: dict[str, str] = {
     ),
     "notebookcli.written.one": "Entry {entry} ({lab}): «{part}» written, {n} word.",
     "notebookcli.written.other": "Entry {entry} ({lab}): «{part}» written, {n} words.",
-    # tutor.commands.serve
     "notebookcli.prediction_locked": (
         "the prediction of entry {entry} was locked when its run started (predict first); add a later thought as "
         "a note: tutor notebook write {entry} --note TEXT"
     ),
     "notebookcli.note_added": "Entry {entry} ({lab}): note added, dated {when}.",
+    # tutor.commands.serve
     "serve.class": (
         "Serving the class at http://{host}:{port} (each learner logs in with their name and token). Ctrl-C stops."
     ),
@@ -465,9 +468,9 @@ MESSAGES: dict[str, str] = {
     "predict.no_unit_here": "'{unit}': this number takes no unit",
     "predict.out_of_scale": "'{text}' is out of scale for a prediction (between {low} and {high}{unit})",
     "predict.read_as": "read as {value} {unit} (you wrote {typed} {typed_unit})",
-    "predict.confidence_not_number": "confidence '{text}' is not a number (50–100 %)",
-    "predict.confidence_not_finite": "confidence must be a finite number (50–100 %)",
-    "predict.confidence_outside": "confidence {text} is outside 50–100 %",
+    "predict.confidence_not_number": "confidence '{text}' is not a number ({low}–100 %)",
+    "predict.confidence_not_finite": "confidence must be a finite number ({low}–100 %)",
+    "predict.confidence_outside": "confidence {text} is outside {low}–100 %",
     "predict.outside_range": "{value} is outside the accepted range, {low} to {high}{unit}",
     "predict.not_positive": "{value}: the prediction must be a positive number",
     "predict.empty": "the prediction is empty",
@@ -671,7 +674,7 @@ MESSAGES: dict[str, str] = {
     "creport.wrong_low": "too low ({count}×, median ×{ratio})",
     "creport.calibration": "Class calibration",
     "creport.brier": "Brier {brier} over {n} graded predictions (0 is perfect; 0.25 is always saying 50 %)",
-    "creport.bucket": "at {pct} % confidence: {right} of {total} right ({rate})",
+    "creport.bucket": "at {low}–{high} % confidence: {right} of {total} right ({rate})",
     "creport.c0": "C0 per learner",
     "creport.col_learner": "Learner",
     "creport.roofline": "Class roofline (by device)",
@@ -1177,7 +1180,7 @@ MESSAGES: dict[str, str] = {
         "bandwidth."
     ),
     # tutor.ui.screens.exercise
-    "ex.confidence": "Confidence (50–100 %)",
+    "ex.confidence": "Confidence ({low}–100 %)",
     "ex.size_gb": "Size you predict (GB, optional)",
     "ex.lock": "Lock prediction",
     "ex.measure": "Measure",
@@ -1334,10 +1337,10 @@ MESSAGES: dict[str, str] = {
     "notebook.w.yes": "yes",
     "notebook.w.no": "no",
     "notebook.w.datasheet": "datasheet",
-    "notebook.fig.workload": "workload",
     "notebook.w.note": "Note",
     "notebook.w.notes": "Notes added after the result",
     "notebook.w.locked": "Locked when the run started (predict first): add a later thought as a note below.",
+    "notebook.fig.workload": "workload",
     "notebook.fig.achieved_gbs": "achieved GB/s",
     "notebook.fig.achieved_gflops": "achieved GFLOP/s",
     "notebook.fig.intensity": "arithmetic intensity (FLOP/B)",
@@ -1375,9 +1378,9 @@ MESSAGES: dict[str, str] = {
     "notebook.doctor.failed": "Doctor FAILED.",
     "notebook.empty": "The notebook is empty: finish a lab and its entry is filed here.",
     "notebook.saved": "Entry saved.",
-    "notebook.exported": "Notebook exported to {path}",
     "notebook.note_placeholder": "A later thought? Write it here: Ctrl+S adds it as a new dated note.",
     "notebook.note_added": "Note added.",
+    "notebook.exported": "Notebook exported to {path}",
     "notebook.export_failed": "Could not export: {reason}",
     "notebook.from_run": "(from the run; not edited)",
     # tutor.ui.screens.progress
@@ -1385,7 +1388,7 @@ MESSAGES: dict[str, str] = {
     "progress.title": "Progress",
     "progress.lessons": "Lessons",
     "progress.calibration": "Calibration",
-    "progress.calibration.bucket": "of your {pct} % guesses, {right} of {total} were right",
+    "progress.calibration.bucket": "of your {low}–{high} % guesses, {right} of {total} were right",
     "progress.cli.c0_passed": "{name}: PASSED",
     "progress.cli.c0_not_yet": "{name}: not yet",
     "progress.cli.cpu_only": "(CPU-only evidence: this is C0 (CPU), not the GPU checkpoint)",
@@ -1393,7 +1396,8 @@ MESSAGES: dict[str, str] = {
     "progress.cli.passes": " · pass 1 {pass1}/{n}, pass 2 {pass2}/{n}, reproduced {reproduced}/{n}",
     "progress.cli.reproduced": " · reproduced",
     "exercise.cli.legend": (
-        "marks: pass 1, pass 2 (✓ passed, ✗ tried, not passed, ○ not tried); pass 2 (--pass 2, no hints, no "
+        "marks: pass 1, pass 2 (✓ passed, ~ partial credit, not passed, ✗ tried, no credit, ○ not tried); pass 2 "
+        "(--pass 2, no hints, no "
         "theory) opens once pass 1 was attempted and counts for C0 when it reproduces it"
     ),
     "exercise.kind.bound": "bound",
@@ -1406,7 +1410,7 @@ MESSAGES: dict[str, str] = {
     "exercise.cli.prediction": "Your prediction",
     "exercise.cli.device": "{workload} runs only on {devices}, not {device}",
     "exercise.cli.none": "(no exercises in this course)",
-    "progress.cli.marks": "marks: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
+    "progress.cli.marks": "marks: pass 1, pass 2 (✓ passed, ~ partial credit, ✗ no credit, ○ not tried)",
     "progress.cli.acknowledged": "acknowledged {n} recovery notice(s); the backups were not touched",
     "progress.cli.nothing_to_acknowledge": "nothing to acknowledge",
     "progress.cli.exported": "exported to {file}: {rows}",
@@ -1443,7 +1447,7 @@ MESSAGES: dict[str, str] = {
     "progress.yes": "Yes, delete",
     "progress.no": "Cancel",
     "progress.lesson_columns": "lesson|✓|exercises|sections|pass 1|pass 2|reproduced",
-    "progress.exercises": "Exercises: pass 1, pass 2 (✓ passed, ✗ not passed, ○ not tried)",
+    "progress.exercises": "Exercises: pass 1, pass 2 (✓ passed, ~ partial credit, ✗ no credit, ○ not tried)",
     "progress.exercise_columns": "exercise|passes|pass 1|pass 2|reproduced",
     "progress.reproduced": "reproduced",
     "progress.history_columns": "#|when|exercise|pass|state|verdict|score|conf.|hints",

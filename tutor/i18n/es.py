@@ -170,7 +170,10 @@ MESSAGES: dict[str, str] = {
     "cli.help.exercise.run.predict": "tu predicción (id de una opción o número); obligatoria salvo con --resume",
     "cli.help.exercise.run.resume": "mide el intento sin terminar #N con la predicción que guardó",
     "cli.help.exercise.run.gb": "ejercicios de cabe: el tamaño que predices, en GB",
-    "cli.help.exercise.run.confidence": "tu confianza, 50–100 (%) o 0,5–1 (por omisión 80)",
+    "cli.help.exercise.run.confidence": (
+        "tu confianza en % (por omisión 80), del azar a 100: 1/opciones si eliges entre tres o más (14 con "
+        "siete), si no 50"
+    ),
     "cli.help.exercise.run.pass": "1 (por omisión) o 2: la segunda pasada, sin pistas, debe reproducir la primera",
     "cli.help.exercise.run.device": "dónde medir (por omisión auto: la GPU cuando torch puede usarla)",
     "cli.help.exercise.run.roofline_mode": (
@@ -311,10 +314,10 @@ MESSAGES: dict[str, str] = {
     "cli.help.notebook.write.procedure": "tu procedimiento",
     "cli.help.notebook.write.gap": "tu diferencia (entre la predicción y el resultado)",
     "cli.help.notebook.write.next_question": "tu siguiente pregunta",
-    "cli.help.class": "da una clase sobre un PostgreSQL: init, add-learner, report, leases, break-lease",
     "cli.help.notebook.write.note": (
         "una idea posterior, añadida como nota nueva con fecha (la predicción queda como estaba)"
     ),
+    "cli.help.class": "da una clase sobre un PostgreSQL: init, add-learner, report, leases, break-lease",
     "cli.desc.class": (
         "Prepara el PostgreSQL de una clase (esquema, roles, seguridad por filas), da de alta alumnos con un rol y un "
         "token propios, e informa sobre la clase. Necesita --store postgresql://… (la conexión del profesor) o "
@@ -416,12 +419,12 @@ MESSAGES: dict[str, str] = {
     ),
     "notebookcli.written.one": "Entrada {entry} ({lab}): «{part}» escrita, {n} palabra.",
     "notebookcli.written.other": "Entrada {entry} ({lab}): «{part}» escrita, {n} palabras.",
-    # tutor.commands.serve
     "notebookcli.prediction_locked": (
         "la predicción de la entrada {entry} quedó fijada al empezar su ejecución (primero se predice); añade "
         "una idea posterior como nota: tutor notebook write {entry} --note TEXTO"
     ),
     "notebookcli.note_added": "Entrada {entry} ({lab}): nota añadida, con fecha {when}.",
+    # tutor.commands.serve
     "serve.class": "Sirviendo la clase en http://{host}:{port} (cada alumno entra con su nombre y token). Ctrl-C para.",
     "serve.single": (
         "Sirviendo tu progreso en http://{host}:{port} (sin login: quien llegue a esta dirección lo ve). Ctrl-C para."
@@ -527,9 +530,9 @@ MESSAGES: dict[str, str] = {
     "predict.no_unit_here": "'{unit}': este número no lleva unidad",
     "predict.out_of_scale": "'{text}' está fuera de escala para una predicción (entre {low} y {high}{unit})",
     "predict.read_as": "leído como {value} {unit} (escribiste {typed} {typed_unit})",
-    "predict.confidence_not_number": "la confianza «{text}» no es un número (50–100 %)",
-    "predict.confidence_not_finite": "la confianza debe ser un número finito (50–100 %)",
-    "predict.confidence_outside": "la confianza {text} está fuera de 50–100 %",
+    "predict.confidence_not_number": "la confianza «{text}» no es un número ({low}–100 %)",
+    "predict.confidence_not_finite": "la confianza debe ser un número finito ({low}–100 %)",
+    "predict.confidence_outside": "la confianza {text} está fuera de {low}–100 %",
     "predict.outside_range": "{value} está fuera del rango aceptado, de {low} a {high}{unit}",
     "predict.not_positive": "{value}: la predicción debe ser un número positivo",
     "predict.empty": "la predicción está vacía",
@@ -741,7 +744,7 @@ MESSAGES: dict[str, str] = {
     "creport.wrong_low": "demasiado bajo ({count}×, mediana ×{ratio})",
     "creport.calibration": "Calibración de la clase",
     "creport.brier": "Brier {brier} sobre {n} predicciones corregidas (0 es perfecto; 0,25 es decir siempre 50 %)",
-    "creport.bucket": "al {pct} % de confianza: {right} de {total} acertadas ({rate})",
+    "creport.bucket": "con una confianza del {low} al {high} %: {right} de {total} acertadas ({rate})",
     "creport.c0": "C0 por alumno",
     "creport.col_learner": "Alumno",
     "creport.roofline": "Roofline de la clase (por dispositivo)",
@@ -1274,7 +1277,7 @@ MESSAGES: dict[str, str] = {
         "ancho de banda."
     ),
     # tutor.ui.screens.exercise
-    "ex.confidence": "Confianza (50–100 %)",
+    "ex.confidence": "Confianza ({low}–100 %)",
     "ex.size_gb": "Tamaño que predices (GB, opcional)",
     "ex.lock": "Bloquear predicción",
     "ex.measure": "Medir",
@@ -1435,12 +1438,12 @@ MESSAGES: dict[str, str] = {
     "notebook.w.yes": "sí",
     "notebook.w.no": "no",
     "notebook.w.datasheet": "ficha técnica",
-    "notebook.fig.workload": "carga",
     "notebook.w.note": "Nota",
     "notebook.w.notes": "Notas añadidas después del resultado",
     "notebook.w.locked": (
         "Fijada al empezar la ejecución (primero se predice): añade una idea posterior como nota abajo."
     ),
+    "notebook.fig.workload": "carga",
     "notebook.fig.achieved_gbs": "GB/s alcanzados",
     "notebook.fig.achieved_gflops": "GFLOP/s alcanzados",
     "notebook.fig.intensity": "intensidad aritmética (FLOP/B)",
@@ -1478,9 +1481,9 @@ MESSAGES: dict[str, str] = {
     "notebook.doctor.failed": "Doctor: HA FALLADO.",
     "notebook.empty": "El cuaderno está vacío: termina un laboratorio y su entrada se archiva aquí.",
     "notebook.saved": "Entrada guardada.",
-    "notebook.exported": "Cuaderno exportado a {path}",
     "notebook.note_placeholder": "¿Una idea posterior? Escríbela aquí: Ctrl+S la añade como nota nueva con fecha.",
     "notebook.note_added": "Nota añadida.",
+    "notebook.exported": "Cuaderno exportado a {path}",
     "notebook.export_failed": "No se pudo exportar: {reason}",
     "notebook.from_run": "(de la ejecución; no se edita)",
     # tutor.ui.screens.progress
@@ -1488,7 +1491,9 @@ MESSAGES: dict[str, str] = {
     "progress.title": "Progreso",
     "progress.lessons": "Lecciones",
     "progress.calibration": "Calibración",
-    "progress.calibration.bucket": "de tus predicciones al {pct} %, acertaste {right} de {total}",
+    "progress.calibration.bucket": (
+        "de tus predicciones con una confianza del {low} al {high} %, acertaste {right} de {total}"
+    ),
     "progress.cli.c0_passed": "{name}: SUPERADO",
     "progress.cli.c0_not_yet": "{name}: todavía no",
     "progress.cli.cpu_only": "(evidencia sólo de CPU: esto es C0 (CPU), no el checkpoint de GPU)",
@@ -1496,7 +1501,8 @@ MESSAGES: dict[str, str] = {
     "progress.cli.passes": " · pasada 1 {pass1}/{n}, pasada 2 {pass2}/{n}, reproducidos {reproduced}/{n}",
     "progress.cli.reproduced": " · reproducido",
     "exercise.cli.legend": (
-        "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ intentada sin aprobar, ○ sin intentar); la pasada 2 "
+        "marcas: pasada 1, pasada 2 (✓ aprobada, ~ puntuación parcial, sin aprobar, ✗ intentada sin puntos, "
+        "○ sin intentar); la pasada 2 "
         "(--pass 2, sin pistas ni teoría) se abre tras intentar la 1 y cuenta para C0 cuando la reproduce"
     ),
     "exercise.kind.bound": "límite",
@@ -1509,7 +1515,7 @@ MESSAGES: dict[str, str] = {
     "exercise.cli.prediction": "Tu predicción",
     "exercise.cli.device": "{workload} sólo se ejecuta en {devices}, no en {device}",
     "exercise.cli.none": "(no hay ejercicios en este curso)",
-    "progress.cli.marks": "marcas: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
+    "progress.cli.marks": "marcas: pasada 1, pasada 2 (✓ aprobada, ~ puntuación parcial, ✗ sin puntos, ○ sin intentar)",
     "progress.cli.acknowledged": "{n} aviso(s) de recuperación leídos; las copias de seguridad no se tocaron",
     "progress.cli.nothing_to_acknowledge": "no hay avisos que marcar como leídos",
     "progress.cli.exported": "exportado a {file}: {rows}",
@@ -1548,7 +1554,9 @@ MESSAGES: dict[str, str] = {
     "progress.yes": "Sí, borrar",
     "progress.no": "Cancelar",
     "progress.lesson_columns": "lección|✓|ejercicios|secciones|pasada 1|pasada 2|reproducidos",
-    "progress.exercises": "Ejercicios: pasada 1, pasada 2 (✓ aprobada, ✗ sin aprobar, ○ sin intentar)",
+    "progress.exercises": (
+        "Ejercicios: pasada 1, pasada 2 (✓ aprobada, ~ puntuación parcial, ✗ sin puntos, ○ sin intentar)"
+    ),
     "progress.exercise_columns": "ejercicio|pasadas|pasada 1|pasada 2|reproducido",
     "progress.reproduced": "reproducido",
     "progress.history_columns": "#|cuándo|ejercicio|pasada|estado|veredicto|nota|conf.|pistas",

@@ -191,7 +191,8 @@ def render_class_report(report: Mapping[str, Any], lang: Lang) -> str:
         lines.append("")
         for b in cal["buckets"]:
             rate = _pct(b["hit_rate"], lang) if b["hit_rate"] is not None else "—"
-            text = t("creport.bucket", lang, pct=b["confidence_pct"], right=b["right"], total=b["total"], rate=rate)
+            text = t("creport.bucket", lang, low=b["low_pct"], high=b["high_pct"], right=b["right"],
+                     total=b["total"], rate=rate)
             lines.append(f"- {text}")
     else:
         lines.append(t("creport.none", lang))

@@ -71,7 +71,8 @@ class ExerciseStatus:
 
     @property
     def marks(self) -> str:
-        """Two marks, pass 1 then pass 2: ✓ passed, ✗ tried and not passed, ○ not tried (e.g. ✓✓, ✓○, ✗○)."""
+        """Two marks, pass 1 then pass 2: ✓ passed, ~ partial credit (scored, under the pass mark), ✗ tried and
+        scored nothing, ○ not tried (e.g. ✓✓, ✓○, ~○, ✗○)."""
         return _mark(self.pass1_score) + _mark(self.pass2_score)
 
     def to_json(self) -> dict[str, Any]:
@@ -85,10 +86,16 @@ class ExerciseStatus:
                 "reproduced": self.reproduced, "counts_for_c0": self.counts_for_c0}
 
 
+#: The mark of an attempt that scored above 0 but under :data:`PASS_SCORE` (the verdict "partly").
+PARTIAL_MARK = "~"
+
+
 def _mark(score: float | None) -> str:
     if score is None:
         return "○"
-    return "✓" if score >= PASS_SCORE else "✗"
+    if score >= PASS_SCORE:
+        return "✓"
+    return PARTIAL_MARK if score > 0 else "✗"  # a 0.40 earned something: partial, not a plain miss
 
 
 def exercise_status(exercise_id: str, attempts: Sequence[Attempt]) -> ExerciseStatus:

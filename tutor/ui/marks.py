@@ -1,6 +1,7 @@
 """The progress marks drawn in the course map and the lesson, from what the store holds.
 
-An exercise shows two marks, pass 1 then pass 2 (✓ passed, ✗ tried and not passed, ○ not tried), and the word
+An exercise shows two marks, pass 1 then pass 2 (✓ passed, ~ partial credit, ✗ tried and no credit, ○ not tried),
+and the word
 "reproduced" once pass 2 reproduced pass 1 (:mod:`tutor.progress.passes`).
 """
 

@@ -27,7 +27,7 @@ from textual.worker import Worker
 
 from tutor.content import Course, Exercise
 from tutor.grading import Prediction, PredictionError, choices_of, parse_prediction
-from tutor.grading.predict import unit_read
+from tutor.grading.predict import confidence_floor_of, unit_read
 from tutor.grading.units import format_value
 from tutor.i18n import Lang, t
 from tutor.i18n.message import Message as Said
@@ -210,7 +210,8 @@ class ExerciseScreen(RoofRemeasure, TutorScreen[None]):
         self.query_one("#ex-prompt", PackMarkdown).update(ex.prompt.get(lang))
         self.query_one("#ex-setup", Static).update(self._setup_text())
         self.query_one("#ex-prediction-label", Label).update(t("ex.prediction", lang))
-        self.query_one("#ex-confidence-label", Label).update(t("ex.confidence", lang))
+        low = round(confidence_floor_of(ex) * 100)  # chance: 1/options for a choice among three or more
+        self.query_one("#ex-confidence-label", Label).update(t("ex.confidence", lang, low=low))
         if ex.kind == "number":
             self.query_one("#ex-number", Input).placeholder = decimal(0, lang, 1)
         if ex.kind == "fit":
