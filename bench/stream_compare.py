@@ -13,6 +13,12 @@ ratios tutor ÷ STREAM for copy and triad, with the load average at each run.
 Both sides count bytes as STREAM does (copy 2 words per element, triad 3; write-allocate traffic not counted);
 STREAM's arrays are doubles, the tutor's float32 (the bandwidth does not depend on the element type). ``--bench``
 also runs a whole ``tutor bench`` (``--mode``) in the middle and prints its bandwidth headline and triad.
+
+``--same-moments SECONDS`` adds the closest comparison: STREAM's copy and triad loops (the same C, the same gcc
+flags, built as a shared library) and the tutor's kernels, called in turn on the same arrays in one process for
+that long; per window of a few calls each, the ratio tutor ÷ STREAM loop, with the cores other programs kept busy.
+On a shared VM the machine's speed wanders (other programs, and the host's other guests, which no reading inside
+the VM shows); called in turn, both sides see the same moments, so the ratio isolates the kernels themselves.
 """
 
 from __future__ import annotations
@@ -58,6 +64,72 @@ def run_stream(binary: Path, threads: int) -> dict[str, float]:
     return rates
 
 
+_LOOPS_C = r"""
+#include <stddef.h>
+void stream_copy(const float *a, float *c, long n) {
+#pragma omp parallel for
+    for (long j = 0; j < n; j++) c[j] = a[j];
+}
+void stream_triad(const float *a, const float *b, float *c, float s, long n) {
+#pragma omp parallel for
+    for (long j = 0; j < n; j++) c[j] = a[j] + s * b[j];
+}
+"""
+
+
+def same_moments(build_dir: Path, cc: str, seconds: float, array_bytes: int | None) -> dict[str, Any]:
+    """STREAM's loops (as a shared library) and the tutor's kernels in turn on the same arrays, windows of 3
+    calls each: per window the best of each, and the ratios' median over the windows where other programs kept
+    under 0.15 cores busy (all windows when there are none)."""
+    import ctypes
+    import statistics
+
+    from tutor.measure import kernels, roofline
+    from tutor.measure.interference import between, read_counters
+
+    source = build_dir / "stream_loops.c"
+    source.write_text(_LOOPS_C)
+    lib_path = build_dir / "libstream_loops.so"
+    subprocess.run([cc, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(source), "-o", str(lib_path)],
+                   check=True)
+    lib = ctypes.CDLL(str(lib_path))
+    size = array_bytes or roofline.stream_array_bytes("cpu", "quick")
+    n = size // 4
+    fns = kernels.stream_set(("copy", "triad"), {"n": n, "dtype": "float32"}, "cpu")
+    c = fns["copy"]()  # the closures' output array (copy returns it)
+    a = c.clone()  # equal to the closures' input ``a``; the C loops read these two
+    b = (fns["triad"]() - a) / kernels.STREAM_SCALAR
+    out_c = c.clone()
+    ptr = ctypes.c_void_p
+    loops = {"copy": lambda: lib.stream_copy(ptr(a.data_ptr()), ptr(out_c.data_ptr()), ctypes.c_long(n)),
+             "triad": lambda: lib.stream_triad(ptr(a.data_ptr()), ptr(b.data_ptr()), ptr(out_c.data_ptr()),
+                                               ctypes.c_float(kernels.STREAM_SCALAR), ctypes.c_long(n))}
+    gigabytes = {"copy": 2 * n * 4 / 1e9, "triad": 3 * n * 4 / 1e9}
+    for k in KERNELS:
+        for _ in range(2):
+            fns[k]()
+            loops[k]()
+    windows: list[dict[str, float]] = []
+    cpus = os.cpu_count() or 1
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        start = read_counters()
+        best: dict[str, float] = {}
+        for _ in range(3):
+            for k in KERNELS:
+                for side, fn in (("tutor", fns[k]), ("stream", loops[k])):
+                    t0 = time.perf_counter()
+                    fn()
+                    rate = gigabytes[k] / (time.perf_counter() - t0)
+                    best[f"{side}_{k}"] = max(best.get(f"{side}_{k}", 0.0), rate)
+        windows.append({**best, "other_cores": between(start, read_counters(), cpus).other_cores})
+    quiet = [w for w in windows if w["other_cores"] < 0.15] or windows
+    return {"array_bytes": n * 4, "windows": len(windows), "quiet_windows": len(quiet),
+            **{f"ratio_{k}": statistics.median(w[f"tutor_{k}"] / w[f"stream_{k}"] for w in quiet) for k in KERNELS},
+            **{f"{side}_{k}_best": max(w[f"{side}_{k}"] for w in quiet) for side in ("tutor", "stream")
+               for k in KERNELS}}
+
+
 def run_tutor(mode: str, array_bytes: int | None) -> dict[str, Any]:
     """The tutor's bandwidth kernels as the roof measures them (copy and triad, whatever the mode lists)."""
     from tutor.measure import roofline
@@ -85,12 +157,14 @@ def main() -> int:
     parser.add_argument("--array-mib", type=int, default=2048, help="STREAM's array size, MiB each (default 2048)")
     parser.add_argument("--tutor-array-mib", type=int, default=None,
                         help="the tutor's array size, MiB each (default: the roof's own size for --mode)")
-    parser.add_argument("--runs", type=int, default=3, help="STREAM runs; the tutor runs once more (default 3)")
+    parser.add_argument("--runs", type=int, default=5, help="STREAM runs; the tutor runs once more (default 5)")
     parser.add_argument("--ntimes", type=int, default=10, help="STREAM's NTIMES (default 10)")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                         help="OMP_NUM_THREADS for STREAM (default: all cores)")
     parser.add_argument("--mode", default="quick", choices=["quick", "full"], help="the roof's mode (default quick)")
     parser.add_argument("--bench", action="store_true", help="also run a whole tutor bench in the middle")
+    parser.add_argument("--same-moments", type=float, default=0.0, metavar="SECONDS",
+                        help="also call STREAM's loops and the tutor's kernels in turn in one process for SECONDS")
     parser.add_argument("--cc", default=os.environ.get("CC", "gcc"), help="the C compiler (default gcc)")
     parser.add_argument("--build-dir", type=Path, default=None, help="where to build STREAM (default: a temp dir)")
     parser.add_argument("--json", action="store_true", help="print everything as JSON at the end")
@@ -114,6 +188,14 @@ def main() -> int:
         stream_runs: list[dict[str, Any]] = []
         tutor_runs: list[dict[str, Any]] = []
         bench: dict[str, Any] | None = None
+        moments: dict[str, Any] | None = None
+        if args.same_moments > 0:
+            moments = same_moments(build, args.cc, args.same_moments, tutor_bytes)
+            print(f"  same moments ({moments['windows']} windows, {moments['quiet_windows']} quiet, "
+                  f"{moments['array_bytes'] / 2**20:.0f} MiB arrays, load {load()}): tutor ÷ STREAM loop per "
+                  f"window, median: copy {moments['ratio_copy']:.3f}, triad {moments['ratio_triad']:.3f}; best "
+                  f"tutor {moments['tutor_copy_best']:.1f} / {moments['tutor_triad_best']:.1f}, STREAM loop "
+                  f"{moments['stream_copy_best']:.1f} / {moments['stream_triad_best']:.1f} GB/s", flush=True)
         for i in range(args.runs + 1):
             t = {"load": load(), **run_tutor(args.mode, tutor_bytes)}
             tutor_runs.append(t)
@@ -145,7 +227,8 @@ def main() -> int:
             line += f"   (bench {bench[k]:.1f}, ratio {bench[k] / best_stream[k]:.3f})"
         print(line)
     if args.json:
-        print(json.dumps({"stream": stream_runs, "tutor": tutor_runs, "bench": bench, "best_stream": best_stream,
+        print(json.dumps({"stream": stream_runs, "tutor": tutor_runs, "bench": bench, "same_moments": moments,
+                          "best_stream": best_stream,
                           "best_tutor": best_tutor,
                           "ratio": {k: best_tutor[k] / best_stream[k] for k in KERNELS},
                           "created_at": time.time()}, indent=1))
