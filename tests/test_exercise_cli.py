@@ -200,10 +200,47 @@ def test_pass_2_headless_opens_after_pass_1_and_is_reported(capsys: pytest.Captu
     assert code == 0 and second["pass"] == 2
     code, out, _ = tutor(capsys, "exercise", "list", "--lang", "en")
     line = next(x for x in out.splitlines() if "t-fit" in x)
-    assert line.startswith("✓✓ t-fit") and line.endswith("· reproduced")
-    assert next(x for x in out.splitlines() if "t-diag" in x).startswith("○○ t-diag")
+    assert line.split()[:2] == ["✓✓", "t-fit"] and "· reproduced" in line
+    assert next(x for x in out.splitlines() if "t-diag" in x).split()[:2] == ["○○", "t-diag"]
     items = {i["id"]: i for i in json.loads(tutor(capsys, "exercise", "list", "--json")[1])}
     assert items["t-fit"]["passes"]["reproduced"] and items["t-fit"]["passes"]["pass2"]["attempt"] == 2
     code, out, _ = tutor(capsys, "progress", "--lang", "en")
     assert "✓✓ t-fit · reproduced" in out and "pass 1 1/" in out
     assert "1 of 6 reproduced in pass 2" in out
+
+
+# -- issue 30: finding things ------------------------------------------------------------------------------------
+
+
+def test_list_is_in_course_order_with_aligned_columns(capsys: pytest.CaptureFixture[str]) -> None:
+    from rich.cells import cell_len
+
+    assert run_json(capsys, "t-fit", "fits")[0] == 0  # a ✓ mark among the ○ ones
+    for lang, head in (("en", ["passes", "exercise", "kind", "lesson", "title", "answers"]),
+                       ("es", ["pasadas", "ejercicio", "tipo", "lección", "título", "respuestas"])):
+        code, out, _ = tutor(capsys, "exercise", "list", "--lang", lang)
+        assert code == 0
+        table = out.split("\n\n")[0].splitlines()
+        assert table[0].split() == head
+        # the lesson's own order (t-gemm-bound second), not alphabetical (t-copy-gbs second)
+        assert [row.split()[1] for row in table[1:]] == ["t-copy-bound", "t-gemm-bound", "t-copy-gbs",
+                                                         "t-decode-limit", "t-fit", "t-diag"]
+        for word in head[1:]:  # every column starts at the same cell in every row
+            at = cell_len(table[0][:table[0].index(word)])
+            for row in table[1:]:
+                assert row[at - 2:at] == "  " and row[at] != " ", (word, row)
+    items = [i["id"] for i in json.loads(tutor(capsys, "exercise", "list", "--json")[1])]
+    assert items[:3] == ["t-copy-bound", "t-gemm-bound", "t-copy-gbs"]
+
+
+def test_a_wrong_exercise_id_says_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = tutor(capsys, "exercise", "run", "t-copy-bund", "--predict", "memory", "--lang", "en")
+    assert code == 2
+    said = err.strip()
+    assert said.startswith("tutor: error: unknown exercise 't-copy-bund'; did you mean t-copy-bound")  # closest first
+    assert said.endswith("? (all: 'tutor exercise list')")
+    code, _, err = tutor(capsys, "exercise", "run", "t-dag", "--predict", "x", "--lang", "es")
+    assert code == 2 and "¿quisiste decir t-diag?" in err and "todos: 'tutor exercise list'" in err
+    code, _, err = tutor(capsys, "exercise", "run", "zzzz", "--predict", "x", "--lang", "en")
+    assert code == 2 and "did you mean" not in err and "(known: t-copy-bound, t-gemm-bound," in err
+    assert attempts() == []

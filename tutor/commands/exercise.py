@@ -86,15 +86,40 @@ def _course(args: argparse.Namespace) -> Any:
     return load_course(course_dir(args))
 
 
+def course_order(course: Any) -> list[Any]:
+    """Every exercise in the order the course meets them: lesson by lesson, each lesson's in its own order; one no
+    lesson lists comes after its lesson's, and one of an unknown lesson last (by id)."""
+    lesson_order = {lesson.id: i for i, lesson in enumerate(course.ordered_lessons())}
+    listed = {ex_id: (lesson_order[lesson.id], i) for lesson in course.ordered_lessons()
+              for i, ex_id in enumerate(lesson.exercises) if lesson.id in lesson_order}
+    last = 10**6
+    return sorted(course.exercises.values(),
+                  key=lambda e: (*listed.get(e.id, (lesson_order.get(e.lesson, last), last)), e.id))
+
+
+def unknown_exercise(course: Any, wanted: str, lang: Lang) -> CliError:
+    """The refusal of an id the course lacks, with the closest ids ("did you mean …?") when some are close."""
+    import difflib
+
+    ids = [ex.id for ex in course_order(course)]
+    close = difflib.get_close_matches(wanted, ids, n=3, cutoff=0.75)
+    if not close:  # a typo in the lesson part ("n0-l9-…") still finds the exercise by its name
+        tails = {ex_id.split("-", 2)[-1]: ex_id for ex_id in ids}
+        close = [tails[t] for t in difflib.get_close_matches(wanted.split("-", 2)[-1], list(tails), n=3, cutoff=0.75)]
+    shown = clean_line(wanted, 64)
+    if close:
+        return CliError(t("exercise.cli.did_you_mean", lang, id=shown, suggestions=" · ".join(close)), 2)
+    return CliError(t("exercise.cli.unknown", lang, id=shown, known=", ".join(ids[:12]) or "-"), 2)
+
+
 def exercise_listing(course: Any, attempts: Sequence[Attempt] | None = None) -> list[dict[str, Any]]:
-    """The JSON ``tutor exercise list --json`` prints (also used by tests); with the store's ``attempts``, each
-    exercise's two passes (marks, scores, the attempts they rest on, reproduced)."""
+    """The JSON ``tutor exercise list --json`` prints (also used by tests), in course order; with the store's
+    ``attempts``, each exercise's two passes (marks, scores, the attempts they rest on, reproduced)."""
     from tutor.grading import choices_of
     from tutor.progress.passes import exercise_status
 
     out = []
-    lesson_order = {lesson.id: i for i, lesson in enumerate(course.ordered_lessons())}
-    for ex in sorted(course.exercises.values(), key=lambda e: (lesson_order.get(e.lesson, 10**6), e.id)):
+    for ex in course_order(course):
         item: dict[str, Any] = {
             "id": ex.id,
             "kind": ex.kind,
@@ -131,25 +156,40 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json_for_terminal(listing))
         return 0
+    if not listing:
+        print(t("exercise.cli.none", as_lang(lang)))
+        return 0
+    rows = [t("exercise.cli.columns", as_lang(lang)).split("|")]
     for item in listing:
-        extra = ""
+        answers = ""
         if "choices" in item:
-            extra = " | ".join(clean_line(c["id"], 64) for c in item["choices"])
+            answers = clean_line(" | ".join(clean_line(c["id"], 64) for c in item["choices"]), 120)
         elif item["unit"]:
-            extra = clean_line(item["unit"], 20)
+            answers = clean_line(item["unit"], 20)
         title = item["title"].get(lang) or item["title"].get("es") or item["title"].get("en") or ""
         passes = item["passes"]
         note = t("progress.cli.reproduced", as_lang(lang)) if passes["reproduced"] else ""
         kind = t(f"exercise.kind.{item['kind']}", as_lang(lang))
         kind = item["kind"] if kind.startswith("exercise.kind.") else kind
-        ident, lesson = clean_line(item["id"], 64), clean_line(item["lesson"], 64)
-        print(f"{passes['marks']} {ident:<28} {kind:<9} {lesson:<12} {clean_line(extra, 80):<26} "
-              f"{clean_line(title, 120)}{note}")
-    if not listing:
-        print(t("exercise.cli.none", as_lang(lang)))
-    else:
-        print("\n" + t("exercise.cli.legend", as_lang(lang)))
+        rows.append([passes["marks"], clean_line(item["id"], 64), kind, clean_line(item["lesson"], 64),
+                     clean_line(title, 60) + note, answers])
+    for line in _aligned(rows):
+        print(line)
+    print("\n" + t("exercise.cli.legend", as_lang(lang)))
     return 0
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    """Rows as lines whose columns line up (by terminal cells: ✓ and accented letters are one cell each); the
+    last column is not padded."""
+    from rich.cells import cell_len
+
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    lines = []
+    for row in rows:
+        cells = [cell + " " * (width - cell_len(cell)) for cell, width in zip(row, widths, strict=False)]
+        lines.append("  ".join([*cells, row[-1]]).rstrip())
+    return lines
 
 
 def _queue_printer(lang: Any) -> Any:
@@ -217,8 +257,7 @@ def run_exercise(args: argparse.Namespace) -> int:
     course = _course(args)
     exercise = course.exercises.get(args.exercise_id)
     if exercise is None:
-        known = ", ".join(sorted(course.exercises)[:12]) or "-"
-        raise CliError(t("exercise.cli.unknown", lang, id=args.exercise_id, known=known), 2)
+        raise unknown_exercise(course, args.exercise_id, lang)
     if (args.predict is None) == (args.resume is None):
         raise CliError(t("exercise.cli.predict_or_resume", lang), 2)
     check_row_id(args.resume, "--resume", lang)

@@ -1510,6 +1510,10 @@ MESSAGES: dict[str, str] = {
     "exercise.kind.fit": "cabe",
     "exercise.kind.diagnose": "diagnóstico",
     "exercise.cli.unknown": "ejercicio desconocido '{id}' (hay: {known})",
+    "exercise.cli.did_you_mean": (
+        "ejercicio desconocido '{id}'; ¿quisiste decir {suggestions}? (todos: 'tutor exercise list')"
+    ),
+    "exercise.cli.columns": "pasadas|ejercicio|tipo|lección|título|respuestas",
     "exercise.cli.predict_or_resume": "da --predict VALOR, o --resume N para un intento sin terminar",
     "exercise.cli.budget": "--budget debe estar entre {low} y {high} segundos",
     "exercise.cli.prediction": "Tu predicción",
@@ -1928,6 +1932,8 @@ MESSAGES: dict[str, str] = {
     "problem.second_course_file": "un segundo course.yaml",
     "problem.lesson_id_taken": "el id de lección {id} ya está definido en {path}",
     "problem.exercise_id_taken": "el id de ejercicio {id} ya está definido en {path}",
+    "problem.lesson_id_bundled": "el id de lección {id} es del curso incluido; un paquete no puede redefinirlo (su progreso contaría como el de la lección incluida): dale un id propio",
+    "problem.exercise_id_bundled": "el id de ejercicio {id} es del curso incluido; un paquete no puede redefinirlo (sus intentos contarían como los del ejercicio incluido, también para C0): dale un id propio",
     "problem.exercise_undefined": "ningún archivo define el ejercicio {id}",
     "problem.exercise_elsewhere": "el ejercicio {id} pertenece a la lección {lesson}",
     "problem.no_such_lesson": "no hay ninguna lección con id {id}",
