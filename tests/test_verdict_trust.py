@@ -60,11 +60,14 @@ def test_one_prediction_is_never_both_right_and_wrong(choice: str, tmp_path: Pat
                 assert data["counted"] is False and data["score"] is None and data["inconclusive"]
             else:
                 assert data["counted"] is True and data["score"] in (0.0, 1.0)
-        # a disturbed run is inconclusive whatever the ridge, and says why
+        # a disturbed run is inconclusive within 4× of the ridge, and says why; far from it (ridge 0.91 against
+        # ≈ 9 FLOP/B) it is graded, as on a quiet machine
         busy = outcomes[1::2]
-        assert all("disturbed" in o.verdict.truth.inconclusive for o in busy)
-        assert all("other programs" in o.verdict.feedback["en"] for o in busy)
-        assert all("otros programas" in o.verdict.feedback["es"] for o in busy)
+        near = busy[1:]
+        assert all("disturbed" in o.verdict.truth.inconclusive for o in near)
+        assert all("other programs" in o.verdict.feedback["en"] for o in near)
+        assert all("otros programas" in o.verdict.feedback["es"] for o in near)
+        assert busy[0].verdict.counted and busy[0].verdict.verdict == outcomes[0].verdict.verdict
         # inconclusive attempts count in neither the score nor the calibration
         attempts = store.attempts(EXERCISE)
         graded = [a for a in attempts if a.graded]
@@ -103,7 +106,7 @@ async def test_an_inconclusive_reveal_measures_the_same_prediction_again(tmp_pat
     from tutor.ui.screens.exercise import ExerciseScreen
 
     runs = _runs()
-    answers = iter([runs[1], runs[0]])  # ridge 0.91 beside a busy machine, then the same quiet
+    answers = iter([runs[3], runs[2]])  # ridge 2.69 (3.4× from the intensity) beside a busy machine, then quiet
     course = load_course(bundled_course())
     app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
     async with app.run_test(size=(160, 48)) as pilot:
