@@ -39,10 +39,12 @@ def _course() -> Course:
 
 
 def text_before(course: Course, exercise: Exercise, lang: str) -> list[tuple[str, str]]:
-    """(where, text) of everything a learner reads before locking ``exercise``: its lesson's sections and labs,
-    and its own prompt (hints excluded)."""
+    """(where, text) of everything a learner reads before locking ``exercise``: its lesson's summary, outcome,
+    sections and labs, and its own prompt (hints excluded)."""
     lesson = course.lessons[exercise.lesson]
-    parts = [(f"section {s.id}", f"{getattr(s.title, lang)}\n{getattr(s.body, lang)}") for s in lesson.sections]
+    parts = [(name, getattr(value, lang) or "") for name, value in (("summary", lesson.summary),
+                                                                     ("outcome", lesson.outcome)) if value]
+    parts += [(f"section {s.id}", f"{getattr(s.title, lang)}\n{getattr(s.body, lang)}") for s in lesson.sections]
     for lab in lesson.labs:
         for name in ("title", "goal", "prediction", "procedure", "hypothesis", "next_question"):
             value = getattr(lab, name)
@@ -144,8 +146,8 @@ SCENARIOS: dict[str, dict[str, tuple[str, str]]] = {
         "es": (r"16 KiB|tamaños pequeños|L1 .*más lent", r"sobrecarga"),
         "en": (r"16 KiB|small sizes|L1 .*slower", r"overhead")},
     "f1-lab02-curve-rises": {
-        "es": (r"N = 32|\b32[–-]64\b|2·32³|N pequeñ", r"sobrecarga|coste fijo"),
-        "en": (r"N = 32|\b32[–-]64\b|2·32³|small N", r"overhead|fixed cost")},
+        "es": (r"N = 32|\b32[–-]64\b|2·32³|N pequeñ|compute-bound por intensidad", r"sobrecarga|coste fijo|amortiz"),
+        "en": (r"N = 32|\b32[–-]64\b|2·32³|small N|compute-bound by intensity", r"overhead|fixed cost|amortis")},
     "f1-lab03-above-roof": {
         "es": (r"por encima", r"cach[eé]|L3|jerárquico"),
         "en": (r"above", r"cache|L3|hierarchical")},
