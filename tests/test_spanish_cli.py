@@ -18,6 +18,7 @@ from tutor import paths
 from tutor.cli import main
 from tutor.measure.bench_report import compare, render_markdown, render_table
 from tutor.measure.roofline_model import ROOFLINE_FORMAT
+from tutor.progress.c0 import level_exercise_ids
 from tutor.results import BenchReport
 
 REPO = Path(__file__).resolve().parents[1]
@@ -66,7 +67,9 @@ def run(capsys: pytest.CaptureFixture[str], exercise: str, predict: str, lang: s
 
 
 #: The test course's exercise ids (identifiers, not words: ``t-copy-bound``).
-EXERCISE_IDS = ("t-copy-bound", "t-gemm-bound", "t-copy-gbs", "t-decode-limit", "t-fit", "t-diag")
+EXERCISE_IDS = tuple(sorted({"t-copy-bound", "t-gemm-bound", "t-copy-gbs", "t-decode-limit", "t-fit", "t-diag",
+                              *level_exercise_ids()}, key=len, reverse=True))
+"""The pack's and the bundled level's (C0 names the bundled course's exercises still to do), longest first."""
 
 
 def shown(text: str, machine: dict[str, str]) -> str:

@@ -135,7 +135,7 @@ async def test_the_palette_in_spanish_follows_the_toggle(tmp_path: Path) -> None
         english = shown(app)
     for text in (opened, searching, footer):
         assert not leaks(text), "\n".join(leaks(text))
-    assert "Busca una orden…" in opened and "Abrir: L1" in opened and "Lección n0-l1" in opened
+    assert "Busca una orden…" in opened and "Abrir: L1" in opened and "Lección t-l1" in opened
     assert "Salir" in opened and "Idioma: español / English" in opened
     assert "Abrir: L1" in searching
     assert "paleta" in footer and "palette" in footer_en
@@ -278,8 +278,8 @@ async def test_every_screen_speaks_spanish_and_follows_the_toggle(tmp_path: Path
     async with app.run_test(size=SIZE) as app_pilot:
         await read("map")
 
-        app.post_message(OpenLesson("n0-l1"))
-        await settle(app_pilot, lambda: app.screen.id == "lesson-n0-l1")
+        app.post_message(OpenLesson("t-l1"))
+        await settle(app_pilot, lambda: app.screen.id == "lesson-t-l1")
         await read("lesson")
 
         # An exercise: answered, locked, measured (the other Pilot tests' fake), revealed with its roofline chart.
@@ -342,7 +342,7 @@ async def test_every_screen_speaks_spanish_and_follows_the_toggle(tmp_path: Path
         # The toggle: the footer's keys and the screen's words change language at once, on the screen shown.
         await settle(app_pilot, lambda: app.screen is lab)
         await app_pilot.press("escape")
-        await settle(app_pilot, lambda: app.screen.id == "lesson-n0-l1")
+        await settle(app_pilot, lambda: app.screen.id == "lesson-t-l1")
         before = shown(app)
         await app_pilot.press("f2")
         await settle(app_pilot, lambda: app.lang == "en")

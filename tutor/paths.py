@@ -98,3 +98,18 @@ def bundled_course() -> Path:
     if (packaged / "lessons").is_dir():
         return packaged
     return _PACKAGE_DIR.parent
+
+
+BUNDLED_PARTS = ("lessons", "exercises", "course.yaml")
+"""What of :func:`bundled_course` is the course (a source checkout's root holds other folders too)."""
+
+
+def is_bundled_file(path: Path) -> bool:
+    """Whether ``path`` is one of the bundled course's own files (links followed): only those may define the
+    bundled ids; a pack anywhere else, beside it included, cannot."""
+    try:
+        resolved = path.resolve()
+        root = bundled_course().resolve()
+    except (OSError, RuntimeError, ValueError):
+        return False
+    return any(resolved == root / part or resolved.is_relative_to(root / part) for part in BUNDLED_PARTS)

@@ -7,6 +7,7 @@ workload the registry does not know) are checked over everything that loaded.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import re
@@ -18,6 +19,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from tutor import paths
 from tutor.content import yaml_source
 from tutor.content.honesty import explanation_problems
 from tutor.content.models import CourseInfo, Exercise, FieldRule, Lesson, Level, MeasureCall, texts_of
@@ -522,6 +524,14 @@ def load_files(
             continue
         assert isinstance(model, Lesson | Exercise)
         kind = "lesson" if isinstance(model, Lesson) else "exercise"
+        if not paths.is_bundled_file(entry.path) and model.id in bundled_ids():
+            # A pack's progress is stored under its ids: one that is the bundled course's would write attempts and
+            # C0 evidence indistinguishable from the bundled exercise's. Refused; the pack renames it.
+            problem = _at(entry.path, entry.root, ("id",), Message.of(
+                f"problem.{kind}_id_bundled", id=repr(model.id)))
+            course.problems.append(problem)
+            course.invalid.append(InvalidFile(entry.path, (problem,)))
+            continue
         if model.id in seen:
             course.problems.append(
                 _at(entry.path, entry.root, ("id",), Message.of(
@@ -582,6 +592,23 @@ def load_files(
                     course.problems.append(_formula_problem_at(entry.path, entry.root, ex, formula_msg))
     course.problems.sort()
     return course
+
+
+@functools.cache
+def _bundled_course_at(root: Path) -> Course:
+    return load_course(root, require_translations=False, check_registry=False)
+
+
+def bundled() -> Course:
+    """The bundled course, loaded once (no translation or registry checks): what C0 and the id rule read.
+    Callers must not change it."""
+    return _bundled_course_at(paths.bundled_course().resolve())
+
+
+def bundled_ids() -> frozenset[str]:
+    """The lesson and exercise ids the bundled course defines: no other course may define them."""
+    course = bundled()
+    return frozenset([*course.lessons, *course.exercises])
 
 
 def load_course(root: Path, *, require_translations: bool = True, check_registry: bool = True) -> Course:

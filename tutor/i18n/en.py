@@ -1801,8 +1801,11 @@ MESSAGES: dict[str, str] = {
     "problem.second_course_file": "a second course.yaml",
     "problem.lesson_id_taken": "lesson id {id} is already defined in {path}",
     "problem.exercise_id_taken": "exercise id {id} is already defined in {path}",
-    "problem.lesson_id_bundled": "lesson id {id} is one of the bundled course; a pack cannot redefine it (its progress would count as the bundled lesson): give it an id of its own",
-    "problem.exercise_id_bundled": "exercise id {id} is one of the bundled course; a pack cannot redefine it (its attempts would count as the bundled exercise, for C0 too): give it an id of its own",
+    "problem.lesson_id_bundled": ("lesson id {id} belongs to the bundled course; a pack cannot redefine it (its "
+                                  "progress would count as the bundled lesson): give it an id of its own"),
+    "problem.exercise_id_bundled": ("exercise id {id} belongs to the bundled course; a pack cannot redefine it (its "
+                                    "attempts would count as the bundled exercise, for C0 too): give it an id of "
+                                    "its own"),
     "problem.exercise_undefined": "exercise {id} is not defined by any file",
     "problem.exercise_elsewhere": "exercise {id} belongs to lesson {lesson}",
     "problem.no_such_lesson": "no lesson with id {id}",

@@ -1932,8 +1932,11 @@ MESSAGES: dict[str, str] = {
     "problem.second_course_file": "un segundo course.yaml",
     "problem.lesson_id_taken": "el id de lección {id} ya está definido en {path}",
     "problem.exercise_id_taken": "el id de ejercicio {id} ya está definido en {path}",
-    "problem.lesson_id_bundled": "el id de lección {id} es del curso incluido; un paquete no puede redefinirlo (su progreso contaría como el de la lección incluida): dale un id propio",
-    "problem.exercise_id_bundled": "el id de ejercicio {id} es del curso incluido; un paquete no puede redefinirlo (sus intentos contarían como los del ejercicio incluido, también para C0): dale un id propio",
+    "problem.lesson_id_bundled": ("el id de lección {id} es del curso incluido; un paquete no puede redefinirlo "
+                                  "(su progreso contaría como el de la lección incluida): dale un id propio"),
+    "problem.exercise_id_bundled": ("el id de ejercicio {id} es del curso incluido; un paquete no puede "
+                                    "redefinirlo (sus intentos contarían como los del ejercicio incluido, también "
+                                    "para C0): dale un id propio"),
     "problem.exercise_undefined": "ningún archivo define el ejercicio {id}",
     "problem.exercise_elsewhere": "el ejercicio {id} pertenece a la lección {lesson}",
     "problem.no_such_lesson": "no hay ninguna lección con id {id}",

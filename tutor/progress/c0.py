@@ -223,7 +223,9 @@ def _own_explanation(entries: Sequence[StoredEntry], lesson: str = L4_LESSON) ->
     found = None
     for row in entries:
         entry = row.entry
-        if entry.lesson_id != lesson and not entry.lab_id.startswith(lesson + "-"):
+        # an entry of another lesson (a pack's, whatever its lab is called) is not the bundled L4's; an entry that
+        # names no lesson counts by its lab's name
+        if entry.lesson_id != lesson and (entry.lesson_id or not entry.lab_id.startswith(lesson + "-")):
             continue
         if len(entry.gap.split()) >= EXPLANATION_MIN_WORDS:
             found = row
@@ -306,22 +308,31 @@ def evaluate_c0(
         level_condition(attempts, level_exercises),
     )
     kinds = {r.device_kind for r in bench_runs[-2:]}
-    kinds |= {k for a in attempts if (k := attempt_device_kind(a))}
+    counted = {*level_exercises, *gap_exercises}
+    kinds |= {k for a in attempts if a.exercise_id in counted and (k := attempt_device_kind(a))}
     cpu_only = "cuda" not in kinds
     name = "C0 (CPU)" if cpu_only else "C0"
     return Checkpoint(name, all(c.passed for c in conditions), cpu_only, conditions)
 
 
-def level_exercise_ids(course: Any, level: str = C0_LEVEL) -> list[str]:
-    """The exercise ids of every lesson in ``level`` (a :class:`tutor.content.Course`), in course order."""
+def level_exercise_ids(course: Any = None, level: str = C0_LEVEL) -> list[str]:
+    """The exercise ids of every lesson in ``level`` of the bundled course, in course order.
+
+    C0 is the bundled course's checkpoint whatever course is open: a pack (``--course``) that declares a level
+    ``n0`` of its own adds nothing to it, and it cannot define a bundled id (:func:`tutor.content.loader.load_files`
+    refuses it), so only the bundled exercises' attempts count. ``course`` is accepted for the callers that pass
+    the course they show; it is not read."""
+    from tutor.content.loader import bundled
+
+    reference = bundled()
     ids: list[str] = []
-    for lesson in course.lessons_in(level):
-        ids.extend(e.id for e in course.exercises_of(lesson))
+    for lesson in reference.lessons_in(level):
+        ids.extend(e.id for e in reference.exercises_of(lesson))
     return ids
 
 
 def evaluate_store(course: Any, store: Any, env_matches: bool | None = None) -> Checkpoint:
-    """C0 for ``course`` from everything ``store`` holds."""
+    """C0 (the bundled course's, whatever ``course`` is open) from everything ``store`` holds."""
     return evaluate_c0(
         attempts=store.attempts(),
         bench_runs=store.bench_runs(),
