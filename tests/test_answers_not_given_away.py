@@ -107,9 +107,13 @@ def numeric_give_aways(course: Course, exercise: Exercise) -> list[str]:
             for value, unit in values:
                 for form in printed_forms(value, lang):
                     number = r"(?<![\d.,·^])" + re.escape(form) + r"(?!\d|[.,]\d)"
-                    with_unit = number + r"(?=\s?" + UNIT_WORDS[unit] + ")"
-                    said_equal = r"[≈=~]\s?" + number + r"(?=\**(?:[)\]|,;:]|\.(?:\s|$)|$))"
-                    for m in [*re.finditer(with_unit, text), *re.finditer(said_equal, text)]:
+                    with_unit = number + r"(?=\s{0,2}" + UNIT_WORDS[unit] + ")"
+                    said_equal = r"[≈=~]\s?" + number + r"(?=\**(?:[)\]|,;:]|\.(?:\s|$)|[ \t]*(?:\n|$)))"
+                    in_a_cell = r"(?<=\|)\s*[≈~]?\s?" + number + r"(?=\s*\|)"  # a table's column says the unit
+                    hits = [*re.finditer(with_unit, text), *re.finditer(said_equal, text),
+                            *(re.finditer(in_a_cell, text) if unit == truth.unit and sum(ch.isdigit() for ch in form) > 1
+                              else ())]  # a lone digit in a cell is any count
+                    for m in hits:
                         context = " ".join(text[max(0, m.start() - 60):m.end() + 30].split())
                         found.append(f"[{lang}] {where}: {form} {unit} in «…{context}…»")
     return sorted(set(found))
