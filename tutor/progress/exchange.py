@@ -3,7 +3,9 @@
 Import validates the document (format, schema version, every table and column) before touching the store, and
 never overwrites silently: into a store that already holds data it refuses unless told ``merge`` (add what is
 missing, skipping rows already there — same natural key) or ``replace`` (delete everything, then load; one
-transaction, so a failure leaves the old data). Row ids are reassigned; notebook entries keep their lab run.
+transaction, so a failure leaves the old data). The store is checked in the transaction that writes, held against
+any other import (:meth:`~tutor.progress.store.StoreBase.import_transaction`): of two imports into an empty store at
+once, one lands and the other is refused. Row ids are reassigned; notebook entries keep their lab run.
 
 The file is untrusted: it is read through :func:`tutor.untrusted.load_json_bounded` (a regular file, bounded size,
 bounded nesting, no NaN/Infinity/``1e400``, each refused with its line and column), and every value is checked
@@ -257,10 +259,11 @@ def _key(table: str, row: Mapping[str, Any]) -> tuple[Any, ...]:
 def import_document(store: StoreBase, doc: Any, mode: ImportMode = "refuse") -> dict[str, int]:
     """Load a validated export into ``store``; returns rows added per table (see the module docstring)."""
     tables = validate_document(doc)
-    if mode == "refuse" and not store.is_empty():
-        raise _refuse("exchange.not_empty")
     added: dict[str, int] = {}
-    with store.transaction() as conn:
+    with store.import_transaction() as conn:
+        # checked inside the transaction that writes: two imports at once cannot both find the store empty
+        if mode == "refuse" and any(int(conn.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]) for t in TABLES):
+            raise _refuse("exchange.not_empty")
         if mode == "replace":
             for table in reversed(TABLES):
                 conn.execute(f"DELETE FROM {table}")

@@ -318,6 +318,10 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False)
 
 
+IMPORT_LOCK_KEY = 0x7469
+"""The first key of an import's advisory lock on PostgreSQL ("ti"), beside the lease's "tu" and the migration's "tv"."""
+
+
 class StoreBase:
     """The one store interface: every read and write of a learner's progress, in SQL both engines speak.
 
@@ -606,6 +610,20 @@ class StoreBase:
 
     def is_empty(self) -> bool:
         return all(int(self._query(f"SELECT COUNT(*) FROM {t}")[0][0]) == 0 for t in TABLES)
+
+    @contextmanager
+    def import_transaction(self) -> Iterator[Any]:
+        """The write transaction an import checks and writes in, held against every other import from its first
+        statement, so that what it read (the store is empty, these rows are there) is still true when it commits.
+
+        SQLite's transaction begins with ``BEGIN IMMEDIATE`` (the write lock, taken before anything is read);
+        PostgreSQL's takes a transaction-level advisory lock on the importing role first (its rows are the ones it
+        can see), and each later statement reads what the import it waited for committed (read committed)."""
+        with self.transaction() as conn:
+            if self.engine == "postgresql":
+                conn.execute("SELECT pg_catalog.pg_advisory_xact_lock(?::integer, "
+                             "pg_catalog.hashtext(current_user::text))", (IMPORT_LOCK_KEY,))
+            yield conn
 
 
 
