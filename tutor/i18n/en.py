@@ -447,6 +447,10 @@ MESSAGES: dict[str, str] = {
     "exchange.must.prediction_value": "an object whose 'value' is a finite number (or null)",
     "exchange.must.prediction_choice": "an object whose 'choice' is text (or null)",
     "exchange.must.prediction_confidence": "an object whose 'confidence' is between 0 and 1",
+    "exchange.must.id": "an id (1 to 64 of a-z, 0-9 and '-', not starting with '-')",
+    "exchange.must.prediction_choice_id": ("an object whose 'choice' is a choice id (1 to 64 of a-z, 0-9, '-' "
+                                           "and '_', not starting with '-' or '_') or null"),
+    "exchange.must.entry_id": "an id (1 to 64 of a-z, 0-9 and '-', not starting with '-') or empty",
     # tutor.results.reading
     "result.missing": "missing",
     "result.expected": "expected {what}, got {got}",

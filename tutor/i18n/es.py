@@ -507,6 +507,10 @@ MESSAGES: dict[str, str] = {
     "exchange.must.prediction_value": "un objeto cuyo 'value' es un número finito (o null)",
     "exchange.must.prediction_choice": "un objeto cuyo 'choice' es texto (o null)",
     "exchange.must.prediction_confidence": "un objeto cuyo 'confidence' está entre 0 y 1",
+    "exchange.must.id": "un id (de 1 a 64 caracteres a-z, 0-9 y '-', sin empezar por '-')",
+    "exchange.must.prediction_choice_id": ("un objeto cuyo 'choice' es un id de opción (de 1 a 64 caracteres "
+                                           "a-z, 0-9, '-' y '_', sin empezar por '-' ni '_') o null"),
+    "exchange.must.entry_id": "un id (de 1 a 64 caracteres a-z, 0-9 y '-', sin empezar por '-') o vacío",
     # tutor.results.reading
     "result.missing": "falta",
     "result.expected": "se esperaba {what}, llegó {got}",

@@ -10,18 +10,21 @@ once, one lands and the other is refused. Row ids are reassigned; notebook entri
 The file is untrusted: it is read through :func:`tutor.untrusted.load_json_bounded` (a regular file, bounded size,
 bounded nesting, no NaN/Infinity/``1e400``, each refused with its line and column), and every value is checked
 against its column's domain (a confidence in [0, 1], a finite score in [0, 1], a timestamp between 1970 and 2100,
-the right type) before anything is written; a refusal names the field (``tables.attempts[3].confidence``).
+the right type, an id in the course's id grammar) before anything is written; a refusal names the field
+(``tables.attempts[3].confidence``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
+from tutor.content.models import CHOICE_GRAMMAR, ID_GRAMMAR
 from tutor.i18n.message import Message, Param
 from tutor.progress.store import MAX_TIMESTAMP, SCHEMA_VERSION, TABLES, StoreBase
 from tutor.untrusted import UnsafeFile, clean_line, control_characters, describe_control, load_json_bounded
@@ -97,17 +100,48 @@ def _prediction(value: Any) -> Message | None:
     number = value.get("value")
     if number is not None and (not _number(number) or abs(number) > 1e30):
         return Message.of("exchange.must.prediction_value")
-    if value.get("choice") is not None and not isinstance(value.get("choice"), str):
+    choice = value.get("choice")
+    if choice is not None and not isinstance(choice, str):
         return Message.of("exchange.must.prediction_choice")
+    if isinstance(choice, str) and _CHOICE_ID.fullmatch(choice) is None:
+        return Message.of("exchange.must.prediction_choice_id")
     if "confidence" in value and _unit_interval(value["confidence"]) is not None:
         return Message.of("exchange.must.prediction_confidence")
     return None
 
 
 _ID = _count(0, 2**62)
+_COURSE_ID = re.compile(ID_GRAMMAR)
+_CHOICE_ID = re.compile(CHOICE_GRAMMAR)
+
+
+def _course_id(value: Any) -> Message | None:
+    """A lesson's, section's, exercise's or lab's id: the course's own grammar (a line break, a dot or an escape
+    in one would be shown, keyed and compared as an id the course never defined)."""
+    return None if isinstance(value, str) and _COURSE_ID.fullmatch(value) else Message.of("exchange.must.id")
+
+
+def _entry_ids(entry: Any) -> tuple[str, Message] | None:
+    """The ids a notebook entry's JSON names (its lesson and lab, which C0 reads): each an id, or empty."""
+    if not isinstance(entry, Mapping):
+        return None
+    for key in ("lesson_id", "lab_id"):
+        value = entry.get(key)
+        if value is not None and value != "" and _course_id(value) is not None:
+            return key, Message.of("exchange.must.entry_id")
+    return None
+
+
 # column → the domain of its values (beyond the type), as "what it must be" for the error message.
 _DOMAINS: dict[tuple[str, str], Callable[[Any], Message | None]] = {
+    ("sections_read", "lesson_id"): _course_id,
+    ("sections_read", "section_id"): _course_id,
     ("sections_read", "read_at"): _timestamp,
+    ("attempts", "exercise_id"): _course_id,
+    ("attempts", "lesson_id"): _course_id,
+    ("lab_runs", "lab_id"): _course_id,
+    ("lab_runs", "lesson_id"): _course_id,
+    ("notebook_entries", "lab_id"): _course_id,
     ("attempts", "id"): _ID,
     ("attempts", "pass"): _count(1, 1000),
     ("attempts", "prediction"): _prediction,
@@ -248,6 +282,9 @@ def validate_document(doc: Any) -> dict[str, list[dict[str, Any]]]:
                 must = domain(value) if domain is not None else None
                 if must is not None:
                     raise _refuse("exchange.outside", where=where, value=_show(value), must=must)
+                if (table, col) == ("notebook_entries", "entry") and (named := _entry_ids(value)) is not None:
+                    key, must = named
+                    raise _refuse("exchange.outside", where=f"{where}.{key}", value=_show(value[key]), must=must)
         out[table] = [dict(r) for r in rows]
     return out
 
