@@ -3,9 +3,9 @@
 A learner reaches an exercise after its lesson: the map and the lesson screen list a lesson's sections, then its
 labs, then its exercises (in the order of the lesson's ``exercises:``), and a level's lessons in their ``order``
 (its theories before its labs), so the theory of the earlier lessons of the level, everything the lesson's summary,
-outcome, sections and labs say, and the exercise's own prompt are read before a prediction is locked. That text teaches the
-method; the number, or the cause of the exact symptom, comes after the lock (the explanation). Hints are left out:
-they are asked for, one at a time, and may walk to the answer.
+outcome, sections and labs say, and the exercise's own prompt are read before a prediction is locked. That text
+teaches the method; the number, or the cause of the exact symptom, comes after the lock (the explanation). Hints are
+left out: they are asked for, one at a time, and may walk to the answer.
 
 * A numeric exercise whose truth is a formula of given inputs (``truth.source: formula``, nothing measured): its
   truth, from :func:`tutor.grading.resolve_truth`, is searched at 2 and 3 significant digits as the course prints
@@ -117,9 +117,9 @@ def numeric_give_aways(course: Course, exercise: Exercise) -> list[str]:
                     with_unit = number + r"(?=\s{0,2}" + UNIT_WORDS[unit] + ")"
                     said_equal = r"[≈=~]\s?" + number + r"(?=\**(?:[)\]|,;:]|\.(?:\s|$)|[ \t]*(?:\n|$)))"
                     in_a_cell = r"(?<=\|)\s*[≈~]?\s?" + number + r"(?=\s*\|)"  # a table's column says the unit
+                    several_digits = sum(ch.isdigit() for ch in form) > 1  # a lone digit in a cell is any count
                     hits = [*re.finditer(with_unit, text), *re.finditer(said_equal, text),
-                            *(re.finditer(in_a_cell, text) if unit == truth.unit and sum(ch.isdigit() for ch in form) > 1
-                              else ())]  # a lone digit in a cell is any count
+                            *(re.finditer(in_a_cell, text) if unit == truth.unit and several_digits else ())]
                     for m in hits:
                         context = " ".join(text[max(0, m.start() - 60):m.end() + 30].split())
                         found.append(f"[{lang}] {where}: {form} {unit} in «…{context}…»")
