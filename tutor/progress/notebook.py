@@ -26,7 +26,7 @@ from tutor.progress.rows import PredictionLocked as PredictionLocked
 from tutor.results import BenchReport, Device, Measurement, RooflineReference, SweepPoint, device_label
 from tutor.results import sweep_point as sweep_point  # re-exported: the lab screen plots streamed points
 from tutor.telemetry.format import describe_window
-from tutor.untrusted import clean
+from tutor.untrusted import clean, clean_line
 
 #: Each part's heading per language (``notebook.h.<part>`` in the catalogs).
 HEADINGS: dict[str, dict[Lang, str]] = {name: {lang: t(f"notebook.h.{name}", lang) for lang in LANGS}
@@ -429,10 +429,16 @@ def _describe_workload(result: Measurement, lang: Lang = "en") -> str:
 # -- Markdown ------------------------------------------------------------------------------------------------
 
 
+TITLE_LIMIT = 200
+"""The longest heading the export writes (a title past it is cut with an ellipsis)."""
+
+
 def render_entry(entry: NotebookEntry, lang: Lang, *, level: int = 2) -> str:
     """One entry as Markdown, in the template's order; parts not yet written say so."""
     h = "#" * level
-    title = entry.title or entry.lab_id
+    # a heading is one line: a line break in a lab's title (a pack's, or an imported entry's) would end it and start
+    # a block of the title's choosing (another heading, "✓ C0 reached")
+    title = clean_line(entry.title, TITLE_LIMIT) or clean_line(entry.lab_id, TITLE_LIMIT)
     when = datetime.fromtimestamp(entry.created_at).strftime("%Y-%m-%d %H:%M")
     meta = [f"{word('lab', lang)}: `{entry.lab_id}`"]
     if entry.lesson_id:
@@ -460,7 +466,8 @@ def render_notebook(entries: Iterable[NotebookEntry], lang: Lang, *, title: str 
     from a lesson pack, and the file is meant to be read in a terminal too)."""
     entries = list(entries)
     when = datetime.now().strftime("%Y-%m-%d %H:%M")
-    head = [f"# {title or word('notebook', lang)}", "", f"_{word('exported', lang)}: {when}_", ""]
+    heading = clean_line(title or "", TITLE_LIMIT) or word("notebook", lang)
+    head = [f"# {heading}", "", f"_{word('exported', lang)}: {when}_", ""]
     if not entries:
         return clean("\n".join([*head, word("no_entries", lang), ""]))
     body = "\n---\n\n".join(render_entry(e, lang) for e in entries)
