@@ -200,6 +200,7 @@ MESSAGES: dict[str, str] = {
         "the quick pass (under 30 s, the lab's quick look; by default the standard pass: the same sizes, three "
         "times the rounds, under 90 s, the one whose two runs reproduce)"
     ),
+    "cli.help.bench.standard": "the standard pass (the default; C0's evidence)",
     "cli.help.bench.full": "larger arrays and matrices, more repeats and dtypes (a few minutes)",
     "cli.help.bench.device": "auto (CUDA when present, else the CPU), cpu or cuda (default: auto)",
     "cli.help.bench.json": (
@@ -1562,7 +1563,7 @@ MESSAGES: dict[str, str] = {
     "roof.provisional": "PROVISIONAL roof ({why}): measured again once the machine is quiet, or now with F5",
     "roof.provisional.busy": "other programs used {used} of your {cpus} cores while it was measured",
     "roof.provisional.busy_load": "the machine was busy while it was measured",
-    "roof.provisional.loose": "its {what} repeats spread {cv}",
+    "roof.provisional.loose": "its {what} peak stood {cv} above its typical repeat (not reproduced)",
     "roof.provisional.bandwidth": "bandwidth",
     "roof.provisional.matmul": "matmul",
     "busy.other_programs": (

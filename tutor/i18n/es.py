@@ -222,6 +222,7 @@ MESSAGES: dict[str, str] = {
         "la pasada rápida (menos de 30 s, el vistazo del lab; por omisión, la pasada estándar: los mismos "
         "tamaños, el triple de rondas, menos de 90 s, la que reproduce entre dos ejecuciones)"
     ),
+    "cli.help.bench.standard": "la pasada estándar (por omisión; la evidencia de C0)",
     "cli.help.bench.full": "arrays y matrices más grandes, más repeticiones y más dtypes (unos minutos)",
     "cli.help.bench.device": "auto (CUDA si la hay, si no la CPU), cpu o cuda (por omisión: auto)",
     "cli.help.bench.json": (
@@ -1681,7 +1682,7 @@ MESSAGES: dict[str, str] = {
     "roof.provisional": "techo PROVISIONAL ({why}): se vuelve a medir cuando la máquina esté tranquila, o ya con F5",
     "roof.provisional.busy": "otros programas usaron {used} de tus {cpus} núcleos mientras se medía",
     "roof.provisional.busy_load": "la máquina estaba ocupada mientras se medía",
-    "roof.provisional.loose": "sus repeticiones de {what} variaron un {cv}",
+    "roof.provisional.loose": "su pico de {what} quedó un {cv} por encima de su repetición típica (no se reprodujo)",
     "roof.provisional.bandwidth": "ancho de banda",
     "roof.provisional.matmul": "matmul",
     "busy.other_programs": (

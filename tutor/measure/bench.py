@@ -49,7 +49,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     from tutor.measure.bench_rounds import measure_interleaved
     from tutor.measure.interference import InterferenceProbe
     from tutor.measure.roofline_model import cached_roofline, store_roofline
-    from tutor.theory.roofline import provisional_reasons
+    from tutor.theory.roofline import peak_spreads, provisional_reasons
 
     if mode not in BENCH_MODES:
         raise WorkloadError(f"unknown bench mode {mode!r} (choose quick, standard or full)")
@@ -76,6 +76,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     if interference is not None:
         roof["interference"] = interference.to_json()
     roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
+    roof["peak_spread"] = peak_spreads(roof)
     within_cache = dev == "cpu" and bw["array_bytes"] < 4 * bw["last_level_cache_bytes"]
     cached = cached_roofline(info["fingerprint"])
     keep_final = cached is not None and not (cached.get("provisional") or provisional_reasons(cached))

@@ -382,11 +382,12 @@ def get_roofline(
     ``refresh``.
 
     One roof per machine, and only a trustworthy one is final: a roof measured while other programs took a share
-    of the machine, or whose repeats spread more than :data:`~tutor.theory.roofline.TIGHT_CV`, is cached as
+    of the machine, or whose peak stood more than :data:`~tutor.theory.roofline.TIGHT_SPREAD` above its typical
+    repeat, is cached as
     *provisional* (its ``provisional`` reasons) and measured again the next time it is asked for on a quiet
     machine (``quiet_now``: a short sample of the other programs' load); on a busy machine it is used as it is,
     and every verdict graded against it says so. A provisional roof never replaces a final one in the cache."""
-    from tutor.theory.roofline import provisional_reasons
+    from tutor.theory.roofline import peak_spreads, provisional_reasons
 
     fp = device_info["fingerprint"]
     stale_reason = None
@@ -412,6 +413,7 @@ def get_roofline(
         roof["interference"] = load.result.to_json()
     # the test-only tiny roof (5 repeats of arrays in cache) is never cached nor judged final
     roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
+    roof["peak_spread"] = peak_spreads(roof)
     if stale_reason:
         roof["remeasured_because"] = stale_reason
     if disagreed is not None:

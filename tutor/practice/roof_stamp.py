@@ -74,17 +74,21 @@ def provisional_text(roof: RooflineReference, lang: Lang) -> str | None:
     if not roof.provisional:
         return None
     why = []
+    kept = roof.tables.get("peak_spread")
+    spreads = kept if isinstance(kept, dict) else {}
     for reason in roof.provisional:
         if reason == "busy":
             busy = roof.interference
             why.append(t("roof.provisional.busy", lang, used=format_number(busy.other_cores, lang, ".1f"),
                          cpus=busy.cpus) if busy is not None else t("roof.provisional.busy_load", lang))
         elif reason == "loose_bandwidth":
+            spread = _number(spreads.get("bandwidth"))
             why.append(t("roof.provisional.loose", lang, what=t("roof.provisional.bandwidth", lang),
-                         cv=format_number(roof.bandwidth_cv or 0.0, lang, ".0%")))
+                         cv=format_number(spread if spread is not None else roof.bandwidth_cv or 0.0, lang, ".0%")))
         elif reason == "loose_matmul":
+            spread = _number(spreads.get("matmul"))
             why.append(t("roof.provisional.loose", lang, what=t("roof.provisional.matmul", lang),
-                         cv=format_number(roof.gemm_cv() or 0.0, lang, ".0%")))
+                         cv=format_number(spread if spread is not None else roof.gemm_cv() or 0.0, lang, ".0%")))
     return t("roof.provisional", lang, why="; ".join(why) or "?")
 
 

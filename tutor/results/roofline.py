@@ -129,7 +129,7 @@ class RooflineReference:
                 tables["gemm_cv"] = cvs
         elif isinstance(self.tables.get("gemm_cv"), Mapping):
             tables["gemm_cv"] = dict(self.tables["gemm_cv"])
-        for key in ("provisional", "interference", "probe", "remeasured_because"):
+        for key in ("provisional", "interference", "probe", "remeasured_because", "peak_spread"):
             if key in self.tables:
                 tables[key] = self.tables[key]
         return RooflineReference(
