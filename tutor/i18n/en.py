@@ -1557,6 +1557,10 @@ MESSAGES: dict[str, str] = {
     "roof.probe.disagreed": (
         "MEASURED AGAIN: a probe before grading disagreed with the cached roof (bandwidth ×{bw}, matmul ×{flops})"
     ),
+    "roof.probe.slower": (
+        "a probe before grading found the machine slower now than its roof (bandwidth ×{bw}, matmul ×{flops}): the "
+        "roof is kept, and this run's figures may be low"
+    ),
     "roof.probe.busy": (
         "a probe before grading disagreed with it (bandwidth ×{bw}, matmul ×{flops}) but the machine is busy: kept"
     ),

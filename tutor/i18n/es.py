@@ -1675,6 +1675,10 @@ MESSAGES: dict[str, str] = {
         "MEDIDO DE NUEVO: una sonda antes de calificar no coincidió con el techo guardado (ancho de banda ×{bw}, "
         "matmul ×{flops})"
     ),
+    "roof.probe.slower": (
+        "una sonda antes de calificar encontró la máquina más lenta ahora que su techo (ancho de banda ×{bw}, "
+        "matmul ×{flops}): el techo se mantiene, y las cifras de esta ejecución pueden salir bajas"
+    ),
     "roof.probe.busy": (
         "una sonda antes de calificar no coincidió (ancho de banda ×{bw}, matmul ×{flops}), pero la máquina está "
         "ocupada: se mantiene"

@@ -3,7 +3,6 @@ FLOP/s per dtype, best of many runs, with the datasheet roof beside it when the 
 
 from __future__ import annotations
 
-import math
 import os
 import statistics
 import time
@@ -396,9 +395,9 @@ def get_roofline(
         reasons = list(cached.get("provisional") or []) or provisional_reasons(cached)
         if not reasons:
             check = probe_roof(device, cached) if mode != "tiny" else None
-            if check is None or check["agrees"] or not (quiet_now or machine_quiet)():
+            if check is None or not check["faster"] or not (quiet_now or machine_quiet)():
                 return {**cached, "cached": True, **({"probe": check} if check is not None else {})}
-            stale_reason = "probe_disagreed"  # the machine now measures other figures than its roof says
+            stale_reason = "probe_disagreed"  # the machine beat its roof: the roof was measured low
             disagreed = check
         else:
             disagreed = None
@@ -433,18 +432,23 @@ _PROBED: dict[tuple[str, float], tuple[float, dict[str, Any]]] = {}
 
 def probe_roof(device: str, roof: dict[str, Any], *, now: float | None = None) -> dict[str, Any] | None:
     """A short check of a cached roof before it grades (issue 26 item 3): STREAM copy on the roof's own arrays and
-    fp32 torch.mm at the roof's best size, a few repeats each (≈ 0.1–1 s), their medians against the roof's
-    medians. ``agrees`` is False when either differs by more than ``max(15 %, 3 combined CVs)``. None when the
-    roof does not say which sizes it measured (an older or made-up roof) or the probe cannot run."""
+    fp32 torch.mm at the roof's best size, a few calls each (≈ 0.1–1 s), their fastest call against the roof's
+    peaks (the roof's own rule: STREAM's fastest call).
+
+    ``faster``: the probe beat a peak by more than ``max(15 %, 3× the peak's own spread)``: the roof was measured
+    low (a slow moment, other programs) and is measured again. ``slower``: below by as much: the machine is slower
+    now than when its roof was measured (a slow host, a throttled laptop); the roof is kept, a slow moment does not
+    replace it, and the stamp says so. None when the roof does not say which sizes it measured (an older or made-up
+    roof) or the probe cannot run."""
+    from tutor.theory.roofline import peak_spreads
+
     bandwidth, gemm = roof.get("bandwidth"), roof.get("gemm")
-    copy = bandwidth.get("kernels", {}).get("copy") if isinstance(bandwidth, dict) else None
     fp32 = gemm.get("float32") if isinstance(gemm, dict) else None
     array_bytes = bandwidth.get("array_bytes") if isinstance(bandwidth, dict) else None
-    if not (isinstance(copy, dict) and isinstance(fp32, dict) and isinstance(array_bytes, int)
-            and isinstance(fp32.get("n"), int) and isinstance(copy.get("gbs_median"), int | float)):
-        return None
-    best = next((s for s in fp32.get("sizes", []) if isinstance(s, dict) and s.get("n") == fp32["n"]), None)
-    if best is None or not isinstance(best.get("gflops_median"), int | float):
+    peak_gbs = roof.get("peak_bandwidth_gbs")
+    peak_gflops = (roof.get("peak_gflops") or {}).get("float32") if isinstance(roof.get("peak_gflops"), dict) else None
+    if not (isinstance(fp32, dict) and isinstance(array_bytes, int) and isinstance(fp32.get("n"), int)
+            and isinstance(peak_gbs, int | float) and isinstance(peak_gflops, int | float)):
         return None
     key = (str(roof.get("device", {}).get("fingerprint")), float(roof.get("measured_at") or 0.0))
     now = time.monotonic() if now is None else now
@@ -463,16 +467,17 @@ def probe_roof(device: str, roof: dict[str, Any], *, now: float | None = None) -
         del fn
     except (RuntimeError, MemoryError, DeviceError):
         return None
-    gbs = WORKLOADS["copy"].bytes_fn(copy_params) / 1e9 / copy_stats.median
-    gflops = WORKLOADS["gemm"].flops_fn(gemm_params) / 1e9 / gemm_stats.median
-    bw_ratio, gemm_ratio = gbs / float(copy["gbs_median"]), gflops / float(best["gflops_median"])
-    roof_bw_cv = float(copy.get("time_s", {}).get("cv") or 0.0)
-    roof_gemm_cv = float(best.get("time_s", {}).get("cv") or 0.0)
-    bw_margin = max(PROBE_FLOOR, 3.0 * (roof_bw_cv**2 + copy_stats.cv**2) ** 0.5)
-    gemm_margin = max(PROBE_FLOOR, 3.0 * (roof_gemm_cv**2 + gemm_stats.cv**2) ** 0.5)
-    agrees = abs(math.log(bw_ratio)) <= math.log1p(bw_margin) and abs(math.log(gemm_ratio)) <= math.log1p(gemm_margin)
+    gbs = WORKLOADS["copy"].bytes_fn(copy_params) / 1e9 / copy_stats.min
+    gflops = WORKLOADS["gemm"].flops_fn(gemm_params) / 1e9 / gemm_stats.min
+    bw_ratio, gemm_ratio = gbs / float(peak_gbs), gflops / float(peak_gflops)
+    spreads = peak_spreads(roof)
+    bw_margin = max(PROBE_FLOOR, 3.0 * spreads.get("bandwidth", 0.0))
+    gemm_margin = max(PROBE_FLOOR, 3.0 * spreads.get("matmul", 0.0))
+    faster = bw_ratio > 1 + bw_margin or gemm_ratio > 1 + gemm_margin
+    slower = bw_ratio < 1 / (1 + bw_margin) or gemm_ratio < 1 / (1 + gemm_margin)
     result = {"bandwidth_ratio": bw_ratio, "gflops_ratio": gemm_ratio, "bandwidth_margin": bw_margin,
-              "gflops_margin": gemm_margin, "agrees": agrees, "gbs": gbs, "gflops": gflops}
+              "gflops_margin": gemm_margin, "agrees": not (faster or slower), "faster": faster, "slower": slower,
+              "gbs": gbs, "gflops": gflops}
     _PROBED[key] = (now, result)
     return result
 

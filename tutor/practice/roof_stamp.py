@@ -65,7 +65,9 @@ def probe_text(roof: RooflineReference, lang: Lang) -> str | None:
     ratios = {"bw": format_number(bw, lang, ".2f"), "flops": format_number(gflops, lang, ".2f")}
     if roof.tables.get("remeasured_because") == "probe_disagreed":
         return t("roof.probe.disagreed", lang, **ratios)
-    return t("roof.probe.agreed", lang, **ratios) if probe.get("agrees") else t("roof.probe.busy", lang, **ratios)
+    if probe.get("agrees"):
+        return t("roof.probe.agreed", lang, **ratios)
+    return t("roof.probe.slower", lang, **ratios) if probe.get("slower") else t("roof.probe.busy", lang, **ratios)
 
 
 def provisional_text(roof: RooflineReference, lang: Lang) -> str | None:
