@@ -203,19 +203,22 @@ def check_regular_file(
     if stat.S_ISDIR(st.st_mode):
         raise UnsafeFile(p, Message.of("file.is_folder"))
     if not stat.S_ISREG(st.st_mode):
-        kind = (
-            "file.kind.fifo"
-            if stat.S_ISFIFO(st.st_mode)
-            else "file.kind.device"
-            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-            else "file.kind.socket"
-            if stat.S_ISSOCK(st.st_mode)
-            else "file.kind.other"
-        )
+        kind = _node_kind(st.st_mode)
         raise UnsafeFile(p, Message.of("file.not_regular_kind", kind=Message.of(kind)))
     if st.st_size > limit:
         raise UnsafeFile(p, Message.of("file.over_limit", size=st.st_size, limit=limit))
     return st
+
+
+def _node_kind(mode: int) -> str:
+    """The catalog code of a file-system node that is not a regular file or a folder."""
+    if stat.S_ISFIFO(mode):
+        return "file.kind.fifo"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "file.kind.device"
+    if stat.S_ISSOCK(mode):
+        return "file.kind.socket"
+    return "file.kind.other"
 
 
 def check_output_target(path: Path | str) -> None:
@@ -233,15 +236,7 @@ def check_output_target(path: Path | str) -> None:
     if stat.S_ISDIR(st.st_mode):
         raise UnsafeFile(p, Message.of("file.is_folder"))
     if not stat.S_ISREG(st.st_mode):
-        kind = (
-            "file.kind.fifo"
-            if stat.S_ISFIFO(st.st_mode)
-            else "file.kind.device"
-            if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode)
-            else "file.kind.socket"
-            if stat.S_ISSOCK(st.st_mode)
-            else "file.kind.other"
-        )
+        kind = _node_kind(st.st_mode)
         raise UnsafeFile(p, Message.of("file.not_written_kind", kind=Message.of(kind)))
 
 
