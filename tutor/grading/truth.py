@@ -195,9 +195,10 @@ def _bound_truth(exercise: Exercise, m: Measurement | None) -> ResolvedTruth:
 
     band_factor = 10 ** exercise.grading.too_close_band
     classification = m.classification if m is not None else None
+    ridge_cv = m.roofline.ridge_cv(m.dtype) if m is not None and m.roofline is not None else None
     if m is not None and m.roofline is not None and m.arithmetic_intensity is not None \
             and m.achieved_gflops is not None and m.achieved_gbs is not None:
-        band_factor = ridge_band(band_factor, m.roofline.ridge_cv(m.dtype))
+        band_factor = ridge_band(band_factor, ridge_cv)
         with suppress(KeyError, ValueError, ZeroDivisionError):
             classification = classify(
                 intensity=m.arithmetic_intensity,
@@ -212,8 +213,8 @@ def _bound_truth(exercise: Exercise, m: Measurement | None) -> ResolvedTruth:
     reasons = inconclusive_reasons(m, classification)
     details: dict[str, Any] = {k: v for k, v in classification.to_json().items()
                                if isinstance(v, int | float | str | bool) or v is None}
-    if m.roofline is not None and m.roofline.ridge_cv(m.dtype) is not None:
-        details["ridge_cv"] = m.roofline.ridge_cv(m.dtype)
+    if ridge_cv is not None:
+        details["ridge_cv"] = ridge_cv
     if m.interference is not None:
         details["other_cores"] = m.interference.other_cores
         details["cpus"] = m.interference.cpus

@@ -51,8 +51,8 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
 
     from tutor.measure.bench_rounds import measure_interleaved
     from tutor.measure.interference import InterferenceProbe
-    from tutor.measure.roofline_model import cached_roofline, store_roofline
-    from tutor.theory.roofline import peak_spreads, provisional_reasons
+    from tutor.measure.roofline import judge_roof, keep_as_machine_roof
+    from tutor.measure.roofline_model import cached_roofline
 
     if mode not in BENCH_MODES:
         raise WorkloadError(f"unknown bench mode {mode!r} (choose quick, standard or full)")
@@ -76,16 +76,11 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     train_dtype = measured["train_dtype"]
     bw = roof["bandwidth"]
     interference = load.result
-    if interference is not None:
-        roof["interference"] = interference.to_json()
-    roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
-    roof["peak_spread"] = peak_spreads(roof)
+    judge_roof(roof, interference, mode)
     within_cache = dev == "cpu" and bw["array_bytes"] < 4 * bw["last_level_cache_bytes"]
-    cached = cached_roofline(info["fingerprint"])
-    keep_final = cached is not None and not (cached.get("provisional") or provisional_reasons(cached))
-    if mode != "tiny" and not (sizes == "quick" and within_cache) and not (roof["provisional"] and keep_final):
+    if mode != "tiny" and not (sizes == "quick" and within_cache):
         # one roof per machine: the bench's, unless its arrays fit the cache or it is provisional beside a final one
-        store_roofline(info["fingerprint"], roof)
+        keep_as_machine_roof(info["fingerprint"], roof, cached_roofline(info["fingerprint"]))
     report_progress(1.0, phase("measure.progress.bench_done"))
     load_after = _load_average()
     said = [m for m in (Message.from_dict(x) for x in roof.get("warnings_said", ())) if m is not None]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import torch
@@ -33,6 +33,8 @@ from tutor.measure.specs import (
     lookup_spec,
 )
 from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
+from tutor.results import Interference
+from tutor.theory.roofline import peak_spreads, provisional_reasons
 
 # Per mode: array bytes for DRAM figures (at least 4× LLC), GEMM sizes, time budgets; and how ``tutor bench``
 # measures in interleaved rounds (tutor.measure.bench_rounds): the rounds, each figure's slice of a round (copies,
@@ -372,10 +374,32 @@ def _load_now() -> float | None:
         return None
 
 
+def provisional_of(roof: dict[str, Any]) -> list[str]:
+    """Why a roof (its JSON, as measured or cached) is provisional: the reasons it was stored with, or read from
+    its figures when it was stored without them (an older cache)."""
+    return list(roof.get("provisional") or []) or provisional_reasons(roof)
+
+
+def judge_roof(roof: dict[str, Any], interference: Interference | None, mode: str) -> None:
+    """Put on a just-measured roof what others judge it by: the interference it was measured under, whether it is
+    provisional and why, its peaks' spread. The test-only tiny roof (a few repeats of arrays in cache) is never
+    judged final."""
+    if interference is not None:
+        roof["interference"] = interference.to_json()
+    roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
+    roof["peak_spread"] = peak_spreads(roof)
+
+
+def keep_as_machine_roof(fingerprint: str, roof: dict[str, Any], cached: dict[str, Any] | None) -> None:
+    """Cache ``roof`` as the machine's one roof, unless it is provisional and the cached one is final."""
+    if roof["provisional"] and cached is not None and not provisional_of(cached):
+        return
+    store_roofline(fingerprint, roof)
+
+
 def get_roofline(
     device: str, device_info: dict[str, Any], *, refresh: bool = False, mode: str = "quick",
     should_cancel: CancelCheck | None = None, progress: Progress = noop,
-    quiet_now: Callable[[], bool] | None = None,
 ) -> dict[str, Any]:
     """The roofline of this device fingerprint: the cached one, or measured (and cached) when missing or
     ``refresh``.
@@ -384,42 +408,35 @@ def get_roofline(
     of the machine, or whose peak stood more than :data:`~tutor.theory.roofline.TIGHT_SPREAD` above its typical
     repeat, is cached as
     *provisional* (its ``provisional`` reasons) and measured again the next time it is asked for on a quiet
-    machine (``quiet_now``: a short sample of the other programs' load); on a busy machine it is used as it is,
-    and every verdict graded against it says so. A provisional roof never replaces a final one in the cache."""
-    from tutor.theory.roofline import peak_spreads, provisional_reasons
-
+    machine (:func:`machine_quiet`); on a busy machine it is used as it is, and every verdict graded against it
+    says so. A provisional roof never replaces a final one in the cache (:func:`keep_as_machine_roof`)."""
     fp = device_info["fingerprint"]
     stale_reason = None
     cached = cached_roofline(fp)
     if not refresh and cached is not None:
-        reasons = list(cached.get("provisional") or []) or provisional_reasons(cached)
+        reasons = provisional_of(cached)
         if not reasons:
             check = probe_roof(device, cached) if mode != "tiny" else None
-            if check is None or not check["faster"] or not (quiet_now or machine_quiet)():
+            if check is None or not check["faster"] or not machine_quiet():
                 return {**cached, "cached": True, **({"probe": check} if check is not None else {})}
             stale_reason = "probe_disagreed"  # the machine beat its roof: the roof was measured low
             disagreed = check
         else:
             disagreed = None
-            if not (quiet_now or machine_quiet)():  # a busy machine keeps the roof it has (never a loop)
+            if not machine_quiet():  # a busy machine keeps the roof it has (never a loop)
                 return {**cached, "provisional": reasons, "cached": True}
             stale_reason = "provisional"
     else:
         disagreed = None
     with InterferenceProbe() as load:
         roof = measure_roofline(device, device_info, mode, should_cancel, progress)
-    if load.result is not None:
-        roof["interference"] = load.result.to_json()
-    # the test-only tiny roof (5 repeats of arrays in cache) is never cached nor judged final
-    roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
-    roof["peak_spread"] = peak_spreads(roof)
+    judge_roof(roof, load.result, mode)
     if stale_reason:
         roof["remeasured_because"] = stale_reason
     if disagreed is not None:
         roof["probe"] = disagreed
-    keep_final = cached is not None and not (cached.get("provisional") or provisional_reasons(cached))
-    if mode != "tiny" and not (roof["provisional"] and keep_final):
-        store_roofline(fp, roof)
+    if mode != "tiny":
+        keep_as_machine_roof(fp, roof, cached)
     return {**roof, "cached": False}
 
 
@@ -440,8 +457,6 @@ def probe_roof(device: str, roof: dict[str, Any], *, now: float | None = None) -
     now than when its roof was measured (a slow host, a throttled laptop); the roof is kept, a slow moment does not
     replace it, and the stamp says so. None when the roof does not say which sizes it measured (an older or made-up
     roof) or the probe cannot run."""
-    from tutor.theory.roofline import peak_spreads
-
     bandwidth, gemm = roof.get("bandwidth"), roof.get("gemm")
     fp32 = gemm.get("float32") if isinstance(gemm, dict) else None
     array_bytes = bandwidth.get("array_bytes") if isinstance(bandwidth, dict) else None

@@ -49,7 +49,7 @@ class Interference:
     @property
     def busy(self) -> bool:
         """Whether other programs took enough of the machine to make this figure low."""
-        return self.other_cores > self.threshold_cores or (self.steal is not None and self.steal > BUSY_STEAL)
+        return self.reason is not None
 
     @property
     def reason(self) -> str | None:
