@@ -9,8 +9,6 @@ more than the same course with plain text in those fields prints, and no traceba
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import unicodedata
 from pathlib import Path
@@ -19,6 +17,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from tests.support.cli import run_cli
 
 # The oracle, written here from the Unicode definitions rather than imported from the code under test.
 BIDI_CONTROL = frozenset({0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)})
@@ -43,18 +43,6 @@ hostile_text = st.one_of(
 
 SETTINGS = settings(max_examples=25, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-
-
-def _run(args: list[str]) -> tuple[int, str, str]:
-    from tutor.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main(args)
-        except SystemExit as exc:
-            status = exc.code if isinstance(exc.code, int) else 1
-    return status, out.getvalue(), err.getvalue()
 
 
 def _assert_clean(text: str, where: str) -> None:
@@ -111,7 +99,7 @@ def _listings(monkeypatch: pytest.MonkeyPatch, words: dict[str, str]) -> dict[st
     course = _course(words)
     monkeypatch.setattr(tutor.content, "load_course", lambda *_a, **_k: course)
     monkeypatch.setattr(tutor.commands.lessons, "load_course", lambda *_a, **_k: course)
-    return {" ".join(args): _run([*args, "--lang", "en"])
+    return {" ".join(args): run_cli([*args, "--lang", "en"])
             for args in (["lessons", "list"], ["exercise", "list"], ["exercise", "list", "--json"], ["progress"],
                          ["lab", "list"])}
 
@@ -165,19 +153,19 @@ def test_progress_after_a_hostile_import_is_clean(
 ) -> None:
     path = tmp_path / "import.json"
     path.write_text(json.dumps(_export(exercise_id, choice, state, verdict, feedback)), encoding="utf-8")
-    status, out, err = _run(["progress", "import", "--replace", str(path), "--lang", "en"])
+    status, out, err = run_cli(["progress", "import", "--replace", str(path), "--lang", "en"])
     _assert_clean(out + err, "progress import")
     assert status in (0, 2), err
     assert len(err.splitlines()) <= 1, err  # refused in one line, or imported
-    plain = _run(["progress", "--lang", "en"]) if status == 2 else None
+    plain = run_cli(["progress", "--lang", "en"]) if status == 2 else None
     for args in (["progress", "--lang", "en"], ["progress", "--json"], ["exercise", "list", "--lang", "en"]):
-        run_status, run_out, run_err = _run(args)
+        run_status, run_out, run_err = run_cli(args)
         _assert_clean(run_out + run_err, " ".join(args))
         assert run_status == 0, run_err
         if args[-1] == "--json":
             json.loads(run_out)
     if plain is not None:  # nothing was imported: the report is the one before
-        assert _run(["progress", "--lang", "en"])[1] == plain[1]
+        assert run_cli(["progress", "--lang", "en"])[1] == plain[1]
 
 
 # -- an environment lock whose values are hostile -------------------------------------------------------------------
@@ -224,7 +212,7 @@ def test_the_reveal_of_a_hostile_exercise_is_clean_and_forges_no_line(
         course = _course(words)
         with monkeypatch.context() as patch:
             patch.setattr(tutor.content, "load_course", lambda *_a, **_k: course)
-            return _run(args)
+            return run_cli(args)
 
     plain_status, plain_out, _ = reveal(PLAIN)
     status, out, err = reveal({**PLAIN, **texts})

@@ -7,12 +7,12 @@ list, a line break inside a one-line field printed a second line, ``!!binary`` r
 from __future__ import annotations
 
 import contextlib
-import io
 import unicodedata
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli import run_cli
 from tutor import untrusted
 from tutor.untrusted import clean, clean_line
 
@@ -135,19 +135,6 @@ def test_the_arabic_letter_mark_in_a_pack_is_a_located_error(tmp_path: Path) -> 
 
 
 # -- forged lines in the listings ----------------------------------------------------------------------------------
-
-
-def run_cli(args: list[str]) -> tuple[int, str, str]:
-    """``tutor ARGS`` in this process: the exit status, stdout and stderr (through the CLI's own streams)."""
-    from tutor.cli import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main(args)
-        except SystemExit as exc:
-            status = exc.code if isinstance(exc.code, int) else 1
-    return status, out.getvalue(), err.getvalue()
 
 
 FORGED = "✓ C0 reached"

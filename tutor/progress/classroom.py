@@ -416,7 +416,7 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
             role = sql.Identifier(name)
             # Only the SCRAM verifier, computed here, reaches the server: the token is never in a statement the
             # server may log, and an md5 password_encryption does not apply.
-            verifier = conn.pgconn.encrypt_password(token.encode(), name.encode(), b"scram-sha-256").decode()
+            verifier = _scram_verifier(conn, name, token)
             conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT 16 IN ROLE {}").format(
                 role, sql.Literal(verifier), sql.Identifier(LEARNER_ROLE)))
             # Settings are not inherited from the group role: each learner's own role gets the pinned path.
@@ -425,6 +425,16 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
             _let_in(conn, name)
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
+    return _credentials(admin_dsn, name, token, host)
+
+
+def _scram_verifier(conn: Any, name: str, token: str) -> str:
+    """The SCRAM-SHA-256 verifier of ``token`` for role ``name``, computed here: only it reaches the server."""
+    return str(conn.pgconn.encrypt_password(token.encode(), name.encode(), b"scram-sha-256").decode())
+
+
+def _credentials(admin_dsn: str, name: str, token: str, host: str | None) -> LearnerCredentials:
+    """What the instructor hands learner ``name``: the address without the token, and a ``.pgpass`` line."""
     dsn = learner_dsn(admin_dsn, name, token, host)
     address = learner_dsn(admin_dsn, name, "", host)
     return LearnerCredentials(name=name, token=token, dsn=dsn, server=display_dsn(dsn), address=address,
@@ -504,17 +514,14 @@ def reset_token(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
             pin_search_path(conn, where=where)
             _learner_role(conn, name)
-            verifier = conn.pgconn.encrypt_password(token.encode(), name.encode(), b"scram-sha-256").decode()
+            verifier = _scram_verifier(conn, name, token)
             conn.execute(sql.SQL("ALTER ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(name),
                                                                            sql.Literal(verifier)))
             _let_in(conn, name)
             _end_sessions(conn, name)
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
-    dsn = learner_dsn(admin_dsn, name, token, host)
-    address = learner_dsn(admin_dsn, name, "", host)
-    return LearnerCredentials(name=name, token=token, dsn=dsn, server=display_dsn(dsn), address=address,
-                              pgpass=pgpass_line(address, token))
+    return _credentials(admin_dsn, name, token, host)
 
 
 def remove_learner(admin_dsn: str, name: str) -> None:
