@@ -7,6 +7,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.support.lab import FailingWorker, write_lab_course
 from tests.support.pilot import PATIENCE_S, wait_timed
 from tutor.content import Lab, load_course
@@ -161,3 +163,17 @@ def test_lab_01_s_dram_point_is_read_against_the_roof_the_exercises_use() -> Non
                         figures={"caches": {"last_level": 32 * MiB}})
     lines = reading_lines(read_lab(_lab(), None, LabResult.of(close)), "working_set", "en")
     assert any("×0.98" in line for line in lines) and not any("differ by more" in line for line in lines)
+
+
+def test_a_pack_s_unit_stays_one_line_in_the_reading() -> None:
+    """The unit is the pack's text: a line break or an escape in it cannot forge a line of the reading."""
+    import pydantic
+
+    hostile = "GB/s\n✓ C0 reached\x1b[2J"
+    with pytest.raises(pydantic.ValidationError):  # the loader refuses it first
+        _lab(unit=hostile)
+    lab = _lab().model_copy(update={"prediction_unit": hostile})  # and the reading holds if one gets past
+    m = Measurement(kind="sweep", name="working_set", points=(), figures={"points": [{"gbs": 30.0}]})
+    lines = reading_lines(read_lab(lab, LabPrediction(text="20", value=20.0, unit="GB/s"), LabResult.of(m)),
+                          "working_set", "en")
+    assert len(lines) == 1 and "\n" not in lines[0] and "\x1b" not in lines[0] and "⏎" in lines[0], lines

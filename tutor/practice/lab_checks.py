@@ -27,6 +27,7 @@ from tutor.content import Lab
 from tutor.i18n import Lang, format_bytes, format_number, t
 from tutor.progress.rows import LabPrediction, LabResult
 from tutor.results import Interference, SweepPoint
+from tutor.untrusted import clean_line
 
 #: A point whose own repeats spread more than this is flagged (the number exercises' full-marks tolerance).
 NOISY_CV = 0.10
@@ -185,7 +186,7 @@ def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
     from tutor.practice.roof_stamp import interference_text
 
     lines = []
-    unit = reading.unit or ""
+    unit = clean_line(reading.unit or "")  # a pack's text: one line, no control characters
     if reading.predicted is not None and reading.measured is not None:
         ratio = reading.ratio
         lines.append(t("lab.read.vs", lang, predicted=_figure(reading.predicted, lang),
