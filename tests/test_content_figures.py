@@ -240,3 +240,26 @@ def test_the_level_index_names_the_exercises_it_lists() -> None:
         assert ridge_words in text and moe_words in text, lang
         assert "5090's ridge" not in text and "cresta de la 5090" not in text, lang
         assert "70B in INT4" not in text and "70B en INT4" not in text, lang
+
+
+def test_the_prefill_ceiling_counts_attention_at_8192_tokens() -> None:
+    """n0-l1 gave prefill at 8192 tokens a ceiling of 209.5e12 / 16.06e9 ≈ 13,000 tok/s: twice the parameters,
+    the embedding lookup included and attention over the context left out. By the lesson's own rule (the matrices'
+    15.01 GFLOP plus QKᵀ and ·V over 8192 tokens, 4.29 GFLOP) it is ≈ 10,850."""
+    from tutor.measure.specs import SPECS
+
+    llama = model_preset("llama-3-8b")
+    per_token = llama.prefill_flops_per_token(8192)
+    matrices = 2 * llama.decode_bytes_per_token("bfloat16") / 2
+    attention = per_token - matrices
+    peak = SPECS["rtx-5090"].tflops["bfloat16"] * 1e12
+    ceiling = peak / per_token
+    assert round(ceiling, -1) == 10_850 and round(attention / 1e9, 2) == 4.29
+    for lang in ("es", "en"):
+        text = _flat(_lesson_text("n0-l1", lang))
+        peak_s = _num(peak / 1e12, lang, ".1f")
+        formula = (f"`{peak_s}e12 / ({_num(matrices / 1e9, lang, '.2f')}e9 + {_num(attention / 1e9, lang, '.2f')}e9)"
+                   f" ≈ {_num(round(ceiling, -1), lang, ',.0f')} tokens/s`")
+        assert formula in text, (lang, formula)
+        assert f"≈ {_num(attention / 1e9, lang, '.2f')} GFLOP`" in text, lang
+        assert "13 000" not in text and "13,000" not in text and "16,06e9" not in text and "16.06e9" not in text

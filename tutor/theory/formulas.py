@@ -252,6 +252,14 @@ class ModelPreset:
     def activation_bytes(self, seq_len: int, batch: int = 1, dtype: str = "bfloat16") -> float:
         return activation_bytes(self.layers, self.hidden, self.heads, seq_len, batch, dtype)
 
+    def prefill_flops_per_token(self, seq_len: int) -> float:
+        """FLOPs per prompt token of a prefill of ``seq_len`` tokens, as n0-l1 counts them: 2 per parameter of the
+        matrices (the untied input embedding is a lookup, as in :meth:`decode_bytes_per_token`) plus attention's
+        QKᵀ and PV over the whole context (:func:`attention_flops` per layer, the causal mask not discounted)."""
+        embedding = 0 if self.tied_embeddings else self.vocab * self.hidden
+        attention = attention_flops(1, self.heads, seq_len, self.head_dim) * self.layers / seq_len
+        return 2 * (self.n_params - embedding) + attention
+
 
 _PRESETS_FILE = Path(__file__).with_name("models.yaml")
 
