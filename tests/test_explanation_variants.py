@@ -121,6 +121,7 @@ def test_a_variant_condition_needs_a_measured_bound(tmp_path: Path) -> None:
 
 def test_strict_check_finds_an_answer_printed_in_the_lesson(tmp_path: Path) -> None:
     from tutor.content.loader import strict_problems
+    from tutor.grading.truth import literal_truth
 
     (tmp_path / "lessons").mkdir()
     (tmp_path / "exercises").mkdir()
@@ -139,8 +140,8 @@ def test_strict_check_finds_an_answer_printed_in_the_lesson(tmp_path: Path) -> N
         encoding="utf-8",
     )
     course = check_paths([tmp_path])
-    warnings = strict_problems(course)
+    warnings = strict_problems(course, literal_truth)
     assert [(w.path.name, w.line, w.severity) for w in warnings] == [("e.yaml", 8, "warning")]
     assert "111" in warnings[0].message
     # The bundled course gives no answer away.
-    assert strict_problems(load_course(bundled_course())) == []
+    assert strict_problems(load_course(bundled_course()), literal_truth) == []

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from tutor.content.loader import load_course
+from tutor.measure.sizing import DRAM_BUDGET_BYTES, size_for_dram
 from tutor.paths import bundled_course
 from tutor.practice.runner import measure_request
-from tutor.practice.sizing import DRAM_BUDGET_BYTES, setup_note, size_for_dram, working_set
+from tutor.practice.sizing import setup_note, working_set
 
 SMALL = {"last_level": 32 << 20, "source": "/sys/devices/system/cpu/cpu0/cache"}
 LARGE = {"last_level": 480 << 20, "source": "/sys/devices/system/cpu/cpu0/cache"}

@@ -55,8 +55,9 @@ def run_check(args: argparse.Namespace) -> int:
     course = check_paths(targets, require_translations=not args.allow_one_language)
     if getattr(args, "strict", False):
         from tutor.content.loader import strict_problems
+        from tutor.grading.truth import literal_truth
 
-        course.problems = sorted([*course.problems, *strict_problems(course)])
+        course.problems = sorted([*course.problems, *strict_problems(course, literal_truth)])
     lang = output_lang(args)
     for problem in course.problems:
         print(problem.format(lang))

@@ -83,31 +83,31 @@ def _renderings(value: float) -> set[str]:
     return out
 
 
-def given_away(exercise: Exercise, lesson_texts: list[str]) -> str | None:
+def given_away(exercise: Exercise, lesson_texts: list[str], truth: float | None) -> str | None:
     """The rendering of the exercise's formula truth (from literal inputs only) found in the lesson's text, if any.
 
     A truth that needs a measurement is the learner's own and cannot be in the text; a formula applied to literal
-    inputs is the same number on every machine, so a worked example with the same inputs gives it away.
+    inputs is the same number on every machine, so a worked example with the same inputs gives it away. ``truth`` is
+    that number, resolved by the caller (grading resolves truths; content does not import it), or None when it
+    could not be resolved.
     """
-    truth = exercise.truth
-    if truth is None or truth.source != "formula":
+    if not needs_truth_check(exercise) or truth is None:
         return None
-    if any(isinstance(v, str) and v.startswith("measured:") for v in truth.inputs.values()):
-        return None
-    from tutor.grading.truth import TruthError, resolve_truth
-
-    try:
-        resolved = resolve_truth(exercise, None)
-    except (TruthError, ValueError, ArithmeticError):
-        return None
-    if resolved.value is None:
-        return None
-    for rendering in sorted(_renderings(float(resolved.value)), key=len, reverse=True):
+    for rendering in sorted(_renderings(float(truth)), key=len, reverse=True):
         pattern = re.compile(rf"(?<![\d.,]){re.escape(rendering)}(?![\d])")
         for text in lesson_texts:
             if pattern.search(text):
                 return rendering
     return None
+
+
+def needs_truth_check(exercise: Exercise) -> bool:
+    """Whether the exercise's truth is a formula of literal inputs (the same number on every machine), the only
+    kind :func:`given_away` can find printed in a lesson."""
+    truth = exercise.truth
+    if truth is None or truth.source != "formula":
+        return False
+    return not any(isinstance(v, str) and v.startswith("measured:") for v in truth.inputs.values())
 
 
 def lesson_texts(lesson: Lesson) -> list[str]:

@@ -11,7 +11,7 @@ import functools
 import importlib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -166,6 +166,8 @@ def _pydantic_said(err: Any) -> Message:
     own catalog message; anything else as ``problem.pydantic.other`` (named by its error type), so that no English
     sentence of pydantic's reaches a Spanish reader."""
     kind = str(err.get("type", ""))
+    if kind == "too_long" and isinstance(err.get("input"), str):
+        kind = "string_too_long"  # a PlainText field's length is checked after cleaning, as a length of any kind
     ctx = err.get("ctx") or {}
     rule = ctx.get("error")
     if isinstance(rule, FieldRule):
@@ -642,18 +644,19 @@ def check_paths(targets: list[Path], *, require_translations: bool = True) -> Co
     return course
 
 
-def strict_problems(course: Course) -> list[Problem]:
+def strict_problems(course: Course, truth_of: Callable[[Exercise], float | None]) -> list[Problem]:
     """Warnings ``tutor lessons check --strict`` adds: an exercise whose formula truth (from literal inputs) is
-    printed in the theory of its own lesson, which the learner reads just before predicting it."""
-    from tutor.content.honesty import given_away, lesson_texts
+    printed in the theory of its own lesson, which the learner reads just before predicting it. ``truth_of`` gives
+    an exercise's formula truth (the caller has grading; content does not import it), None when it has none."""
+    from tutor.content.honesty import given_away, lesson_texts, needs_truth_check
 
     problems: list[Problem] = []
     for ex in course.exercises.values():
         lesson = course.lessons.get(ex.lesson)
         path = course.sources.get(ex.id)
-        if lesson is None or path is None:
+        if lesson is None or path is None or not needs_truth_check(ex):
             continue
-        rendering = given_away(ex, lesson_texts(lesson))
+        rendering = given_away(ex, lesson_texts(lesson), truth_of(ex))
         if rendering is None:
             continue
         message = Message.of("problem.given_away", answer=rendering, lesson=repr(lesson.id))

@@ -108,6 +108,16 @@ def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> Resolv
     return _formula_truth(exercise, measurement, target)
 
 
+def literal_truth(exercise: Exercise) -> float | None:
+    """The exercise's truth when no measurement is needed (a formula of literal inputs), or None: what the content
+    checker looks for printed in a lesson (:func:`tutor.content.honesty.given_away` takes it as an argument)."""
+    try:
+        resolved = resolve_truth(exercise, None)
+    except (TruthError, ValueError, ArithmeticError):
+        return None
+    return None if resolved.value is None else float(resolved.value)
+
+
 def _cpu_fit_truth(measurement: Measurement, target: str | None) -> ResolvedTruth:
     """A ``fit`` measured on the CPU: graded against the lesson's formula, the extrapolated measurement beside it.
 

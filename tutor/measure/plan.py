@@ -654,7 +654,7 @@ def build_request(
         options = _validated_options(op, given, PACK_OPTIONS[op], "params")
     dram = _get(spec, "dram")
     if dram is not None and op == "workload" and size_dram and "n" in full:
-        from tutor.practice.sizing import size_for_dram
+        from tutor.measure.sizing import size_for_dram
 
         full, _capped = size_for_dram(str(name), full, float(dram))
     options = _caller_options(options, op, device, roofline_mode, budget_s, time_limit)

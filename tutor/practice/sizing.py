@@ -1,9 +1,8 @@
-"""Sizes taken from the learner's measured memory hierarchy, and what a run's working set is next to it.
+"""What a run's working set is next to the learner's measured memory hierarchy.
 
-A workload that is meant to measure DRAM must not fit in a cache; a fixed size that is "far more than any cache" on
-one machine fits in the 480 MiB L3 of another. So an exercise can ask for ``dram: 4`` (arrays sized to at least
-4× the last-level cache read from the system), capped by a memory budget and by the RAM that is free, and every
-prompt is followed by one line saying what this run will hold next to the caches it read.
+An exercise can ask for ``dram: 4`` (arrays sized to at least 4× the last-level cache read from the system, by
+:func:`tutor.measure.sizing.size_for_dram`, which the measurement plan uses too), and every prompt is followed by
+one line saying what this run will hold next to the caches it read.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from typing import Any
 from tutor.content.models import Exercise
 from tutor.i18n import Lang, format_bytes, format_number, t
 from tutor.measure.decode_sizing import cache_source_text
-from tutor.measure.device import DRAM_BUDGET_BYTES, available_bytes
+from tutor.measure.sizing import size_for_dram
 
 #: Element sizes of the dtypes the registry allows.
 _ELEMENT_BYTES = {"float64": 8, "float32": 4, "tfloat32": 4, "bfloat16": 2, "float16": 2}
@@ -43,34 +42,6 @@ def _caches() -> dict[str, Any]:
     from tutor.measure.device import cache_sizes
 
     return cache_sizes()
-
-
-def size_for_dram(
-    name: str, params: Mapping[str, Any], multiple: float, *, caches: Mapping[str, Any] | None = None,
-    available: int | None = None,
-) -> tuple[dict[str, Any], bool]:
-    """``params`` with ``n`` raised so the workload holds at least ``multiple`` × the last-level cache (never below
-    the ``n`` given), capped by :data:`DRAM_BUDGET_BYTES`, half the free RAM and the registry's bound; and whether a
-    cap cut it short."""
-    from tutor.measure.registry import get_workload, validate_params
-
-    workload = get_workload(name)
-    base = validate_params(name, dict(params))
-    if "n" not in base:
-        return dict(base), False
-    llc = int((caches or _caches())["last_level"])
-    per_element = workload.memory_fn({**base, "n": 1 << 20}) / (1 << 20)
-    wanted = math.ceil(multiple * llc / per_element)
-    budget = DRAM_BUDGET_BYTES
-    free = available if available is not None else available_bytes()
-    if free is not None:
-        budget = min(budget, free // 2)
-    n_cap = int(budget // per_element)
-    n_max = next((p.maximum for p in workload.params if p.name == "n" and p.maximum is not None), 2**28)
-    wanted = -(-wanted // 1024) * 1024  # whole KiB-elements, rounded up so the multiple is reached
-    n = min(wanted, (n_cap // 1024) * 1024, int(n_max))
-    n = max(int(base["n"]), n, 1024)
-    return {**base, "n": n}, n < wanted
 
 
 def working_set(exercise: Exercise, params: Mapping[str, Any] | None = None, *, capped: bool = False,
