@@ -388,3 +388,14 @@ def test_measuring_the_roofline_does_not_count_against_the_run_limit(monkeypatch
     result = run_request({"op": "workload", "name": "copy", "params": {"n": 4096}, "device": "cpu",
                           "roofline_mode": "tiny", "budget_s": 0.05, "time_limit_s": 1.0})
     assert result["kind"] == "workload"
+
+
+def test_the_mode_tables_have_one_source() -> None:
+    """The engines run the sizes the plan estimates from: each mode table is the one in tutor.measure.modes."""
+    from tutor.measure import decode_gap, decode_sizing, model, modes, roofline
+
+    assert model.MODEL_MODES is modes.MODEL_MODES
+    assert decode_gap.GAP_MODES is modes.GAP_MODES
+    assert roofline.MODES is modes.ROOFLINE_MODES
+    assert model.TransformerConfig is modes.TransformerConfig
+    assert decode_sizing.RUNS["full"]["big_batch"] == modes.MODEL_MODES["full"]["big_batch"]

@@ -27,34 +27,14 @@ import torch
 
 from tutor.measure.decode_sizing import weights_level
 from tutor.measure.model import (
-    TransformerConfig,
     build_model,
     n_params,
     weight_bytes_per_step,
     weights_read_bandwidth,
 )
+from tutor.measure.modes import GAP_MODES, TransformerConfig
 from tutor.measure.phases import Progress, said
 from tutor.measure.timing import CancelCheck, check_cancel
-
-#: Per mode: the model sizes (smallest first; the same layer count, so the same ops and the same fixed cost per
-#: step — only the bytes grow), prompt, timed steps per round and rounds.
-GAP_MODES: dict[str, dict[str, Any]] = {
-    "tiny": {"configs": (TransformerConfig(vocab=256, hidden=32, layers=2, heads=4, kv_heads=4, intermediate=128,
-                                           max_seq_len=64),
-                         TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
-                                           max_seq_len=64),
-                         TransformerConfig(vocab=256, hidden=128, layers=2, heads=4, kv_heads=4, intermediate=512,
-                                           max_seq_len=64)),
-             "prompt": 8, "steps": 8, "rounds": 2},
-    "quick": {"configs": (TransformerConfig(hidden=256, layers=8, heads=4, kv_heads=4, intermediate=1024),
-                          TransformerConfig(),
-                          TransformerConfig(hidden=768, layers=8, heads=12, kv_heads=12, intermediate=3072)),
-              "prompt": 32, "steps": 24, "rounds": 3},
-    "full": {"configs": (TransformerConfig(hidden=256, layers=8, heads=4, kv_heads=4, intermediate=1024),
-                         TransformerConfig(),
-                         TransformerConfig(hidden=1024, layers=8, heads=16, kv_heads=16, intermediate=4096)),
-             "prompt": 64, "steps": 64, "rounds": 5},
-}
 
 
 def kv_bytes_per_step(cfg: TransformerConfig, prompt: int, steps: int, elem: int = 4) -> float:

@@ -17,20 +17,21 @@ from typing import Any
 
 from tutor.i18n import Lang, format_bytes, format_number, t
 from tutor.measure.device import DRAM_BUDGET_BYTES, available_bytes, cache_origin, cache_sizes, last_level_name
+from tutor.measure.modes import MODEL_MODES, TransformerConfig
 
 #: Weights at least this multiple of the last-level cache are read from DRAM (the SPEC's rule for DRAM figures).
 DRAM_MULTIPLE = 4.0
-#: The base model (tutor.measure.model.TransformerConfig's defaults): 8 layers, width 512, vocabulary 8192.
-BASE = {"vocab": 8192, "hidden": 512, "layers": 8, "intermediate": 2048, "max_seq_len": 512}
+#: The base model (TransformerConfig's defaults): 8 layers, width 512, vocabulary 8192.
+BASE = {key: getattr(TransformerConfig(), key) for key in ("vocab", "hidden", "layers", "intermediate", "max_seq_len")}
 #: ``--quick`` keeps the weights and the KV cache within 1 GiB, so the whole quick bench stays under 2 GB of RAM on
 #: any cache size (issue 12); the full bench and a DRAM-sized exercise use :data:`DRAM_BUDGET_BYTES`.
 QUICK_BUDGET_BYTES = 2**30
 #: Widths grow in steps of one 64-wide attention head (the MLP stays 4× the width).
 HEAD_DIM = 64
-#: Per mode: prompt, timed steps and the larger batch of tutor.measure.model.MODEL_MODES (a test checks they agree).
-RUNS = {"tiny": {"prompt": 8, "decode_steps": 8, "big_batch": 4},
-        "quick": {"prompt": 32, "decode_steps": 48, "big_batch": 8},
-        "full": {"prompt": 64, "decode_steps": 128, "big_batch": 16}}
+#: Per mode: prompt, timed steps and the larger batch (from the one table, tutor.measure.modes.MODEL_MODES).
+RUNS: dict[str, dict[str, int]] = {
+    mode: {key: int(m[key]) for key in ("prompt", "decode_steps", "big_batch")} for mode, m in MODEL_MODES.items()
+}
 
 
 def model_params(vocab: int, hidden: int, layers: int, intermediate: int) -> int:

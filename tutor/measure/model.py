@@ -7,7 +7,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -16,45 +16,9 @@ from torch.nn import functional as F
 
 from tutor.measure.decode_sizing import DecodeSizing, weights_level
 from tutor.measure.estimators import cv
+from tutor.measure.modes import MODEL_MODES, TransformerConfig
 from tutor.measure.phases import Progress, said
 from tutor.measure.timing import CancelCheck, check_cancel
-
-
-@dataclass(frozen=True)
-class TransformerConfig:
-    """A decoder-only transformer: GPT-style (GELU MLP, MHA) or Llama-style (SwiGLU MLP, GQA)."""
-
-    vocab: int = 8192
-    hidden: int = 512
-    layers: int = 8
-    heads: int = 8
-    kv_heads: int = 8
-    intermediate: int = 2048
-    mlp: str = "gelu"
-    max_seq_len: int = 512
-    tied_embeddings: bool = True
-
-    @property
-    def head_dim(self) -> int:
-        return self.hidden // self.heads
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-# Per mode: the model, the decode run and the training batch.
-MODEL_MODES: dict[str, dict[str, Any]] = {
-    "tiny": {"config": TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
-                                          max_seq_len=64),
-             "prompt": 8, "decode_steps": 8, "decode_repeats": 2, "decode_budget_s": 1.0, "big_batch": 4,
-             "train_batch": 2, "train_seq": 32, "train_steps": 2, "train_budget_s": 2.0},
-    "quick": {"config": TransformerConfig(), "prompt": 32, "decode_steps": 48, "decode_repeats": 3,
-              "decode_budget_s": 2.5, "big_batch": 8, "train_batch": 2, "train_seq": 128, "train_steps": 4,
-              "train_budget_s": 5.0},
-    "full": {"config": TransformerConfig(), "prompt": 64, "decode_steps": 128, "decode_repeats": 5,
-             "decode_budget_s": 10.0, "big_batch": 16, "train_batch": 8, "train_seq": 256, "train_steps": 6,
-             "train_budget_s": 40.0},
-}
 
 
 class Block(nn.Module):

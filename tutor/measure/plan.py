@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tutor.measure.errors import WorkloadError
+from tutor.measure.modes import GAP_MODES, MODEL_MODES, ROOFLINE_MODES
 from tutor.measure.registry import (
     MAX_WORKING_SET_BYTES,
     SWEEPS,
@@ -313,15 +314,14 @@ def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Est
     return Estimate(peak, seconds, setup_seconds=setup)
 
 
-# The bundled transformer per mode (the numbers of tutor.measure.model.MODEL_MODES, kept here without torch;
-# tests/test_measure_caps.py checks they agree).
+# The bundled transformer per mode, flattened from the one table (tutor.measure.modes.MODEL_MODES): its shape
+# and the decode and training runs, as the estimates read them.
 MODEL_CONFIGS: dict[str, dict[str, Any]] = {
-    "tiny": {"vocab": 256, "hidden": 64, "layers": 2, "intermediate": 256, "prompt": 8, "decode_steps": 8,
-             "decode_repeats": 2, "big_batch": 4, "train_batch": 2, "train_seq": 32, "train_steps": 2},
-    "quick": {"vocab": 8192, "hidden": 512, "layers": 8, "intermediate": 2048, "prompt": 32, "decode_steps": 48,
-              "decode_repeats": 3, "big_batch": 8, "train_batch": 2, "train_seq": 128, "train_steps": 4},
-    "full": {"vocab": 8192, "hidden": 512, "layers": 8, "intermediate": 2048, "prompt": 64, "decode_steps": 128,
-             "decode_repeats": 5, "big_batch": 16, "train_batch": 8, "train_seq": 256, "train_steps": 6},
+    mode: {"vocab": m["config"].vocab, "hidden": m["config"].hidden, "layers": m["config"].layers,
+           "intermediate": m["config"].intermediate,
+           **{k: m[k] for k in ("prompt", "decode_steps", "decode_repeats", "big_batch", "train_batch", "train_seq",
+                                "train_steps")}}
+    for mode, m in MODEL_MODES.items()
 }
 
 
@@ -366,15 +366,12 @@ def _decode_seconds(cfg: Mapping[str, Any]) -> float:
     return seconds
 
 
-# The decode-gap sizes per mode (tutor.measure.decode_gap.GAP_MODES without torch; a test checks they agree):
-# (vocab, hidden, layers, intermediate) per model, prompt, timed steps per round, rounds.
+# The decode-gap sizes per mode (from tutor.measure.modes.GAP_MODES): (vocab, hidden, layers, intermediate) per
+# model, prompt, timed steps per round, rounds.
 GAP_CONFIGS: dict[str, dict[str, Any]] = {
-    "tiny": {"models": ((256, 32, 2, 128), (256, 64, 2, 256), (256, 128, 2, 512)), "prompt": 8, "steps": 8,
-             "rounds": 2},
-    "quick": {"models": ((8192, 256, 8, 1024), (8192, 512, 8, 2048), (8192, 768, 8, 3072)), "prompt": 32,
-              "steps": 24, "rounds": 3},
-    "full": {"models": ((8192, 256, 8, 1024), (8192, 512, 8, 2048), (8192, 1024, 8, 4096)), "prompt": 64,
-             "steps": 64, "rounds": 5},
+    mode: {"models": tuple((c.vocab, c.hidden, c.layers, c.intermediate) for c in g["configs"]),
+           "prompt": g["prompt"], "steps": g["steps"], "rounds": g["rounds"]}
+    for mode, g in GAP_MODES.items()
 }
 
 
@@ -395,13 +392,12 @@ def _train_seconds(cfg: Mapping[str, Any]) -> float:
     return model_init_seconds(cfg) + (cfg["train_steps"] + 2) * train_step_seconds(cfg, tokens)
 
 
+# The roof's sizes per mode on a CPU (from tutor.measure.modes.ROOFLINE_MODES): array bytes, STREAM kernels,
+# GEMM sizes, dtypes and the per-size budget.
 ROOFLINE_CONFIGS: dict[str, dict[str, Any]] = {
-    # mirrors tutor.measure.roofline.MODES (checked by the tests): array bytes, GEMM sizes and dtypes on a CPU
-    "tiny": {"stream_bytes": 8 * 2**20, "kernels": 1, "gemm_n": (256,), "dtypes": ("float32",), "budget_s": 0.05},
-    "quick": {"stream_bytes": 256 * 2**20, "kernels": 2, "gemm_n": (512, 1024, 2048),
-              "dtypes": ("float32", "float64", "bfloat16"), "budget_s": 0.8},
-    "full": {"stream_bytes": 512 * 2**20, "kernels": 4, "gemm_n": (512, 1024, 2048, 3072),
-             "dtypes": ("float32", "float64", "bfloat16", "float16"), "budget_s": 2.5},
+    mode: {"stream_bytes": r["stream_bytes"], "kernels": len(r["stream_kernels"]), "gemm_n": r["gemm_n"],
+           "dtypes": r["dtypes_cpu"], "budget_s": r["budget_s"]}
+    for mode, r in ROOFLINE_MODES.items()
 }
 
 

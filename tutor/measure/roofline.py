@@ -23,6 +23,7 @@ from tutor.measure.device import (
 )
 from tutor.measure.errors import DeviceError
 from tutor.measure.interference import InterferenceProbe
+from tutor.measure.modes import ROOFLINE_MODES
 from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.registry import WORKLOADS
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
@@ -36,27 +37,8 @@ from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_call
 from tutor.results import Interference
 from tutor.theory.roofline import peak_spreads, provisional_reasons
 
-# Per mode: array bytes for DRAM figures (at least 4× LLC), GEMM sizes, time budgets; and how ``tutor bench``
-# measures in interleaved rounds (tutor.measure.bench_rounds): the rounds, each figure's slice of a round (copies,
-# seconds of matmul calls, training steps after the warm-up steps), decode's own rounds (tokens each, and passes
-# over the weights for its bound), and the seconds the larger decode batch (not a headline) may take where the
-# model's own budget is too long for the mode. Round counts are odd, so the median is one round's value.
-MODES: dict[str, dict[str, Any]] = {
-    "tiny": {"stream_bytes": 8 * 2**20, "stream_kernels": ("copy",), "gemm_n": (256,), "budget_s": 0.05,
-             "max_repeats": 5, "dtypes_cpu": ("float32",),
-             "rounds": 3, "copy_repeats": 2, "gemm_round_s": 0.005, "train_warmup_steps": 1, "train_round_steps": 1,
-             "decode_rounds": 3, "decode_round_steps": 8, "read_round_passes": 1},
-    "quick": {"stream_bytes": 256 * 2**20, "stream_kernels": ("copy", "triad"), "gemm_n": (512, 1024, 2048),
-              "stream_rounds": 5, "stream_round_gap_s": 0.15, "budget_s": 0.8, "max_repeats": 30,
-              "dtypes_cpu": ("float32", "float64", "bfloat16"),
-              "rounds": 11, "copy_repeats": 5, "gemm_round_s": 0.1, "train_warmup_steps": 1, "train_round_steps": 2,
-              "decode_rounds": 7, "decode_round_steps": 10, "read_round_passes": 2, "big_batch_budget_s": 1.0},
-    "full": {"stream_bytes": 512 * 2**20, "stream_kernels": ("copy", "scale", "add", "triad"),
-             "gemm_n": (512, 1024, 2048, 3072), "stream_rounds": 9, "stream_round_gap_s": 0.25, "budget_s": 2.5,
-             "max_repeats": 60, "dtypes_cpu": ("float32", "float64", "bfloat16", "float16"),
-             "rounds": 15, "copy_repeats": 8, "gemm_round_s": 0.3, "train_warmup_steps": 2, "train_round_steps": 2,
-             "decode_rounds": 15, "decode_round_steps": 48, "read_round_passes": 3},
-}
+#: Per mode: the sizes and budgets the roof and the bench's rounds run at (one table, in measure/modes.py).
+MODES = ROOFLINE_MODES
 CUDA_GEMM_N: dict[str, tuple[int, ...]] = {"tiny": (1024,), "quick": (2048, 4096, 8192),
                                             "full": (2048, 4096, 8192, 16384)}
 CUDA_DTYPES = ("float32", "tfloat32", "bfloat16", "float16")
