@@ -27,7 +27,7 @@ import stat
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NewType
 
 from tutor.i18n.message import Message
 
@@ -74,10 +74,7 @@ def _shown(char: str) -> str:
     return "" if is_unsafe(char) else char
 
 
-def clean(text: object) -> str:
-    """``text`` as a string safe to show a person: every character :func:`is_unsafe` names is removed (``\\n`` and
-    ``\\t`` kept) and every lone surrogate becomes U+FFFD, so the result always encodes as UTF-8."""
-    s = as_text(text)
+def _cleaned(s: str) -> str:
     if s.isprintable():  # the common case: no Cc/Cf/Cs/Co/Cn/Zl/Zp/Zs but the space, nothing to look at
         return s
     # line by line, so that only a line holding something isprintable() does not pass is read character by character
@@ -85,14 +82,34 @@ def clean(text: object) -> str:
                      for line in s.split("\n"))
 
 
-def clean_line(text: object, limit: int = DEFAULT_LINE_LIMIT) -> str:
+PlainText = NewType("PlainText", str)
+"""Text that is safe to show a person: what :func:`clean` and :func:`clean_line` return, and the type a lesson
+pack's words have once read (``Text.get``, a choice's label, a lab's unit; the models clean them as they validate).
+
+Only this module makes one (a test holds every other module to that), so a ``PlainText`` holds no control, format,
+bidi or surrogate code point. Anything built from one with ``str``'s own operations (``+``, an f-string,
+``.replace``) is a plain ``str`` again, so wherever ``PlainText`` is asked for, mypy refuses a raw ``str`` from a
+file: checked by the type, not remembered. At run time it is a ``str`` (a subclass would break ``sys.intern``, which
+``pathlib`` calls on every name).
+
+It does not make markup harmless: ``[@click=…]`` is plain text here and must still reach Textual as
+``Content``/``Text`` (never parsed as markup), which :mod:`tutor.ui.plain` does.
+"""
+
+
+def clean(text: object) -> PlainText:
+    """``text`` as a string safe to show a person: every character :func:`is_unsafe` names is removed (``\\n`` and
+    ``\\t`` kept) and every lone surrogate becomes U+FFFD, so the result always encodes as UTF-8."""
+    return PlainText(_cleaned(as_text(text)))
+
+
+def clean_line(text: object, limit: int = DEFAULT_LINE_LIMIT) -> PlainText:
     """Like :func:`clean`, for one-line places (a title, an id, a file name): a line break inside the text is shown
     as ⏎ (breaks at either end are dropped), a tab as a space, and the result is at most ``limit`` characters
     (cut with an ellipsis)."""
     s = as_text(text).strip(_BREAKS)
     s = _LINE_BREAK.sub(LINE_MARK, s).replace("\t", " ")
-    s = clean(s)
-    return cap(s, limit)
+    return PlainText(cap(_cleaned(s), limit))
 
 
 def cap(text: str, limit: int) -> str:

@@ -8,13 +8,14 @@ loader validates against that registry.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstraints, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from tutor.i18n import LANGS, Lang
 from tutor.i18n.message import Message, Param
+from tutor.untrusted import PlainText, clean
 
 FORMAT_VERSION = 1
 
@@ -62,6 +63,13 @@ Scalar = int | float | bool | str
 Params = dict[Annotated[str, StringConstraints(max_length=40)], Scalar]
 
 
+Words = Annotated[PlainText, StringConstraints(max_length=60_000), AfterValidator(clean)]
+"""A pack's words: validated as text (60,000 characters at most), then cleaned (:func:`tutor.untrusted.clean`), so
+a model holds only display-safe text whoever built it."""
+UnitWords = Annotated[PlainText, StringConstraints(max_length=20), AfterValidator(clean)]
+"""A unit a lab names (``GB/s``): :data:`Words`, 20 characters at most."""
+
+
 class Model(BaseModel):
     # allow_inf_nan=False: no float field (nor a float parameter) takes NaN or an infinity, whoever builds the model
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False, allow_inf_nan=False)
@@ -81,10 +89,17 @@ class FieldRule(ValueError):
 
 
 class Text(Model):
-    """A text in both languages. Bundled content needs both; another pack may ship one."""
+    """A text in both languages. Bundled content needs both; another pack may ship one.
 
-    es: str | None = Field(default=None, max_length=60_000)
-    en: str | None = Field(default=None, max_length=60_000)
+    Each language is :class:`~tutor.untrusted.PlainText`: cleaned as it is validated, so whatever builds a model
+    (the loader, which already refuses a file with a control character, or anything else) holds display-safe text,
+    and a screen or a command that shows it is handed that type."""
+
+    es: Words | None = None
+    en: Words | None = None
+
+    if TYPE_CHECKING:  # building one cleans what it is given (the fields' type), so any text may be passed in
+        def __init__(self, *, es: str | None = None, en: str | None = None) -> None: ...
 
     @model_validator(mode="after")
     def _at_least_one(self) -> Text:
@@ -92,9 +107,10 @@ class Text(Model):
             raise FieldRule((), "rule.text_language")
         return self
 
-    def get(self, lang: Lang) -> str:
+    def get(self, lang: Lang) -> PlainText:
         """The text in ``lang``, falling back to the other language (pack data, chosen by language)."""
-        return next((text for code in (lang, *LANGS) if (text := getattr(self, code))), "")
+        found: PlainText | None = next((text for code in (lang, *LANGS) if (text := getattr(self, code))), None)
+        return found if found is not None else clean("")
 
     def missing(self) -> list[Lang]:
         return [lang for lang in LANGS if not getattr(self, lang)]
@@ -154,7 +170,7 @@ class Lab(Model):
     goal: Text
     run: MeasureCall
     prediction: Text | None = Field(default=None, description="the question asked before the lab starts")
-    prediction_unit: str | None = Field(default=None, max_length=20)
+    prediction_unit: UnitWords | None = None
     prediction_metric: str | None = Field(
         default=None, max_length=120, pattern=r"^[A-Za-z0-9_]+(\.[A-Za-z0-9_]+){0,8}$",
         description="the figure of the result the prediction is compared with (dotted path; 'last' for a list's "
