@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tutor.content.models import Exercise, Lesson, Text, texts_of
 import tutor
+from tutor.content.models import Exercise, Lesson, Text, texts_of
 from tutor.untrusted import clean, clean_line
 
 HOSTILE = "A\x1b]52;c;SGVsbG8=\x07\x1b[2J\u202e\u061c\u200b\x9b31m\ue000\u2028Z"
