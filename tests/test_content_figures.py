@@ -263,3 +263,38 @@ def test_the_prefill_ceiling_counts_attention_at_8192_tokens() -> None:
         assert formula in text, (lang, formula)
         assert f"≈ {_num(attention / 1e9, lang, '.2f')} GFLOP`" in text, lang
         assert "13 000" not in text and "13,000" not in text and "16,06e9" not in text and "16.06e9" not in text
+
+
+def test_mistral_v01_caches_its_sliding_window() -> None:
+    """Mistral-7B-v0.1's preset lacked its 4096-token sliding window (config.json ``sliding_window: 4096``), so the
+    KV-cache formula counted every token of a long context; a layer caches min(S, 4096). n0-l3 says so and when."""
+    from tutor.theory.formulas import kv_cache_bytes
+
+    mistral, llama = model_preset("mistral-7b"), model_preset("llama-3-8b")
+    assert mistral.sliding_window == 4096 and llama.sliding_window is None
+    assert mistral.kv_cache_bytes(8192) == mistral.kv_cache_bytes(4096) == kv_cache_bytes(32, 8, 128, 4096)
+    assert mistral.kv_cache_bytes(32_768, batch=2) == 2 * kv_cache_bytes(32, 8, 128, 4096)
+    assert mistral.kv_cache_bytes(1000) == kv_cache_bytes(32, 8, 128, 1000)
+    assert llama.kv_cache_bytes(8192) == 2 * llama.kv_cache_bytes(4096)
+    assert (mistral.layers, mistral.kv_heads, mistral.head_dim) == (llama.layers, llama.kv_heads, llama.head_dim)
+    for lang in ("es", "en"):
+        text = _flat(_section_text("n0-l3", "kv-cache", lang))
+        window = _num(mistral.kv_cache_bytes(8192) / 1e9, lang, ".2f")
+        full = _num(llama.kv_cache_bytes(8192) / 1e9, lang, ".2f")
+        assert "**`min(S, 4096)`**" in text and "Mistral-7B-v0.1" in text, lang
+        assert f"`2 × 32 × 8 × 128 × 4096 × 2 B ≈ {window} GB`, no{'' if lang == 'es' else 't'} {full} GB" \
+            in text, lang
+        assert ("implementa la ventana" if lang == "es" else "implements the window") in text, lang
+
+
+def test_the_memory_lab_formula_caches_the_window() -> None:
+    """The memory lab's formula for Mistral-7B-v0.1 (real torch, CPU, at small scale) counts the window too."""
+    pytest.importorskip("torch")
+    from tutor.measure.registry import validate_vram_params
+    from tutor.measure.vram import measure_vram
+
+    mistral = model_preset("mistral-7b")
+    params = validate_vram_params({"preset": "mistral-7b", "mode": "inference", "seq_len": 16_384, "capacity_gb": 32})
+    result = measure_vram("cpu", params)
+    assert result["formula_bytes"]["kv_cache"] == mistral.kv_cache_bytes(4096)
+    assert result["formula_bytes"]["weights"] == mistral.weights_bytes("bfloat16")

@@ -81,13 +81,15 @@ def small_config(preset: formulas.ModelPreset, seq_len: int) -> TransformerConfi
 
 
 def formula_bytes(
-    cfg: TransformerConfig, n: float, mode: str, batch: int, seq_len: int, dtype: str
+    cfg: TransformerConfig, n: float, mode: str, batch: int, seq_len: int, dtype: str,
+    sliding_window: int | None = None,
 ) -> dict[str, float]:
-    """The lesson's formula, by component."""
+    """The lesson's formula, by component (a sliding-window preset caches min(seq_len, window) tokens a layer)."""
     if mode == "inference":
         parts = {
             "weights": formulas.weights_bytes(n, dtype),
-            "kv_cache": formulas.kv_cache_bytes(cfg.layers, cfg.kv_heads, cfg.head_dim, seq_len, batch, dtype),
+            "kv_cache": formulas.kv_cache_bytes(cfg.layers, cfg.kv_heads, cfg.head_dim, seq_len, batch, dtype,
+                                                sliding_window),
         }
     else:
         parts = {
@@ -123,7 +125,7 @@ def measure_vram(device: str, p: dict[str, Any], should_cancel: CancelCheck | No
     mode, batch, seq_len, dtype = p["mode"], p["batch"], p["seq_len"], p["dtype"]
     capacity = p["capacity_gb"] * formulas.GB
     full_cfg = preset_config(preset, seq_len)
-    formula_full = formula_bytes(full_cfg, preset.n_params, mode, batch, seq_len, dtype)
+    formula_full = formula_bytes(full_cfg, preset.n_params, mode, batch, seq_len, dtype, preset.sliding_window)
     base = {"preset": preset.key, "display": preset.display, "mode": mode, "dtype": dtype, "batch": batch,
             "seq_len": seq_len, "capacity_gb": p["capacity_gb"], "formula_bytes": formula_full,
             "formula_gb": formula_full["total"] / formulas.GB,

@@ -55,10 +55,14 @@ def weights_bytes(n_params: float, dtype: str = "bfloat16") -> float:
 
 
 def kv_cache_bytes(
-    layers: int, kv_heads: int, head_dim: int, seq_len: int, batch: int = 1, dtype: str = "bfloat16"
+    layers: int, kv_heads: int, head_dim: int, seq_len: int, batch: int = 1, dtype: str = "bfloat16",
+    sliding_window: int | None = None,
 ) -> float:
-    """Bytes of the KV cache: 2 (K and V) × layers × kv_heads × head_dim × seq_len × batch × bytes."""
-    return 2 * layers * kv_heads * head_dim * seq_len * batch * dtype_bytes(dtype)
+    """Bytes of the KV cache: 2 (K and V) × layers × kv_heads × head_dim × tokens × batch × bytes, where tokens is
+    ``seq_len``, or ``min(seq_len, sliding_window)`` for a model whose layers attend to (and cache) only the last
+    ``sliding_window`` tokens (Mistral-7B-v0.1: 4096)."""
+    tokens = seq_len if sliding_window is None else min(seq_len, sliding_window)
+    return 2 * layers * kv_heads * head_dim * tokens * batch * dtype_bytes(dtype)
 
 
 def activation_bytes(
@@ -235,12 +239,14 @@ class ModelPreset:
     vocab: int
     tied_embeddings: bool
     max_seq_len: int
+    sliding_window: int | None = None
+    """Tokens each layer attends to and caches (``None``: the whole context)."""
 
     def weights_bytes(self, dtype: str = "bfloat16") -> float:
         return weights_bytes(self.n_params, dtype)
 
     def kv_cache_bytes(self, seq_len: int, batch: int = 1, dtype: str = "bfloat16") -> float:
-        return kv_cache_bytes(self.layers, self.kv_heads, self.head_dim, seq_len, batch, dtype)
+        return kv_cache_bytes(self.layers, self.kv_heads, self.head_dim, seq_len, batch, dtype, self.sliding_window)
 
     def decode_bytes_per_token(self, dtype: str = "bfloat16") -> float:
         """Bytes of weights one decode step reads: every matrix once, but only one row of an untied input
