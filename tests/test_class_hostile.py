@@ -478,3 +478,111 @@ def test_a_learner_or_assistant_of_one_class_cannot_enter_another_classs_databas
     init_class(room.instructor)
     with psycopg.connect(ana.dsn) as conn:
         assert conn.execute("SELECT current_user").fetchone() == (ana.name,)
+
+
+# -- shadow operators: planted while a careless administrator let a learner create in public, then revoked -----
+
+#: The types the tutor's SQL compares and adds: its columns (bigint ids, integer counts, double precision times
+#: and scores, text) against what psycopg sends for Python values (smallint, integer or bigint for an int, double
+#: precision for a float, text). Where pg_catalog has no operator for the exact pair, a shadow for that pair is a
+#: better match than the built-in whatever the search path says; where it has one, pg_catalog first wins.
+SHADOW_TYPES = ("smallint", "integer", "bigint", "double precision", "numeric", "text")
+SHADOW_OPERATORS = ("=", "<>", "<", ">", "<=", ">=", "+", "-")
+
+
+def plant_shadow_operators(room: ReadmeClass) -> int:
+    """As ana, while the superuser lets her create in ``public``: one recording function per type pair and an
+    operator for each of ``SHADOW_OPERATORS`` on it (a comparison answers as the built-in would, so the victim's
+    query still works), then the superuser revokes CREATE again. Returns how many operators were planted."""
+    import psycopg
+    from psycopg import sql
+
+    ana = room.learners["ana"]
+    with psycopg.connect(room.su, autocommit=True) as su:
+        su.execute(sql.SQL("GRANT CREATE ON SCHEMA public TO {}").format(sql.Identifier(ana.name)))
+    planted = 0
+    with psycopg.connect(ana.dsn, autocommit=True) as conn:
+        conn.execute("CREATE TABLE public.pwned (who TEXT, what TEXT)")
+        conn.execute("GRANT INSERT ON public.pwned TO PUBLIC")
+        for i, left in enumerate(SHADOW_TYPES):
+            for j, right in enumerate(SHADOW_TYPES):
+                if (left == "text") != (right == "text"):
+                    continue
+                for k, op in enumerate(SHADOW_OPERATORS):
+                    if left == "text" and op in ("+", "-"):
+                        continue
+                    arithmetic = op in ("+", "-")
+                    returns = "double precision" if arithmetic else "boolean"
+                    body = (f"$1::double precision OPERATOR(pg_catalog.{op}) $2::double precision" if left != "text"
+                            else f"$1::text OPERATOR(pg_catalog.{op}) $2::text")
+                    fn = f"public.shadow_{i}_{j}_{k}"
+                    conn.execute(f"CREATE FUNCTION {fn}({left}, {right}) RETURNS {returns} LANGUAGE sql AS $$ "
+                                 f"INSERT INTO public.pwned VALUES (current_user, '{left} {op} {right}'); "
+                                 f"SELECT {body} $$")
+                    conn.execute(f"CREATE OPERATOR public.{op} (LEFTARG = {left}, RIGHTARG = {right}, "
+                                 f"FUNCTION = {fn})")
+                    planted += 1
+        # and functions the tutor's SQL might call unqualified, with argument types a literal could match
+        conn.execute("CREATE FUNCTION public.to_regclass(text) RETURNS regclass LANGUAGE sql AS $$ "
+                     "INSERT INTO public.pwned VALUES (current_user, 'to_regclass'); "
+                     "SELECT pg_catalog.to_regclass($1) $$")
+        conn.execute("CREATE FUNCTION public.hashtext(text) RETURNS integer LANGUAGE sql AS $$ "
+                     "INSERT INTO public.pwned VALUES (current_user, 'hashtext'); SELECT pg_catalog.hashtext($1) $$")
+    with psycopg.connect(room.su, autocommit=True) as su:
+        su.execute(sql.SQL("REVOKE CREATE ON SCHEMA public FROM {}, PUBLIC").format(sql.Identifier(ana.name)))
+    return planted
+
+
+def ran_shadows(room: ReadmeClass) -> set[tuple[str, str]]:
+    import psycopg
+
+    with psycopg.connect(room.su, autocommit=True) as su:
+        return {(r[0], r[1]) for r in su.execute("SELECT who, what FROM public.pwned").fetchall()}
+
+
+def test_shadow_operators_a_learner_left_in_public_never_run_as_another_learner_or_the_instructor(
+    readme_class: ReadmeClass,
+) -> None:
+    """The class's schema is closed again (nobody but its owner may create there), but ana's operators and
+    functions are still in it. Ben works through the tutor and the instructor runs init and the report: the tutor
+    refuses the schema, naming the role whose objects are there, so no shadow ever runs as them; once the
+    instructor drops ana's objects, both work and still nothing of ana's ran as anyone else."""
+    import psycopg
+    from psycopg import sql
+
+    from tutor.content import load_course
+    from tutor.paths import bundled_course
+    from tutor.progress.class_report import class_report
+    from tutor.progress.postgres import PostgresStore
+
+    room = readme_class
+    ana, ben = room.learners["ana"], room.learners["ben"]
+    assert plant_shadow_operators(room) > 100
+    for who, open_it in (("ben", lambda: PostgresStore(ben.dsn)), ("instructor", lambda: init_class(room.instructor)),
+                         ("report", lambda: PostgresStore(room.instructor))):
+        with pytest.raises(StoreError) as refused:
+            opened = open_it()
+            if isinstance(opened, PostgresStore):  # what the old code let through: use it as the tutor would
+                attempt = opened.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1",
+                                                 prediction={"choice": "memory"}, confidence=1)
+                opened.record_hints(attempt, 1)
+                opened.record_grade(attempt, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct",
+                                    score=1)
+                opened.attempts("n0-e1")
+                opened.mark_section_read("n0-l1", "s1")
+                opened.sections_read("n0-l1")
+                class_report(load_course(bundled_course()), opened)
+                opened.close()
+        said = str(refused.value)
+        assert ana.name in said and "public" in said and "\n" not in said, (who, said)
+        assert {w for w, _ in ran_shadows(room)} <= {ana.name}, (who, ran_shadows(room))
+    # the way out the message gives: a superuser drops what ana owns in the class's database
+    with psycopg.connect(room.su, autocommit=True) as su:
+        su.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(ana.name)))
+    init_class(room.instructor)
+    store = PostgresStore(ben.dsn)
+    attempt = store.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                    confidence=1)
+    store.record_grade(attempt, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1)
+    assert [a.score for a in store.attempts()] == [1]
+    store.close()

@@ -528,6 +528,11 @@ MESSAGES: dict[str, str] = {
         "refused to use {path}: {roles} can create objects in its schema {schema}, and could make the tutor run "
         "their code as you; its owner must run REVOKE CREATE ON SCHEMA {schema} FROM {roles}"
     ),
+    "store.schema_foreign": (
+        "refused to use {path}: its schema {schema} holds {objects} of {roles}, made while they could create "
+        "there; such a function or operator could run as you. A superuser removes them with DROP OWNED BY {role} "
+        "in this database (or the schema's owner drops each one: psql's \\df and \\do {schema}.* list them)"
+    ),
     "store.no_token": (
         "the progress server {path} wants your token: pass --token-file FILE, add a ~/.pgpass line, or run in a "
         "terminal to be asked"

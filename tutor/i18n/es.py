@@ -594,6 +594,12 @@ MESSAGES: dict[str, str] = {
         "su código en tu nombre; su propietario debe ejecutar REVOKE CREATE ON SCHEMA {schema} FROM "
         "{roles}"
     ),
+    "store.schema_foreign": (
+        "no se usa {path}: su esquema {schema} contiene {objects} de {roles}, creados cuando podía crear allí; "
+        "una función o un operador así podría ejecutarse en tu nombre. Un superusuario los quita con DROP OWNED "
+        "BY {role} en esta base de datos (o el propietario del esquema borra cada uno: \\df y \\do {schema}.* de "
+        "psql los listan)"
+    ),
     "store.no_token": (
         "el servidor de progreso {path} pide tu token: pasa --token-file ARCHIVO, añade una línea a ~/.pgpass, o "
         "ejecútalo en un terminal para que te lo pregunte"

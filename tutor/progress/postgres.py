@@ -34,10 +34,12 @@ __all__ = [
     "PG_MIGRATIONS",
     "TOKEN_FILE_ENV",
     "PostgresStore",
+    "SchemaForeignObjects",
     "SchemaWritable",
     "classify_pg",
     "conninfo_password",
     "display_dsn",
+    "foreign_objects",
     "is_postgres_dsn",
     "pin_search_path",
     "read_token_file",
@@ -267,13 +269,53 @@ def schema_writers(conn: Any, schema: str) -> list[str]:
     return [str(r[0]) for r in conn.execute(_SCHEMA_WRITERS_SQL.replace("$1", "%s"), (schema, schema)).fetchall()]
 
 
+#: Functions (aggregates, procedures), operators, types, collations, conversions and relations in a schema owned
+#: by a role that neither holds the schema owner's rights nor is a superuser, as ``(owner, kind, count)``.
+#: Closing the schema does not remove what a role made while it could create there: a learner's operator
+#: ``public.=(double precision, bigint)`` stays a better match than the built-in for whoever compares those
+#: types, whatever the search path. Catalog-qualified, like the above.
+_FOREIGN_OBJECTS_SQL = """
+WITH ns AS (SELECT n.oid, n.nspowner FROM pg_catalog.pg_namespace n
+             WHERE n.nspname OPERATOR(pg_catalog.=) %(schema)s::pg_catalog.name),
+objects (owner, kind) AS (
+  SELECT p.proowner, 'function' FROM pg_catalog.pg_proc p, ns WHERE p.pronamespace OPERATOR(pg_catalog.=) ns.oid
+  UNION ALL SELECT o.oprowner, 'operator' FROM pg_catalog.pg_operator o, ns
+   WHERE o.oprnamespace OPERATOR(pg_catalog.=) ns.oid
+  UNION ALL SELECT t.typowner, 'type' FROM pg_catalog.pg_type t, ns WHERE t.typnamespace OPERATOR(pg_catalog.=) ns.oid
+  UNION ALL SELECT c.relowner, 'relation' FROM pg_catalog.pg_class c, ns
+   WHERE c.relnamespace OPERATOR(pg_catalog.=) ns.oid
+  UNION ALL SELECT c.collowner, 'collation' FROM pg_catalog.pg_collation c, ns
+   WHERE c.collnamespace OPERATOR(pg_catalog.=) ns.oid
+  UNION ALL SELECT c.conowner, 'conversion' FROM pg_catalog.pg_conversion c, ns
+   WHERE c.connamespace OPERATOR(pg_catalog.=) ns.oid
+)
+SELECT r.rolname::pg_catalog.text, o.kind, pg_catalog.count(*)
+  FROM objects o JOIN pg_catalog.pg_roles r ON r.oid OPERATOR(pg_catalog.=) o.owner, ns
+ WHERE NOT r.rolsuper AND NOT pg_catalog.pg_has_role(r.oid, ns.nspowner, 'USAGE')
+ GROUP BY 1, 2 ORDER BY 1, 2
+"""
+
+
+class SchemaForeignObjects(StoreDenied):
+    """The store's schema holds functions, operators or tables of a role other than its owner: made while that
+    role could create there, they stay after the schema is closed and could run as whoever uses the store."""
+
+    code = "store.schema_foreign"
+
+
+def foreign_objects(conn: Any, schema: str) -> list[tuple[str, str, int]]:
+    """``(role, kind, how many)`` for the objects in ``schema`` that its owner (or a superuser) does not own."""
+    return [(str(r[0]), str(r[1]), int(r[2])) for r in conn.execute(_FOREIGN_OBJECTS_SQL, {"schema": schema})]
+
+
 def pin_search_path(conn: Any, *, where: str, check: bool = True) -> str:
     """Pin ``conn``'s ``search_path`` to ``pg_catalog, <its current schema>, pg_temp`` and return that schema.
 
     Whatever the connection string or the role's settings chose, every unqualified name then resolves in
     ``pg_catalog`` first and in the store's schema after; ``pg_temp`` (the session's own objects) comes last.
     Pinning alone does not stop a better-matching overload in a schema on the path, so with ``check`` the
-    schema must be writable by no one but its owner (:class:`SchemaWritable` otherwise)."""
+    schema must be writable by no one but its owner (:class:`SchemaWritable` otherwise) and hold nothing another
+    role made while it could (:class:`SchemaForeignObjects` otherwise)."""
     from psycopg import sql
 
     # The first schema of the path that exists, pg_catalog aside (a path pinned before names it first).
@@ -290,9 +332,20 @@ def pin_search_path(conn: Any, *, where: str, check: bool = True) -> str:
         writers = schema_writers(conn, schema)
         if writers:
             raise SchemaWritable(path=where, schema=schema, roles=", ".join(writers[:5]))
+        refuse_foreign_objects(conn, schema, where)
     path = sql.SQL("pg_catalog, {}, pg_temp").format(sql.Identifier(schema)).as_string(conn)
     conn.execute("SELECT pg_catalog.set_config('search_path', %s, false)", (path,))
     return schema
+
+
+def refuse_foreign_objects(conn: Any, schema: str, where: str) -> None:
+    """:class:`SchemaForeignObjects` when another role's objects are in ``schema`` (see :func:`foreign_objects`)."""
+    found = foreign_objects(conn, schema)
+    if found:
+        roles = list(dict.fromkeys(role for role, _, _ in found))
+        what = ", ".join(f"{n} {kind}" for _, kind, n in found[:4])
+        raise SchemaForeignObjects(path=where, schema=schema, roles=", ".join(roles[:5]), objects=what,
+                                   role=roles[0])
 
 
 class PgRow(dict[str, Any]):
