@@ -37,8 +37,10 @@ def data_dir(_isolated_data_dir: Path) -> Path:
 
 # -- the two store engines ------------------------------------------------------------------------------------------
 # Every store test runs against the embedded SQLite file and a real PostgreSQL: the server given by
-# $TUTOR_TEST_PG_DSN (CI's `.ci/run` starts one), else a throwaway cluster started here when PostgreSQL's binaries
-# are installed. Without either, the PostgreSQL cases fail under CI=true and are skipped (with the reason) locally.
+# $TUTOR_TEST_PG_DSN when the run has one worker (or this machine cannot start one), else a throwaway cluster
+# started here, one per pytest-xdist worker: roles and the `public` schema's grants are cluster-wide, and two
+# workers' `class init` on one server would race on them. Without either, the PostgreSQL cases fail under CI=true
+# and are skipped (with the reason) locally.
 
 ENGINES = ("sqlite", "postgresql")
 
@@ -46,19 +48,19 @@ ENGINES = ("sqlite", "postgresql")
 @pytest.fixture(scope="session")
 def pg_admin_dsn() -> Iterator[str]:
     """A PostgreSQL superuser's connection string (see above)."""
-    given = os.environ.get("TUTOR_TEST_PG_DSN")
-    if given:
-        yield given
-        return
     from tests import pg_cluster
 
+    given = os.environ.get("TUTOR_TEST_PG_DSN")
     why = pg_cluster.available()
+    if given and (why is not None or int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) <= 1):
+        yield given
+        return
     if why is not None:
         message = f"no PostgreSQL for the store tests: {why}; or set TUTOR_TEST_PG_DSN"
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(message)
         pytest.skip(message)
-    folder = Path(tempfile.mkdtemp(prefix="tutor-pg-"))
+    folder = Path(tempfile.mkdtemp(prefix=f"tutor-pg-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-"))
     try:
         yield pg_cluster.start(folder)
     finally:
