@@ -11,6 +11,9 @@ Put it behind a TLS proxy (``--public-url https://…``) before learners reach i
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
+import math
 import os
 import shlex
 import sys
@@ -18,7 +21,10 @@ from contextlib import suppress
 from typing import Any
 
 from tutor.commands import add_common_options, add_lang_option, output_lang
+from tutor.commands.serve_logins import LIMITS_ENV, MAX_FAILED, LoginLimits
 from tutor.i18n import Lang, t
+
+log = logging.getLogger("textual-serve")
 
 CLASS_SERVER_ENV = "TUTOR_CLASS_SERVER"
 #: Browser sessions served at once (each one is an app process of its own, ~64 MB, started before any login).
@@ -46,25 +52,92 @@ def same_origin(origin: str | None, host: str | None, public_url: str | None) ->
     return asked.netloc.lower() in allowed
 
 
-def guarded_server(command: str, *, host: str, port: int, public_url: str | None, max_sessions: int) -> Any:
-    """textual-serve's server with two limits: only this server's own pages may open a session, and at most
-    ``max_sessions`` run at once (403 and 503 otherwise, before any app process starts)."""
+def guarded_server(command: str, *, host: str, port: int, public_url: str | None, max_sessions: int,
+                   logins: LoginLimits | None = None, lang: Lang = "en") -> Any:
+    """textual-serve's server with three limits: only this server's own pages may open a session, at most
+    ``max_sessions`` run at once, and an address that failed too many logins (``logins``) gets neither a page nor
+    a session for a while (403, 503 and 429, before any app process starts). Each app process is told its
+    browser's address (``TUTOR_SERVE_CLIENT``), which its login counts failures against."""
     from aiohttp import web
-    from textual_serve.server import Server
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server, to_int
+
+    from tutor.commands.serve_logins import CLIENT_ENV, client_address
+
+    class ClientAppService(AppService):
+        def __init__(self, *args: Any, client: str, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.client = client
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            environment = super()._build_environment(width=width, height=height)
+            environment[CLIENT_ENV] = self.client
+            return environment
+
+    def client_of(request: web.Request) -> str:
+        return client_address(request.remote, request.headers.get("X-Forwarded-For"), public_url is not None)
+
+    def throttled(request: web.Request) -> web.Response | None:
+        if logins is None:
+            return None
+        client = client_of(request)
+        left = logins.blocked_for(client)
+        if left <= 0:
+            return None
+        from tutor.progress.classroom import LoginThrottled
+
+        said = LoginThrottled(client=client, minutes=str(max(1, math.ceil(left / 60)))).describe(lang)
+        return web.Response(status=429, text=said, headers={"Retry-After": str(math.ceil(left))})
 
     class GuardedServer(Server):
         sessions = 0
 
+        async def handle_index(self, request: web.Request) -> Any:
+            refused = throttled(request)
+            if refused is not None:
+                return refused
+            return await super().handle_index(request)
+
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
             if not same_origin(request.headers.get("Origin"), request.host, public_url):
                 raise web.HTTPForbidden(text="forbidden origin")
+            refused = throttled(request)
+            if refused is not None:
+                raise web.HTTPTooManyRequests(text=refused.text, headers=refused.headers)
             if GuardedServer.sessions >= max_sessions:
                 raise web.HTTPServiceUnavailable(text="too many sessions")
             GuardedServer.sessions += 1
             try:
-                return await super().handle_websocket(request)
+                return await self._session(request)
             finally:
                 GuardedServer.sessions -= 1
+
+        async def _session(self, request: web.Request) -> web.WebSocketResponse:
+            """textual-serve's ``handle_websocket`` (as of 1.1.3), its app process told the client's address."""
+            websocket = web.WebSocketResponse(heartbeat=15)
+            width = to_int(request.query.get("width", "80"), 80)
+            height = to_int(request.query.get("height", "24"), 24)
+            app_service: AppService | None = None
+            try:
+                await websocket.prepare(request)
+                app_service = ClientAppService(
+                    self.command, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+                    close=websocket.close, download_manager=self.download_manager, debug=self.debug,
+                    client=client_of(request),
+                )
+                await app_service.start(width, height)
+                try:
+                    await self._process_messages(websocket, app_service)
+                finally:
+                    await app_service.stop()
+            except asyncio.CancelledError:
+                await websocket.close()
+            except Exception as error:
+                log.exception(error)
+            finally:
+                if app_service is not None:
+                    await app_service.stop()
+            return websocket
 
     return GuardedServer(command, host=host, port=port, title="GPU Tutor", public_url=public_url)
 
@@ -82,6 +155,8 @@ def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
                         help=t("cli.help.serve.public_url", lang))
     parser.add_argument("--max-sessions", type=int, default=DEFAULT_MAX_SESSIONS, metavar="N",
                         help=t("cli.help.serve.max_sessions", lang, n=DEFAULT_MAX_SESSIONS))
+    parser.add_argument("--max-failed-logins", type=int, default=MAX_FAILED, metavar="N",
+                        help=t("cli.help.serve.max_failed_logins", lang, n=MAX_FAILED))
     add_lang_option(parser, t("cli.help.lang.serve", lang))
     parser.set_defaults(func=run_serve)
 
@@ -112,10 +187,19 @@ def run_serve(args: argparse.Namespace) -> int:
     from tutor.progress.engines import STORE_ENV, is_class_store, store_spec
 
     lang = output_lang(args)
-    if args.max_sessions < 1:
-        raise CliError(t("cli.at_least", lang, option="--max-sessions", minimum="1", got=str(args.max_sessions)))
+    for option, value in (("--max-sessions", args.max_sessions), ("--max-failed-logins", args.max_failed_logins)):
+        if value < 1:
+            raise CliError(t("cli.at_least", lang, option=option, minimum="1", got=str(value)))
     class_mode = is_class_store()
+    logins = None
     if class_mode:
+        import tempfile
+        from pathlib import Path
+
+        # only this user may read the folder (mkdtemp makes it 0700); it goes when the server ends
+        folder = Path(tempfile.mkdtemp(prefix="tutor-serve-"))
+        logins = LoginLimits.create(folder / "logins.sqlite3", max_failed=args.max_failed_logins)
+        os.environ[LIMITS_ENV] = str(logins.path)
         from tutor.progress.postgres import TOKEN_FILE_ENV
 
         os.environ[CLASS_SERVER_ENV] = server_without_credentials(store_spec() or "")
@@ -125,6 +209,12 @@ def run_serve(args: argparse.Namespace) -> int:
         os.environ["PGPASSFILE"] = os.devnull
     print(t("serve.class" if class_mode else "serve.single", lang, host=args.host, port=args.port), flush=True)
     server = guarded_server(app_command(args, class_mode), host=args.host, port=args.port,
-                            public_url=args.public_url, max_sessions=args.max_sessions)
-    server.serve()
+                            public_url=args.public_url, max_sessions=args.max_sessions, logins=logins, lang=lang)
+    try:
+        server.serve()
+    finally:
+        if logins is not None:
+            import shutil
+
+            shutil.rmtree(logins.path.parent, ignore_errors=True)
     return 0

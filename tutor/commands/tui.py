@@ -36,13 +36,19 @@ def run_tui(args: argparse.Namespace) -> int:
     login = None
     store = None
     if getattr(args, "class_login", False):
+        from pathlib import Path
+
         from tutor.commands.serve import CLASS_SERVER_ENV
+        from tutor.commands.serve_logins import CLIENT_ENV, LIMITS_ENV, LoginLimits
         from tutor.progress.classroom import class_login
 
         server = os.environ.get(CLASS_SERVER_ENV)
         if not server:
             raise CliError(t("cli.class_login", output_lang(args), env=CLASS_SERVER_ENV))
         login = class_login(server)
+        limits = os.environ.get(LIMITS_ENV)
+        if limits:  # tutor serve counts this browser's failed logins with all its other tabs'
+            login = LoginLimits.open(Path(limits)).guard(login, os.environ.get(CLIENT_ENV) or "?")
     else:
         try:
             store = open_store()

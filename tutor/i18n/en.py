@@ -299,6 +299,9 @@ MESSAGES: dict[str, str] = {
     "cli.help.serve.host": "address to listen on (default 127.0.0.1)",
     "cli.help.serve.port": "port to listen on (default 8000)",
     "cli.help.serve.max_sessions": "browser sessions served at once, each an app process of its own (default {n})",
+    "cli.help.serve.max_failed_logins": (
+        "failed logins from one address within 10 minutes that close it to new logins for 15 minutes (default {n})"
+    ),
     "cli.help.serve.public_url": "the address browsers use, e.g. https://tutor.example.org behind a TLS proxy",
     "cli.desc.notebook.write": (
         "Write the parts of a Lab Notebook entry that are yours, as the notebook screen does (N in the TUI). The "
@@ -1286,6 +1289,7 @@ MESSAGES: dict[str, str] = {
     "login.refused": "Wrong name or token.",
     "login.unreachable": "The class's server does not answer; try again.",
     "login.too_many": "Too many failed attempts.",
+    "login.throttled": "Too many failed logins from your address ({client}): try again in {minutes} min.",
     # tutor.ui.screens.notebook
     "notebook.prompt.hypothesis": "Your hypothesis, before looking at the result: what you expected and why.",
     "notebook.prompt.next_question": "The next question this measurement leaves you with.",

@@ -371,6 +371,10 @@ MESSAGES: dict[str, str] = {
     "cli.help.serve.max_sessions": (
         "sesiones de navegador servidas a la vez, cada una un proceso propio (por omisión {n})"
     ),
+    "cli.help.serve.max_failed_logins": (
+        "intentos fallidos desde una dirección en 10 minutos que la cierran a nuevos intentos durante 15 minutos "
+        "(por defecto {n})"
+    ),
     "cli.help.serve.public_url": (
         "la dirección que usan los navegadores, p. ej. https://tutor.example.org detrás de un proxy TLS"
     ),
@@ -1387,6 +1391,9 @@ MESSAGES: dict[str, str] = {
     "login.refused": "Nombre o token incorrectos.",
     "login.unreachable": "El servidor de la clase no responde; inténtalo de nuevo.",
     "login.too_many": "Demasiados intentos fallidos.",
+    "login.throttled": (
+        "Demasiados intentos fallidos desde tu dirección ({client}): vuelve a intentarlo dentro de {minutes} min."
+    ),
     # tutor.ui.screens.notebook
     "notebook.prompt.hypothesis": "Tu hipótesis, antes de mirar el resultado: qué esperabas y por qué.",
     "notebook.prompt.next_question": "La siguiente pregunta que te deja esta medida.",

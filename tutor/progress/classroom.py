@@ -45,6 +45,7 @@ __all__ = [
     "LearnerPrivileged",
     "LearnerRole",
     "LeaseNotHeld",
+    "LoginThrottled",
     "NotAClassStore",
     "NotALearner",
     "RoleExists",
@@ -169,6 +170,12 @@ class RoleExists(ClassError):
 
 class NotAClassStore(ClassError):
     code = "class.not_postgres"
+
+
+class LoginThrottled(ClassError):
+    """Too many failed logins from this client's address lately (``tutor serve``'s limit): not even tried."""
+
+    code = "login.throttled"
 
 
 @dataclass(frozen=True)

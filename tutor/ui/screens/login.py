@@ -44,9 +44,13 @@ class LoginScreen(TutorScreen[None]):
             self.store = store
 
     class Refused(Message):
-        def __init__(self, code: str) -> None:
+        """A try refused; ``final``: this session may try no more (``tutor serve``'s limit per address)."""
+
+        def __init__(self, code: str, params: dict[str, str] | None = None, *, final: bool = False) -> None:
             super().__init__()
             self.code = code
+            self.params = params or {}
+            self.final = final
 
     def __init__(self, login: Callable[[str, str], StoreBase] | None) -> None:
         super().__init__(id="login")
@@ -94,6 +98,7 @@ class LoginScreen(TutorScreen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="login")
     def _check(self, name: str, token: str) -> None:
+        from tutor.progress.classroom import LoginThrottled
         from tutor.progress.store_errors import StoreDenied, StoreError, StoreUnreachable
 
         started = time.monotonic()
@@ -101,6 +106,9 @@ class LoginScreen(TutorScreen[None]):
             raise RuntimeError("this tutor has no class to log in to")
         try:
             store = self._login(name, token)
+        except LoginThrottled as exc:
+            self.post_message(self.Refused(exc.code, exc.params, final=True))
+            return
         except StoreUnreachable:
             self.post_message(self.Refused("login.unreachable"))
             return
@@ -119,8 +127,9 @@ class LoginScreen(TutorScreen[None]):
         self.tries += 1
         token = self.query_one("#login-token", Input)
         token.value = ""
-        if self.tries >= MAX_TRIES:
-            self.query_one("#login-status", Static).update(Text(t("login.too_many", self.lang)))
+        if message.final or self.tries >= MAX_TRIES:
+            code, params = (message.code, message.params) if message.final else ("login.too_many", {})
+            self.query_one("#login-status", Static).update(Text(t(code, self.lang, **params)))
             self.set_timer(1.0, self.app.exit)
             return
         self.query_one("#login-status", Static).update(Text(t(message.code, self.lang)))
