@@ -8,7 +8,7 @@ Each exercise goes through the exercise runner (the path of ``tutor exercise run
 the measuring worker process, grade, store) in a throwaway data dir, so the learner's progress and roofline cache
 are not touched (the roofline is measured once, in quick mode, and cached there). The table gives, per exercise:
 what was measured, the truth, the measured side, the ``explanation_when`` variants shown and whether the
-explanation agrees (:func:`tutor.practice.answer_key.check_outcome`). ``--small`` runs the quick check of the tests
+explanation agrees (:func:`tests.support.answer_key.check_outcome`). ``--small`` runs the quick check of the tests
 instead (each request shrunk, measured in this process). ``--shape NAME`` (``epyc-32m``, ``laptop-8m``, ``no-l3``,
 ``xeon-480m``: the fake sysfs trees of ``tests/fixtures/sysfs``) runs them with that cache hierarchy simulated
 (``TUTOR_SYSFS_ROOT``, inherited by the measuring worker): sizes, setup lines, decode's model and roof and the
@@ -50,11 +50,11 @@ def main() -> int:
     data_dir = args.data_dir or tempfile.mkdtemp(prefix="tutor-every-exercise-")
     os.environ["TUTOR_DATA_DIR"] = data_dir
 
+    from tests.support.answer_key import cache_dependent, render_table, run_every_exercise, small_measure
     from tutor.content import load_course
     from tutor.measure.device import cache_sizes
     from tutor.paths import bundled_course
     from tutor.practice import ExerciseRunner
-    from tutor.practice.answer_key import cache_dependent, render_table, run_every_exercise, small_measure
     from tutor.progress import ProgressStore
 
     course = load_course(bundled_course())

@@ -15,12 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.support.shapes import SHAPES, load_recording, on_shape, replaying
-from tutor.content import load_course
-from tutor.grading.verdict import ResolvedTruth
-from tutor.paths import bundled_course
-from tutor.practice import ExerciseRunner
-from tutor.practice.answer_key import (
+from tests.support.answer_key import (
     ExerciseCheck,
     check_outcome,
     default_prediction,
@@ -29,6 +24,11 @@ from tutor.practice.answer_key import (
     run_every_exercise,
     small_request,
 )
+from tests.support.shapes import SHAPES, load_recording, on_shape, replaying
+from tutor.content import load_course
+from tutor.grading.verdict import ResolvedTruth
+from tutor.paths import bundled_course
+from tutor.practice import ExerciseRunner
 from tutor.progress import ProgressStore
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.answer_key import cache_dependent, render_table, run_every_exercise, setup_summary, small_measure
 from tutor.content import load_course
 from tutor.i18n import format_bytes
 from tutor.measure import device
@@ -21,7 +22,6 @@ from tutor.measure.api import run_request
 from tutor.measure.decode_sizing import reference_decode
 from tutor.paths import bundled_course
 from tutor.practice import ExerciseRunner
-from tutor.practice.answer_key import cache_dependent, render_table, run_every_exercise, setup_summary, small_measure
 from tutor.practice.sizing import setup_line
 from tutor.progress import ProgressStore
 

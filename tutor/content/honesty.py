@@ -26,7 +26,8 @@ _LEARNER = re.compile(
     re.IGNORECASE,
 )
 LEARNER_WORDS = _LEARNER
-"""Words that put a sentence on the learner's own machine (also used by :mod:`tutor.practice.answer_key`)."""
+"""Words that put a sentence on the learner's own machine (also read by the tests' answer key,
+``tests/support/answer_key.py``)."""
 # A sentence that fills the side in from the measurement, or states that it depends, does not decide it.
 _FOLLOWS = re.compile(r"\{classification\.|\{truth|depend", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]|$)", re.MULTILINE)

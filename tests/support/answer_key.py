@@ -12,7 +12,9 @@ measurement:
   here from the stored measurement (the measured side, the too-close band, the named figure);
 - no placeholder of a text shown is left unfilled (``—``).
 
-Importable without torch: the measuring function brings it.
+Test and bench tooling, not part of the tutor (issue 29 item 7: it lived in ``tutor/practice`` though only the
+tests and ``bench/run_every_exercise.py`` used it); the attempt itself is the runner's. Importable without torch:
+the measuring function brings it.
 """
 
 from __future__ import annotations
