@@ -41,3 +41,38 @@ async def settle(pilot: Any, cond: Any = lambda: True, timeout: float = 20.0) ->
         await pilot.pause(0.05)
     assert cond()
     await pilot.pause(0.2)
+
+
+#: Worker groups that live as long as the app (the class lease's heartbeat): :func:`quiet` does not wait for them.
+LONG_LIVED_GROUPS = frozenset({"lease-holder"})
+
+
+def _pumps(app: Any) -> list[Any]:
+    pumps = [app, *app.screen_stack]
+    for screen in app.screen_stack:
+        pumps.extend(screen.walk_children(with_self=False))
+    return pumps
+
+
+async def quiet(pilot: Any, timeout: float = PATIENCE_S, ignore: frozenset[str] = LONG_LIVED_GROUPS) -> None:
+    """Wait until the app has nothing left to do: no worker running (but those of ``ignore``'s groups) and every
+    message queue of the app, its screens and their widgets empty on two turns of the loop in a row. What a fixed
+    pause hoped for ("a second notice, were there one, would be in by now"), as a condition."""
+    app = pilot.app
+    end = time.monotonic() + timeout
+
+    def idle() -> bool:
+        busy = [w for w in app.workers if w.group not in ignore and not w.is_finished]
+        return not busy and all(p.message_queue_size == 0 for p in _pumps(app))
+
+    calm = 0
+    while calm < 2:
+        if time.monotonic() > end:
+            raise AssertionError(f"the app was still busy after {timeout} s: "
+                                 f"{[w.name for w in app.workers if not w.is_finished]}")
+        if idle():
+            calm += 1
+            await pilot.pause(0)  # one turn of the loop: a message handled now may post another
+        else:
+            calm = 0
+            await pilot.pause(0.02)  # a poll interval, not a wait for time to pass
