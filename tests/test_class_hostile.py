@@ -382,7 +382,7 @@ def test_the_browsers_app_processes_inherit_none_of_the_instructors_secrets(
 
     from tutor.cli import main
 
-    for set_by_serve in ("PGPASSFILE", "TUTOR_CLASS_SERVER"):  # restored after the test
+    for set_by_serve in ("PGPASSFILE", "TUTOR_CLASS_SERVER", "TUTOR_SERVE_LOGINS"):  # restored after the test
         monkeypatch.delenv(set_by_serve, raising=False)
     monkeypatch.setenv("TUTOR_STORE", "postgresql://teacher:s3cret@db.example/tutor")
     monkeypatch.setenv("PGPASSWORD", "s3cret")

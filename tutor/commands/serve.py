@@ -217,4 +217,5 @@ def run_serve(args: argparse.Namespace) -> int:
             import shutil
 
             shutil.rmtree(logins.path.parent, ignore_errors=True)
+            os.environ.pop(LIMITS_ENV, None)
     return 0
