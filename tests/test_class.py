@@ -218,7 +218,7 @@ def test_the_instructor_lists_learners_resets_a_token_and_removes_a_learner(
     open_session = psycopg.connect(ana.dsn, autocommit=True)
     assert main(["class", "learners", "--store", classroom.admin, "--json"]) == 0
     listed = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
-    assert listed[ana.name] == {"name": ana.name, "can_login": True, "sessions": 1, "extra": ""}
+    assert listed[ana.name] == {"name": ana.name, "can_login": True, "sessions": 1, "extra": "", "token": "kept"}
     assert ben.name in listed
     # a new token: the old one stops working, the open session ends, the new one logs in
     assert main(["class", "reset-token", ana.name, "--store", classroom.admin, "--lang", "en"]) == 0

@@ -586,3 +586,57 @@ def test_shadow_operators_a_learner_left_in_public_never_run_as_another_learner_
     store.record_grade(attempt, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1)
     assert [a.score for a in store.attempts()] == [1]
     store.close()
+
+
+# -- a learner's own password: PostgreSQL lets every role change it; the instructor sees it and can undo it ------
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_learner_who_replaces_their_token_is_shown_to_the_instructor_and_reset_token_undoes_it(
+    classroom: Classroom, capsys: pytest.CaptureFixture[str], lang: str
+) -> None:
+    import json
+
+    import psycopg
+
+    from tutor.cli import main
+    from tutor.progress.classroom import learner_dsn
+    from tutor.progress.postgres import PostgresStore
+
+    ana, ben = classroom.learners["ana"], classroom.learners["ben"]
+    with psycopg.connect(ana.dsn, autocommit=True) as conn:  # nothing in PostgreSQL refuses it
+        conn.execute("ALTER ROLE CURRENT_USER PASSWORD 'ana-knows-this-one'")
+    PostgresStore(learner_dsn(classroom.admin, ana.name, "ana-knows-this-one")).close()
+    assert main(["class", "learners", "--store", classroom.admin, "--json"]) == 0
+    states = {r["name"]: r["token"] for r in json.loads(capsys.readouterr().out)}
+    assert (states[ana.name], states[ben.name]) == ("changed", "kept")
+    assert main(["class", "learners", "--store", classroom.admin, "--lang", lang]) == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.strip()}
+    changed = "TOKEN CHANGED" if lang == "en" else "TOKEN CAMBIADO"
+    assert changed in lines[ana.name] and f"reset-token {ana.name}" in lines[ana.name]
+    assert changed not in lines[ben.name]
+    assert main(["class", "reset-token", ana.name, "--store", classroom.admin, "--lang", "en"]) == 0
+    capsys.readouterr()
+    with pytest.raises(StoreError):
+        PostgresStore(learner_dsn(classroom.admin, ana.name, "ana-knows-this-one"))
+    assert main(["class", "learners", "--store", classroom.admin, "--json"]) == 0
+    assert {r["name"]: r["token"] for r in json.loads(capsys.readouterr().out)}[ana.name] == "kept"
+
+
+def test_an_instructor_who_may_not_read_pg_authid_is_told_the_token_check_is_not_made(
+    readme_class: ReadmeClass, capsys: pytest.CaptureFixture[str],
+) -> None:
+    import json
+
+    import psycopg
+
+    from tutor.cli import main
+
+    ana = readme_class.learners["ana"]
+    with psycopg.connect(ana.dsn, autocommit=True) as conn:
+        conn.execute("ALTER ROLE CURRENT_USER PASSWORD 'ana-knows-this-one'")
+    assert main(["class", "learners", "--store", readme_class.instructor, "--json"]) == 0
+    assert {r["token"] for r in json.loads(capsys.readouterr().out)} == {"unknown"}
+    assert main(["class", "learners", "--store", readme_class.instructor, "--lang", "en"]) == 0
+    assert "only a superuser may read pg_authid" in capsys.readouterr().out

@@ -133,9 +133,13 @@ def run_learners(args: argparse.Namespace) -> int:
         print(t("class.learners_none", lang))
     for role in learners if not args.json else ():
         extra = t("class.learner_extra", lang, extra=clean_line(role.extra)) if role.extra else ""
+        if role.token == "changed":
+            extra += t("class.learner_token_changed", lang, name=clean_line(role.name))
         print(t("class.learner_line", lang, name=clean_line(role.name), sessions=str(role.sessions),
                 login=t("class.learner_can_login" if role.can_login else "class.learner_cannot_login", lang),
                 extra=extra))
+    if not args.json and any(role.token == "unknown" for role in learners):
+        print(t("class.learners_tokens_unknown", lang))
     return 0
 
 

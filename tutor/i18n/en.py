@@ -726,6 +726,14 @@ MESSAGES: dict[str, str] = {
     "class.learner_can_login": "may log in",
     "class.learner_cannot_login": "may not log in",
     "class.learner_extra": "  MORE THAN A LEARNER: {extra}",
+    "class.learner_token_changed": (
+        "  TOKEN CHANGED by the learner (ALTER ROLE ... PASSWORD): tutor class reset-token {name} sets yours again"
+    ),
+    "class.learners_tokens_unknown": (
+        "Whether a learner replaced their token with a password of their own is not shown: only a superuser may "
+        "read pg_authid, and a token set before this check has no fingerprint. tutor class reset-token NAME sets "
+        "a new one whatever they did."
+    ),
     "class.token_reset": "New token for {name}: the old one no longer works.",
     "class.learner_removed": "Learner {name} removed: the role is gone; their rows stay in the report.",
     "class.not_a_learner": (

@@ -799,6 +799,15 @@ MESSAGES: dict[str, str] = {
     "class.learner_can_login": "puede entrar",
     "class.learner_cannot_login": "no puede entrar",
     "class.learner_extra": "  MÁS QUE UN ALUMNO: {extra}",
+    "class.learner_token_changed": (
+        "  TOKEN CAMBIADO por el alumno (ALTER ROLE ... PASSWORD): tutor class reset-token {name} vuelve a poner el "
+        "tuyo"
+    ),
+    "class.learners_tokens_unknown": (
+        "No se muestra si un alumno cambió su token por una contraseña suya: solo un superusuario puede leer "
+        "pg_authid, y un token puesto antes de esta comprobación no tiene huella. tutor class reset-token NOMBRE "
+        "le pone uno nuevo, haya hecho lo que haya hecho."
+    ),
     "class.token_reset": "Token nuevo para {name}: el anterior ya no sirve.",
     "class.learner_removed": "Alumno {name} eliminado: su rol ya no existe; sus filas siguen en el informe.",
     "class.not_a_learner": "{name} no es alumno de esta clase (tutor class learners los lista); no se cambió nada",

@@ -19,7 +19,7 @@ import secrets
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from tutor.progress.lease import HeldLease, break_lease, held_leases
 from tutor.progress.postgres import (
@@ -37,6 +37,7 @@ __all__ = [
     "INSTRUCTOR_ROLE",
     "LEARNER_ROLE",
     "RESERVED_NAMES",
+    "TOKENS_TABLE",
     "BadLearnerName",
     "BreakDenied",
     "ClassError",
@@ -426,6 +427,7 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
             verifier = _scram_verifier(conn, name, token)
             conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT 16 IN ROLE {}").format(
                 role, sql.Literal(verifier), sql.Identifier(LEARNER_ROLE)))
+            _remember_verifier(conn, schema, name, verifier)
             # Settings are not inherited from the group role: each learner's own role gets the pinned path.
             conn.execute(sql.SQL("ALTER ROLE {} SET search_path = pg_catalog, {}, pg_temp").format(
                 role, sql.Identifier(schema)))
@@ -433,6 +435,41 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
     return _credentials(admin_dsn, name, token, host)
+
+
+def _remember_verifier(conn: Any, schema: str, name: str, verifier: str) -> None:
+    """Keep the fingerprint of the verifier just set, so ``class_learners`` can tell a token the learner replaced."""
+    import hashlib
+
+    from psycopg import sql
+
+    table = sql.Identifier(schema, TOKENS_TABLE)
+    conn.execute(sql.SQL("CREATE TABLE IF NOT EXISTS {} (learner TEXT PRIMARY KEY, verifier_sha256 TEXT NOT NULL, "
+                         "set_at DOUBLE PRECISION NOT NULL)").format(table))
+    conn.execute(sql.SQL("REVOKE ALL ON {} FROM PUBLIC").format(table))
+    conn.execute(sql.SQL(
+        "INSERT INTO {} VALUES (%s, %s, pg_catalog.date_part('epoch', pg_catalog.clock_timestamp())) ON CONFLICT "
+        "(learner) DO UPDATE SET verifier_sha256 = excluded.verifier_sha256, set_at = excluded.set_at").format(table),
+        (name, hashlib.sha256(verifier.encode()).hexdigest()))
+
+
+def _token_states(conn: Any, schema: str) -> dict[str, TokenState]:
+    """``kept``/``changed`` per learner whose verifier both the tutor kept and ``pg_authid`` shows (superuser)."""
+    import hashlib
+
+    import psycopg
+    from psycopg import sql
+
+    try:
+        with conn.transaction():
+            kept = dict(conn.execute(sql.SQL("SELECT learner, verifier_sha256 FROM {}").format(
+                sql.Identifier(schema, TOKENS_TABLE))).fetchall())
+            now = dict(conn.execute("SELECT rolname::pg_catalog.text, rolpassword FROM pg_catalog.pg_authid"
+                                    " WHERE rolpassword IS NOT NULL").fetchall())
+    except psycopg.Error:  # no fingerprints yet, or pg_authid is a superuser's to read
+        return {}
+    return {name: ("kept" if hashlib.sha256(str(now[name]).encode()).hexdigest() == digest else "changed")
+            for name, digest in kept.items() if name in now}
 
 
 def _scram_verifier(conn: Any, name: str, token: str) -> str:
@@ -452,15 +489,25 @@ class NotALearner(ClassError):
     code = "class.not_a_learner"
 
 
+#: Whether a learner's password is still the token the instructor set (``add_learner``/``reset_token``):
+#: ``kept``, ``changed`` (the learner ran ALTER ROLE CURRENT_USER PASSWORD, which PostgreSQL lets every role
+#: do), or ``unknown`` (the instructor's role may not read ``pg_authid``, which only a superuser may, or the
+#: token was set before the tutor kept its fingerprint).
+TokenState = Literal["kept", "changed", "unknown"]
+#: The SHA-256 of each learner's SCRAM verifier as the instructor set it: readable by the instructor only.
+TOKENS_TABLE = "tutor_learner_tokens"
+
+
 @dataclass(frozen=True)
 class LearnerRole:
-    """A learner's role as the instructor sees it: whether it may log in, its sessions open now, and anything it
-    holds beyond a learner's rights (empty for a plain learner)."""
+    """A learner's role as the instructor sees it: whether it may log in, its sessions open now, anything it
+    holds beyond a learner's rights (empty for a plain learner), and whether its token is still the one given."""
 
     name: str
     can_login: bool
     sessions: int
     extra: str
+    token: TokenState = "unknown"
 
 
 _LEARNERS_SQL = """
@@ -479,9 +526,11 @@ def class_learners(admin_dsn: str) -> list[LearnerRole]:
     where = display_dsn(admin_dsn)
     try:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            pin_search_path(conn, where=where, check=False)
+            schema = pin_search_path(conn, where=where, check=False)
             extra = dict(overprivileged_learners(conn))
-            return [LearnerRole(name=str(n), can_login=bool(login), sessions=int(k), extra=extra.get(str(n), ""))
+            tokens = _token_states(conn, schema)
+            return [LearnerRole(name=str(n), can_login=bool(login), sessions=int(k), extra=extra.get(str(n), ""),
+                                token=tokens.get(str(n), "unknown"))
                     for n, login, k in conn.execute(_LEARNERS_SQL, (LEARNER_ROLE,)).fetchall()]
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
@@ -519,11 +568,12 @@ def reset_token(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
     token = secrets.token_urlsafe(18)
     try:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            pin_search_path(conn, where=where)
+            schema = pin_search_path(conn, where=where)
             _learner_role(conn, name)
             verifier = _scram_verifier(conn, name, token)
             conn.execute(sql.SQL("ALTER ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(name),
                                                                            sql.Literal(verifier)))
+            _remember_verifier(conn, schema, name, verifier)
             _let_in(conn, name)
             _end_sessions(conn, name)
     except psycopg.Error as exc:
