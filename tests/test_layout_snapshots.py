@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.errors import NoWidget
 from textual.widget import Widget
 
 from tests.support.exercise import fake_measure
@@ -97,8 +98,8 @@ async def test_map_and_lesson(tmp_path: Path, size: tuple[int, int]) -> None:
 
         # ctrl+t: the strip expands to most of the screen on a narrow terminal; hides the column on a wide one.
         await pilot.press("ctrl+t")
-        await pilot.pause(0.2)
         column = app.screen.query_one("#telemetry-column")
+        await settle(pilot, lambda: column.region.height >= size[1] // 2 if size[0] < 120 else not column.display)
         if size[0] < 120:
             assert column.region.height >= size[1] // 2
             assert not app.screen.query_one(TelemetryPanel).compact
@@ -111,7 +112,7 @@ async def test_exercise_before_and_after_the_reveal(tmp_path: Path, size: tuple[
     app = fixture_app(tmp_path, FIXTURES / "exercise_course")
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-bound"], measure=fake_measure)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-bound"], measure=fake_measure)
         app.push_screen(screen)
         await settle(pilot, lambda: app.screen is screen and app.focused is not None)
         check_telemetry(app, size)
@@ -145,6 +146,8 @@ async def test_the_reveal_comes_into_view_when_a_batch_update_delays_its_layout(
 
     update = PackMarkdown.update
 
+    held_over: list[bool] = []
+
     def slow_update(self: PackMarkdown, markdown: str) -> Any:
         done = update(self, markdown)
         if self.id != "ex-explanation":
@@ -152,8 +155,9 @@ async def test_the_reveal_comes_into_view_when_a_batch_update_delays_its_layout(
 
         async def held() -> None:
             with self.app.batch_update():
-                await asyncio.sleep(0.3)
+                await asyncio.sleep(0.3)  # the busy machine's delay this test is about, not a wait
                 await done
+            held_over.append(True)
 
         return asyncio.ensure_future(held())
 
@@ -162,16 +166,24 @@ async def test_the_reveal_comes_into_view_when_a_batch_update_delays_its_layout(
     app = fixture_app(tmp_path, FIXTURES / "exercise_course")
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-bound"], measure=fake_measure)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-bound"], measure=fake_measure)
         app.push_screen(screen)
         await settle(pilot, lambda: app.screen is screen and app.focused is not None)
         lock = screen.query_one("#ex-lock")
         lock.scroll_visible(animate=False)  # the learner scrolled down to the lock button
         await settle(pilot, lambda: on_screen(lock, size))
         await pilot.press("down", "enter", "ctrl+l", "ctrl+r")
-        await settle(pilot, lambda: screen.state == "revealed")
-        await pilot.pause(1.0)  # the held batch is over: whatever the app scrolled is final
+        await settle(pilot, lambda: screen.state == "revealed" and bool(held_over))
         verdict = screen.query_one("#ex-verdict")
+
+        def verdict_shown() -> bool:
+            try:
+                return on_screen(verdict, size)
+            except (KeyError, NoWidget):  # not laid out yet
+                return False
+
+        # the held batch is over; the app looks again every 20 ms until the reveal is laid out, then scrolls
+        await settle(pilot, verdict_shown)
         assert on_screen(verdict, size), (verdict.region, screen.query_one("#exercise-main").scroll_y)
         assert app.focused is screen.query_one("#exercise-main")
 
@@ -202,7 +214,7 @@ async def test_lab_with_its_plot(tmp_path: Path, size: tuple[int, int]) -> None:
     (root / "course.yaml").write_text(LAB_COURSE, encoding="utf-8")
     (root / "lessons" / "lab-l1.yaml").write_text(LAB_LESSON, encoding="utf-8")
     app = fixture_app(tmp_path, root)
-    app._measure_worker = _SweepWorker()
+    app.session.measure_worker = _SweepWorker()
     async with app.run_test(size=size) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
         await settle(pilot, lambda: isinstance(app.screen, LabScreen))
@@ -220,7 +232,7 @@ async def test_lab_with_its_plot(tmp_path: Path, size: tuple[int, int]) -> None:
         main = screen.query_one("#lab-main")
         # the lab's top scrolls: everything below the goal can be brought into view
         main.scroll_to_widget(plot, animate=False, top=True)
-        await pilot.pause(0.1)
+        await settle(pilot, lambda: on_screen(plot, size))
         assert on_screen(plot, size)
         if size[1] < 30:
             assert main.max_scroll_y > 0
@@ -241,10 +253,10 @@ async def test_progress_opens_at_the_checklist(tmp_path: Path, size: tuple[int, 
         save(app, tmp_path, "progress", size)
         if body.max_scroll_y > 0:
             await pilot.press("pagedown")
-            await pilot.pause(0.2)
+            await settle(pilot, lambda: body.scroll_y > 0)
             assert body.scroll_y > 0
             await pilot.press("home")
-            await pilot.pause(0.2)
+            await settle(pilot, lambda: body.scroll_y == 0)
             assert body.scroll_y == 0
 
 
@@ -256,7 +268,7 @@ async def test_doctor(tmp_path: Path, size: tuple[int, int]) -> None:
     app = fixture_app(tmp_path, FIXTURES / "exercise_course")
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
-        screen = DoctorScreen(runner=broken_5090_runner(tmp_path / "lock.json"))
+        screen = DoctorScreen(app.session, runner=broken_5090_runner(tmp_path / "lock.json"))
         app.push_screen(screen)
         await settle(pilot, lambda: screen.report is not None)
         checks = screen.query_one("#doctor-checks")
@@ -272,7 +284,7 @@ async def test_a_reopened_lab_shows_its_last_run(tmp_path: Path) -> None:
     (root / "course.yaml").write_text(LAB_COURSE, encoding="utf-8")
     (root / "lessons" / "lab-l1.yaml").write_text(LAB_LESSON, encoding="utf-8")
     app = fixture_app(tmp_path, root)
-    app._measure_worker = _SweepWorker()
+    app.session.measure_worker = _SweepWorker()
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
         await settle(pilot, lambda: isinstance(app.screen, LabScreen))

@@ -22,7 +22,7 @@ from textual.widgets import Input
 
 from tests.support.doctor import CU126_ARCHS, healthy_5090, torch_with
 from tests.support.exercise import fake_measure
-from tests.support.pilot import settle
+from tests.support.pilot import quiet, settle, wait_for
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.measure.worker import MeasureWorker
@@ -120,10 +120,11 @@ async def test_the_palette_in_spanish_follows_the_toggle(tmp_path: Path) -> None
         await pilot.pause()
         footer = shown(app).splitlines()[-1]
         await pilot.press("ctrl+p")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "Busca una orden…" in shown(app))
+        await quiet(pilot)
         opened = shown(app)
         await pilot.press("a")
-        await pilot.pause(0.5)
+        await quiet(pilot)  # the palette's search is a worker: its hits are in once it is done
         searching = shown(app)
         await pilot.press("escape")
         await pilot.pause()
@@ -131,7 +132,8 @@ async def test_the_palette_in_spanish_follows_the_toggle(tmp_path: Path) -> None
         await pilot.pause()
         footer_en = shown(app).splitlines()[-1]
         await pilot.press("ctrl+p")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "Search for commands…" in shown(app))
+        await quiet(pilot)
         english = shown(app)
     for text in (opened, searching, footer):
         assert not leaks(text), "\n".join(leaks(text))
@@ -237,11 +239,11 @@ async def scrolled_through(app: TutorApp, pilot: Any) -> str:
     for scroller in scrollers:
         scroller.scroll_end(animate=False, immediate=True)
     if scrollers:
-        await pilot.pause(0.1)
+        await quiet(pilot)
         texts.append(shown(app))
         for scroller in scrollers:
             scroller.scroll_home(animate=False, immediate=True)
-        await pilot.pause(0.1)
+        await quiet(pilot)
     return "\n".join(texts)
 
 
@@ -253,13 +255,13 @@ async def chrome_and_core(app: TutorApp, pilot: Any) -> tuple[list[str], list[st
         widget.styles.visibility = "hidden"
         for child in widget.query("*"):
             child.styles.visibility = "hidden"
-    await pilot.pause(0.1)
+    await quiet(pilot)
     chrome = leaks(await scrolled_through(app, pilot))
     for widget in hidden:
         widget.styles.visibility = "visible"
         for child in widget.query("*"):
             child.styles.visibility = "visible"
-    await pilot.pause(0.1)
+    await quiet(pilot)
     return chrome, sorted(everything - set(chrome))
 
 
@@ -319,7 +321,7 @@ async def test_every_screen_speaks_spanish_and_follows_the_toggle(tmp_path: Path
         await read("progress")
         await app_pilot.press("escape")
 
-        doctor = DoctorScreen(runner=old_torch_runner(tmp_path / "lock.json"))
+        doctor = DoctorScreen(app.session, runner=old_torch_runner(tmp_path / "lock.json"))
         app.push_screen(doctor)
         await settle(app_pilot, lambda: doctor.report is not None)
         await read("doctor")

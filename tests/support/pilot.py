@@ -34,13 +34,11 @@ async def wait_timed(pilot: Any, condition: Any, timeout: float) -> float:
 
 
 async def settle(pilot: Any, cond: Any = lambda: True, timeout: float = 20.0) -> None:
-    """Let the screen settle: wait for ``cond`` (at most ``timeout`` s), then a little more for the last paint."""
-    end = time.monotonic() + timeout
-    await pilot.pause(0.1)
-    while not cond() and time.monotonic() < end:
-        await pilot.pause(0.05)
-    assert cond()
-    await pilot.pause(0.2)
+    """Let the screen settle: wait for ``cond`` (at most ``timeout`` s), then until the app is :func:`quiet`
+    (its last paint included: each turn of :func:`quiet` updates the screen)."""
+    await pilot.pause()
+    await wait_for(pilot, cond, timeout)
+    await quiet(pilot, timeout)
 
 
 #: Worker groups that live as long as the app (the class lease's heartbeat): :func:`quiet` does not wait for them.
