@@ -13,6 +13,7 @@ from tutor.results import Datasheet, RooflineReference
 from tutor.ui.chart_geometry import (
     axis_range,
     cell,
+    is_braille,
     label_rows,
     legend_rows,
     linear_ticks,
@@ -133,7 +134,9 @@ def test_each_point_lands_in_its_cell_on_the_drawn_chart() -> None:
     ridge_col = area.col(5.0)
     assert "┊" in {canvas.char_at(ridge_col, r) for r in range(area.row(160.0) + 1, area.bottom + 1)}
     # both roofs are drawn, and the legend is not inside the plot area
-    assert canvas.find("━") and canvas.find("·")
+    styles = {canvas.styles[r][c] for r in range(canvas.height) for c in range(canvas.width)
+              if is_braille(canvas.char_at(c, r))}
+    assert {"cyan", "grey62"} <= styles
     text = "\n".join(row for row, _ in canvas.rows())
     assert "your guess" not in text and "measured:" not in text
     # every x tick label is whole and inside the canvas

@@ -1243,6 +1243,7 @@ MESSAGES: dict[str, str] = {
     "plot.no_points": "(no points to draw yet)",
     "plot.cannot_draw": "(the plot does not fit at this size; the figures are in the result table)",
     "plot.ridge": "ridge {ridge} FLOP/B",
+    "plot.caches": "caches: {caches}",
     "plot.axis.working_set.x": "working set (bytes)",
     "plot.axis.working_set.y": "GB/s",
     "plot.axis.gemm_sizes.x": "N",

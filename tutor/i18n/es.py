@@ -1343,6 +1343,7 @@ MESSAGES: dict[str, str] = {
     "plot.no_points": "(aún no hay puntos que dibujar)",
     "plot.cannot_draw": "(el gráfico no cabe a este tamaño; las cifras están en la tabla del resultado)",
     "plot.ridge": "cresta {ridge} FLOP/B",
+    "plot.caches": "cachés: {caches}",
     "plot.axis.working_set.x": "conjunto de trabajo (bytes)",
     "plot.axis.working_set.y": "GB/s",
     "plot.axis.gemm_sizes.x": "N",

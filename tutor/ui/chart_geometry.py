@@ -12,8 +12,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from tutor.i18n.numbers import significant
@@ -37,6 +38,14 @@ class Axis:
 
     def contains(self, value: float) -> bool:
         return self.lo <= value <= self.hi
+
+    def frac(self, value: float) -> float:
+        """Where ``value`` sits from ``lo`` (0) to ``hi`` (1); NaN for a value a log axis cannot hold."""
+        if self.log:
+            if value <= 0 or self.lo <= 0 or self.hi <= self.lo:
+                return math.nan
+            return (math.log10(value) - math.log10(self.lo)) / (math.log10(self.hi) - math.log10(self.lo))
+        return (value - self.lo) / (self.hi - self.lo) if self.hi > self.lo else 0.0
 
 
 def _positive(values: Iterable[float | None]) -> list[float]:
@@ -260,10 +269,19 @@ class PlotArea:
     y: Axis
 
     def col(self, value: float) -> int:
-        return self.left + self.x.cell(value, self.right - self.left + 1)
+        """The column ``value`` lands in: the cell holding the Braille dot a line through it draws (so a marker
+        sits on its line)."""
+        frac = self.x.frac(value)
+        dots = (self.right - self.left + 1) * 2
+        sub = round(max(0.0, min(1.0, frac if math.isfinite(frac) else 0.0)) * (dots - 1))
+        return self.left + sub // 2
 
     def row(self, value: float) -> int:
-        return self.bottom - self.y.cell(value, self.bottom - self.top + 1)
+        """The row ``value`` lands in (row ``top`` holds the highest value), as :meth:`col`."""
+        frac = self.y.frac(value)
+        dots = (self.bottom - self.top + 1) * 4
+        sub = round((1.0 - max(0.0, min(1.0, frac if math.isfinite(frac) else 0.0))) * (dots - 1))
+        return self.top + sub // 4
 
     def value_at_col(self, col: int) -> float:
         frac = (col - self.left) / max(1, self.right - self.left)
@@ -272,16 +290,34 @@ class PlotArea:
         return self.x.lo + frac * (self.x.hi - self.x.lo)
 
 
-def plot_area(x: Axis, y: Axis, width: int, height: int, lang: str = "en") -> PlotArea:
-    """The plot area of a ``width``×``height`` chart: the y tick labels (in ``lang``) and the axis on the left, the
-    x axis, its tick labels and its name on the three bottom rows."""
-    margin = max((len(short_number(t, lang)) for t in y.ticks), default=1) + 1
-    return PlotArea(left=margin + 1, right=width - 1, top=0, bottom=max(1, height - 4), x=x, y=y)
+TickFormat = Callable[[float], str]
 
 
-def draw_axes(canvas: Canvas, area: PlotArea, x_name: str, y_name: str, style: str = "", lang: str = "en") -> None:
+def plot_area(x: Axis, y: Axis, width: int, height: int, lang: str = "en", y_format: TickFormat | None = None,
+              top: int = 1) -> PlotArea:
+    """The plot area of a ``width``×``height`` chart: the y axis name on the row above it (``top`` rows are kept
+    for it), the y tick labels (in ``lang``, or as ``y_format`` writes them) and the axis on the left, the x axis,
+    its tick labels and its name on the three bottom rows."""
+    fmt = y_format or (lambda v: short_number(v, lang))
+    margin = max((len(fmt(t)) for t in y.ticks), default=1) + 1
+    return PlotArea(left=margin + 1, right=width - 1, top=min(top, max(0, height - 6)),
+                    bottom=max(1, height - 4), x=x, y=y)
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` in at most ``width`` columns: cut with an ellipsis (…) when it is longer, never silently."""
+    if width <= 0:
+        return ""
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def draw_axes(canvas: Canvas, area: PlotArea, x_name: str, y_name: str, style: str = "", lang: str = "en",
+              x_format: TickFormat | None = None, y_format: TickFormat | None = None) -> None:
     """The frame: y ticks with labels on the left, x ticks with non-overlapping labels below (numbers written in
-    ``lang``), the axis names."""
+    ``lang``, or by ``x_format`` / ``y_format``), the x axis name centred under it and the y axis name whole on
+    the row above the plot (cut with … only when the chart is narrower than the name)."""
+    x_fmt = x_format or (lambda v: short_number(v, lang))
+    y_fmt = y_format or (lambda v: short_number(v, lang))
     for row in range(area.top, area.bottom + 1):
         canvas.put(area.left - 1, row, "│", style)
     canvas.put(area.left - 1, area.bottom + 1, "└", style)
@@ -289,27 +325,105 @@ def draw_axes(canvas: Canvas, area: PlotArea, x_name: str, y_name: str, style: s
         canvas.put(col, area.bottom + 1, "─", style)
     for tick in area.y.ticks:
         row = area.row(tick)
-        text = short_number(tick, lang)
+        text = y_fmt(tick)
         canvas.write(area.left - 1 - len(text), row, text, style)
         canvas.put(area.left - 1, row, "┤", style)
     labels = []
     for tick in area.x.ticks:
         col = area.col(tick)
         canvas.put(col, area.bottom + 1, "┬", style)
-        text = short_number(tick, lang)
+        text = x_fmt(tick)
         labels.append((min(max(0, col - len(text) // 2), canvas.width - len(text)), text))
     for col, text in spread_labels(labels, canvas.width):
         canvas.write(col, area.bottom + 2, text, style)
+    x_name = fit(x_name, canvas.width)
     canvas.write(max(0, (area.left + area.right - len(x_name)) // 2), area.bottom + 3, x_name, style)
-    canvas.write(0, area.bottom + 3, y_name[: max(0, area.left - 1)] if len(y_name) > area.left else y_name, style)
+    if area.top > 0:
+        canvas.write(0, area.top - 1, fit(y_name, canvas.width), style)
+    else:
+        canvas.write(0, area.bottom + 3, fit(y_name, max(1, area.left - 1)), style)
 
 
-def draw_roof(canvas: Canvas, area: PlotArea, bandwidth: float, peak: float, char: str, style: str) -> None:
-    """The roof min(peak, intensity × bandwidth), one character per column of the plot area."""
-    for col in range(area.left, area.right + 1):
-        value = min(peak, area.value_at_col(col) * bandwidth)
-        if area.y.lo <= value <= area.y.hi:
-            canvas.put(col, area.row(value), char, style)
+# Braille: a cell holds 2 × 4 dots, so a line drawn in dots rises a quarter of a row at a time, not a whole row.
+_BRAILLE_BITS = ((0x01, 0x08), (0x02, 0x10), (0x04, 0x20), (0x40, 0x80))
+BRAILLE_EMPTY = 0x2800
+
+
+def is_braille(char: str) -> bool:
+    return len(char) == 1 and BRAILLE_EMPTY <= ord(char) <= BRAILLE_EMPTY + 0xFF
+
+
+class Dots:
+    """Lines drawn in Braille dots over a plot area (2 dots across and 4 down per cell): a slope-1 roof on log-log
+    axes comes out a straight line, not a staircase of whole cells."""
+
+    def __init__(self, area: PlotArea) -> None:
+        self.area = area
+        self.cols = (area.right - area.left + 1) * 2
+        self.rows = (area.bottom - area.top + 1) * 4
+        self.dots: set[tuple[int, int]] = set()
+
+    def sub_x(self, value: float) -> float:
+        return self.area.x.frac(value) * (self.cols - 1)
+
+    def sub_y(self, value: float) -> float:
+        return (1.0 - self.area.y.frac(value)) * (self.rows - 1)
+
+    def set(self, sx: int, sy: int) -> None:
+        if 0 <= sx < self.cols and 0 <= sy < self.rows:
+            self.dots.add((sx, sy))
+
+    def polyline(self, points: Sequence[tuple[float, float]], every: int = 1) -> None:
+        """The segments joining ``points`` (data units), one dot per step of the longer side, so no gap opens on a
+        steep segment; ``every`` > 1 draws a dotted line. Whatever falls outside the plot area is not drawn."""
+        subs = [(self.sub_x(x), self.sub_y(y)) for x, y in points]
+        subs = [(sx, sy) for sx, sy in subs if math.isfinite(sx) and math.isfinite(sy)]
+        if len(subs) == 1:
+            self.set(round(subs[0][0]), round(subs[0][1]))
+        step = 0
+        for (x0, y0), (x1, y1) in itertools.pairwise(subs):
+            n = max(1, math.ceil(max(abs(x1 - x0), abs(y1 - y0))))
+            for i in range(n + 1):
+                if step % every == 0:
+                    self.set(round(x0 + (x1 - x0) * i / n), round(y0 + (y1 - y0) * i / n))
+                step += 1
+
+    def cells(self) -> dict[tuple[int, int], str]:
+        """The Braille character of every cell holding a dot, by (column, row) of the canvas."""
+        bits: dict[tuple[int, int], int] = {}
+        for sx, sy in self.dots:
+            key = (self.area.left + sx // 2, self.area.top + sy // 4)
+            bits[key] = bits.get(key, 0) | _BRAILLE_BITS[sy % 4][sx % 2]
+        return {key: chr(BRAILLE_EMPTY | b) for key, b in bits.items()}
+
+    def paint(self, canvas: Canvas, style: str) -> None:
+        """Put the dots on ``canvas`` (merged with dots already there, never over a letter or a marker)."""
+        for (col, row), char in self.cells().items():
+            there = canvas.char_at(col, row) if 0 <= row < canvas.height and 0 <= col < canvas.width else " "
+            if there == " ":
+                canvas.put(col, row, char, style)
+            elif is_braille(there):
+                canvas.put(col, row, chr(ord(there) | ord(char)), style)
+
+
+def roof_points(area: PlotArea, bandwidth: float, peak: float) -> list[tuple[float, float]]:
+    """The roof min(peak, intensity × bandwidth) as three points: the left edge, the ridge, the right edge (on
+    log-log axes both pieces are straight lines)."""
+    ridge = peak / bandwidth
+    pts = [(area.x.lo, min(peak, area.x.lo * bandwidth))]
+    if area.x.lo < ridge < area.x.hi:
+        pts.append((ridge, peak))
+    pts.append((area.x.hi, min(peak, area.x.hi * bandwidth)))
+    return pts
+
+
+def draw_roof(canvas: Canvas, area: PlotArea, bandwidth: float, peak: float, style: str, every: int = 1) -> Dots:
+    """The roof min(peak, intensity × bandwidth) in Braille dots: the memory roof a straight line of slope 1 (on
+    log-log axes), the compute roof flat; ``every`` > 1 dots it. Returns the dots drawn (a test reads them)."""
+    dots = Dots(area)
+    dots.polyline(roof_points(area, bandwidth, peak), every)
+    dots.paint(canvas, style)
+    return dots
 
 
 def draw_ridge(canvas: Canvas, area: PlotArea, ridge: float, peak: float, style: str) -> None:

@@ -5,7 +5,8 @@
 - ``naive_vs_numpy``: time per matmul vs N on a log scale, the naive loop's extrapolation labelled as such;
 - ``roofline_points``: the measured roofline (log-log) with a point per kernel.
 
-One plot object per widget (``self.plt``), never the global ``plotext`` module.
+Drawn on the same text canvas as the exercise's roofline chart (:mod:`tutor.ui.chart_geometry`), so a test can
+say where each point lands and that nothing is empty.
 """
 
 from __future__ import annotations
@@ -14,13 +15,31 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from rich.console import Group
 from rich.text import Text
 from textual.app import RenderResult
-from textual_plotext import PlotextPlot
+from textual.widget import Widget
 
 from tutor.i18n import Lang, t
 from tutor.i18n.numbers import decimal, format_number
-from tutor.ui.chart_geometry import axis_range, cell, label_rows, linear_ticks, short_number, wants_log
+from tutor.ui.chart_geometry import (
+    Axis,
+    Canvas,
+    Dots,
+    PlotArea,
+    draw_axes,
+    draw_ridge,
+    draw_roof,
+    fit,
+    is_braille,
+    legend_layout,
+    legend_rows,
+    make_axis,
+    plot_area,
+    roof_points,
+    short_number,
+    wants_log,
+)
 from tutor.untrusted import clean_line
 
 # Colours from plotext's palette, one per series in order.
@@ -60,8 +79,11 @@ def _sci(v: float, lang: str = "en") -> str:
     return short_number(v, lang)
 
 
-class LabPlot(PlotextPlot):
-    """A sweep's plot that redraws itself whenever a point or a mark is added."""
+class LabPlot(Widget):
+    """A sweep's plot that redraws itself whenever a point or a mark is added, drawn as text on a
+    :class:`~tutor.ui.chart_geometry.Canvas` (plotext failed to lay out a legend or a zero on log axes, and a lab
+    then showed no plot at all): each axis in the scale its lesson promises, lines in Braille dots, the legend
+    under the plot area."""
 
     DEFAULT_CSS = """
     LabPlot {
@@ -108,7 +130,7 @@ class LabPlot(PlotextPlot):
         self, series: str, x: float, y: float, *, extrapolated: bool = False, name: str = "", kind: str = "line"
     ) -> None:
         """Add one measured (or, labelled, extrapolated) point and redraw."""
-        if not _finite_positive(x) or not _finite(y):
+        if not _finite(x) or not _finite(y) or (x <= 0 and self.kind != "roofline_points"):
             return
         s = self.series.get(series)
         if s is None:
@@ -140,7 +162,8 @@ class LabPlot(PlotextPlot):
         return str(self.roofs.get("stamp") or "")
 
     def set_prediction(self, value: float | None, unit: str | None, label: str = "") -> None:
-        """Draw the learner's prediction where its unit is one of the plot's axes (a level, or a bandwidth roof)."""
+        """Draw the learner's prediction where its unit is one of the plot's axes (a level, a bandwidth roof, a
+        ridge point)."""
         self.prediction = (float(value), unit or "", label) if _finite_positive(value) else None
         self.redraw()
 
@@ -152,202 +175,220 @@ class LabPlot(PlotextPlot):
     def point_count(self) -> int:
         return sum(len(s.points) for s in self.series.values())
 
+    def redraw(self) -> None:
+        """Draw again on the next render."""
+        self.refresh()
+
     # -- drawing -------------------------------------------------------------------------------------------
 
     def render(self) -> RenderResult:
-        # plotext can fail on degenerate layouts (a lone point on a log axis, a tiny widget): a plot that cannot
-        # be drawn must never take the app down with it; the figures are in the result table anyway.
-        try:
-            return super().render()
-        except Exception:
-            key = "plot.no_points" if not self.point_count else "plot.cannot_draw"
-            return Text(t(key, self.lang), style="italic")
+        if not self.series and not self.roofs:
+            return Text(t("plot.no_points", self.lang), style="italic")
+        width, height = max(20, self.size.width or 80), max(8, self.size.height or 20)
+        chart = self.chart(width, height)
+        return Group(*chart.lines())
 
-    def redraw(self) -> None:
-        plt = self.plt
-        plt.clear_figure()
-        self._y_range = None
-        stamp = self.roof_stamp
-        plt.title(clean_line(f"{self.title} — {stamp}" if stamp else self.title))
-        plt.xlabel(clean_line(self.x_label))
-        plt.ylabel(clean_line(self.y_label))
-        draw = {
-            "working_set": self._draw_working_set,
-            "naive_vs_numpy": self._draw_log_y,
-            "roofline_points": self._draw_roofline,
-        }.get(self.kind, self._draw_lines)
-        if self.series or self.roofs:
-            draw()
-            self._draw_prediction()
-        self._label_linear_axes()
-        self.refresh()
+    def chart(self, width: int, height: int) -> DrawnChart:
+        """The plot drawn on a ``width``×``height`` canvas: title, plot area, axes, legend (a test reads it)."""
+        legend = self.legend_entries()
+        legend_texts = legend_rows([(m, lbl) for m, lbl, _ in legend], width)
+        title = clean_line(f"{self.title} — {self.roof_stamp}" if self.roof_stamp else self.title)
+        canvas_height = max(7, height - len(legend_texts) - 1)
+        x, y = self.axes()
+        canvas = Canvas(width, canvas_height)
+        area = plot_area(x, y, width, canvas_height, self.lang, self._y_format)
+        draw_axes(canvas, area, clean_line(self.x_label), clean_line(self.y_label), "grey50", self.lang,
+                  self._x_format, self._y_format)
+        self._draw(canvas, area)
+        return DrawnChart(fit(title, width), canvas, area, legend, width)
 
-    def _label_linear_axes(self) -> None:
-        """Ticks written in the plot's language on every axis the drawing left to plotext (whose own labels have a
-        decimal point in every language)."""
+    def axes(self) -> tuple[Axis, Axis]:
+        """The x and y axes: the scale each lab's lesson promises (Lab 01 log-log, Lab 00 and Lab 02 log N,
+        the roofline log-log), covering every point, mark and prediction drawn."""
         pts = self._all_points()
-        if self.kind != "roofline_points" and self.kind != "naive_vs_numpy":
-            ys = [p[1] for p in pts]
-            if self.prediction is not None and self.prediction[1] == self.y_label:
-                ys.append(self.prediction[0])
-            if self._y_range is not None:
-                ys += list(self._y_range)
-            if ys:
-                lo, hi = min(ys), max(ys)
-                if hi <= lo:
-                    lo, hi = lo - 1, hi + 1
-                ticks = linear_ticks(lo, hi, 5)
-                if ticks:
-                    self.plt.yticks(list(ticks), [self._num(v) for v in ticks])
+        xs = [p[0] for p in pts if p[0] > 0]
+        ys = [p[1] for p in pts]
+        if self.kind == "roofline_points":
+            xs = [max(x, ZERO_AT) for x in xs] + [ZERO_AT]
+            ys = [y for y in ys if y > 0]
+            bw, peak = self.roofs.get("bw"), self.roofs.get("flops")
+            if _finite_positive(bw) and _finite_positive(peak):
+                ridge = peak / bw
+                xs += [ridge / 10, ridge * 10]
+                ys += [peak]
+                if self.prediction is not None and self.prediction[1] == "FLOP/B":
+                    xs.append(self.prediction[0])
+                x = make_axis(xs, log=True)
+                ys.append(x.lo * bw)
+            else:
+                x = make_axis(xs or [0.1, 100.0], log=True)
+            if self.prediction is not None and self.prediction[1] == "GB/s":
+                ys += [x.lo * self.prediction[0], x.hi * self.prediction[0]]
+                if _finite_positive(peak):
+                    ys = [min(y, peak * 10) for y in ys]
+            return x, make_axis(ys or [1.0, 1000.0], log=True)
+        if self.kind == "working_set":
+            xs += [v for v in self.caches.values() if xs and min(xs) <= v <= max(xs)]
+        ys += self._predicted_level()
+        log_x = self.kind in LOG_X or wants_log(xs)
+        log_y = self.kind in LOG_Y and all(y > 0 for y in ys)
+        x = make_axis(xs or [1.0, 10.0], log=log_x)
+        if self.kind == "working_set":
+            x = Axis(x.lo, x.hi, x.log, tuple(_log_ticks(x.lo, x.hi, 4)) if x.log else x.ticks)
+        y = make_axis(ys or [0.0, 1.0], log=log_y)
+        return x, y
 
-    def _num(self, v: float) -> str:
+    def _predicted_level(self) -> list[float]:
+        if self.prediction is not None and self.prediction[1] == self.y_label:
+            return [self.prediction[0]]
+        return []
+
+    def _x_format(self, v: float) -> str:
+        return binary_size(v, self.lang) if self.kind == "working_set" else short_number(v, self.lang)
+
+    def _y_format(self, v: float) -> str:
         return short_number(v, self.lang)
 
-    _y_range: tuple[float, float] | None = None
+    def legend_entries(self) -> list[tuple[str, str, str]]:
+        """(marker, label, style) of every series, roof, mark and prediction drawn, in the plot's language."""
+        out: list[tuple[str, str, str]] = []
+        lang = self.lang
+        if self.kind == "roofline_points":
+            bw, peak = self.roofs.get("bw"), self.roofs.get("flops")
+            if _finite_positive(bw) and _finite_positive(peak):
+                label = str(self.roofs.get("label") or t("lab.plot.roofline", lang))
+                out.append(("⠒⠒", clean_line(f"{label}: {format_number(bw, lang, ',.3g')} GB/s, "
+                                             f"{format_number(peak, lang, ',.0f')} GFLOP/s"), "red"))
+                out.append(("┊", t("plot.ridge", lang, ridge=format_number(peak / bw, lang, ".3g")), "grey62"))
+        for i, s in enumerate(self.series.values()):
+            marker = "◌" if s.extrapolated else "●"
+            out.append((marker, clean_line(s.label), _COLOURS[i % len(_COLOURS)]))
+        if self.kind == "working_set":
+            shown = [f"{level} {binary_size(size, lang)}" for level, size in sorted(self.caches.items(),
+                                                                                    key=lambda kv: kv[1])]
+            if shown and self.series:
+                out.append(("┆", t("plot.caches", lang, caches=", ".join(shown)), "red"))
+        if self.prediction is not None:
+            value, unit, label = self.prediction
+            label = label or t("lab.plot.prediction", lang)
+            if self._prediction_drawn(unit):
+                marker = {"GB/s": "⠒⠒", "FLOP/B": "╎"}.get(unit, "╌") if self.kind == "roofline_points" else "╌"
+                out.append((marker, clean_line(f"{label} ({format_number(value, lang, 'g')} {unit})"), "yellow"))
+        return out
 
-    def _draw_prediction(self) -> None:
-        if self.prediction is None:
-            return
-        value, unit, label = self.prediction
-        label = label or t("lab.plot.prediction", self.lang)
-        shown = format_number(value, self.lang, "g")
-        pts = self._all_points()
-        if self.kind == "roofline_points" and unit == "GB/s":
-            xs = [p[0] for p in pts if p[0] > 0] or [0.1, 100.0]
-            lo, hi = min(xs) / 2, max(xs) * 2
-            line_x = [lo * (hi / lo) ** (i / 20) for i in range(21)]
-            peak = self.roofs.get("flops")
-            cap = peak if _finite_positive(peak) else math.inf
-            self.plt.plot(line_x, [min(cap, x * value) for x in line_x], label=clean_line(f"{label} ({shown} GB/s)"),
-                          color="yellow", marker="dot")
-        elif unit and unit == self.y_label:
-            if self.kind not in ("naive_vs_numpy",) and pts:
-                # the y axis holds the measured points and the prediction, each on its own row
-                lo, hi = axis_range([p[1] for p in pts] + [value], log=False)
-                self.plt.ylim(lo, hi)
-                self._y_range = (lo, hi)
-            self.plt.hline(value, "yellow")
-            if pts:
-                self.plt.text(clean_line(f"{label}: {shown} {unit}"), min(p[0] for p in pts), value, color="yellow",
-                              alignment="left")
+    def _prediction_drawn(self, unit: str) -> bool:
+        if self.kind == "roofline_points":
+            return unit in ("GB/s", "FLOP/B")
+        return bool(unit) and unit == self.y_label
 
     def _all_points(self) -> list[tuple[float, float]]:
         return [p for s in self.series.values() for p in s.points]
 
-    def _plot_series(self, *, positive_y: bool = False) -> None:
-        plt = self.plt
+    def _draw(self, canvas: Canvas, area: PlotArea) -> None:
+        if self.kind == "roofline_points":
+            self._draw_roofline(canvas, area)
+        else:
+            self._draw_sweep(canvas, area)
+
+    def _draw_sweep(self, canvas: Canvas, area: PlotArea) -> None:
+        if self.kind == "working_set":
+            xs = [p[0] for p in self._all_points()]
+            for _level, size in sorted(self.caches.items(), key=lambda kv: kv[1]):
+                if xs and min(xs) <= size <= max(xs):
+                    col = area.col(size)
+                    for row in range(area.top, area.bottom + 1):
+                        canvas.put(col, row, "┆", "red")
+                    canvas.write(col + 1, area.top, fit(_level, max(0, area.right - col)), "red")
+        level = self._predicted_level()
+        if level:
+            row = area.row(level[0])
+            for col in range(area.left, area.right + 1):
+                if canvas.char_at(col, row) == " ":
+                    canvas.put(col, row, "╌", "yellow")
         for i, s in enumerate(self.series.values()):
-            pts = sorted(p for p in s.points if not positive_y or p[1] > 0)
-            if not pts:
-                continue
-            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
             colour = _COLOURS[i % len(_COLOURS)]
-            if s.kind == "scatter" or len(pts) == 1:
-                plt.scatter(xs, ys, label=clean_line(s.label), color=colour, marker="●")
-            else:
-                plt.plot(xs, ys, label=clean_line(s.label), color=colour,
-                         marker="braille" if not s.extrapolated else "dot")
+            pts = sorted(p for p in s.points if area.y.log is False or p[1] > 0)
+            if s.kind != "scatter":
+                dots = Dots(area)
+                dots.polyline(pts, every=2 if s.extrapolated else 1)
+                dots.paint(canvas, colour)
+            for px, py in pts:
+                canvas.put(area.col(px), area.row(py), "◌" if s.extrapolated else "●", f"bold {colour}")
 
-    def _draw_lines(self) -> None:
-        xs = sorted({p[0] for p in self._all_points()})
-        if self.kind == "gemm_sizes" and len(xs) >= 2:
-            self.plt.xscale("log")  # the sizes grow geometrically
-        self._plot_series()
-        if xs and len(xs) <= 12:
-            self.plt.xticks(xs, [self._num(x) for x in xs])
-        elif xs:
-            many = _log_ticks(xs[0], xs[-1], 10) if self.kind == "gemm_sizes" else list(linear_ticks(xs[0], xs[-1]))
-            self.plt.xticks(many, [self._num(x) for x in many])
-
-    def _draw_working_set(self) -> None:
-        plt = self.plt
-        plt.xscale("log")
-        self._plot_series()
-        pts = self._all_points()
-        if not pts:
-            return
-        lo = min(p[0] for p in pts)
-        hi = max(p[0] for p in pts)
-        ymin = min(p[1] for p in pts)
-        for level, size in sorted(self.caches.items(), key=lambda kv: kv[1]):
-            if lo <= size <= hi:
-                plt.vline(size, "red")
-                # At the foot of the line (the legend sits at the top left); a line in the right third of the axis
-                # gets its label on its left, so a large L3 near the last point is not cut off by the frame.
-                right = hi > lo and math.log(size / lo) / math.log(hi / lo) > 0.66
-                plt.text(f"{level} {binary_size(size, self.lang)}", size, ymin, color="red",
-                         alignment="right" if right else "left")
-        ticks = _log_ticks(lo, hi, 4)
-        if ticks:
-            plt.xticks(ticks, [binary_size(tick, self.lang) for tick in ticks])
-
-    def _draw_log_y(self) -> None:
-        plt = self.plt
-        plt.yscale("log")
-        self._plot_series(positive_y=True)
-        ys = [p[1] for p in self._all_points() if p[1] > 0]
-        if ys:
-            ticks = _log_ticks(min(ys), max(ys), 10)
-            if len(ticks) >= 2:
-                plt.yticks(ticks, [_sci(tick, self.lang) for tick in ticks])
-        xs = sorted({p[0] for p in self._all_points()})
-        if wants_log(xs, decades=1.0):
-            plt.xscale("log")  # N from a handful to a thousand: even spacing per doubling, not a crowded left edge
-        if xs and len(xs) <= 10:
-            plt.xticks(xs, [self._num(x) for x in xs])
-        elif xs:
-            many = _log_ticks(xs[0], xs[-1], 10) if wants_log(xs, decades=1.0) else list(linear_ticks(xs[0], xs[-1]))
-            plt.xticks(many, [self._num(x) for x in many])
-
-    def _draw_roofline(self) -> None:
-        plt = self.plt
-        plt.xscale("log")
-        plt.yscale("log")
-        pts = [p for p in self._all_points() if p[1] > 0]
+    def _draw_roofline(self, canvas: Canvas, area: PlotArea) -> None:
         bw, peak = self.roofs.get("bw"), self.roofs.get("flops")
-        xs = [p[0] for p in pts]
-        lo = min([*xs, 0.05]) / 2
-        hi = max([*xs, 100.0]) * 2
+        if self.prediction is not None:
+            value, unit, _label = self.prediction
+            if unit == "GB/s":
+                dots = Dots(area)
+                dots.polyline(roof_points(area, value, peak if _finite_positive(peak) else area.y.hi * 10), 2)
+                dots.paint(canvas, "yellow")
+            elif unit == "FLOP/B" and area.x.contains(value):
+                col = area.col(value)
+                for row in range(area.top, area.bottom + 1):
+                    canvas.put(col, row, "╎", "yellow")
         if _finite_positive(bw) and _finite_positive(peak):
-            ridge = peak / bw
-            lo, hi = min(lo, ridge / 8), max(hi, ridge * 8)
-            n = 40
-            roof_x = [lo * (hi / lo) ** (i / n) for i in range(n + 1)]
-            roof_x = sorted({*roof_x, ridge})
-            roof_y = [min(peak, x * bw) for x in roof_x]
-            label = self.roofs.get("label") or t("lab.plot.roofline", self.lang)
-            plt.plot(roof_x, roof_y, label=clean_line(label), color="red", marker="braille")
-            plt.vline(ridge, "gray")
-            floor = min([p[1] for p in pts] + [lo * bw])
-            ridge_label = clean_line(t("plot.ridge", self.lang, ridge=format_number(ridge, self.lang, ".3g")))
-            plt.text(ridge_label, ridge * (hi / lo) ** 0.01, floor, color="gray", alignment="left")
+            draw_roof(canvas, area, bw, peak, "red")
+            draw_ridge(canvas, area, peak / bw, peak, "grey62")
+        labels: list[tuple[int, int, str]] = []
         for i, s in enumerate(self.series.values()):
-            sp = [(x, y, n) for (x, y), n in zip(s.points, s.names or [""] * len(s.points), strict=False) if y > 0]
-            if not sp:
-                continue
-            plt.scatter([p[0] for p in sp], [p[1] for p in sp], label=clean_line(s.label),
-                        color=_COLOURS[i % len(_COLOURS)], marker="●")
-            # Labels sit just right of their point, moved along their row so that none overlaps another.
-            cols = max(20, (self.size.width or 80) - 10)
-            rows = max(5, (self.size.height or 20) - 6)
-            ys_all = [p[1] for p in pts]
-            ylo, yhi = min(ys_all), max(ys_all)
-            wanted = [(cell(x, lo, hi, cols, log=True) + 1, cell(y, ylo, yhi, rows, log=True), name, y)
-                      for x, y, name in sp if name]
-            placed = label_rows([(c, r, n) for c, r, n, _ in wanted], cols)
-            y_of = {r: y for _c, r, _n, y in wanted}  # a label stays on its point's row
-            for col, row, text in placed:
-                x_at = lo * (hi / lo) ** (col / max(1, cols - 1))
-                plt.text(clean_line(text), x_at, y_of.get(row, ylo), color=_COLOURS[i % len(_COLOURS)],
-                         alignment="left")
-        ticks = _log_ticks(lo, hi, 10)
-        if len(ticks) >= 2:
-            plt.xticks(ticks, [_sci(tick, self.lang) for tick in ticks])
-        ys = [p[1] for p in pts] + ([peak, lo * bw] if _finite_positive(bw) and _finite_positive(peak) else [])
-        # No explicit limits: plotext 5.3 fails to lay out a legend on log axes with limits set.
-        yt = _log_ticks(min(ys), max(ys), 10) if ys else []
-        if len(yt) >= 2:
-            plt.yticks(yt, [_sci(tick, self.lang) for tick in yt])
+            colour = _COLOURS[i % len(_COLOURS)]
+            for (px, py), name in zip(s.points, s.names or [""] * len(s.points), strict=False):
+                if py <= 0 and px > 0:
+                    continue
+                px = px if px > 0 else ZERO_AT  # a copy does no FLOPs: drawn at the axis's left, on its bandwidth
+                py = py if py > 0 else (bw * ZERO_AT if _finite_positive(bw) else area.y.lo)
+                col, row = area.col(px), area.row(py)
+                canvas.put(col, row, "●", f"bold {colour}")
+                if name:
+                    shown = clean_line(name) if s.points and (px, py) in s.points else t(
+                        "chart.zero_flop", self.lang, label=clean_line(name), at=format_number(ZERO_AT, self.lang, "g"))
+                    labels.append((col + 1, row, shown))
+        # a label goes right of its point, else left of it, where it covers no marker, tick or other label;
+        # one that fits on neither side is left out (the figures are in the result table)
+        for col, row, text in labels:
+            for start in (col, col - 2 - len(text)):
+                cells = range(start, start + len(text))
+                if start >= area.left and start + len(text) <= area.right + 1 and all(
+                        canvas.char_at(c, row) == " " or is_braille(canvas.char_at(c, row)) for c in cells):
+                    canvas.write(start, row, text, "grey85")
+                    break
+
+
+@dataclass(frozen=True)
+class DrawnChart:
+    """A drawn chart: its title, its canvas and plot area, its legend entries, as Rich lines."""
+
+    title: str
+    canvas: Canvas
+    area: PlotArea
+    legend: list[tuple[str, str, str]]
+    width: int
+
+    def lines(self) -> list[Text]:
+        out = [Text(self.title, style="bold", no_wrap=True, overflow="ellipsis")]
+        for text, spans in self.canvas.rows():
+            line = Text(text, no_wrap=True, overflow="crop")
+            for start, end, style in spans:
+                line.stylize(style, start, end)
+            out.append(line)
+        items = [Text.assemble((marker, style), f" {label}") for marker, label, style in self.legend]
+        for item in items:
+            item.truncate(self.width, overflow="ellipsis")
+        out += [Text("   ").join(items[i] for i in row)
+                for row in legend_layout([item.cell_len for item in items], self.width)]
+        return out
+
+    def text(self) -> str:
+        """Every line as plain text (what a test reads)."""
+        return "\n".join(line.plain for line in self.lines())
+
+
+# The scales the lessons promise: Lab 01 "size (log), GB/s (log)"; Lab 00 "on log scales"; Lab 02's sizes double.
+LOG_X = frozenset({"working_set", "naive_vs_numpy", "gemm_sizes", "roofline_points"})
+LOG_Y = frozenset({"working_set", "naive_vs_numpy", "roofline_points"})
+# A kernel with no FLOPs (a copy) has intensity 0, which a log axis cannot show: drawn at this intensity.
+ZERO_AT = 0.01
 
 
 def _finite(v: Any) -> bool:

@@ -163,7 +163,7 @@ class RooflineChart(Widget):
         for name in ("datasheet", "measured"):
             if name in roofs:
                 bw, flops = roofs[name]
-                draw_roof(canvas, area, bw, flops, ROOF_CHARS[name], ROOF_STYLES[name])
+                draw_roof(canvas, area, bw, flops, ROOF_STYLES[name], every=1 if name == "measured" else 3)
         if "measured" in roofs:
             bw, flops = roofs["measured"]
             draw_ridge(canvas, area, flops / bw, flops, "grey50")
@@ -198,7 +198,7 @@ class RooflineChart(Widget):
         return Group(*lines, *legend)
 
 
-ROOF_CHARS = {"measured": "━", "datasheet": "·"}
+ROOF_CHARS = {"measured": "⠒⠒", "datasheet": "⠂ ⠂"}
 ROOF_STYLES = {"measured": "cyan", "datasheet": "grey62"}
 
 
