@@ -11,10 +11,31 @@ from dataclasses import dataclass
 
 from tutor.content import Course, Lesson
 from tutor.i18n import Lang, t
+from tutor.i18n.numbers import percent
 from tutor.progress import StoreBase
 from tutor.progress.passes import PASS_SCORE, ExerciseStatus, exercise_status
 
-__all__ = ["PASS_SCORE", "CourseMarks"]
+__all__ = ["MARKS", "PASS_SCORE", "CourseMarks", "mark_rows"]
+
+#: Every mark the map and the lessons draw, with the catalog key of what it means (the help screen's table and the
+#: README's read the same list). An exercise has two marks side by side: pass 1, then pass 2.
+MARKS: tuple[tuple[str, str], ...] = (
+    ("✓", "marks.help.passed"),
+    ("~", "marks.help.partial"),
+    ("✗", "marks.help.failed"),
+    ("○", "marks.help.not_tried"),
+    ("✓○", "marks.help.two"),
+    ("◐", "marks.help.started"),
+    ("·", "marks.help.unread"),
+    ("⚠", "marks.help.invalid"),
+)
+
+
+def mark_rows(lang: Lang) -> list[tuple[str, str]]:
+    """(mark, what it means) for every mark, in ``lang``; the word "reproduced" last."""
+    rows = [(mark, t(key, lang, pass_score=percent(PASS_SCORE * 100, lang))) for mark, key in MARKS]
+    rows.append((t("marks.reproduced", lang), t("marks.help.reproduced", lang)))
+    return rows
 
 
 @dataclass(frozen=True)

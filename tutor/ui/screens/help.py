@@ -1,4 +1,5 @@
-"""The help screen (``?`` or F1): every key of the screen below it, in the current language."""
+"""The help screen (``?`` or F1): every key of the screen below it and what each progress mark means, in the current
+language. The class keys (the class report) are listed only when the store is a class's."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from textual.widgets import Static
 
 from tutor.i18n import Lang, t
 from tutor.ui.keys import KEYMAP, label
+from tutor.ui.marks import mark_rows
 from tutor.ui.screens.base import TutorModal
 
 
@@ -27,6 +29,8 @@ def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, st
                 # the keymap's own keys, and quit; Textual's focus and copy keys are not the course's
                 if b.system or b.id in seen or (b.id not in KEYMAP and b.action != "quit"):
                     continue
+                if b.id in CLASS_ONLY and not in_class(app):
+                    continue  # a learner alone has no class to report on
                 seen.add(b.id or b.key)
                 spec = KEYMAP.get(b.id or "")
                 keys = spec.keys if spec is not None else b.key
@@ -37,8 +41,18 @@ def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, st
     return rows
 
 
+#: Keymap entries that only mean something in a class (a PostgreSQL store).
+CLASS_ONLY = frozenset({"class_report"})
+
+
+def in_class(app: Any) -> bool:
+    """True when the app's store is a class's (PostgreSQL), where the class wording applies."""
+    store = getattr(app, "store", None)
+    return getattr(store, "engine", None) == "postgresql"
+
+
 class HelpScreen(TutorModal[None]):
-    """A table of the keys of the screen it covers; Esc, ? or F1 closes it."""
+    """A table of the keys of the screen it covers, then the marks and what each means; Esc, ? or F1 closes it."""
 
     BINDINGS = [Binding("escape,question_mark,f1,q", "close", t("key.close", "en"), show=False, id="close")]
 
@@ -57,6 +71,13 @@ class HelpScreen(TutorModal[None]):
         with VerticalScroll():
             yield Static(Text(f"{t('help.title', self.lang)} — {self.title_text}", style="bold"), id="help-title")
             yield Static(table, id="help-keys")
+            marks = Table(box=None, show_header=False, expand=True, pad_edge=False)
+            marks.add_column(style="bold", no_wrap=True)
+            marks.add_column(ratio=1)
+            for mark, what in mark_rows(self.lang):
+                marks.add_row(mark, what)
+            yield Static(Text(t("help.marks", self.lang), style="bold"), id="help-marks-title")
+            yield Static(marks, id="help-marks")
             yield Static(f"[dim]{t('help.close', self.lang)}[/dim]", id="help-close")
 
     def action_close(self) -> None:
