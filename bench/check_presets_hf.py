@@ -116,10 +116,54 @@ def check(preset: ModelPreset, seqs: list[int]) -> list[str]:
     return lines
 
 
+LLAMA_SHAPES = ((1024, 16, 16, 2816, 512), (1024, 16, 16, 2816, 1024), (2048, 16, 8, 5632, 512))
+"""Small Llama blocks (hidden, heads, kv_heads, intermediate, seq) whose activations a CPU can keep."""
+
+
+def saved_bytes(hidden: int, heads: int, kv_heads: int, intermediate: int, seq: int, layers: int) -> int:
+    """Bytes of the tensors a BF16 Llama's forward saves for its backward (eager attention), parameters excluded:
+    each saved storage counted once, through ``torch.autograd.graph.saved_tensors_hooks``."""
+    config = LlamaConfig(vocab_size=1024, hidden_size=hidden, intermediate_size=intermediate,
+                         num_hidden_layers=layers, num_attention_heads=heads, num_key_value_heads=kv_heads,
+                         max_position_embeddings=seq, attn_implementation="eager")
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_config(config, dtype=torch.bfloat16)
+    model.train()
+    params = {p.untyped_storage().data_ptr() for p in model.parameters()}
+    seen: dict[int, int] = {}
+
+    def pack(tensor: torch.Tensor) -> torch.Tensor:
+        storage = tensor.untyped_storage()
+        seen[storage.data_ptr()] = storage.nbytes()
+        return tensor
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
+        model(input_ids=torch.randint(0, 1024, (1, seq)))
+    return sum(n for ptr, n in seen.items() if ptr not in params)
+
+
+def activation_lines() -> list[str]:
+    """Per layer (a 4-layer model's saved bytes minus a 2-layer one's, over 2) against ``activation_bytes``."""
+    from tutor.theory.formulas import ACTIVATION_LLAMA_EAGER_RATIO, activation_bytes
+
+    lines = []
+    for hidden, heads, kv_heads, intermediate, seq in LLAMA_SHAPES:
+        two, four = (saved_bytes(hidden, heads, kv_heads, intermediate, seq, n) for n in (2, 4))
+        per_layer = (four - two) / 2
+        formula = activation_bytes(1, hidden, heads, seq, 1, "bfloat16")
+        lines.append(f"{'measured':8} activations h={hidden} a={heads} kv={kv_heads} i={intermediate} s={seq}: "
+                     f"HF eager {per_layer:,.0f} B a layer | Korthikanti {formula:,.0f} B | "
+                     f"{per_layer / formula:.3f}x (course quotes {ACTIVATION_LLAMA_EAGER_RATIO[0]}-"
+                     f"{ACTIVATION_LLAMA_EAGER_RATIO[1]}x)")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seq", type=int, action="append", help="prefill lengths (default 1024 and 8192)")
     parser.add_argument("--preset", action="append", help="only these presets (default: all)")
+    parser.add_argument("--activations", action="store_true",
+                        help="also measure a small Llama's saved activations against the Korthikanti formula")
     args = parser.parse_args(argv)
     seqs = args.seq or [1024, 8192]
     presets = model_presets()
@@ -131,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
         for line in check(presets[key], seqs):
             print(line)
             failed += line.startswith("MISMATCH")
+    if args.activations:
+        for line in activation_lines():
+            print(line)
     print("every preset matches" if not failed else f"{failed} mismatch(es)")
     return 1 if failed else 0
 

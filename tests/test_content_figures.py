@@ -298,3 +298,23 @@ def test_the_memory_lab_formula_caches_the_window() -> None:
     result = measure_vram("cpu", params)
     assert result["formula_bytes"]["kv_cache"] == mistral.kv_cache_bytes(4096)
     assert result["formula_bytes"]["weights"] == mistral.weights_bytes("bfloat16")
+
+
+def test_the_korthikanti_formula_says_it_approximates_llama() -> None:
+    """The activation formula's coefficients are a GPT block's; under HF's eager attention a Llama block keeps
+    1.24–1.37× of it. The formula's name (code and both catalogs) and n0-l3's text say it is an approximation."""
+    from tutor.i18n import t
+    from tutor.theory.formulas import ACTIVATION_LLAMA_EAGER_RATIO, FORMULAS, activation_bytes
+
+    lo, hi = ACTIVATION_LLAMA_EAGER_RATIO
+    assert 1 < lo < hi < 1.5
+    assert "approximation" in (activation_bytes.__doc__ or "")
+    assert f"for Llama an approximation: HF eager attention keeps {lo:.2f}–{hi:.2f}×" \
+        in FORMULAS["activation_bytes"].description
+    for lang, words in (("es", "para Llama una aproximación"), ("en", "for Llama an approximation")):
+        ratio = f"{_num(lo, lang, '.2f')}–{_num(hi, lang, '.2f')}"
+        name = t("formula.activation_bytes.name", lang)  # type: ignore[arg-type]
+        assert words in name and f"{ratio}×" in name, (lang, name)
+        text = _flat(_section_text("n0-l3", "training", lang))
+        assert f"**{ratio} {'veces' if lang == 'es' else 'times'}**" in text, lang
+        assert ("aproximación por lo bajo" if lang == "es" else "an approximation, on the low side") in text, lang

@@ -604,7 +604,8 @@ MESSAGES: dict[str, str] = {
     "formula.kv_cache_bytes.name": "KV cache = 2 × layers × KV heads × head size × tokens × batch × bytes per element",
     "formula.inference_bytes.name": "inference memory = weights + KV cache (CUDA context not included)",
     "formula.cpu_peak_flops.name": "CPU peak = cores × clock × FLOPs per cycle per core",
-    "formula.activation_bytes.name": "activations = layers × s·b·h·(34 + 5·a·s/h) × bytes/2 (Korthikanti et al. 2022)",
+    "formula.activation_bytes.name": "activations = layers × s·b·h·(34 + 5·a·s/h) × bytes/2 (Korthikanti et al. 2022;"
+                                     " for Llama an approximation: HF eager attention keeps 1.24–1.37× of it)",
     "formula.adam_training_bytes.name": "training memory with Adam = parameters × 16 bytes + activations",
     "formula.cuda_context_bytes.name": "estimated CUDA context (outside torch's allocator)",
     "formula.decode_bound_tokens_per_s.name": "decode bound = bandwidth ÷ bytes per token",

@@ -673,7 +673,8 @@ MESSAGES: dict[str, str] = {
     ),
     "formula.inference_bytes.name": "memoria de inferencia = pesos + caché KV (sin el contexto CUDA)",
     "formula.cpu_peak_flops.name": "pico de la CPU = núcleos × frecuencia × FLOPs por ciclo y núcleo",
-    "formula.activation_bytes.name": "activaciones = capas × s·b·h·(34 + 5·a·s/h) × bytes/2 (Korthikanti et al. 2022)",
+    "formula.activation_bytes.name": "activaciones = capas × s·b·h·(34 + 5·a·s/h) × bytes/2 (Korthikanti et al."
+                                     " 2022; para Llama una aproximación: la atención eager de HF guarda 1,24–1,37×)",
     "formula.adam_training_bytes.name": "memoria de entrenamiento con Adam = parámetros × 16 bytes + activaciones",
     "formula.cuda_context_bytes.name": "contexto CUDA estimado (fuera del asignador de torch)",
     "formula.decode_bound_tokens_per_s.name": "cota de decode = ancho de banda ÷ bytes por token",

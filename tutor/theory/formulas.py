@@ -72,9 +72,18 @@ def activation_bytes(
 
     Korthikanti et al. 2022 ("Reducing Activation Recomputation"): per layer ``s·b·h·(34 + 5·a·s/h)`` bytes at
     16-bit; scaled by ``bytes(dtype) / 2`` for other dtypes.
+
+    The coefficients are a GPT block's (dropout, a 4h GELU MLP, as many K/V heads as query heads): for Llama it is
+    an approximation, :data:`ACTIVATION_LLAMA_EAGER_RATIO` below what transformers' eager attention keeps.
     """
     per_layer = seq_len * batch * hidden * (34 + 5 * heads * seq_len / hidden)
     return layers * per_layer * dtype_bytes(dtype) / 2
+
+
+ACTIVATION_LLAMA_EAGER_RATIO = (1.24, 1.37)
+"""What the backward of a Llama block under transformers' eager attention keeps, over :func:`activation_bytes`
+(issue 31's review; ``bench/check_presets_hf.py --activations`` measures it with saved-tensor hooks: 1.25-1.30 on
+three small Llama shapes here). The course quotes this range beside the formula."""
 
 
 def adam_training_bytes(n_params: float, activations: float = 0.0, bytes_per_param: float = 16.0) -> float:
@@ -385,7 +394,8 @@ FORMULAS: dict[str, FormulaSpec] = {
                 _i("batch", "sequences", 1, 100_000, 1),
             ),
             "bytes",
-            "layers × s·b·h·(34 + 5·a·s/h) × bytes/2 (Korthikanti et al. 2022)",
+            "layers × s·b·h·(34 + 5·a·s/h) × bytes/2 (Korthikanti et al. 2022; for Llama an approximation:"
+            " HF eager attention keeps 1.24–1.37× of it)",
             dtype_input=True,
         ),
         FormulaSpec(
