@@ -10,7 +10,7 @@ from typing import Any
 from textual.widgets import Input, Static
 
 from tests.support.exercise import app_for, fake_measure, fake_result, open_exercise
-from tests.support.pilot import RESPONSIVE_S, wait_for
+from tests.support.pilot import RESPONSIVE_S, quiet, wait_for
 from tutor.content import load_course
 from tutor.measure.errors import MeasureCancelled, MeasureFailed
 from tutor.progress import ProgressStore
@@ -144,10 +144,10 @@ async def test_no_measurement_exercise_reveals_at_once_and_progress_screen(tmp_p
         await wait_for(pilot, lambda: screen.state == "revealed")  # type: ignore[attr-defined]
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, ExerciseScreen))
-        await pilot.pause(0.2)
+        await quiet(pilot)
         app.action_open_progress()
         await wait_for(pilot, lambda: isinstance(app.screen, ProgressScreen) and bool(app.screen.query("#progress-c0")))
-        await pilot.pause(0.2)
+        await quiet(pilot)
         c0 = str(app.screen.query_one("#progress-c0", Static).render())
         # C0's level is the bundled course's Nivel 0 whatever course is open (a pack's t-diag is not in it)
         assert "C0 (CPU)" in c0 and f"0 of {len(level_exercise_ids())} reproduced in pass 2" in c0

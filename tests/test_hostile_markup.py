@@ -14,6 +14,7 @@ import pytest
 from textual.widgets import Label, OptionList, RadioButton, Static, Tree
 
 from tests.fixtures.hostile_pack import click_markup, write_markup_pack
+from tests.support.pilot import quiet, wait_for
 from tutor.content import load_course
 from tutor.progress import ProgressStore
 from tutor.ui.app import TutorApp, make_app
@@ -105,8 +106,13 @@ async def test_map_and_lesson_show_markup_as_text_and_clicks_run_nothing(
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"Open")
-        await pilot.pause(0.3)
-        palette_text = " ".join(str(o.prompt) for o in app.screen.query(OptionList).first().options)
+
+        def palette_text_now() -> str:
+            return " ".join(str(o.prompt) for o in app.screen.query(OptionList).first().options)
+
+        await wait_for(pilot, lambda: "Open" in palette_text_now())  # the palette's search worker has answered
+        await quiet(pilot)
+        palette_text = palette_text_now()
         assert evil in palette_text
         await pilot.press("escape")
         await pilot.pause()

@@ -34,7 +34,7 @@ class LangPanelApp(PanelApp):
 async def test_panel_switches_to_spanish_and_back() -> None:
     app = LangPanelApp(f"replay:{TRACE}")
     async with app.run_test(size=(120, 50)) as pilot:
-        await pilot.pause(1.2)
+        await wait_for(pilot, lambda: "GPU 0" in shown(app))  # the first replayed sample is drawn
         english = shown(app)
         app.lang = "es"
         await pilot.pause()
@@ -72,7 +72,7 @@ async def test_host_panel_in_spanish() -> None:
     app = LangPanelApp("host")
     app.lang = "es"
     async with app.run_test(size=(120, 50)) as pilot:
-        await pilot.pause(0.8)
+        await wait_for(pilot, lambda: "carga" in shown(app))  # the first sample is drawn
         text = shown(app)
     assert app.feed is not None
     app.feed.close()

@@ -156,7 +156,7 @@ async def doctor_and_exercise():
     app = make_app(course=load_course(exercises), store=ProgressStore(tmp / "p.sqlite3"), lang="en",
                    telemetry="host")
     async with app.run_test(size=(160, 60)) as pilot:
-        await pilot.pause(0.2)
+        await pilot.pause()
         app.action_open_doctor()
         await until(pilot, lambda: app.screen.id == "doctor" and app.screen.report is not None)
         seen["doctor"] = [app.screen.report is not None, "torch" in sys.modules]
@@ -170,7 +170,7 @@ async def doctor_and_exercise():
         measured = screen.outcome.measurement if screen.outcome else None
         device = measured.device if measured is not None else None
         seen["exercise"] = [device is not None and device.kind == "cpu", "torch" in sys.modules]
-        await pilot.pause(0.3)
+        await pilot.pause()
         app.stop_everything()
 
 
@@ -184,7 +184,7 @@ async def lab():
         await until(pilot, lambda: screen.state != "running")
         seen["lab"] = [screen.state == "done" and len(app.store.lab_runs()) == 1, "torch" in sys.modules]
         await until(pilot, lambda: app.screen.id == "notebook")  # the run's entry, filed and opened
-        await pilot.pause(0.3)
+        await pilot.pause()
         app.stop_everything()
 
 asyncio.run(doctor_and_exercise())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual.app import App, ComposeResult
 
+from tests.support.pilot import wait_for
 from tutor.ui.widgets.lab_plot import LabPlot
 
 
@@ -19,7 +20,7 @@ async def test_a_large_l3_near_the_last_point_keeps_its_label() -> None:
         plot.set_caches({"L1d": 48 * 2**10, "L2": 2 * 2**20, "L3": 480 * 2**20})
         for x, y in [(16 * 2**10, 90), (256 * 2**10, 60), (4 * 2**20, 30), (64 * 2**20, 20), (512 * 2**20, 8)]:
             plot.add_point("copy (measured)", x, y)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "L1d 48K" in app.export_screenshot().replace("&#160;", " "))  # drawn
         screen = app.export_screenshot().replace("&#160;", " ")
     for label in ("L1d 48K", "L2 2M", "L3 480M"):
         assert label in screen, label

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.pilot import wait_for
 from tutor.cli import main
 from tutor.content import load_course
 from tutor.progress import ProgressStore
@@ -86,7 +87,8 @@ async def test_the_progress_screen_says_each_damaged_row(tmp_path: Path) -> None
                    telemetry=None)
     async with app.run_test(size=(160, 48)) as pilot:
         app.action_open_progress()
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: isinstance(app.screen, ProgressScreen)
+                       and app.screen.query_one("#progress-damaged").display)
         screen = app.screen
         assert isinstance(screen, ProgressScreen)
         box = screen.query_one("#progress-damaged")
@@ -97,6 +99,6 @@ async def test_the_progress_screen_says_each_damaged_row(tmp_path: Path) -> None
         assert "\x1b" not in shown
         assert screen.query_one("#progress-history").row_count == 2  # type: ignore[attr-defined]
         await pilot.press("f2")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "could not be read" in str(screen.query_one("#progress-damaged").render()))
         shown = str(screen.query_one("#progress-damaged").render())
         assert f"Attempt {ids['bad']} (t-copy-bound) could not be read" in shown

@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from tests.fixtures.telemetry import fake_pynvml as fake
+from tests.support.pilot import wait_for
 from tests.support.telemetry import TRACE, PanelApp, shown
 from tutor.telemetry import AutoBackend, Sampler, TelemetrySnapshot
 from tutor.telemetry.host import HostBackend
@@ -53,15 +54,14 @@ async def test_no_gpu_banner_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "pynvml", fake.FakeNvml(init_error=fake.NVML_ERROR_LIBRARY_NOT_FOUND).module())
     app = PanelApp(AutoBackend(NvmlBackend(wsl=False), HostBackend()))
     async with app.run_test(size=(120, 50)) as pilot:
-        await pilot.pause(0.8)
+        await wait_for(pilot, lambda: "No NVIDIA GPU" in shown(app))  # the first sample is in
         text = shown(app)
         assert app.feed is not None and app.feed.sampler is not None and not app.feed.sampler.paused
+        sampler = app.feed.sampler
         app.query_one("#col").display = False
-        await pilot.pause(0.2)
-        assert app.feed.sampler.paused  # hidden panel → no sampling
+        await wait_for(pilot, lambda: sampler.paused)  # hidden panel → no sampling
         app.query_one("#col").display = True
-        await pilot.pause(0.2)
-        assert not app.feed.sampler.paused
+        await wait_for(pilot, lambda: not sampler.paused)
     app.feed.close()
     assert "host · No NVIDIA GPU (NVML library not found) — showing CPU and RAM" in text
     assert "CPU · " in text and "GPU 0" not in text
@@ -86,7 +86,7 @@ async def test_gpu_lost_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_replay_is_labelled_and_enlarging_shows_more() -> None:
     app = PanelApp(f"replay:{TRACE}")
     async with app.run_test(size=(120, 50)) as pilot:
-        await pilot.pause(1.2)
+        await wait_for(pilot, lambda: "GPU 0 · NVIDIA GeForce RTX 5090" in shown(app))  # the first replayed sample
         panel = app.query_one(TelemetryPanel)
         text = shown(app)
         assert panel.has_class("-replay")

@@ -155,8 +155,8 @@ async def test_the_map_lesson_and_progress_show_both_passes(tmp_path: Path) -> N
                        in labels(app.screen.query_one(Tree)))
         tree = app.screen.query_one(Tree)
         tree.select_node(next(n for n in _nodes(tree) if str(n.label.plain) == "◐ L1 — El roofline"))
-        await wait_for(pilot, lambda: app.screen.id == "lesson-demo-l1" and bool(app.screen.query("#lesson-nav")))
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: app.screen.id == "lesson-demo-l1" and bool(app.screen.query("#lesson-nav"))
+                       and app.screen.query_one("#lesson-nav", OptionList).option_count > 0)
         nav = app.screen.query_one("#lesson-nav", OptionList)
         prompts = [str(nav.get_option_at_index(i).prompt) for i in range(nav.option_count)]
         assert "✓✓ ? ¿Copia: memoria o cómputo? · reproducido" in prompts

@@ -15,10 +15,18 @@ PATIENCE_S = 30.0
 RESPONSIVE_S = 3.0
 
 
+def _holds(cond: Any) -> bool:
+    try:
+        return bool(cond())
+    except Exception:  # asked before the widget it reads is mounted: not yet (the last try raises it)
+        return False
+
+
 async def wait_for(pilot: Any, cond: Any, timeout: float = PATIENCE_S) -> None:
-    """Poll ``cond`` every 50 ms until it holds or ``timeout`` seconds pass, then assert it."""
+    """Poll ``cond`` every 50 ms until it holds or ``timeout`` seconds pass, then assert it (a condition that
+    raises, such as a query for a widget not mounted yet, counts as not holding until the last try)."""
     end = time.monotonic() + timeout
-    while not cond() and time.monotonic() < end:
+    while not _holds(cond) and time.monotonic() < end:
         await pilot.pause(0.05)
     assert cond()
 
