@@ -142,7 +142,8 @@ def test_a_lab_run_reads_its_typed_result_of_every_kind() -> None:
     no_prediction = LabRun.from_json({"id": 2, "lab_id": "x", "lesson_id": "l", "created_at": 1.0,
                                       "result": {"kind": "vram", "fits": True}})
     assert no_prediction.prediction is None and no_prediction.result is not None
-    assert no_prediction.result.measurement is not None and no_prediction.result.measurement.figures["fits"] is True
+    measured = no_prediction.result.measurement
+    assert measured is not None and measured.vram is not None and measured.vram.fits is True
     with pytest.raises(ResultError, match=r"^lab run #3 result\.headline\.mfu: expected a number"):
         LabRun.from_json({"id": 3, "lab_id": "x", "lesson_id": "l", "created_at": 1.0, "result": {
             **rows["bench_report"], "headline": {**rows["bench_report"]["headline"], "mfu": "high"}}})

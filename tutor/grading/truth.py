@@ -14,8 +14,10 @@ from tutor.content.models import Exercise
 from tutor.grading import noise
 from tutor.grading.units import UnitError, convert, unit_of_formula_result, unit_of_metric
 from tutor.grading.verdict import ResolvedTruth
+from tutor.i18n import N_
 from tutor.i18n.message import Message, Param
 from tutor.results import Device, Measurement
+from tutor.results.vram import VramFigures
 
 MEASURED_PREFIX = "measured:"
 
@@ -65,8 +67,8 @@ def formula_name(formula: str) -> Message:
 
 
 #: The labels the measurement engine writes on a measurement (data in a stored attempt), as catalog codes.
-_MEASUREMENT_LABELS = {"measured at small scale, extrapolated": "truth.label.extrapolated",
-                       "measured on the GPU": "truth.label.gpu"}
+_MEASUREMENT_LABELS = {"measured at small scale, extrapolated": N_("truth.label.extrapolated"),
+                       "measured on the GPU": N_("truth.label.gpu")}
 
 
 def measurement_label(label: str) -> Message:
@@ -90,8 +92,9 @@ def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> Resolv
         if measurement is None:
             raise TruthError("nothing was measured")
         metric = truth.metric or ""
-        if exercise.kind == "fit" and metric == "total_gb" and "extrapolated_bytes" in measurement.figures:
-            return _cpu_fit_truth(measurement, target)
+        vram = measurement.vram
+        if exercise.kind == "fit" and metric == "total_gb" and vram is not None and vram.extrapolated_bytes is not None:
+            return _cpu_fit_truth(vram, target)
         raw = _number(lookup(measurement, metric), f"the measured {metric}")
         value = _to_target(raw, unit_of_metric(metric), target, metric)
         label = measurement.label
@@ -118,14 +121,14 @@ def literal_truth(exercise: Exercise) -> float | None:
     return None if resolved.value is None else float(resolved.value)
 
 
-def _cpu_fit_truth(measurement: Measurement, target: str | None) -> ResolvedTruth:
+def _cpu_fit_truth(vram: VramFigures, target: str | None) -> ResolvedTruth:
     """A ``fit`` measured on the CPU: graded against the lesson's formula, the extrapolated measurement beside it.
 
     The small model runs eager fp32 attention (the S×S scores) and fp32 logits, which the formula's 16-bit
     activation count does not include, so scaled up it overstates the full model; it is evidence, not the key.
     """
-    formula_gb = _number(measurement.figures.get("formula_total_gb"), "the formula's total")
-    measured_gb = _number(measurement.figures.get("total_gb"), "the extrapolated measurement")
+    formula_gb = _number(vram.formula_total_gb, "the formula's total")
+    measured_gb = _number(vram.total_gb, "the extrapolated measurement")
     value = _to_target(formula_gb, "GB", target, "formula_total_gb")
     return ResolvedTruth(
         said=Message.of("truth.cpu_fit"),
@@ -136,7 +139,7 @@ def _cpu_fit_truth(measurement: Measurement, target: str | None) -> ResolvedTrut
             "raw": formula_gb,
             "raw_unit": "GB",
             "measured_extrapolated_gb": measured_gb,
-            "measured_over_formula": measurement.figures.get("measured_over_formula"),
+            "measured_over_formula": vram.measured_over_formula,
         },
     )
 

@@ -23,7 +23,7 @@ from tutor.progress.rows import ENTRY_SCHEMA as ENTRY_SCHEMA  # re-exported with
 from tutor.progress.rows import LEARNER_FIELDS as LEARNER_FIELDS
 from tutor.progress.rows import SECTIONS, LabPrediction, LabResult, NotebookEntry, NotebookNote, StoredEntry
 from tutor.progress.rows import PredictionLocked as PredictionLocked
-from tutor.results import BenchReport, Device, Measurement, RooflineReference, SweepPoint, device_label
+from tutor.results import BenchReport, Device, Measurement, RooflineReference, SweepPoint, VramFigures, device_label
 from tutor.results import sweep_point as sweep_point  # re-exported: the lab screen plots streamed points
 from tutor.telemetry.format import describe_window
 from tutor.untrusted import clean, clean_line
@@ -372,39 +372,34 @@ def _worded(prefix: str, word: Any, lang: Lang) -> str:
 
 def _describe_vram(result: Measurement, lang: Lang = "en") -> str:
     gb = 1e9
-    fig = result.figures
-    name = fig.get("display") or fig.get("preset") or t("notebook.vram.the_model", lang)
-    fits = fig.get("verdict", "fits" if fig.get("fits") else "does_not_fit")
-    verdict = t("notebook.vram.fits" if fits == "fits" else "notebook.vram.does_not_fit", lang)
+    fig = result.vram or VramFigures()
+    name = fig.display or fig.preset or t("notebook.vram.the_model", lang)
+    verdict = t("notebook.vram.fits" if fig.fits else "notebook.vram.does_not_fit", lang)
     label = result.label
     lines = [
-        t("notebook.vram.headline", lang, name=name, mode=_worded("notebook.vram.mode", fig.get("mode", ""), lang),
-          dtype=fig.get("dtype", ""),
-          batch=fig.get("batch", "?"), seq=format_number(fig.get("seq_len", ""), lang),
-          total=format_number(fig.get("total_gb", 0), lang),
+        t("notebook.vram.headline", lang, name=name, mode=_worded("notebook.vram.mode", fig.mode, lang),
+          dtype=fig.dtype, batch=fig.batch if fig.batch is not None else "?",
+          seq=format_number(fig.seq_len, lang) if fig.seq_len is not None else "",
+          total=format_number(fig.total_gb or 0, lang),
           label=measurement_label(label).render(lang) if label is not None else "",
-          capacity=format_number(fig.get("capacity_gb", ""), lang), verdict=verdict),
+          capacity=format_number(fig.capacity_gb, lang) if fig.capacity_gb is not None else "", verdict=verdict),
         "",
     ]
-    rows: list[tuple[str, Any]] = []
-    formula = fig.get("formula_bytes")
-    if isinstance(formula, Mapping):
-        rows += [(t("notebook.vram.formula", lang, part=_worded("notebook.vram.part", k, lang)), v / gb)
-                 for k, v in formula.items() if _is_figure(v)]
-    for key, label_key in (("extrapolated_bytes", "extrapolated"), ("peak_allocated_bytes", "peak_allocated"),
-                           ("peak_reserved_bytes", "peak_reserved"), ("context_bytes", "context"),
-                           ("total_bytes", "total")):
-        value = fig.get(key)
+    rows: list[tuple[str, Any]] = [
+        (t("notebook.vram.formula", lang, part=_worded("notebook.vram.part", k, lang)), v / gb)
+        for k, v in fig.formula_bytes.items()]
+    source = (t(f"notebook.vram.source.{fig.context_kind}", lang)
+              if fig.context_kind in ("measured", "estimate") else fig.context_source or "")
+    for value, label_key in ((fig.extrapolated_bytes, "extrapolated"), (fig.peak_allocated_bytes, "peak_allocated"),
+                             (fig.peak_reserved_bytes, "peak_reserved"), (fig.context_bytes, "context"),
+                             (fig.total_bytes, "total")):
         if _is_figure(value):
-            source = (t(f"notebook.vram.source.{fig['context_kind']}", lang)
-                      if fig.get("context_kind") in ("measured", "estimate") else fig.get("context_source", ""))
             rows.append((t(f"notebook.vram.{label_key}", lang, source=source), value / gb))
     if rows:
         lines.append(_table([t("notebook.vram.part", lang), "GB"], rows, lang))
-    ratio = fig.get("measured_over_formula")
-    if _is_figure(ratio):
-        lines += ["", t("notebook.vram.ratio", lang, ratio=format_number(ratio, lang))]
-    if fig.get("oom"):
+    if _is_figure(fig.measured_over_formula):
+        lines += ["", t("notebook.vram.ratio", lang, ratio=format_number(fig.measured_over_formula, lang))]
+    if fig.oom:
         lines += ["", t("notebook.vram.oom", lang)]
     return "\n".join(lines)
 

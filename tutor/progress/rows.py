@@ -376,7 +376,8 @@ class LabResult:
 
     def _extra(self) -> Mapping[str, Any]:
         if self.measurement is not None:
-            return self.measurement.figures
+            vram = self.measurement.vram
+            return {**self.measurement.figures, **(vram.to_json() if vram is not None else {})}
         if self.bench is not None:
             return self.bench.extra
         if self.roofline is not None:

@@ -1,7 +1,8 @@
 """Typed results: what crosses a room is one of these frozen dataclasses, never a ``dict[str, Any]``.
 
 A measurement (:class:`Measurement`, with its :class:`TimingStats`, :class:`RooflineReference`,
-:class:`Classification`, :class:`RoofCheck` and :class:`SweepPoint` s), a bench report (:class:`BenchReport`)
+:class:`Classification`, :class:`RoofCheck`, :class:`SweepPoint` s and a memory run's :class:`VramFigures`), a
+bench report (:class:`BenchReport`)
 and the device they name (:class:`Device`). Each has ``to_json()`` / ``from_json()``, used only where a result
 crosses the worker process's pipe and where the store keeps it; ``from_json`` reads old stored rows (missing
 optional fields get defaults) and raises :class:`ResultError` naming the field of a malformed one.
@@ -24,6 +25,7 @@ from tutor.results.reading import ResultError
 from tutor.results.roofline import Classification, Datasheet, RoofCheck, RooflineReference
 from tutor.results.sweep import SWEEP_AXES, SweepPoint, sweep_point
 from tutor.results.timing import TimingStats
+from tutor.results.vram import VramFigures
 
 __all__ = [
     "BENCH_SCHEMA",
@@ -43,6 +45,7 @@ __all__ = [
     "RooflineReference",
     "SweepPoint",
     "TimingStats",
+    "VramFigures",
     "device_label",
     "sweep_point",
 ]

@@ -14,6 +14,7 @@ from tutor.results.reading import Reader, expected, put
 from tutor.results.roofline import Classification, RoofCheck, RooflineReference
 from tutor.results.sweep import SweepPoint
 from tutor.results.timing import TimingStats
+from tutor.results.vram import VRAM_KEYS, VramFigures
 
 # Lists longer than this are not kept in an attempt's summary (a sweep's points are, up to this many).
 SUMMARY_MAX_POINTS = 64
@@ -28,8 +29,9 @@ class Measurement:
     Every kind names its ``device`` and ``params``. A workload adds its FLOPs and bytes (the lesson's formulas),
     the timing statistics, the achieved rates (from the median time; ``best_*`` from the fastest repeat), the
     roofline it was judged against, the classification and, when it beat a roof, the roof check. A sweep adds its
-    ``points``. Figures this type does not name (a memory run's ``total_gb``, a decode run's ``batches``, the
-    device lease…) are in ``figures``, under their JSON names, so an exercise can still name them by path."""
+    ``points``. A memory run adds its :class:`VramFigures`. Figures this type does not name yet (a decode run's
+    ``batches``, the device lease…) are in ``figures``, under their JSON names; an exercise names any of them by
+    its JSON path (:meth:`figure`)."""
 
     kind: str
     device: Device | None = None
@@ -58,6 +60,8 @@ class Measurement:
     warnings: tuple[str, ...] = ()
     interference: Interference | None = None
     """What other programs took of the machine while this was measured (None: not sampled, an older row)."""
+    vram: VramFigures | None = None
+    """A memory run's figures (formula, measured or extrapolated total, fits), named and with their units."""
     figures: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -97,6 +101,8 @@ class Measurement:
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = dict(self.figures)
+        if self.vram is not None:
+            out.update(self.vram.to_json())
         out["kind"] = self.kind
         put(out, "workload", self.workload)
         put(out, "name", self.name)
@@ -147,6 +153,10 @@ class Measurement:
         def sub(key: str, reader: Any) -> Any:
             return reader(r.raw(key), r.at(key)) if r.has(key) else None
 
+        vram = None
+        if kind == "vram":
+            vram = VramFigures.from_json({k: r.raw(k) for k in VRAM_KEYS if r.has(k)}, r.where)
+
         return cls(
             kind=kind, device=device, params=r.mapping("params"), workload=r.opt_text("workload"), name=name,
             description=r.opt_text("description"), flops=r.opt_number("flops"), bytes=r.opt_number("bytes"),
@@ -158,5 +168,5 @@ class Measurement:
             classification=sub("classification", Classification.from_json),
             roof_check=sub("roof_check", RoofCheck.from_json), points=points, label=r.opt_text("label"),
             warnings=r.texts("warnings"), interference=sub("interference", Interference.from_json),
-            figures=r.rest(),
+            vram=vram, figures=r.rest(),
         )
