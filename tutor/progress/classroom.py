@@ -30,6 +30,7 @@ from tutor.progress.postgres import (
     pin_search_path,
     schema_writers,
 )
+from tutor.progress.schema import LEARNER_RIGHTS, tables_with_id
 from tutor.progress.store import TABLES, StoreError
 from tutor.progress.store_errors import StoreDenied
 
@@ -69,30 +70,10 @@ INSTRUCTOR_ROLE = "tutor_instructor"
 #: The tables a learner writes (their own rows) and those they may only read (their own rows).
 _WRITABLE = TABLES
 _READABLE = ("store_recoveries", "quarantined_rows")
-#: What a learner may do to their own rows, column by column: insert what the tutor inserts (never ``id`` or
-#: ``learner``: no forged or future ids, no rows in another's name), update only what the tutor updates, delete
-#: (reset). An attempt's grade columns are written once, by an UPDATE the trigger below lets through only while
-#: the attempt is still locked; a graded attempt is never deleted by a learner (the second trigger).
-_LEARNER_RIGHTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "sections_read": (("INSERT", ("lesson_id", "section_id", "read_at")), ("DELETE", ())),
-    "attempts": (
-        ("INSERT", ("exercise_id", "lesson_id", "pass", "prediction", "confidence", "hints_used", "state",
-                    "fingerprint", "created_at")),
-        ("UPDATE", ("state", "measurement", "truth", "verdict", "score", "fingerprint", "graded_at", "hints_used")),
-        ("DELETE", ()),
-    ),
-    "lab_runs": (("INSERT", ("lab_id", "lesson_id", "fingerprint", "prediction", "result", "created_at")),
-                 ("DELETE", ())),
-    "notebook_entries": (("INSERT", ("lab_run_id", "lab_id", "entry", "created_at", "updated_at")),
-                         ("UPDATE", ("entry", "updated_at")), ("DELETE", ())),
-    "bench_runs": (("INSERT", ("fingerprint", "device_kind", "report", "created_at")), ("DELETE", ())),
-    "doctor_runs": (("INSERT", ("passed", "lock_matches", "report", "created_at")), ("DELETE", ())),
-    "store_recoveries": (("UPDATE", ("acknowledged_at",)),),
-    "quarantined_rows": (),
-}
-#: The tables whose ``id`` is an identity column.
-_WITH_ID = ("attempts", "lab_runs", "notebook_entries", "bench_runs", "doctor_runs", "store_recoveries",
-            "quarantined_rows")
+#: What a learner may do to their own rows, column by column (see :data:`tutor.progress.schema.LEARNER_RIGHTS`),
+#: and the tables whose ``id`` is an identity column.
+_LEARNER_RIGHTS = LEARNER_RIGHTS
+_WITH_ID = tables_with_id()
 
 #: Whether the role running a statement is a learner (a superuser counts as a member of every role: not here).
 _IS_LEARNER = ("(pg_catalog.pg_has_role(current_user, 'tutor_learner', 'MEMBER') AND NOT (SELECT r.rolsuper FROM"

@@ -36,6 +36,7 @@ from tutor.progress.rows import (
     NotebookEntry,
     StoredEntry,
 )
+from tutor.progress.schema import COLUMNS, MAX_TIMESTAMP, ROW_RULES, TABLES, sqlite_migrations
 from tutor.progress.store_errors import (
     StoreBusy,
     StoreCannotOpen,
@@ -55,234 +56,16 @@ from tutor.progress.store_errors import (
 from tutor.results import BenchReport
 
 __all__ = [
-    "COLUMNS", "MIGRATIONS", "ROW_RULES", "SCHEMA_VERSION", "TABLES", "ProgressStore", "StoreBase", "StoreBusy",
-    "StoreCannotOpen", "StoreCorrupt",
+    "COLUMNS", "MAX_TIMESTAMP", "MIGRATIONS", "ROW_RULES", "SCHEMA_VERSION", "TABLES", "ProgressStore",
+    "StoreBase", "StoreBusy", "StoreCannotOpen", "StoreCorrupt",
     "StoreError", "StoreFull", "StoreIOError", "StoreNewerSchema", "StoreOpenReport", "StoreReadOnly",
     "StoreRejected", "StoreWriteError", "on_recovery",
 ]
 
-# The latest moment a stored timestamp may name (2100-01-01 UTC): anything later is a corrupt or hostile value.
-MAX_TIMESTAMP = 4102444800
-
-
-def _ts(col: str, *, nullable: bool = False) -> str:
-    rule = f"typeof({col}) IN ('integer', 'real') AND {col} BETWEEN 0 AND {MAX_TIMESTAMP}"
-    return f"{col} IS NULL OR ({rule})" if nullable else rule
-
-
-def _text(col: str, *, nullable: bool = False) -> str:
-    return f"{col} IS NULL OR typeof({col}) = 'text'" if nullable else f"typeof({col}) = 'text'"
-
-
-def _unit(col: str, *, nullable: bool = False) -> str:
-    # NaN cannot be stored (SQLite binds it as NULL) and inf fails BETWEEN; typeof refuses text such as 'nan'.
-    rule = f"typeof({col}) IN ('integer', 'real') AND {col} BETWEEN 0 AND 1"
-    return f"{col} IS NULL OR ({rule})" if nullable else rule
-
-
-def _int(col: str, low: int, high: int, *, nullable: bool = False) -> str:
-    rule = f"typeof({col}) = 'integer' AND {col} BETWEEN {low} AND {high}"
-    return f"{col} IS NULL OR ({rule})" if nullable else rule
-
-
-# What every stored value must satisfy (schema 2): the CHECK constraints, and the rows kept aside when upgrading.
-ROW_RULES: dict[str, tuple[str, ...]] = {
-    "sections_read": (_text("lesson_id"), _text("section_id"), _ts("read_at")),
-    "attempts": (
-        _text("exercise_id"), _text("lesson_id"), _int("pass", 1, 1000), _text("prediction"),
-        _unit("confidence"), _int("hints_used", 0, 1000), _text("state"), _text("measurement", nullable=True),
-        _text("truth", nullable=True), _text("verdict", nullable=True), _unit("score", nullable=True),
-        _text("fingerprint", nullable=True), _ts("created_at"), _ts("graded_at", nullable=True),
-    ),
-    "lab_runs": (
-        _text("lab_id"), _text("lesson_id"), _text("fingerprint", nullable=True), _text("prediction", nullable=True),
-        _text("result"), _ts("created_at"),
-    ),
-    "notebook_entries": (
-        _int("lab_run_id", 0, 2**62, nullable=True), _text("lab_id"), _text("entry"), _ts("created_at"),
-        _ts("updated_at"),
-    ),
-    "bench_runs": (_text("fingerprint"), _text("device_kind"), _text("report"), _ts("created_at")),
-    "doctor_runs": (
-        _int("passed", 0, 1), _int("lock_matches", 0, 1, nullable=True), _text("report"), _ts("created_at"),
-    ),
-}
-
-# Schema 2's tables: schema 1's columns, each value checked by ROW_RULES.
-_TABLES_V2: dict[str, str] = {
-    "sections_read": """lesson_id TEXT NOT NULL,
-        section_id TEXT NOT NULL,
-        read_at REAL NOT NULL,
-        PRIMARY KEY (lesson_id, section_id)""",
-    "attempts": """id INTEGER PRIMARY KEY AUTOINCREMENT,
-        exercise_id TEXT NOT NULL,
-        lesson_id TEXT NOT NULL,
-        pass INTEGER NOT NULL DEFAULT 1,
-        prediction TEXT NOT NULL,
-        confidence REAL NOT NULL,
-        hints_used INTEGER NOT NULL DEFAULT 0,
-        state TEXT NOT NULL DEFAULT 'locked',
-        measurement TEXT,
-        truth TEXT,
-        verdict TEXT,
-        score REAL,
-        fingerprint TEXT,
-        created_at REAL NOT NULL,
-        graded_at REAL""",
-    "lab_runs": """id INTEGER PRIMARY KEY AUTOINCREMENT,
-        lab_id TEXT NOT NULL,
-        lesson_id TEXT NOT NULL,
-        fingerprint TEXT,
-        prediction TEXT,
-        result TEXT NOT NULL,
-        created_at REAL NOT NULL""",
-    "notebook_entries": """id INTEGER PRIMARY KEY AUTOINCREMENT,
-        lab_run_id INTEGER REFERENCES lab_runs (id) ON DELETE SET NULL,
-        lab_id TEXT NOT NULL,
-        entry TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL""",
-    "bench_runs": """id INTEGER PRIMARY KEY AUTOINCREMENT,
-        fingerprint TEXT NOT NULL,
-        device_kind TEXT NOT NULL,
-        report TEXT NOT NULL,
-        created_at REAL NOT NULL""",
-    "doctor_runs": """id INTEGER PRIMARY KEY AUTOINCREMENT,
-        passed INTEGER NOT NULL,
-        lock_matches INTEGER,
-        report TEXT NOT NULL,
-        created_at REAL NOT NULL""",
-}
-_COLUMNS_V1: dict[str, tuple[str, ...]] = {
-    "sections_read": ("lesson_id", "section_id", "read_at"),
-    "attempts": ("id", "exercise_id", "lesson_id", "pass", "prediction", "confidence", "hints_used", "state",
-                 "measurement", "truth", "verdict", "score", "fingerprint", "created_at", "graded_at"),
-    "lab_runs": ("id", "lab_id", "lesson_id", "fingerprint", "prediction", "result", "created_at"),
-    "notebook_entries": ("id", "lab_run_id", "lab_id", "entry", "created_at", "updated_at"),
-    "bench_runs": ("id", "fingerprint", "device_kind", "report", "created_at"),
-    "doctor_runs": ("id", "passed", "lock_matches", "report", "created_at"),
-}
-
-
-#: The columns of every table, in order (what an export holds; PostgreSQL adds the owning ``learner``).
-COLUMNS = _COLUMNS_V1
-
-
-def _all_rules(table: str) -> str:
-    # IFNULL: in a WHERE clause a NULL verdict must count as "breaks a rule", as it does for NOT NULL columns.
-    return " AND ".join(f"IFNULL(({rule}), 0)" for rule in ROW_RULES[table])
-
-
-def _migration_2() -> str:
-    """Schema 2: the recovery log, the quarantine, and CHECK constraints on every value.
-
-    SQLite cannot add a CHECK to a table, so each table is rebuilt (the documented create-copy-drop-rename). Rows
-    that break a rule are kept in ``quarantined_rows`` (a JSON object of SQL literals), never silently dropped,
-    and never poison a report.
-    """
-    parts = [
-        """CREATE TABLE store_recoveries (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            backup_path TEXT NOT NULL,
-            reason TEXT,
-            recovered_at REAL NOT NULL,
-            acknowledged_at REAL
-        )""",
-        """CREATE TABLE quarantined_rows (
-            id INTEGER PRIMARY KEY AUTOINCREMENT,
-            source_table TEXT NOT NULL,
-            row TEXT NOT NULL,
-            quarantined_at REAL NOT NULL
-        )""",
-    ]
-    for table, columns in _TABLES_V2.items():
-        checks = ",\n        ".join(f"CHECK ({rule})" for rule in ROW_RULES[table])
-        cols = ", ".join(f'"{c}"' for c in _COLUMNS_V1[table])
-        # quote(): each value as its SQL literal, so infinities and stray text survive as valid JSON strings.
-        as_json = ", ".join(f"'{c}', quote(\"{c}\")" for c in _COLUMNS_V1[table])
-        parts += [
-            f"CREATE TABLE {table}__v2 (\n        {columns},\n        {checks}\n    )",
-            f"INSERT INTO quarantined_rows (source_table, row, quarantined_at) SELECT '{table}', "
-            f"json_object({as_json}), CAST(strftime('%s', 'now') AS REAL) FROM {table} WHERE NOT ({_all_rules(table)})",
-            f"INSERT INTO {table}__v2 ({cols}) SELECT {cols} FROM {table} WHERE {_all_rules(table)}",
-            f"DROP TABLE {table}",
-            f"ALTER TABLE {table}__v2 RENAME TO {table}",
-        ]
-    parts += [
-        "CREATE INDEX attempts_by_exercise ON attempts (exercise_id, pass)",
-        "CREATE INDEX bench_by_fingerprint ON bench_runs (fingerprint, created_at)",
-        "UPDATE notebook_entries SET lab_run_id = NULL WHERE lab_run_id IS NOT NULL "
-        "AND lab_run_id NOT IN (SELECT id FROM lab_runs)",
-    ]
-    return ";\n".join(parts)
-
-
-# Each entry migrates from version i to i + 1. Never edit a released step; append a new one.
-MIGRATIONS: tuple[str, ...] = (
-    """
-    CREATE TABLE sections_read (
-        lesson_id TEXT NOT NULL,
-        section_id TEXT NOT NULL,
-        read_at REAL NOT NULL,
-        PRIMARY KEY (lesson_id, section_id)
-    );
-    CREATE TABLE attempts (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        exercise_id TEXT NOT NULL,
-        lesson_id TEXT NOT NULL,
-        pass INTEGER NOT NULL DEFAULT 1,
-        prediction TEXT NOT NULL,
-        confidence REAL NOT NULL,
-        hints_used INTEGER NOT NULL DEFAULT 0,
-        state TEXT NOT NULL DEFAULT 'locked',
-        measurement TEXT,
-        truth TEXT,
-        verdict TEXT,
-        score REAL,
-        fingerprint TEXT,
-        created_at REAL NOT NULL,
-        graded_at REAL
-    );
-    CREATE INDEX attempts_by_exercise ON attempts (exercise_id, pass);
-    CREATE TABLE lab_runs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        lab_id TEXT NOT NULL,
-        lesson_id TEXT NOT NULL,
-        fingerprint TEXT,
-        prediction TEXT,
-        result TEXT NOT NULL,
-        created_at REAL NOT NULL
-    );
-    CREATE TABLE notebook_entries (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        lab_run_id INTEGER REFERENCES lab_runs (id) ON DELETE SET NULL,
-        lab_id TEXT NOT NULL,
-        entry TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE TABLE bench_runs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        fingerprint TEXT NOT NULL,
-        device_kind TEXT NOT NULL,
-        report TEXT NOT NULL,
-        created_at REAL NOT NULL
-    );
-    CREATE INDEX bench_by_fingerprint ON bench_runs (fingerprint, created_at);
-    CREATE TABLE doctor_runs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        passed INTEGER NOT NULL,
-        lock_matches INTEGER,
-        report TEXT NOT NULL,
-        created_at REAL NOT NULL
-    );
-    """,
-    _migration_2(),
-)
+# The tables, columns, value rules and migrations are described once in tutor.progress.schema (both engines).
+# Each migration goes from version i to i + 1. Never change a released step; append a new one.
+MIGRATIONS: tuple[str, ...] = sqlite_migrations()
 SCHEMA_VERSION = len(MIGRATIONS)
-
-# Every table of the store (export/import and reset walk them in this order: referenced tables first).
-TABLES: tuple[str, ...] = ("sections_read", "attempts", "lab_runs", "notebook_entries", "bench_runs", "doctor_runs")
 
 
 @dataclass(frozen=True)
@@ -605,7 +388,7 @@ class StoreBase:
         if table not in TABLES:
             raise StoreError(f"unknown table {table!r}")
         order = "read_at" if table == "sections_read" else "id"
-        cols = ", ".join(f'"{c}"' for c in _COLUMNS_V1[table])
+        cols = ", ".join(f'"{c}"' for c in COLUMNS[table])
         return [dict(r) for r in self._query(f"SELECT {cols} FROM {table} ORDER BY {order}")]
 
     def is_empty(self) -> bool:
