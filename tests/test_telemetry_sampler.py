@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.pilot import PATIENCE_S
 from tutor.i18n.message import Message
 from tutor.telemetry import BackendStatus, DeviceInfo, DeviceSample, Sampler, TelemetryBackend, open_backend
 from tutor.telemetry.replay import ReplayBackend
@@ -91,33 +92,52 @@ def test_snapshots_are_immutable() -> None:
     assert snap.sample("gpu0") is not None and snap.series("gpu0", "gpu_util_pct") is not None
 
 
-def _wait_for(predicate, timeout: float = 3.0) -> bool:  # type: ignore[no-untyped-def]
+def _wait_for(predicate, timeout: float = PATIENCE_S) -> bool:  # type: ignore[no-untyped-def]
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if predicate():
             return True
-        time.sleep(0.02)
+        time.sleep(0.02)  # a poll interval
     return False
+
+
+class ParkedEvent(threading.Event):
+    """The sampler's wake-up event, telling when its thread waits with no deadline (paused: nothing to sample
+    until something wakes it), so the test waits for that state instead of for time to pass."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parked = threading.Event()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if timeout is not None:
+            return super().wait(timeout)
+        self.parked.set()
+        try:
+            return super().wait(timeout)
+        finally:
+            self.parked.clear()
 
 
 def test_thread_delivers_pauses_and_resumes() -> None:
     backend = Scripted([25.0])
     got: list[int] = []
     s = Sampler(backend, 0.25, on_snapshot=lambda snap: got.append(len(snap.samples)))
+    s._wake = wake = ParkedEvent()
     s.start()
     try:
         assert _wait_for(lambda: len(got) >= 3)
         assert got[0] == 0  # the first snapshot is the probe: banner at once
         s.pause()
-        time.sleep(0.3)
+        assert _wait_for(wake.parked.is_set)  # paused: the thread waits for a wake-up, the backend is not touched
         calls = backend.calls
-        time.sleep(0.6)
-        assert backend.calls == calls  # paused: the backend is not touched
         s.resume()
-        assert _wait_for(lambda: backend.calls > calls, timeout=0.2)  # resume samples at once
+        assert _wait_for(lambda: backend.calls > calls)  # resumed: it samples again
         s.pause()
+        assert _wait_for(wake.parked.is_set)
+        calls = backend.calls
         with s.recording() as window:  # a measurement's window is sampled even while paused
-            time.sleep(0.7)
+            assert _wait_for(lambda: backend.calls >= calls + 3)  # two samples done, a third begun
         assert window.t1 is not None and window.summary["gpu0"].samples >= 2
     finally:
         s.close()
