@@ -164,11 +164,11 @@ def test_default_lock_path(capsys: pytest.CaptureFixture[str], monkeypatch: pyte
     ("content", "fragment"),
     [
         (None, "no environment lock at"),
-        ("{not json", "line 1 column 2: invalid JSON"),
+        ("{not json", ":1:2: error: invalid JSON"),
         ('{"schema": "other"}', "not an environment lock"),
         ("[1, 2]", "expected a JSON object"),
         ("[" * 100_000 + "]" * 100_000, "nested deeper than"),
-        ('{"schema": NaN}', "line 1 column 12: NaN is not a finite number"),
+        ('{"schema": NaN}', ":1:12: error: NaN is not a finite number"),
         (b'{"schema": "caf\xe9"}', "is not UTF-8 text"),
         ("fifo", "is a FIFO"),
         ("/dev/zero", "is a device"),

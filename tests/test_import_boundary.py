@@ -82,11 +82,11 @@ def test_a_bad_row_late_in_the_file_imports_nothing(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('{"format": NaN}', r"x\.json: line 1 column 12: NaN is not a finite number"),
-        ('{\n  "format": 1e400\n}', r"x\.json: line 2 column 13: 1e400 is not a finite number"),
-        ('{"a": -Infinity}', r"line 1 column 7: -Infinity is not a finite number"),
-        ("[" * 100_000 + "]" * 100_000, r"x\.json: line 1 column 65: JSON nested deeper than 64 levels"),
-        ("{oops", r"x\.json: line 1 column 2: invalid JSON"),
+        ('{"format": NaN}', r"x\.json:1:12: error: NaN is not a finite number"),
+        ('{\n  "format": 1e400\n}', r"x\.json:2:13: error: 1e400 is not a finite number"),
+        ('{"a": -Infinity}', r":1:7: error: -Infinity is not a finite number"),
+        ("[" * 100_000 + "]" * 100_000, r"x\.json:1:65: error: JSON nested deeper than 64 levels"),
+        ("{oops", r"x\.json:1:2: error: invalid JSON"),
     ],
 )
 def test_hostile_json_is_refused_with_its_line_and_column(tmp_path: Path, text: str, message: str) -> None:
@@ -99,7 +99,7 @@ def test_a_located_number_error_names_the_file_and_the_field(tmp_path: Path) -> 
     doc = _document(tmp_path)
     doc["tables"]["attempts"][0]["confidence"] = 3
     (tmp_path / "x.json").write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(ExchangeError, match=r"x\.json: tables\.attempts\[0\]\.confidence: 3 is not"):
+    with pytest.raises(ExchangeError, match=r"x\.json:\d+:\d+: error: tables\.attempts\[0\]\.confidence: 3 is not"):
         import_from(ProgressStore(tmp_path / "t.sqlite3"), tmp_path / "x.json")
 
 
@@ -157,7 +157,10 @@ def test_a_refused_import_is_said_in_the_readers_language(tmp_path: Path, data_d
     path.write_text(json.dumps(doc), encoding="utf-8")
     assert main(["progress", "import", str(path), "--lang", "es"]) == 2
     said = capsys.readouterr().err.strip()
-    assert said == f"tutor: error: {path}: tables.attempts[0].confidence: 3 no es un número finito entre 0 y 1"
+    text = path.read_text(encoding="utf-8")
+    col = text.index('"confidence": 3') + len('"confidence": ') + 1  # the value's own column
+    assert said == (f"tutor: error: {path}:1:{col}: error: tables.attempts[0].confidence: 3 no es un número finito "
+                    "entre 0 y 1")
     assert main(["progress", "import", str(path), "--lang", "en"]) == 2
     assert capsys.readouterr().err.strip().endswith("confidence: 3 is not a finite number between 0 and 1")
     path.write_text("[1, 2]", encoding="utf-8")

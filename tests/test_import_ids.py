@@ -6,6 +6,7 @@ nothing is imported."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -76,8 +77,13 @@ def test_an_imported_id_outside_the_grammar_is_refused(
     with pytest.raises(ExchangeError) as caught:
         import_from(store, path)
     english, spanish = caught.value.describe("en"), caught.value.describe("es")
-    assert english.startswith(f"{path}: {where}: ") and "is not an id (1 to 64 of a-z, 0-9 and '-'" in english
-    assert spanish.startswith(f"{path}: {where}: ") and "no es un id (de 1 a 64 caracteres" in spanish
+    located = re.match(rf"{re.escape(str(path))}:1:(\d+): error: {re.escape(where)}: ", english)
+    assert located is not None, english
+    # the column is the offending value's own: the text there is the string that follows the field's key
+    text, col = path.read_text(encoding="utf-8"), int(located.group(1))
+    assert text[col - 1] == '"' and text[: col - 1].rstrip().endswith(f'"{where.rsplit(".", 1)[-1]}":')
+    assert "is not an id (1 to 64 of a-z, 0-9 and '-'" in english
+    assert spanish.startswith(located.group(0)) and "no es un id (de 1 a 64 caracteres" in spanish
     for line in (english, spanish):
         assert "\n" not in line and "\r" not in line and "\u2028" not in line and "⏎" not in line
     assert store.is_empty()

@@ -92,7 +92,7 @@ def test_import_validates(stores: Stores, tmp_path: Path, mutate, message: str) 
 
 def test_import_of_garbage(stores: Stores, tmp_path: Path) -> None:
     (tmp_path / "x.json").write_text("{not json")
-    with pytest.raises(ExchangeError, match=r"x.json: line 1 column 2: invalid JSON"):
+    with pytest.raises(ExchangeError, match=r"x.json:1:2: error: invalid JSON"):
         import_from(stores.open("b"), tmp_path / "x.json")
 
 

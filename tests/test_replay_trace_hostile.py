@@ -28,15 +28,15 @@ def _write(tmp_path: Path, *lines: str) -> Path:
 @pytest.mark.parametrize(
     ("raw", "message"),
     [
-        ('{"t": 1, "device": "host", "metrics": {"cpu_pct": NaN}}', r"trace\.jsonl:2:51: NaN is not a finite number"),
-        ('{"t": 1, "device": "host", "metrics": {"cpu_pct": 1e999}}', r"trace\.jsonl:2:51: 1e999 is not a finite"),
-        ('{"t": 1, "device": "host", "metrics": {"cpu_pct": "12"}}', r":2: metrics\.cpu_pct: expected a nu"),
-        ('{"t": "nan", "device": "host", "metrics": {}}', r"trace\.jsonl:2: t: expected seconds since the epoch"),
-        ('{"t": 1e300, "device": "host", "metrics": {}}', r"trace\.jsonl:2: t: expected seconds"),
-        ('{"t": 1, "device": 7, "metrics": {}}', r"trace\.jsonl:2: device: expected a device id"),
-        ('{"t": 1, "device": "host", "metrics": {"processes": [["x", 1, 2]]}}', r":2: metrics\.processes: expected"),
-        ('{"t": 1, "device": "host", "metrics": {"throttle": [1, 2]}}', r":2: metrics\.throttle: expected a list"),
-        ('{"t": 1, "device": "host", "metrics": ' + "[" * 50_000 + "]" * 50_000 + "}", r":2:\d+: JSON nested"),
+        ('{"t": 1, "device": "host", "metrics": {"cpu_pct": NaN}}', r"trace\.jsonl:2:51: error: NaN is not a finite number"),
+        ('{"t": 1, "device": "host", "metrics": {"cpu_pct": 1e999}}', r"trace\.jsonl:2:51: error: 1e999 is not a finite"),
+        ('{"t": 1, "device": "host", "metrics": {"cpu_pct": "12"}}', r":2:51: error: metrics\.cpu_pct: expected a nu"),
+        ('{"t": "nan", "device": "host", "metrics": {}}', r"trace\.jsonl:2:7: error: t: expected seconds since the epoch"),
+        ('{"t": 1e300, "device": "host", "metrics": {}}', r"trace\.jsonl:2:7: error: t: expected seconds"),
+        ('{"t": 1, "device": 7, "metrics": {}}', r"trace\.jsonl:2:20: error: device: expected a device id"),
+        ('{"t": 1, "device": "host", "metrics": {"processes": [["x", 1, 2]]}}', r":2:54: error: metrics\.processes\[0\]: expected"),
+        ('{"t": 1, "device": "host", "metrics": {"throttle": [1, 2]}}', r":2:52: error: metrics\.throttle: expected a list"),
+        ('{"t": 1, "device": "host", "metrics": ' + "[" * 50_000 + "]" * 50_000 + "}", r":2:\d+: error: JSON nested"),
     ],
 )
 def test_bad_values_are_located_errors(tmp_path: Path, raw: str, message: str) -> None:

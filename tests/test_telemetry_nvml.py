@@ -252,7 +252,7 @@ def test_open_backend_specs(tmp_path: Path) -> None:
         open_backend(f"replay:{tmp_path / 'missing.jsonl'}")
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"t": 1, "device": "host", "metrics": {}}\nnot json\n', encoding="utf-8")
-    with pytest.raises(ValueError, match=r"bad\.jsonl:2:1: invalid JSON"):
+    with pytest.raises(ValueError, match=r"bad\.jsonl:2:1: error: invalid JSON"):
         open_backend(f"replay:{bad}")
 
 

@@ -266,8 +266,8 @@ def test_a_lone_surrogate_in_json_is_a_located_error_for_imports_locks_and_trace
 
     with pytest.raises(UnsafeFile) as caught:
         loads_bounded('{"a": 1,\n "b": "cpu\\udc9b"}', "x.json")
-    assert "line 2 column 11" in caught.value.describe("en") and "\\udc9b" in caught.value.describe("en")
-    assert "línea 2 columna 11" in caught.value.describe("es")
+    assert "x.json:2:11: error: " in caught.value.describe("en") and "\\udc9b" in caught.value.describe("en")
+    assert "x.json:2:11: error: " in caught.value.describe("es") and "media pareja" in caught.value.describe("es")
     assert loads_bounded('"\\ud83d\\ude00"', "x.json") == "😀"  # a pair is one character
     lock = tmp_path / "environment.lock.json"
     lock.write_text('{"format": "tutor-env-lock", "python": "3.11\\udc9b"}', encoding="utf-8")

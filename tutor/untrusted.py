@@ -29,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NewType
 
+from tutor.i18n import N_
 from tutor.i18n.message import Message
 
 DEFAULT_LIMIT_BYTES = 8 * 1024 * 1024
@@ -171,17 +172,38 @@ class UnsafeFile(Exception):
     """A user-chosen file that cannot be read safely; ``str()`` is one line that names the path (in English).
 
     ``said`` is the same complaint as a catalog message, so a screen or a ``--lang es`` command shows it in its
-    language (:meth:`describe`); ``message`` is its English rendering."""
+    language (:meth:`describe`); ``message`` is its English rendering. A complaint about a place inside the file
+    (a JSON value of the wrong type, a decode error) has its ``line`` and ``col`` (1-based), and then reads
+    ``path:line:col: error: complaint``, as ``tutor lessons check`` writes a lesson's problems."""
 
-    def __init__(self, path: Path | str, message: str | Message) -> None:
+    def __init__(self, path: Path | str, message: str | Message, *, line: int | None = None,
+                 col: int | None = None) -> None:
         self.path = Path(path)
         self.said = message if isinstance(message, Message) else Message.verbatim(message)
         self.message = self.said.render("en")
-        super().__init__(f"{clean_line(str(path))}: {self.message}")
+        self.line = line
+        self.col = col
+        super().__init__(self.describe("en"))
+
+    def full(self) -> Message:
+        """The whole line as a catalog message (the path, the place when it has one, the complaint), so that a
+        reader that wraps it in its own message still says it in the reader's language."""
+        if self.line is None:
+            return Message.of("json.at", where=clean_line(str(self.path)), what=self.said)
+        return Message.of("problem.line", path=clean_line(str(self.path)), line=self.line, col=self.col or 1,
+                          severity=Message.of("problem.severity.error"), what=self.said)
+
+    def where(self) -> str:
+        """``path`` or ``path:line:col``, one line."""
+        shown = clean_line(str(self.path))
+        return shown if self.line is None else f"{shown}:{self.line}:{self.col or 1}"
 
     def describe(self, lang: str) -> str:
-        """``path: complaint`` on one line, in ``lang``."""
-        return f"{clean_line(str(self.path))}: {clean_line(self.said.render(lang))}"
+        """``path: complaint`` (``path:line:col: error: complaint`` when it has a place) on one line, in ``lang``."""
+        what = clean_line(self.said.render(lang))
+        if self.line is None:
+            return f"{self.where()}: {what}"
+        return f"{self.where()}: {Message.of('problem.severity.error').render(lang)}: {what}"
 
 
 def _reason(exc: OSError) -> str:
@@ -230,11 +252,11 @@ def check_regular_file(
 def _node_kind(mode: int) -> str:
     """The catalog code of a file-system node that is not a regular file or a folder."""
     if stat.S_ISFIFO(mode):
-        return "file.kind.fifo"
+        return N_("file.kind.fifo")
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "file.kind.device"
+        return N_("file.kind.device")
     if stat.S_ISSOCK(mode):
-        return "file.kind.socket"
+        return N_("file.kind.socket")
     return "file.kind.other"
 
 
@@ -373,34 +395,181 @@ def load_json_bounded(path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES, max
     return loads_bounded(read_text_bounded(path, limit=limit), path, max_depth=max_depth)
 
 
-def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPTH) -> object:
-    """:func:`load_json_bounded` for text already read (one line of a JSON-lines file, say); errors name ``path``."""
+def _line_col(text: str, offset: int, first_line: int = 1) -> tuple[int, int]:
+    return text.count("\n", 0, offset) + first_line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPTH, first_line: int = 1) -> object:
+    """:func:`load_json_bounded` for text already read (one line of a JSON-lines file, say: ``first_line`` is its
+    line in the file); errors name ``path`` and the line and column."""
     import json
 
     deep_at = _json_depth_ok(text, max_depth)
     if deep_at is not None:
-        line = text.count("\n", 0, deep_at) + 1
-        col = deep_at - (text.rfind("\n", 0, deep_at) + 1) + 1
-        raise UnsafeFile(path, Message.of("json.too_deep", line=str(line), col=str(col), depth=max_depth))
+        line, col = _line_col(text, deep_at, first_line)
+        raise UnsafeFile(path, Message.of("json.too_deep", depth=max_depth), line=line, col=col)
     try:
         value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
-        raise UnsafeFile(
-            path, Message.of("json.invalid_at", line=str(exc.lineno), col=str(exc.colno), reason=exc.msg)
-        ) from None
+        line, col = _line_col(text, exc.pos, first_line)
+        raise UnsafeFile(path, Message.of("json.invalid_at", reason=exc.msg), line=line, col=col) from None
     except _NotANumber as exc:
         line, col = _locate_token(text, exc.token)
         token = clean_line(exc.token)[:40]
-        raise UnsafeFile(path, Message.of("json.not_finite", line=str(line), col=str(col), token=token)) from None
+        raise UnsafeFile(path, Message.of("json.not_finite", token=token), line=line + first_line - 1,
+                         col=col) from None
     except (ValueError, RecursionError) as exc:
         raise UnsafeFile(path, Message.of("json.invalid", reason=clean_line(str(exc)))) from None
     half = _lone_surrogate(value)
     if half is not None:
         # "\udc9b" alone is half of a UTF-16 pair: no character, and no text file or database can hold it
         line, col = _locate_escape(text, half)
-        raise UnsafeFile(path, Message.of("json.lone_surrogate", line=str(line), col=str(col),
-                                          escape=f"\\u{ord(half):04x}"))
+        raise UnsafeFile(path, Message.of("json.lone_surrogate", escape=f"\\u{ord(half):04x}"),
+                         line=line + first_line - 1, col=col)
     return value
+
+
+JsonLoc = tuple[str | int, ...]
+"""Where a value is inside a JSON document: keys and list indexes from the top (``("tables", "attempts", 3)``)."""
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def json_field_path(loc: JsonLoc) -> PlainText:
+    """``tables.attempts[3].confidence``: a place in a document, for a message (a file's own keys cleaned, cut)."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            name = clean_line(part, 40)
+            out += f".{name}" if out else name
+    return clean_line(out or "(top)", 200)
+
+
+def json_offset(text: str, loc: JsonLoc, *, key: bool = False) -> int:
+    """Offset in ``text`` (valid JSON) of the value ``loc`` names, or of its key when ``key`` (an unknown or
+    misspelt key); as deep as ``loc`` exists (a missing key is located at its object). Walks only along ``loc``:
+    the values beside it are skipped with the decoder, so a large file costs one pass where the error is."""
+    import json
+    from json.decoder import scanstring  # type: ignore[attr-defined]
+
+    skip = json.JSONDecoder().raw_decode
+
+    def space(i: int) -> int:
+        found = _JSON_SPACE.match(text, i)
+        return found.end() if found else i
+
+    at = space(0)
+    for n, part in enumerate(loc):
+        last = n == len(loc) - 1
+        if at >= len(text):
+            break
+        if text[at] == "{" and isinstance(part, str):
+            i = space(at + 1)
+            hit: tuple[int, int] | None = None
+            while i < len(text) and text[i] == '"':
+                key_at = i
+                name, i = scanstring(text, i + 1)
+                i = space(space(i) + 1)  # past the ':'
+                if name == part:
+                    hit = (key_at, i)  # the last one wins, as json.loads keeps the last of a key written twice
+                _, i = skip(text, i)
+                i = space(i)
+                if i < len(text) and text[i] == ",":
+                    i = space(i + 1)
+            if hit is None:
+                break
+            at = hit[0] if (key and last) else hit[1]
+        elif text[at] == "[" and isinstance(part, int) and part >= 0:
+            i = space(at + 1)
+            index = 0
+            found_item = None
+            while i < len(text) and text[i] != "]":
+                if index == part:
+                    found_item = i
+                    break
+                _, i = skip(text, i)
+                i = space(i)
+                if i < len(text) and text[i] == ",":
+                    i = space(i + 1)
+                index += 1
+            if found_item is None:
+                break
+            at = found_item
+        else:
+            break
+    return at
+
+
+def json_position(text: str, loc: JsonLoc, *, key: bool = False, first_line: int = 1) -> tuple[int, int]:
+    """Line and column (1-based) of :func:`json_offset`."""
+    try:
+        offset = json_offset(text, loc, key=key)
+    except (ValueError, IndexError):  # text that is not the JSON it was parsed from: its top
+        offset = 0
+    return _line_col(text, offset, first_line)
+
+
+MAX_JSON_ITEMS = 10_000
+"""Items a list or an object read from outside may hold, unless its reader sets a limit of its own."""
+MAX_JSON_STRING = 200_000
+"""Characters a string read from outside may hold, unless its reader sets a limit of its own."""
+
+
+def first_oversized(value: object, where: JsonLoc = (), *, max_items: int = MAX_JSON_ITEMS,
+                    max_string: int = MAX_JSON_STRING) -> tuple[JsonLoc, Message] | None:
+    """Where parsed JSON first grows past the limits, and which limit: a list or an object of more than
+    ``max_items`` (a list at its first item past the limit), a string of more than ``max_string`` characters.
+    Checked before a reader looks at any value, so that no work scales with what a file chose to hold."""
+    stack: list[tuple[object, JsonLoc]] = [(value, where)]
+    while stack:
+        item, loc = stack.pop()
+        if isinstance(item, str):
+            if len(item) > max_string:
+                return loc, Message.of("json.string_too_long", limit=max_string)
+        elif isinstance(item, dict):
+            if len(item) > max_items:
+                return loc, Message.of("json.too_many_items", limit=max_items)
+            stack.extend((v, (*loc, str(k))) for k, v in item.items())
+        elif isinstance(item, list):
+            if len(item) > max_items:
+                return (*loc, max_items), Message.of("json.too_many_items", limit=max_items)
+            stack.extend((v, (*loc, i)) for i, v in enumerate(item))
+    return None
+
+
+class JsonDocument:
+    """A JSON file that has been read and parsed, which can say where any of its values is.
+
+    ``error(loc, said)`` is the :class:`UnsafeFile` for the value at ``loc``: ``path:line:col: error:
+    field.path: complaint``, at the offending value (or its key), not at the top of the file."""
+
+    def __init__(self, path: Path | str, text: str, value: object, *, first_line: int = 1) -> None:
+        self.path = Path(path)
+        self.text = text
+        self.value = value
+        self.first_line = first_line
+
+    @classmethod
+    def read(cls, path: Path | str, *, limit: int = DEFAULT_LIMIT_BYTES,
+             max_depth: int = MAX_JSON_DEPTH) -> JsonDocument:
+        """Read and parse a user-chosen file within bounds (see :func:`load_json_bounded`)."""
+        text = read_text_bounded(path, limit=limit)
+        return cls(path, text, loads_bounded(text, path, max_depth=max_depth))
+
+    @classmethod
+    def parse(cls, path: Path | str, text: str, *, max_depth: int = MAX_JSON_DEPTH) -> JsonDocument:
+        """Parse text already read (see :func:`loads_bounded`)."""
+        return cls(path, text, loads_bounded(text, path, max_depth=max_depth))
+
+    def position(self, loc: JsonLoc, *, key: bool = False) -> tuple[int, int]:
+        return json_position(self.text, loc, key=key, first_line=self.first_line)
+
+    def error(self, loc: JsonLoc, said: Message, *, key: bool = False) -> UnsafeFile:
+        """The complaint ``said`` about the value at ``loc`` (its key when ``key``), located and named."""
+        line, col = self.position(loc, key=key)
+        return UnsafeFile(self.path, Message.of("json.at", where=json_field_path(loc), what=said), line=line,
+                          col=col)
 
 
 def _lone_surrogate(value: object) -> str | None:

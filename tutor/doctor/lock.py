@@ -140,15 +140,22 @@ def _walk(locked: Any, current: Any, prefix: str, out: list[Difference]) -> None
         out.append(Difference(prefix, locked, current))
 
 
+MAX_LOCK_ITEMS = 5_000
+"""Items a list or an object of a lock may hold (a lock lists a few hundred packages)."""
+MAX_LOCK_STRING = 10_000
+"""Characters a string of a lock may hold (a version, a path, a GPU's name)."""
+
+
 def read_lock(path: Path) -> dict[str, Any]:
     """Load a lock file; raise :class:`LockError` with one line saying what is wrong.
 
     The file may come from anywhere (``--check-lock FILE``): it is read through
-    :func:`tutor.untrusted.load_json_bounded` (a regular file, at most :data:`LOCK_LIMIT_BYTES`, UTF-8, bounded
-    nesting, no NaN), so a FIFO, ``/dev/zero``, a latin-1 file or JSON nested 100,000 deep is one line, not a hang
-    or a traceback.
+    :class:`tutor.untrusted.JsonDocument` (a regular file, at most :data:`LOCK_LIMIT_BYTES`, UTF-8, bounded
+    nesting, no NaN; every list and string bounded), so a FIFO, ``/dev/zero``, a latin-1 file or JSON nested
+    100,000 deep is one line, not a hang or a traceback; a value at fault is named with its line and column
+    (``path:line:col: error: schema: …``).
     """
-    from tutor.untrusted import UnsafeFile, clean_line, loads_bounded, read_text_bounded
+    from tutor.untrusted import JsonDocument, UnsafeFile, clean_line, first_oversized, read_text_bounded
 
     shown = clean_line(str(path))
     try:
@@ -156,17 +163,22 @@ def read_lock(path: Path) -> dict[str, Any]:
     except UnsafeFile as exc:
         if exc.message == "no such file":
             raise LockError(Message.of("doctor.lockfile.missing", path=shown)) from None
-        raise LockError(Message.of("doctor.lockfile.unreadable", error=str(exc))) from None
+        raise LockError(Message.of("doctor.lockfile.unreadable", error=exc.full())) from None
     try:
-        data = loads_bounded(text, path)
+        document = JsonDocument.parse(path, text)
     except UnsafeFile as exc:
-        raise LockError(Message.of("doctor.lockfile.not_json", error=str(exc))) from None
+        raise LockError(Message.of("doctor.lockfile.not_json", error=exc.full())) from None
+    data = document.value
     if not isinstance(data, dict):
-        raise LockError(Message.of("doctor.lockfile.not_object", path=shown))
+        raise LockError(document.error((), Message.of("doctor.lockfile.not_object_here")).full())
     if data.get("schema") != LOCK_SCHEMA:
         schema: Param = (Message.of("doctor.lockfile.no_schema") if data.get("schema") is None
                          else clean_line(repr(data.get("schema")))[:60])
-        raise LockError(Message.of("doctor.lockfile.schema", path=shown, schema=schema, expected=repr(LOCK_SCHEMA)))
+        said = Message.of("doctor.lockfile.schema_here", schema=schema, expected=repr(LOCK_SCHEMA))
+        raise LockError(document.error(("schema",), said).full())
+    oversized = first_oversized(data, max_items=MAX_LOCK_ITEMS, max_string=MAX_LOCK_STRING)
+    if oversized is not None:
+        raise LockError(document.error(*oversized).full())
     return data
 
 

@@ -7,11 +7,11 @@ transaction, so a failure leaves the old data). The store is checked in the tran
 any other import (:meth:`~tutor.progress.store.StoreBase.import_transaction`): of two imports into an empty store at
 once, one lands and the other is refused. Row ids are reassigned; notebook entries keep their lab run.
 
-The file is untrusted: it is read through :func:`tutor.untrusted.load_json_bounded` (a regular file, bounded size,
+The file is untrusted: it is read through :class:`tutor.untrusted.JsonDocument` (a regular file, bounded size,
 bounded nesting, no NaN/Infinity/``1e400``, each refused with its line and column), and every value is checked
 against its column's domain (a confidence in [0, 1], a finite score in [0, 1], a timestamp between 1970 and 2100,
-the right type, an id in the course's id grammar) before anything is written; a refusal names the field
-(``tables.attempts[3].confidence``).
+the right type, an id in the course's id grammar; every list bounded) before anything is written; a refusal names
+the field and where it is in the file (``x.json:12:21: error: tables.attempts[3].confidence: …``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,16 @@ from typing import Any, Literal
 from tutor.content.models import CHOICE_GRAMMAR, ID_GRAMMAR
 from tutor.i18n.message import Message, Param
 from tutor.progress.store import MAX_TIMESTAMP, SCHEMA_VERSION, TABLES, StoreBase
-from tutor.untrusted import UnsafeFile, clean_line, control_characters, describe_control, load_json_bounded
+from tutor.untrusted import (
+    JsonDocument,
+    JsonLoc,
+    UnsafeFile,
+    clean_line,
+    control_characters,
+    describe_control,
+    first_oversized,
+    json_field_path,
+)
 
 # An export holds every attempt and report; far larger than any real one, small enough to parse in memory.
 IMPORT_LIMIT_BYTES = 64 * 1024 * 1024
@@ -167,25 +176,30 @@ _DOMAINS: dict[tuple[str, str], Callable[[Any], Message | None]] = {
 _MAX_TEXT = 1000
 
 
-def _non_finite(value: Any, where: str, depth: int = 0) -> str | None:
-    """The path of the first NaN/infinite number inside a JSON value (a document built in memory may hold one)."""
+def _non_finite(value: Any, where: JsonLoc, depth: int = 0) -> JsonLoc | None:
+    """Where the first NaN/infinite number inside a JSON value is (a document built in memory may hold one)."""
     if isinstance(value, float) and not math.isfinite(value):
         return where
     if depth > 64:
         return where
     if isinstance(value, Mapping):
         for k, v in value.items():
-            found = _non_finite(v, f"{where}.{k}", depth + 1)
-            if found:
+            found = _non_finite(v, (*where, str(k)), depth + 1)
+            if found is not None:
                 return found
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            found = _non_finite(v, f"{where}[{i}]", depth + 1)
-            if found:
+            found = _non_finite(v, (*where, i), depth + 1)
+            if found is not None:
                 return found
     return None
 
 
+MAX_ROWS = 100_000
+"""Rows a table of an import may hold (a learner doing an exercise a minute for a year makes about 500 000
+attempts a year only if they never sleep; a real export holds hundreds)."""
+MAX_TOTAL_ROWS = 200_000
+"""Rows an import may hold, all tables together."""
 def _show(value: Any) -> str:
     text = clean_line(repr(value))
     return text if len(text) <= 60 else text[:57] + "..."
@@ -193,11 +207,15 @@ def _show(value: Any) -> str:
 
 class ExchangeError(Exception):
     """An export file that cannot be imported, or an import that would overwrite data. One line: ``said`` in the
-    reader's language (:meth:`describe`), its English rendering as ``str()``."""
+    reader's language (:meth:`describe`), its English rendering as ``str()``. ``loc`` is the value at fault inside
+    the document (``("tables", "attempts", 3, "confidence")``; ``key`` when it is the key itself, an unknown
+    column), which :func:`import_from` turns into the file's line and column."""
 
-    def __init__(self, said: Message) -> None:
+    def __init__(self, said: Message, loc: JsonLoc | None = None, *, key: bool = False) -> None:
         super().__init__(said.render("en"))
         self.said = said
+        self.loc = loc
+        self.key = key
 
     def describe(self, lang: str) -> str:
         return self.said.render(lang)
@@ -205,6 +223,11 @@ class ExchangeError(Exception):
 
 def _refuse(key: str, /, **params: Param) -> ExchangeError:
     return ExchangeError(Message.of(key, **params))
+
+
+def _refuse_at(loc: JsonLoc, code: str, /, *, key: bool = False, **params: Param) -> ExchangeError:
+    """A refusal about the value at ``loc`` (its ``where`` named from it)."""
+    return ExchangeError(Message.of(code, where=json_field_path(loc), **params), loc, key=key)
 
 
 def export_document(store: StoreBase) -> dict[str, Any]:
@@ -230,61 +253,80 @@ def export_to(store: StoreBase, path: Path) -> dict[str, int]:
 
 
 def validate_document(doc: Any) -> dict[str, list[dict[str, Any]]]:
-    """The tables of a valid export document; raises :class:`ExchangeError` naming the first problem."""
+    """The tables of a valid export document; raises :class:`ExchangeError` naming the first problem (and where
+    it is: :attr:`ExchangeError.loc`). Every list is bounded (:data:`MAX_ROWS` rows a table, at most
+    :data:`MAX_TOTAL_ROWS` in all) before any row is looked at."""
     if not isinstance(doc, Mapping):
-        raise _refuse("exchange.not_object")
+        raise ExchangeError(Message.of("exchange.not_object"), ())
     if doc.get("format") != EXPORT_FORMAT:
-        raise _refuse("exchange.format", found=_show(doc.get("format")), expected=EXPORT_FORMAT)
+        raise ExchangeError(Message.of("exchange.format", found=_show(doc.get("format")), expected=EXPORT_FORMAT),
+                            ("format",))
     version = doc.get("schema_version")
     if not isinstance(version, int) or version > SCHEMA_VERSION:
-        raise _refuse("exchange.schema", found=_show(version), known=SCHEMA_VERSION)
+        raise ExchangeError(Message.of("exchange.schema", found=_show(version), known=SCHEMA_VERSION),
+                            ("schema_version",))
     tables = doc.get("tables")
     if not isinstance(tables, Mapping):
-        raise _refuse("exchange.no_tables")
+        raise ExchangeError(Message.of("exchange.no_tables"), ("tables",))
     unknown = sorted(set(tables) - set(TABLES))
     if unknown:
-        raise _refuse("exchange.unknown_table", table=_show(unknown[0]))
-    out: dict[str, list[dict[str, Any]]] = {}
+        raise ExchangeError(Message.of("exchange.unknown_table", table=_show(unknown[0])), ("tables", unknown[0]),
+                            key=True)
+    total = 0
     for table in TABLES:
         rows = tables.get(table, [])
         if not isinstance(rows, list):
-            raise _refuse("exchange.not_list", where=f"tables.{table}")
+            raise _refuse_at(("tables", table), "exchange.not_list")
+        if len(rows) > MAX_ROWS:
+            raise _refuse_at(("tables", table, MAX_ROWS), "exchange.too_many_rows", count=len(rows), limit=MAX_ROWS)
+        total += len(rows)
+        if total > MAX_TOTAL_ROWS:
+            raise _refuse_at(("tables", table), "exchange.too_many_total", limit=MAX_TOTAL_ROWS)
+    out: dict[str, list[dict[str, Any]]] = {}
+    for table in TABLES:
+        rows = tables.get(table, [])
         columns = _COLUMNS[table]
         for i, row in enumerate(rows):
+            at: JsonLoc = ("tables", table, i)
             if not isinstance(row, Mapping):
-                raise _refuse("exchange.not_row", where=f"tables.{table}[{i}]")
+                raise _refuse_at(at, "exchange.not_row")
             extra = sorted(set(row) - set(columns))
             if extra:
-                raise _refuse("exchange.unknown_column", where=f"tables.{table}[{i}]", column=_show(extra[0]))
+                raise _refuse_at((*at, extra[0]), "exchange.unknown_column", key=True, column=_show(extra[0]))
             for col, types in columns.items():
                 if col not in row:
                     nullable = object in types or type(None) in types
                     if col == "id" or (table, col) in _REQUIRED_JSON or not nullable:
-                        raise _refuse("exchange.missing_column", where=f"tables.{table}[{i}]", column=repr(col))
+                        raise ExchangeError(Message.of("exchange.missing_column", where=json_field_path(at),
+                                                       column=repr(col)), at)
                     continue
                 value = row[col]
-                where = f"tables.{table}[{i}].{col}"
+                here: JsonLoc = (*at, col)
                 if object not in types and (not isinstance(value, types) or
                                             (isinstance(value, bool) and bool not in types)):
-                    raise _refuse("exchange.unexpected", where=where, value=_show(value))
+                    raise _refuse_at(here, "exchange.unexpected", value=_show(value))
                 if isinstance(value, str) and col not in _JSON_COLUMNS.get(table, ()):
                     if len(value) > _MAX_TEXT:
-                        raise _refuse("exchange.too_long", where=where, limit=_MAX_TEXT)
+                        raise _refuse_at(here, "exchange.too_long", limit=_MAX_TEXT)
                     controls = control_characters(value)
                     if controls:
                         # an id or a word is shown in the progress report and screen: no terminal escapes in it
                         code = describe_control(value[controls[0]])
-                        raise _refuse("exchange.control", where=where, char=code)
-                bad = _non_finite(value, where)
-                if bad:
-                    raise _refuse("exchange.not_finite", where=bad)
+                        raise _refuse_at(here, "exchange.control", char=code)
+                bad = _non_finite(value, here)
+                if bad is not None:
+                    raise _refuse_at(bad, "exchange.not_finite")
+                oversized = first_oversized(value, here)
+                if oversized is not None:
+                    raise ExchangeError(Message.of("json.at", where=json_field_path(oversized[0]),
+                                                   what=oversized[1]), oversized[0])
                 domain = _DOMAINS.get((table, col))
                 must = domain(value) if domain is not None else None
                 if must is not None:
-                    raise _refuse("exchange.outside", where=where, value=_show(value), must=must)
+                    raise _refuse_at(here, "exchange.outside", value=_show(value), must=must)
                 if (table, col) == ("notebook_entries", "entry") and (named := _entry_ids(value)) is not None:
                     key, must = named
-                    raise _refuse("exchange.outside", where=f"{where}.{key}", value=_show(value[key]), must=must)
+                    raise _refuse_at((*here, key), "exchange.outside", value=_show(value[key]), must=must)
         out[table] = [dict(r) for r in rows]
     return out
 
@@ -350,12 +392,27 @@ def import_document(store: StoreBase, doc: Any, mode: ImportMode = "refuse") -> 
 
 
 def import_from(store: StoreBase, path: Path, mode: ImportMode = "refuse") -> dict[str, int]:
-    """Import the export at ``path``; every refusal is one :class:`ExchangeError` line that starts with the path."""
+    """Import the export at ``path``; every refusal is one :class:`ExchangeError` line that starts with the path,
+    and, for a value inside the file, its line and column: ``path:line:col: error: tables.attempts[3].confidence:
+    …``. Nothing is imported when it is refused."""
     try:
-        doc = load_json_bounded(path, limit=IMPORT_LIMIT_BYTES)
+        document = JsonDocument.read(path, limit=IMPORT_LIMIT_BYTES)
     except UnsafeFile as exc:
-        raise _refuse("exchange.at_path", path=clean_line(str(exc.path)), problem=exc.said) from None
+        raise _refuse("exchange.at_path", path=exc.where(), problem=_complaint(exc)) from None
     try:
-        return import_document(store, doc, mode)
+        return import_document(store, document.value, mode)
     except ExchangeError as exc:
-        raise _refuse("exchange.at_path", path=clean_line(str(path)), problem=exc.said) from None
+        if exc.loc is None:  # about the store, not the file (it already holds data)
+            raise _refuse("exchange.at_path", path=clean_line(str(path)), problem=exc.said) from None
+        line, col = document.position(exc.loc, key=exc.key)
+        where = f"{clean_line(str(path))}:{line}:{col}"
+        raise _refuse("exchange.at_path", path=where, problem=_located(exc.said)) from None
+
+
+def _located(said: Message) -> Message:
+    """``error: complaint``, the way a located line reads (``path:line:col: error: …``)."""
+    return Message.of("exchange.located", severity=Message.of("problem.severity.error"), problem=said)
+
+
+def _complaint(exc: UnsafeFile) -> Message:
+    return _located(exc.said) if exc.line is not None else exc.said

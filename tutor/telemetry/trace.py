@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,14 +36,31 @@ from tutor.telemetry.model import (
     MetricValue,
     messages_from,
 )
-from tutor.untrusted import UnsafeFile, clean_line, loads_bounded, read_text_bounded
+from tutor.untrusted import (
+    JsonLoc,
+    UnsafeFile,
+    clean_line,
+    json_field_path,
+    json_position,
+    loads_bounded,
+    read_text_bounded,
+)
 
 TRACE_MAGIC = "gpu-tutor-telemetry"
 TRACE_VERSION = 1
 
 
 class TraceError(ValueError):
-    """A trace file that cannot be read; the message starts with ``path:line:``."""
+    """A trace file that cannot be read; the message is ``path:line:col: error: field: what is wrong`` (the
+    line and column of the offending value), or ``path: …`` for the file as a whole."""
+
+
+class _At(ValueError):
+    """A value of a line at fault, at ``loc`` inside the value being read (a list's item past the limit, say)."""
+
+    def __init__(self, loc: JsonLoc, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
 
 
 # A trace is untrusted input (anyone can hand one over): bounded in size, every value checked as it is read.
@@ -54,7 +70,20 @@ MAX_READING = 1e18
 # The latest ``t`` accepted (2100-01-01 UTC).
 MAX_T = 4102444800.0
 _MAX_TEXT = 500
-_COLUMN = re.compile(r"^line 1 column (\d+): ")
+MAX_LINES = 200_000
+"""Lines a trace may hold (at 1 Hz, two days of one device; a recording is minutes)."""
+MAX_CORES = 4096
+"""Items of a per-core list (``cpu_per_core_pct``)."""
+MAX_THROTTLE = 64
+"""Throttle reasons of one reading."""
+MAX_PROCESSES = 1024
+"""Processes of one reading."""
+MAX_METRICS = 256
+"""Metrics of one line, and metric names a device of the header lists."""
+MAX_DEVICES = 64
+"""Devices a header lists."""
+MAX_STATIC = 64
+"""Static facts of one device (its name, memory, driver…), and items of a list among them."""
 
 
 def _reading(value: Any) -> float | int | None:
@@ -84,22 +113,31 @@ def _metric(key: str, value: Any) -> MetricValue:
     if key == "cpu_per_core_pct":
         if not isinstance(value, list):
             raise ValueError(f"expected a list of numbers, got {_show(value)}")
-        return tuple(None if v is None else _reading(v) for v in value[:4096])
+        _bounded(value, MAX_CORES)
+        return tuple(None if v is None else _reading(v) for v in value)
     if key == "throttle":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise ValueError(f"expected a list of words, got {_show(value)}")
-        return tuple(_text(v) for v in value[:64])
+        _bounded(value, MAX_THROTTLE)
+        return tuple(_text(v) for v in value)
     if key == "processes":
         if not isinstance(value, list):
             raise ValueError(f"expected a list of [pid, name, bytes], got {_show(value)}")
+        _bounded(value, MAX_PROCESSES)
         rows = []
-        for item in value[:1024]:
+        for i, item in enumerate(value):
             if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
                     and not isinstance(item[0], bool)):
-                raise ValueError(f"expected [pid, name, bytes], got {_show(item)}")
+                raise _At((i,), f"expected [pid, name, bytes], got {_show(item)}")
             rows.append((item[0], _text(item[1]), None if item[2] is None else _reading(item[2])))
         return tuple(rows)
     return _from_json(value)
+
+
+def _bounded(items: list[Any] | Mapping[str, Any], limit: int, what: str = "items") -> None:
+    """Refuse a list or an object of a line longer than ``limit``, at the first item past it."""
+    if len(items) > limit:
+        raise _At((limit,) if isinstance(items, list) else (), f"more than {limit} {what} (the limit)")
 
 
 def _static(data: Any) -> dict[str, Any]:
@@ -107,7 +145,8 @@ def _static(data: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if not isinstance(data, Mapping):
         return out
-    for key, value in list(data.items())[:64]:
+    _bounded(data, MAX_STATIC, "facts")
+    for key, value in data.items():
         if isinstance(value, str):
             out[_text(key)] = _text(value)
         elif isinstance(value, bool) or value is None:
@@ -117,7 +156,8 @@ def _static(data: Any) -> dict[str, Any]:
             if reading is not None:
                 out[_text(key)] = reading
         elif isinstance(value, list) and all(isinstance(v, int | str) and not isinstance(v, bool) for v in value):
-            out[_text(key)] = [_text(v) if isinstance(v, str) else v for v in value[:16]]
+            _bounded(value, MAX_STATIC)
+            out[_text(key)] = [_text(v) if isinstance(v, str) else v for v in value]
     return out
 
 
@@ -129,6 +169,7 @@ def _jsonable(value: MetricValue) -> Any:
 
 def _from_json(value: Any) -> MetricValue:
     if isinstance(value, list):
+        _bounded(value, MAX_CORES)
         return tuple(_from_json(v) for v in value)
     if isinstance(value, str):
         return _text(value)  # type: ignore[return-value]
@@ -205,7 +246,7 @@ class Trace:
     ticks: tuple[TraceTick, ...]
 
 
-def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def _lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     shown = clean_line(str(path))
     try:
         text = read_text_bounded(path, limit=TRACE_LIMIT_BYTES)
@@ -216,24 +257,36 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
+        if number > MAX_LINES:
+            raise TraceError(f"{shown}:{number}:1: error: more than {MAX_LINES} lines (the limit of a trace)")
         try:
-            obj = loads_bounded(raw, path, max_depth=16)
+            obj = loads_bounded(raw, path, max_depth=16, first_line=number)
         except UnsafeFile as exc:
-            # loads_bounded sees one line: say which line of the file, and the column within it.
-            m = _COLUMN.match(exc.message)
-            where = f"{shown}:{number}:{m.group(1)}" if m else f"{shown}:{number}"
-            raise TraceError(f"{where}: {_COLUMN.sub('', exc.message)}") from None
+            raise TraceError(exc.describe("en")) from None
         if not isinstance(obj, dict):
-            raise TraceError(f"{shown}:{number}: expected a JSON object")
-        yield number, obj
+            raise TraceError(f"{shown}:{number}:1: error: expected a JSON object")
+        yield number, raw, obj
+
+
+def _located(shown: str, number: int, raw: str, loc: JsonLoc, message: str, *, key: bool = False) -> TraceError:
+    """``path:line:col: error: field: message``, at the value ``loc`` names in the line ``raw``."""
+    line, col = json_position(raw, loc, key=key, first_line=number)
+    where = f"{json_field_path(loc)}: " if loc else ""
+    return TraceError(f"{shown}:{line}:{col}: error: {where}{clean_line(message, 200)}")
 
 
 def _device(data: Any) -> DeviceInfo:
     if not isinstance(data, Mapping):
         raise ValueError("each device must be an object")
+    metrics = data.get("metrics", ())
+    if isinstance(metrics, list) and len(metrics) > MAX_METRICS:
+        raise _At(("metrics", MAX_METRICS), f"more than {MAX_METRICS} metrics (the limit)")
+    static = data.get("static")
+    if isinstance(static, Mapping) and len(static) > MAX_STATIC:
+        raise _At(("static",), f"more than {MAX_STATIC} facts (the limit)")
     info = DeviceInfo.from_dict(data)
     return DeviceInfo(id=_text(info.id), kind=info.kind, name=_text(info.name),
-                      metrics=tuple(_text(m) for m in info.metrics[:256]), static=_static(data.get("static")),
+                      metrics=tuple(_text(m) for m in info.metrics), static=_static(static),
                       noted=messages_from(data, _text))
 
 
@@ -252,38 +305,44 @@ def read_trace(path: str | Path) -> Trace:
     status_line: dict[str, Any] | None = None
     current_t: float | None = None
     current: list[DeviceSample] = []
-    for number, obj in _lines(path):
+    header_at: tuple[int, str] | None = None
+    for number, raw, obj in _lines(path):
         if obj.get("trace") == TRACE_MAGIC:
             if header is not None or ticks or current:
-                raise TraceError(f"{shown}:{number}: a header may only be the first line")
+                raise _located(shown, number, raw, ("trace",), "a header may only be the first line")
             if obj.get("version") != TRACE_VERSION:
-                raise TraceError(f"{shown}:{number}: unsupported trace version {_show(obj.get('version'))}")
-            header = obj
+                raise _located(shown, number, raw, ("version",),
+                               f"unsupported trace version {_show(obj.get('version'))}")
+            header, header_at = obj, (number, raw)
             continue
-        field = "t"
+        loc: JsonLoc = ("t",)
         try:
             t = obj["t"]
             if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_T:
                 raise ValueError(f"expected seconds since the epoch (before 2100), got {_show(t)}")
             t = float(t)
-            field = "device"
+            loc = ("device",)
             if not isinstance(obj["device"], str):
                 raise ValueError(f"expected a device id, got {_show(obj['device'])}")
             device = _text(obj["device"])
-            field = "metrics"
+            loc = ("metrics",)
             metrics_raw = obj["metrics"]
             if not isinstance(metrics_raw, dict):
                 raise ValueError("must be an object")
+            if len(metrics_raw) > MAX_METRICS:
+                raise ValueError(f"more than {MAX_METRICS} metrics (the limit)")
             metrics: dict[str, MetricValue] = {}
             for k, v in metrics_raw.items():
-                field = f"metrics.{_text(k)}"
+                loc = ("metrics", k)
                 metrics[_text(k)] = _metric(str(k), v)
             status = obj.get("status") or {}
             state: DeviceState = "lost" if isinstance(status, dict) and status.get("device") == "lost" else "ok"
         except KeyError as exc:
-            raise TraceError(f"{shown}:{number}: missing field {_show(exc.args[0])}") from None
+            raise _located(shown, number, raw, (), f"missing field {_show(exc.args[0])}") from None
+        except _At as exc:
+            raise _located(shown, number, raw, (*loc, *exc.loc), str(exc)) from None
         except (TypeError, ValueError) as exc:
-            raise TraceError(f"{shown}:{number}: {field}: {exc}") from None
+            raise _located(shown, number, raw, loc, str(exc)) from None
         backend = backend or _text(obj.get("backend", ""))
         if status_line is None and isinstance(obj.get("status"), dict):
             status_line = obj["status"]
@@ -297,12 +356,23 @@ def read_trace(path: str | Path) -> Trace:
         ticks.append(TraceTick(current_t, tuple(current)))
     if not ticks:
         raise TraceError(f"{shown}: the trace has no samples")
-    if header is not None:
+    if header is not None and header_at is not None:
+        hloc: JsonLoc = ("devices",)
         try:
-            devices = tuple(_device(d) for d in header.get("devices", ()))
+            listed = header.get("devices", ())
+            if isinstance(listed, list) and len(listed) > MAX_DEVICES:
+                raise _At((MAX_DEVICES,), f"more than {MAX_DEVICES} devices (the limit)")
+            found = []
+            for i, d in enumerate(listed):
+                hloc = ("devices", i)
+                found.append(_device(d))
+            devices = tuple(found)
+            hloc = ("status",)
             status_obj = _status(header.get("status") or {})
+        except _At as exc:
+            raise _located(shown, *header_at, (*hloc, *exc.loc), f"bad header: {exc}") from None
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise TraceError(f"{shown}:1: bad header ({clean_line(str(exc))[:80]})") from None
+            raise _located(shown, *header_at, hloc, f"bad header ({clean_line(str(exc))[:80]})") from None
         backend = _text(header.get("backend") or backend)
     else:
         devices = tuple(
