@@ -318,8 +318,8 @@ def _runner(view: EnvironmentView, lock_path: Path):  # type: ignore[no-untyped-
 
 
 async def test_doctor_screen_in_spanish_and_back(tmp_path: Path) -> None:
-    screen = DoctorScreen(runner=_runner(VIEWS["no_sm_120_probe"], tmp_path / "env.lock.json"))
     app = doctor_app(ProgressStore(tmp_path / "p.sqlite3"), lang="es")
+    screen = DoctorScreen(app.session, runner=_runner(VIEWS["no_sm_120_probe"], tmp_path / "env.lock.json"))
     async with app.run_test(size=(120, 50)) as pilot:
         await app.push_screen(screen)
         await app.workers.wait_for_complete()
@@ -343,8 +343,8 @@ async def test_doctor_screen_in_spanish_and_back(tmp_path: Path) -> None:
 
 async def test_doctor_screen_on_this_machine_in_spanish(tmp_path: Path) -> None:
     """The real doctor (about 1.5 s here): every check shows its Spanish text."""
-    screen = DoctorScreen(lock_path=tmp_path / "env.lock.json")
     app = doctor_app(ProgressStore(tmp_path / "p.sqlite3"), lang="es")
+    screen = DoctorScreen(app.session, lock_path=tmp_path / "env.lock.json")
     async with app.run_test(size=(120, 50)) as pilot:
         await app.push_screen(screen)
         await app.workers.wait_for_complete()

@@ -12,8 +12,8 @@ from tutor.ui.screens.doctor import DoctorScreen
 async def test_doctor_screen_shows_the_failure_and_writes_the_lock(tmp_path: Path) -> None:
     store = ProgressStore(tmp_path / "p.sqlite3")
     lock_path = tmp_path / "env.lock.json"
-    screen = DoctorScreen(runner=broken_5090_runner(lock_path))
     app = doctor_app(store)
+    screen = DoctorScreen(app.session, runner=broken_5090_runner(lock_path))
     async with app.run_test(size=(120, 50)) as pilot:
         await app.push_screen(screen)
         await app.workers.wait_for_complete()
@@ -54,8 +54,8 @@ from tutor.ui.screens.doctor import DoctorScreen
 
 async def main():
     tmp = Path(tempfile.mkdtemp())
-    screen = DoctorScreen(lock_path=tmp / "env.lock.json")
     app = make_app(course=Course(root=None), store=ProgressStore(tmp / "p.sqlite3"), lang="en", telemetry=None)
+    screen = DoctorScreen(app.session, lock_path=tmp / "env.lock.json")
     async with app.run_test(size=(120, 50)) as pilot:
         await app.push_screen(screen)
         for _ in range(1800):

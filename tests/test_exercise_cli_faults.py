@@ -181,7 +181,7 @@ async def test_the_exercise_screen_offers_to_resume_or_discard_an_unfinished_att
     stale = app.store.lock_prediction(exercise_id="t-copy-gbs", lesson_id="n0-l1", prediction={"value": 18.0},
                                       confidence=0.7)
     async with app.run_test(size=(160, 60)) as pilot:
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=fake_measure)
         app.push_screen(screen)
         await wait_for(pilot, lambda: screen.is_mounted and screen.query_one("#ex-unfinished").display)
         box = screen.query_one("#ex-unfinished")
@@ -197,7 +197,7 @@ async def test_the_exercise_screen_offers_to_resume_or_discard_an_unfinished_att
                                           confidence=0.6)
         app.pop_screen()
         await pilot.pause()
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=fake_measure)
         app.push_screen(screen)
         # the screen looks the unfinished attempt up once it is mounted: on a loaded machine that is a few frames
         await wait_for(pilot, lambda: screen.is_mounted and screen.query_one("#ex-unfinished").display)
@@ -212,7 +212,7 @@ async def test_leaving_after_locking_leaves_an_unfinished_attempt_to_resume(tmp_
 
     app = app_for(tmp_path)
     async with app.run_test(size=(160, 60)) as pilot:
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=fake_measure)
         app.push_screen(screen)
         await pilot.pause()
         assert not screen.query_one("#ex-unfinished").display
@@ -221,7 +221,7 @@ async def test_leaving_after_locking_leaves_an_unfinished_attempt_to_resume(tmp_
         assert screen.state == "locked"
         await pilot.press("escape")  # left without measuring
         await pilot.pause()
-        again = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
+        again = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=fake_measure)
         app.push_screen(again)
         await pilot.pause()
         assert again.query_one("#ex-unfinished").display

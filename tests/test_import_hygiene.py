@@ -125,6 +125,24 @@ def test_commands_do_not_import_the_cli_back(module: str) -> None:
     assert not _imports(module, "tutor.cli"), module
 
 
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("tutor.ui.screens")))
+def test_no_screen_imports_the_app(module: str) -> None:
+    """A screen is given the session; it never reaches back into ``tutor.ui.app`` (not even for a type)."""
+    assert not _imports(module, "tutor.ui.app"), module
+
+
+@pytest.mark.parametrize("module", sorted(m for m in GRAPH if m.startswith("tutor.ui.")))
+def test_the_ui_asks_the_session_for_the_store(module: str) -> None:
+    """No ``self.app.store`` (or ``.app.measure_worker``) in the UI: the store and the runners are the session's."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    source = Path(spec.origin).read_text(encoding="utf-8")
+    for reach in ("app.store", "app.measure_worker", "app.doctor_runner"):
+        assert reach not in source, (module, reach)
+
+
 def test_importing_grading_loads_no_measurement_module() -> None:
     loaded = modules_after_import("tutor.grading", "tutor.grading.truth", "tutor.theory.formulas")
     assert not {m for m in loaded if m.startswith("tutor.measure")}

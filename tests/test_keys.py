@@ -63,7 +63,7 @@ def test_the_same_key_means_the_same_thing_on_every_screen() -> None:
 async def test_help_lists_the_keys_of_the_screen_in_the_current_language(tmp_path: Path) -> None:
     app = app_for(tmp_path, lang="es")
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-bound"], measure=fake_measure)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-bound"], measure=fake_measure)
         app.push_screen(screen)
         await until(pilot, lambda: app.screen is screen)
         await pilot.press("f1")
@@ -104,7 +104,7 @@ async def test_next_pending_exercise_from_the_reveal(tmp_path: Path) -> None:
         first = next(iter(e.id for lesson in app.course.ordered_lessons() for e in app.course.exercises_of(lesson)))
         expected = next_pending_exercise(app.course, app.marks, first)
         assert expected is not None and expected != first
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-bound"], measure=fake_measure)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-bound"], measure=fake_measure)
         app.push_screen(screen)
         await until(pilot, lambda: app.screen is screen)
         await pilot.press("ctrl+n")  # before the reveal: nothing
@@ -121,7 +121,7 @@ async def test_next_pending_exercise_from_the_reveal(tmp_path: Path) -> None:
 async def test_view_code_shows_the_timed_function(tmp_path: Path) -> None:
     app = app_for(tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-bound"], measure=fake_measure)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-bound"], measure=fake_measure)
         app.push_screen(screen)
         await until(pilot, lambda: app.screen is screen)
         await pilot.press("f3")
@@ -194,7 +194,7 @@ def _roofline_then_wait(request: dict[str, Any], on_progress: Any, cancel: Any) 
 async def test_the_exercise_says_why_the_first_measurement_takes_a_minute(tmp_path: Path) -> None:
     app = app_for(tmp_path)
     async with app.run_test(size=(160, 48)) as pilot:
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-bound"], measure=_roofline_then_wait)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-bound"], measure=_roofline_then_wait)
         app.push_screen(screen)
         await until(pilot, lambda: app.screen is screen)
         await pilot.press("down", "enter", "ctrl+l", "ctrl+r")
@@ -214,7 +214,7 @@ async def test_a_cancelled_lab_keeps_its_prediction_locked(tmp_path: Path) -> No
     (root / "lessons" / "lab-l1.yaml").write_text(LESSON, encoding="utf-8")
     app = make_app(course=load_course(root), store=ProgressStore(tmp_path / "p.sqlite3"), lang="es",
                    telemetry="host")
-    app._measure_worker = CancellingWorker()
+    app.session.measure_worker = CancellingWorker()
     async with app.run_test(size=(120, 40)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
         await until(pilot, lambda: isinstance(app.screen, LabScreen))

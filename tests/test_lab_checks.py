@@ -121,7 +121,7 @@ async def test_the_lab_screen_shows_the_prediction_and_flags_the_broken_point(tm
     course = load_course(tmp_path / "course")
     assert not course.problems, course.problems
     app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
-    app._measure_worker = _BrokenShapeWorker()  # type: ignore[attr-defined]
+    app.session.measure_worker = _BrokenShapeWorker()  # type: ignore[attr-defined]
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
         await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)

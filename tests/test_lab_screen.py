@@ -12,6 +12,7 @@ from tests.support.lab import CancellingWorker, FailingWorker, write_lab_course
 from tests.support.pilot import PATIENCE_S, RESPONSIVE_S, wait_timed
 from tutor.content import load_course
 from tutor.measure.phases import said
+from tutor.practice.session import Session
 from tutor.progress import ProgressStore
 from tutor.progress.notebook import load_entries
 from tutor.ui.app import TutorApp, make_app
@@ -135,7 +136,7 @@ async def test_escape_before_the_sweep_s_thread_starts_still_cancels(app: TutorA
 
 
 async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: TutorApp) -> None:
-    app._measure_worker = FailingWorker()
+    app.session.measure_worker = FailingWorker()
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-gemm"))
         await wait_timed(pilot, lambda: isinstance(app.screen, LabScreen), PATIENCE_S)
@@ -150,7 +151,7 @@ async def test_a_failed_measurement_is_one_notice_and_the_app_carries_on(app: Tu
         assert not app.store.lab_runs()
 
         # The prediction stays locked; the learner can run again (here it is cancelled by the stand-in).
-        app._measure_worker = CancellingWorker()
+        app.session.measure_worker = CancellingWorker()
         await pilot.press("ctrl+r")
         await wait_timed(pilot, lambda: screen.state not in ("failed", "running"), PATIENCE_S)
         assert screen.state == "cancelled" and screen.prediction is not None and screen.prediction.value == 5.0
@@ -198,7 +199,7 @@ def labs_app(course_dir: Path, tmp_path: Path) -> TutorApp:
 
 async def test_the_bench_lab_is_a_bench_run_compared_with_the_previous_one(labs_app: TutorApp) -> None:
     app = labs_app
-    worker = app._measure_worker = _BenchWorker()
+    worker = app.session.measure_worker = _BenchWorker()
     async with app.run_test(size=(160, 48)) as pilot:
         for attempt in (1, 2):
             app.post_message(OpenLab("lab-l1", "lab-bench"))
@@ -234,8 +235,12 @@ async def test_the_doctor_lab_files_the_doctor_screens_run(labs_app: TutorApp,
               "fingerprint": {"id": "abc", "device_kind": "cpu", "device": "AMD EPYC"}}
 
     class FakeDoctorScreen(Screen[None]):
+        def __init__(self, session: Session) -> None:
+            super().__init__()
+            self.session = session
+
         def on_mount(self) -> None:
-            self.app.store.record_doctor_run(passed=True, report=report)  # type: ignore[attr-defined]
+            self.session.store.record_doctor_run(passed=True, report=report)
             self.app.pop_screen()
 
     monkeypatch.setattr("tutor.ui.screens.lab._doctor_screen_class", lambda: FakeDoctorScreen)

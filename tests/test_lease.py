@@ -151,7 +151,7 @@ async def test_the_exercise_screen_shows_the_queue_and_esc_cancels_the_wait(stor
         for lang, words in (("en", "2 learners ahead"), ("es", "2 alumnos por delante")):
             app = make_app(course=load_course(COURSE), store=store, lang=lang, telemetry="host")
             async with app.run_test(size=(160, 60)) as pilot:
-                screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
+                screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=fake_measure)
                 app.push_screen(screen)
                 await pilot.pause()
                 screen.query_one("#ex-number", Input).value = "20"
@@ -191,7 +191,7 @@ async def test_the_telemetry_panel_shows_another_learner_holding_the_device(clas
         app = make_app(course=load_course(COURSE), store=classroom.store("ana"), lang="es", telemetry="host")
         app.lease_poll_s = 0.2
         async with app.run_test(size=(160, 60)) as pilot:
-            screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=fake_measure)
+            screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=fake_measure)
             app.push_screen(screen)
             await pilot.pause()
             lease = screen.query_one(TelemetryPanel).query_one("#telemetry-lease", Static)

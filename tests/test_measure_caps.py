@@ -339,7 +339,7 @@ async def test_the_exercise_screen_says_so_in_spanish_when_the_worker_is_stopped
     app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="es", telemetry="host")
     try:
         async with app.run_test(size=(160, 60)) as pilot:
-            screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=hanging)
+            screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=hanging)
             app.push_screen(screen)
             await pilot.pause()
             screen.query_one("#ex-number", Input).value = "20"

@@ -366,7 +366,7 @@ async def test_the_notebook_screen_marks_a_damaged_entry(tmp_path: Path) -> None
     app = make_app(course=load_course(Path(__file__).parent / "fixtures" / "exercise_course"), store=store,
                    lang="en", telemetry="host")  # type: ignore[arg-type]
     async with app.run_test(size=(160, 48)) as pilot:
-        app.push_screen(NotebookScreen(entry_id=2))
+        app.push_screen(NotebookScreen(app.session, entry_id=2))
         await pilot.pause(0.5)
         meta = str(app.screen.query_one("#notebook-meta").render())
         assert "lab-odd" in meta
@@ -453,7 +453,7 @@ async def test_the_notebook_screen_shows_the_prediction_locked_and_adds_a_note(t
     app = make_app(course=load_course(Path(__file__).parent / "fixtures" / "exercise_course"), store=store,
                    lang="es", telemetry="host")  # type: ignore[arg-type]
     async with app.run_test(size=(160, 48)) as pilot:
-        app.push_screen(NotebookScreen(entry_id=1))
+        app.push_screen(NotebookScreen(app.session, entry_id=1))
         await pilot.pause(0.5)
         prediction = app.screen.query_one("#field-prediction", TextArea)
         assert prediction.read_only

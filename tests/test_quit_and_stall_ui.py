@@ -43,19 +43,19 @@ def _test_ops(monkeypatch: pytest.MonkeyPatch) -> None:
 def app_with(tmp_path: Path, worker: MeasureWorker) -> Any:
     app = make_app(course=load_course(COURSE), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
                    telemetry="host")
-    app._measure_worker = worker
+    app.session.measure_worker = worker
     return app
 
 
 
 async def start_measuring(app: Any, pilot: Any) -> ExerciseScreen:
-    screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"])
+    screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"])
     app.push_screen(screen)
     await pilot.pause()
     screen.query_one("#ex-number", Input).value = "20"
     await pilot.press("ctrl+l", "ctrl+r")
     assert screen.state == "running"
-    await wait_for(pilot, lambda: app.measure_worker.busy)
+    await wait_for(pilot, lambda: app.session.measure_worker.busy)
     return screen
 
 

@@ -94,7 +94,7 @@ async def test_f5_on_the_reveal_measures_the_roof_again_and_the_chart_says_when(
     app = make_app(course=load_course(COURSE), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
                    telemetry="host")
     async with app.run_test(size=(160, 60)) as pilot:
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=engine)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=engine)
         app.push_screen(screen)
         await pilot.pause()
         await pilot.press("f5")  # before the reveal there is nothing to re-measure
@@ -149,7 +149,7 @@ async def test_f5_on_a_lab_measures_the_roof_again_and_the_plot_says_when(tmp_pa
     lesson.write_text(lesson.read_text(encoding="utf-8") + ROOF_LAB, encoding="utf-8")
     app: TutorApp = make_app(course=load_course(course_dir), store=ProgressStore(tmp_path / "p.sqlite3"),
                              lang="en", telemetry="host")
-    worker = app._measure_worker = FakeLabWorker()
+    worker = app.session.measure_worker = FakeLabWorker()
     async with app.run_test(size=(160, 48)) as pilot:
         app.post_message(OpenLab("lab-l1", "lab-roof"))
         await wait_for(pilot, lambda: isinstance(app.screen, LabScreen))
@@ -193,7 +193,7 @@ async def test_esc_stops_a_re_measurement_and_the_old_roof_stays(tmp_path: Path)
     app = make_app(course=load_course(COURSE), store=ProgressStore(tmp_path / "p.sqlite3"), lang="en",
                    telemetry="host")
     async with app.run_test(size=(160, 60)) as pilot:
-        screen = ExerciseScreen(app.course, app.course.exercises["t-copy-gbs"], measure=engine)
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-gbs"], measure=engine)
         app.push_screen(screen)
         await pilot.pause()
         screen.query_one("#ex-number", Input).value = "18"

@@ -85,7 +85,7 @@ def app_for(tmp_path: Path, backend: TelemetryBackend, lang: str = "en") -> Any:
 
 async def open_panel(app: Any, pilot: Any) -> TelemetryPanel:
     lesson = next(iter(app.course.lessons.values()))
-    app.push_screen(LessonScreen(app.course, lesson, app.marks))
+    app.push_screen(LessonScreen(app.session, lesson, app.marks))
     await wait_for(pilot, lambda: bool(app.screen.query(TelemetryPanel)))
     return app.screen.query_one(TelemetryPanel)  # type: ignore[no-any-return]
 

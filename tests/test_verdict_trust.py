@@ -65,8 +65,8 @@ def test_one_prediction_is_never_both_right_and_wrong(choice: str, tmp_path: Pat
         busy = outcomes[1::2]
         near = busy[1:]
         assert all("disturbed" in o.verdict.truth.inconclusive for o in near)
-        assert all("other programs" in o.verdict.feedback["en"] for o in near)
-        assert all("otros programas" in o.verdict.feedback["es"] for o in near)
+        assert all("other programs" in o.verdict.feedback_in("en") for o in near)
+        assert all("otros programas" in o.verdict.feedback_in("es") for o in near)
         assert busy[0].verdict.counted and busy[0].verdict.verdict == outcomes[0].verdict.verdict
         # inconclusive attempts count in neither the score nor the calibration
         attempts = store.attempts(EXERCISE)
@@ -110,7 +110,7 @@ async def test_an_inconclusive_reveal_measures_the_same_prediction_again(tmp_pat
     course = load_course(bundled_course())
     app = make_app(course=course, store=ProgressStore(tmp_path / "p.sqlite3"), lang="en", telemetry="host")
     async with app.run_test(size=(160, 48)) as pilot:
-        screen = ExerciseScreen(app.course, app.course.exercises[EXERCISE],
+        screen = ExerciseScreen(app.session, app.course.exercises[EXERCISE],
                                 measure=lambda request, progress, cancel: next(answers))
         app.push_screen(screen)
         await wait_for(pilot, lambda: screen.is_mounted and bool(list(screen.query(RadioButton))))

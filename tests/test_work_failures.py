@@ -204,7 +204,7 @@ async def test_leaving_a_measuring_exercise_cancels_its_worker_and_the_measureme
             screen.query_one("#ex-number", Input).value = "20"
             await pilot.press("ctrl+l", "ctrl+r")
             await wait_for(pilot, lambda: slow.busy)
-            worker = screen._measuring
+            worker = screen.measurement_run().worker
             assert worker is not None and not worker.is_cancelled
 
             app.action_open_map()  # leave the screen mid-measurement (the palette's "Course map")
@@ -233,7 +233,7 @@ async def test_escape_on_a_lab_cancels_the_worker_not_a_private_event(tmp_path: 
             assert isinstance(lab, LabScreen)
             await pilot.press("5", "enter")
             await wait_for(pilot, lambda: slow.busy)
-            worker = lab._measuring
+            worker = lab.measurement_run().worker
             assert worker is not None
             await pilot.press("escape")
             await wait_for(pilot, lambda: lab.state == "cancelled" and not slow.busy)  # before its 60 s end

@@ -42,7 +42,7 @@ def app_for(tmp_path: Path) -> Any:
 
 
 async def open_exercise(app: Any, pilot: Any, ex_id: str, measure: Any) -> ExerciseScreen:
-    screen = ExerciseScreen(app.course, app.course.exercises[ex_id], measure=measure)
+    screen = ExerciseScreen(app.session, app.course.exercises[ex_id], measure=measure)
     app.push_screen(screen)
     await pilot.pause()
     return screen

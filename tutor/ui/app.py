@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from textual import work
@@ -20,15 +21,15 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from tutor.content import Course
 from tutor.i18n import Lang, t
+from tutor.practice.session import DoctorRunner, Session
 from tutor.progress import StoreBase
-from tutor.progress.passes import exercise_status
 from tutor.telemetry import TelemetrySnapshot
 from tutor.ui.course_source import CourseSource, merge
 from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.layout import BREAKPOINTS
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged, WorkFailed
-from tutor.ui.palette import LessonCommands
+from tutor.ui.palette import Command, CommandRegistry, LessonCommands
 from tutor.ui.screens.course_map import CourseMapScreen
 from tutor.ui.screens.lesson import LessonScreen
 from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
@@ -36,7 +37,6 @@ from tutor.untrusted import clean, clean_line
 
 if TYPE_CHECKING:
     from tutor.measure.worker import MeasureWorker
-    from tutor.ui.screens.doctor import DoctorRunner
     from tutor.ui.screens.login import LoginScreen
 
 WORK_KINDS = ("exercise", "lab", "doctor", "course", "login", "roofline")
@@ -76,11 +76,12 @@ class TutorApp(App[None]):
         self.course = Course(root=course.root) if isinstance(course, CourseSource) else course
         self.course_loaded = self.course_source is None
         # In a class served to the browser the store is the learner's, known only once they log in.
-        self._store = store
+        self.session = Session(course=self.course, store=store, measure_worker=measure_worker, doctor=doctor)
+        """The one door into practice, handed to every screen."""
         self.login = login
-        self._measure_worker = measure_worker
-        self.doctor_runner = doctor
-        """What runs the doctor for the doctor screen (None: the real doctor, in a child process)."""
+        self.palette_commands = CommandRegistry()
+        """What the palette offers beside the screen's keys: the app fills it (today: every lesson)."""
+        self.palette_commands.register(self._lesson_commands)
         self.telemetry_spec = telemetry
         self.telemetry_interval = max(0.25, float(telemetry_interval))
         self.set_reactive(TutorApp.lang, lang)
@@ -89,18 +90,12 @@ class TutorApp(App[None]):
     @property
     def store(self) -> StoreBase:
         """The learner's progress store (in a class, known once the learner has logged in)."""
-        if self._store is None:
-            raise RuntimeError("no progress store before the learner has logged in")
-        return self._store
-
-    @store.setter
-    def store(self, store: StoreBase) -> None:
-        self._store = store
+        return self.session.store
 
     @property
     def logged_in(self) -> bool:
         """False only while a class's learner has not yet given a name and token the database accepts."""
-        return self._store is not None
+        return self.session.logged_in
 
     def on_mount(self) -> None:
         self.sub_title = t("app.subtitle", self.lang)
@@ -113,13 +108,13 @@ class TutorApp(App[None]):
         self._open_course()
 
     def on_login_screen_logged_in(self, message: LoginScreen.LoggedIn) -> None:
-        self.store = message.store
+        self.session.log_in(message.store)
         self.marks = CourseMarks.load(self.store)
         self.pop_screen()
         self._open_course()
 
     def _open_course(self) -> None:
-        course_map = CourseMapScreen(self.course, self.marks)
+        course_map = CourseMapScreen(self.session, self.marks)
         self.push_screen(course_map)
         if self.course_source is not None:
             course_map.show_loading((0, len(self.course_source.files)))
@@ -246,6 +241,7 @@ class TutorApp(App[None]):
         """Start sampling the telemetry backend named by ``telemetry_spec`` (on a background thread)."""
         if self.telemetry is None:
             self.telemetry = TelemetryFeed.start(self, self.telemetry_spec, self.telemetry_interval)
+            self.session.sampler = self.telemetry.sampler  # a measurement records its window through it
 
     def on_telemetry_updated(self, message: TelemetryUpdated) -> None:
         if self.telemetry is not None:
@@ -281,9 +277,7 @@ class TutorApp(App[None]):
 
     def action_toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "es" else "es"
-        from tutor.settings import save_lang
-
-        save_lang(self.lang)  # the next run opens in the language chosen last
+        self.session.save_lang(self.lang)  # the next run opens in the language chosen last
         self.notify(t("lang.switched", self.lang), timeout=2, markup=False)
 
     def on_open_lesson(self, message: OpenLesson) -> None:
@@ -292,7 +286,7 @@ class TutorApp(App[None]):
             return
         lesson = self.course.lessons.get(message.lesson_id)
         if lesson is not None:
-            screen = LessonScreen(self.course, lesson, self.marks, message.section_id)
+            screen = LessonScreen(self.session, lesson, self.marks, message.section_id)
             if not self._already_open(screen.id):
                 self.push_screen(screen)
 
@@ -307,10 +301,10 @@ class TutorApp(App[None]):
             self.notify(clean_line(t("app.no_exercise", self.lang, id=message.exercise_id)), severity="warning",
                         markup=False)
             return
-        if message.pass_number > 1 and not exercise_status(exercise.id, self.store.attempts(exercise.id)).pass2_open:
+        if message.pass_number > 1 and not self.session.exercise_status(exercise.id).pass2_open:
             self.notify(t("pass2.closed", self.lang), severity="warning")
             return
-        screen = ExerciseScreen(self.course, exercise, pass_number=message.pass_number)
+        screen = ExerciseScreen(self.session, exercise, pass_number=message.pass_number)
         if self._already_open(screen.id):
             return  # a second Enter in the same burst: the screen is open (or opening) already
         self.push_screen(screen)
@@ -333,20 +327,11 @@ class TutorApp(App[None]):
         if lesson is None or lab is None:
             self.notify(clean_line(t("app.no_lab", self.lang, id=message.lab_id)), severity="warning", markup=False)
             return
-        screen = LabScreen(lesson, lab)
+        screen = LabScreen(self.session, lesson, lab)
         if not self._already_open(screen.id):
             self.push_screen(screen)
 
     # labs and the Lab Notebook: wired by the lab issue (begin)
-
-    @property
-    def measure_worker(self) -> MeasureWorker:
-        """The warm measurement worker process, started on first use and shared by labs and exercises."""
-        if self._measure_worker is None:
-            from tutor.measure.worker import MeasureWorker
-
-            self._measure_worker = MeasureWorker()
-        return self._measure_worker
 
     async def action_quit(self) -> None:
         """Quit at once, whatever is in flight: a measurement (its process is stopped, even a hung or stopped
@@ -359,8 +344,7 @@ class TutorApp(App[None]):
         measurement process and the sampler, each within a bounded time (never joining a hung thread or process).
         Safe to call more than once."""
         self.workers.cancel_all()
-        if self._measure_worker is not None:
-            self._measure_worker.close()
+        self.session.close()
         if self.telemetry is not None:
             self.telemetry.close()
 
@@ -369,7 +353,7 @@ class TutorApp(App[None]):
             return
         from tutor.ui.screens.notebook import NotebookScreen
 
-        self.push_screen(NotebookScreen())
+        self.push_screen(NotebookScreen(self.session))
 
     # labs and the Lab Notebook (end)
 
@@ -382,14 +366,24 @@ class TutorApp(App[None]):
             return
         from tutor.ui.screens.class_report import ClassReportScreen
 
-        self.push_screen(ClassReportScreen(self.course))
+        self.push_screen(ClassReportScreen(self.session))
 
     def action_open_progress(self) -> None:
         if not self.logged_in:
             return
         from tutor.ui.screens.progress import ProgressScreen
 
-        self.push_screen(ProgressScreen(self.course))
+        self.push_screen(ProgressScreen(self.session))
+
+    def action_open_attempts(self) -> None:
+        """F4: every attempt of the exercise on screen (the exercise's own, or the one highlighted in Progress)."""
+        from tutor.ui.screens.attempts import attempts_screen, exercise_on
+
+        exercise = exercise_on(self.screen, self.course) if self.logged_in else None
+        if exercise is None:
+            self.notify(t("attempts.none_here", self.lang), markup=False)
+            return
+        self.push_screen(attempts_screen(self.session, exercise))
 
     def on_progress_changed(self, _message: ProgressChanged) -> None:
         self.marks = CourseMarks.load(self.store)
@@ -446,6 +440,16 @@ class TutorApp(App[None]):
                                 lambda: self.post_message(OpenLab(*bench)))
         # The lessons are offered by LessonCommands, which shows their titles as plain text.
 
+    def _lesson_commands(self) -> Iterable[Command]:
+        """Open any lesson of the course: its title as the pack wrote it (the palette shows it as plain text)."""
+        lang = self.lang
+        for lesson in self.course.ordered_lessons():
+            yield Command(clean_line(t("palette.open_lesson", lang, title=lesson.title.get(lang))),
+                          t("palette.lesson_help", lang, id=lesson.id), partial(self._open_lesson, lesson.id))
+
+    def _open_lesson(self, lesson_id: str) -> None:
+        self.post_message(OpenLesson(lesson_id))
+
     def _run_on(self, node: Any, action: str) -> None:
         self.call_later(self.run_action, action, node)
 
@@ -464,7 +468,7 @@ class TutorApp(App[None]):
     def action_open_doctor(self) -> None:
         from tutor.ui.screens.doctor import DoctorScreen
 
-        self.push_screen(DoctorScreen())
+        self.push_screen(DoctorScreen(self.session))
 
 
 def make_app(

@@ -9,7 +9,9 @@ with its two English words (the placeholder, "No matches found") taken from the 
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from rich.align import Align
 from rich.text import Text
@@ -18,7 +20,6 @@ from textual.content import Content
 from textual.widgets.option_list import Option
 
 from tutor.i18n import Lang, t
-from tutor.ui.messages import OpenLesson
 from tutor.ui.screens.base import TutorScreen
 from tutor.untrusted import clean_line
 
@@ -48,30 +49,53 @@ class TutorPalette(CommandPalette, TutorScreen[None]):
         self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
 
 
+@dataclass(frozen=True)
+class Command:
+    """One entry of the palette: its name (plain text, shown literally), its help line and what it does."""
+
+    name: str
+    help: str
+    run: Callable[[], None]
+
+
+class CommandRegistry:
+    """The palette's entries beside the screen's keys: sources the app registers, asked each time the palette
+    opens (so an entry follows the language and a course that grew)."""
+
+    def __init__(self) -> None:
+        self._sources: list[Callable[[], Iterable[Command]]] = []
+
+    def register(self, source: Callable[[], Iterable[Command]]) -> None:
+        self._sources.append(source)
+
+    def commands(self) -> list[Command]:
+        return [command for source in self._sources for command in source()]
+
+
+@runtime_checkable
+class CommandHost(Protocol):
+    """An app that offers palette entries (the tutor's app fills its registry)."""
+
+    palette_commands: CommandRegistry
+
+
 class LessonCommands(Provider):
-    """Open any lesson of the course from the palette."""
+    """The registry's entries (every lesson of the course) in the palette, each name as literal text."""
 
-    def _lessons(self) -> list[tuple[str, str, str]]:
-        from tutor.ui.app import TutorApp
-
+    def _commands(self) -> list[tuple[Command, str]]:
         app = self.app
-        if not isinstance(app, TutorApp):
+        if not isinstance(app, CommandHost):
             return []
-        lang = app.lang
-        return [(lesson.id, clean_line(t("palette.open_lesson", lang, title=lesson.title.get(lang))),
-                 _literal(t("palette.lesson_help", lang, id=lesson.id)))
-                for lesson in app.course.ordered_lessons()]
-
-    def _open(self, lesson_id: str) -> None:
-        self.app.post_message(OpenLesson(lesson_id))
+        return [(command, _literal(command.help)) for command in app.palette_commands.commands()]
 
     async def discover(self) -> Hits:
-        for lesson_id, name, help_text in self._lessons()[:50]:
-            yield DiscoveryHit(Content(name), partial(self._open, lesson_id), text=name, help=help_text)
+        for command, help_text in self._commands()[:50]:
+            yield DiscoveryHit(Content(command.name), command.run, text=command.name, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for lesson_id, name, help_text in self._lessons():
+        for command, help_text in self._commands():
+            name = command.name
             score, offsets = matcher.fuzzy_search.match(matcher.query, name)
             if score <= 0:
                 continue
@@ -79,7 +103,7 @@ class LessonCommands(Provider):
             for offset in offsets:
                 if not name[offset].isspace():
                     shown = shown.stylize(matcher.match_style, offset, offset + 1)
-            yield Hit(score, shown, partial(self._open, lesson_id), text=name, help=help_text)
+            yield Hit(score, shown, command.run, text=name, help=help_text)
 
 
 def _literal(text: str) -> str:

@@ -1,7 +1,8 @@
 """The base of every screen of the tutor: a typed ``app``, one language watcher, one error path for blocking work.
 
-- ``self.app`` is the :class:`~tutor.ui.app.TutorApp` (typed, so no screen guesses at its attributes) and
-  ``self.lang`` its language.
+- A screen is given the learner's :class:`~tutor.practice.session.Session` (the one door into practice: the
+  course, the store, the runners) in its constructor; it asks the app for nothing but Textual's own services
+  (pushing and popping screens, notices) and its language, ``self.lang``, read through :class:`LanguageHost`.
 - The language: the base watches ``app.lang`` once for every screen, rewords the screen's keys and calls
   :meth:`TutorScreen.lang_changed`, which a screen overrides to redraw its words.
 - Blocking work runs in ``@work(thread=True, exclusive=True, exit_on_error=False, group=...)`` workers. The
@@ -17,7 +18,7 @@
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar, cast, runtime_checkable
 
 from textual import events, on
 from textual.screen import ModalScreen, Screen
@@ -29,11 +30,6 @@ from tutor.ui.keys import translate_bindings
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import WorkFailed
 
-if TYPE_CHECKING:
-    from textual import getters
-
-    from tutor.ui.app import TutorApp
-
 ResultT = TypeVar("ResultT")
 
 
@@ -43,16 +39,20 @@ def worker_cancel_event() -> threading.Event:
     return get_current_worker().cancelled_event
 
 
+@runtime_checkable
+class LanguageHost(Protocol):
+    """What a screen reads from the app it is in: the language (a reactive the screens watch; UI state)."""
+
+    lang: Lang
+
+
 class TutorScreen(Screen[ResultT]):
     """A screen of the tutor (see the module docstring)."""
-
-    if TYPE_CHECKING:
-        app = getters.app(TutorApp)
 
     @property
     def lang(self) -> Lang:
         """The language the screen speaks: the app's."""
-        return self.app.lang
+        return cast(LanguageHost, self.app).lang
 
     @on(events.Mount)
     def _follow_the_language(self) -> None:

@@ -16,8 +16,8 @@ from textual.containers import VerticalScroll
 from textual.widgets import Footer, Header, Static
 from textual_plotext import PlotextPlot
 
-from tutor.content import Course
 from tutor.i18n import Lang, t
+from tutor.practice.session import Session
 from tutor.progress.class_report import class_report, render_class_report
 from tutor.ui.plain import PackMarkdown
 from tutor.ui.screens.base import TutorScreen
@@ -69,9 +69,10 @@ class ClassReportScreen(TutorScreen[None]):
         Binding("l", "app.toggle_lang", t("key.lang", "en"), show=True, id="lang"),
     ]
 
-    def __init__(self, course: Course) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__(id="class-report")
-        self.course = course
+        self.session = session
+        self.course = session.course
         self.report: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:
@@ -89,7 +90,7 @@ class ClassReportScreen(TutorScreen[None]):
         self.reload()
 
     def reload(self) -> None:
-        self.report = class_report(self.course, self.app.store)
+        self.report = class_report(self.course, self.session.store)
         groups = self.report["roofline"]
         plotted = any(r.get("gflops") for g in groups for r in g["learners"])
         title = t("creport.chart", self.lang) if plotted else t("creport.chart_empty", self.lang)

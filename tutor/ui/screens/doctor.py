@@ -1,6 +1,6 @@
 """The doctor in the TUI: runs ``tutor doctor`` off the UI thread and shows each check, what was seen and the fix.
 
-Pushed from the L2 lab (``app.push_screen(DoctorScreen())``). The doctor itself (which imports torch inside
+Pushed from the L2 lab (``DoctorScreen(session)``). The doctor itself (which imports torch inside
 ``gather``) runs in a child process (:mod:`tutor.doctor.isolated`), waited for by a thread worker, so torch never
 enters the UI process; leaving the screen cancels the worker, which kills the child.
 """
@@ -23,6 +23,7 @@ from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode, record_doc
 from tutor.i18n import Lang
 from tutor.i18n.numbers import format_number
 from tutor.practice.failures import Failure
+from tutor.practice.session import Session
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain
@@ -44,17 +45,18 @@ def isolated_runner(lock_path: Path | None) -> DoctorRunner:
 class DoctorScreen(TutorScreen[None]):
     """Runs the doctor when shown; ``r`` runs it again, ``w`` writes the environment lock, ``escape`` goes back.
 
-    ``runner`` is what runs the doctor (tests pass one built on a fake view); by default the app's
-    ``doctor_runner``, else the real :func:`~tutor.doctor.run_doctor` against ``lock_path`` (default: the data
-    dir's lock) in a child process. Each run is recorded in ``app.store``, as C0 evidence, and a
+    ``runner`` is what runs the doctor (tests pass one built on a fake view); by default the session's
+    ``doctor``, else the real :func:`~tutor.doctor.run_doctor` against ``lock_path`` (default: the data
+    dir's lock) in a child process. Each run is recorded in the session's store, as C0 evidence, and a
     :class:`ProgressChanged` is posted. A run that fails is the app's one notice.
     """
 
     CSS_PATH = "../styles/doctor.tcss"
     BINDINGS = bindings("back", "run", "write_lock", "lang_letter", back="app.pop_screen", run="rerun")
 
-    def __init__(self, *, runner: DoctorRunner | None = None, lock_path: Path | None = None) -> None:
+    def __init__(self, session: Session, *, runner: DoctorRunner | None = None, lock_path: Path | None = None) -> None:
         super().__init__(id="doctor")
+        self.session = session
         self._runner = runner
         self._lock_path = lock_path
         self.report: DoctorReport | None = None
@@ -119,9 +121,9 @@ class DoctorScreen(TutorScreen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="doctor")
     def _run(self, mode: LockMode) -> DoctorReport:
-        runner = self._runner or self.app.doctor_runner or isolated_runner(self._lock_path)
+        runner = self._runner or self.session.doctor or isolated_runner(self._lock_path)
         report = runner(mode)
-        record_doctor_run(self.app.store, report)
+        record_doctor_run(self.session.store, report)
         return report
 
     def _ready(self) -> None:

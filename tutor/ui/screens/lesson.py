@@ -7,8 +7,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, OptionList
 from textual.widgets.option_list import Option
 
-from tutor.content import Course, Lesson
+from tutor.content import Lesson
 from tutor.i18n import Lang, t
+from tutor.practice.session import Session
 from tutor.ui.keys import bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.marks import CourseMarks
@@ -26,9 +27,10 @@ class LessonScreen(TutorScreen[None]):
     BINDINGS = bindings("back", "next_section", "previous_section", "telemetry", "telemetry_enlarge", "lang_letter",
                         "second_pass", "quit", back="app.pop_screen")
 
-    def __init__(self, course: Course, lesson: Lesson, marks: CourseMarks, section_id: str | None = None) -> None:
+    def __init__(self, session: Session, lesson: Lesson, marks: CourseMarks, section_id: str | None = None) -> None:
         super().__init__(id=widget_id("lesson-", lesson.id))
-        self.course = course
+        self.session = session
+        self.course = session.course
         self.lesson = lesson
         self.marks = marks
         ids = [s.id for s in lesson.sections]
@@ -86,9 +88,8 @@ class LessonScreen(TutorScreen[None]):
         self.query_one("#lesson-text", PackMarkdown).update(header + section.body.get(lang))
         self.query_one("#lesson-main", VerticalScroll).scroll_home(animate=False)
         self.sub_title = clean_line(section.title.get(lang))
-        store = self.app.store
         if (lesson.id, section.id) not in self.marks.read:
-            store.mark_section_read(lesson.id, section.id)
+            self.session.store.mark_section_read(lesson.id, section.id)
             self.post_message(ProgressChanged())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

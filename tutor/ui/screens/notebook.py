@@ -20,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from tutor import paths
 from tutor.i18n import Lang, t
+from tutor.practice.session import Session
 from tutor.progress import StoreBase
 from tutor.progress.notebook import (
     HEADINGS,
@@ -55,8 +56,9 @@ class NotebookScreen(TutorScreen[None]):
     CSS_PATH = "../styles/notebook.tcss"
     BINDINGS = bindings("back", "save", "export")
 
-    def __init__(self, *, entry_id: int | None = None) -> None:
+    def __init__(self, session: Session, *, entry_id: int | None = None) -> None:
         super().__init__(id="notebook")
+        self.session = session
         self.entries: list[StoredEntry] = []
         self.current: StoredEntry | None = None
         self._wanted = entry_id
@@ -89,7 +91,7 @@ class NotebookScreen(TutorScreen[None]):
 
     @property
     def store(self) -> StoreBase:
-        return self.app.store
+        return self.session.store
 
     def lang_changed(self, lang: Lang) -> None:
         """The headings, the prompts and the words around the entry; what the learner wrote stays as it is."""
@@ -179,7 +181,7 @@ class NotebookScreen(TutorScreen[None]):
     def _prompts(self, lab_id: str) -> None:
         """The lab's own hypothesis and next question as prompts in the empty editors (never as their text, so
         what the learner types is theirs alone)."""
-        lab = next((lab for lesson in self.app.course.lessons.values() for lab in lesson.labs if lab.id == lab_id),
+        lab = next((lab for lesson in self.session.course.lessons.values() for lab in lesson.labs if lab.id == lab_id),
                    None)
         for name in ("hypothesis", "next_question"):
             prompt = getattr(lab, name, None) if lab is not None else None

@@ -14,10 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import Button, DataTable, Footer, Header, Static
 
-from tutor.content import Course
 from tutor.i18n import Lang, format_number, t, tn
 from tutor.i18n.numbers import percent
 from tutor.practice.reveal import verdict_word
+from tutor.practice.session import Session
 from tutor.progress.report import damaged_lines
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
@@ -66,11 +66,13 @@ class ProgressScreen(TutorScreen[None]):
     """Where the learner stands: C0, lessons, calibration, history."""
 
     CSS_PATH = "../styles/progress.tcss"
-    BINDINGS = bindings("back", "reset_lesson", "reset_exercise", "reset_all", "lang_letter", back="app.pop_screen")
+    BINDINGS = bindings("back", "attempts", "reset_lesson", "reset_exercise", "reset_all", "lang_letter",
+                        back="app.pop_screen")
 
-    def __init__(self, course: Course) -> None:
+    def __init__(self, session: Session) -> None:
         super().__init__(id="progress")
-        self.course = course
+        self.session = session
+        self.course = session.course
         self.report: dict[str, Any] = {}
 
     def compose(self) -> ComposeResult:
@@ -106,7 +108,7 @@ class ProgressScreen(TutorScreen[None]):
 
         box = self.query_one("#progress-unfinished", Static)
         try:
-            left = unfinished(self.app.store)
+            left = unfinished(self.session.store)
         except Exception:
             left = []
         box.display = bool(left)
@@ -122,7 +124,7 @@ class ProgressScreen(TutorScreen[None]):
     def refresh_report(self) -> None:
         from tutor.progress.report import progress_report
 
-        self.report = progress_report(self.course, self.app.store)
+        self.report = progress_report(self.course, self.session.store)
         lang, rep = self.lang, self.report
         c0 = rep["c0"]
         head = "✓" if c0["passed"] else "·"
@@ -168,7 +170,7 @@ class ProgressScreen(TutorScreen[None]):
             cal_lines.append(plain(t("progress.no_graded", lang)))
         self.query_one("#progress-calibration", Static).update(Content("\n").join(cal_lines))
         # where the learner's progress lives (a file, or the class server without secrets)
-        where = str(self.app.store.path)
+        where = str(self.session.store.path)
         self.query_one("#progress-store", Static).update(plain(t("progress.stored_at", lang, where=where)))
         self.query_one("#progress-history-title", Static).update(styled("[b]$t[/b]", t=t("progress.history", lang)))
         history = self.query_one("#progress-history", DataTable)
@@ -191,7 +193,7 @@ class ProgressScreen(TutorScreen[None]):
         return str(key) if key is not None else None
 
     def _confirm_reset(self, what: str, **kwargs: Any) -> None:
-        store = self.app.store
+        store = self.session.store
         counts = store.reset_counts(**kwargs)
         summary = ", ".join(tn("count.row", int(n), self.lang, table=table) for table, n in counts.items())
 

@@ -1,0 +1,232 @@
+"""The one door from the UI into practice: a learner's :class:`Session` (issue 29 item 1).
+
+``make_app`` builds one session and hands it to every screen's constructor; a screen asks the session, never the
+app, for the course, the progress store, the runners (:class:`~tutor.practice.ExerciseRunner`,
+:class:`~tutor.practice.labs.LabRunner`), the warm measurement worker, the doctor, the telemetry sampler that a
+measurement records through, the settings and the clock. Every write to the store a screen causes goes through
+a method here or a runner, so the rules of practice (a hint counted on its attempt, an unfinished attempt's hold,
+a lab filed with its notebook entry) live in ``practice`` and are the same for the CLI.
+
+No Textual here, and no torch: the worker process is started lazily, on the first measurement.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from tutor.content import Course
+from tutor.i18n import Lang
+from tutor.practice.failures import Failure, classify
+from tutor.practice.labs import LabRunner
+from tutor.practice.runner import AttemptFailed, ExerciseRunner, MeasureFn, OnProgress
+from tutor.progress import StoreBase
+from tutor.progress.passes import ExerciseStatus, exercise_status
+from tutor.progress.rows import Attempt
+from tutor.results import ResultError, RooflineReference
+
+if TYPE_CHECKING:
+    from tutor.doctor.report import DoctorReport, LockMode
+    from tutor.measure.worker import MeasureWorker
+    from tutor.telemetry import Sampler
+
+DoctorRunner = Callable[["LockMode"], "DoctorReport"]
+"""What runs the doctor for the doctor screen: a lock mode in, a report out (tests pass one on a fake view)."""
+
+OnStall = Callable[[float | None], None]
+"""Told ``seconds`` without a sign of life from the measurement (``None``: it came back)."""
+
+Clock = Callable[[], float]
+
+CANCELLED = Failure("cancelled", "the measurement was cancelled")
+"""The learner (Esc) or leaving the screen stopped the run."""
+
+
+def failure_of(exc: BaseException, lang: Lang) -> Failure:
+    """The failure an exception raised by a measurement job stands for: an exercise's :class:`AttemptFailed`
+    (already stored on its attempt), a class lease's cancel or refusal (worded by the server, kept as said), or
+    what :func:`~tutor.practice.failures.classify` reads from the engine's own errors."""
+    from tutor.progress.lease import LeaseCancelled
+    from tutor.progress.store_errors import StoreError
+
+    if isinstance(exc, AttemptFailed):
+        return Failure(exc.code, exc.reason)
+    if isinstance(exc, LeaseCancelled):
+        return CANCELLED
+    if isinstance(exc, StoreError):  # the class's server could not give the lease
+        return Failure("store", exc.describe(lang))
+    return classify(exc)
+
+
+class Session:
+    """A learner's session of practice: what every screen is given (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        course: Course,
+        store: StoreBase | None,
+        measure_worker: MeasureWorker | None = None,
+        doctor: DoctorRunner | None = None,
+        clock: Clock = time.monotonic,
+        save_lang: Callable[[Lang], None] | None = None,
+    ) -> None:
+        self.course = course
+        """The course being taught (grows while a course folder loads)."""
+        self._store = store
+        self._measure_worker = measure_worker
+        self.doctor = doctor
+        """What runs the doctor (None: the real doctor, in a child process)."""
+        self.clock = clock
+        """Monotonic seconds: how long a run took."""
+        self.sampler: Sampler | None = None
+        """The telemetry sampler a measurement records its window through (set once telemetry has started)."""
+        self._save_lang = save_lang
+
+    # -- the store ---------------------------------------------------------------------------------------------
+
+    @property
+    def store(self) -> StoreBase:
+        """The learner's progress store (in a class, known once the learner has logged in)."""
+        if self._store is None:
+            raise RuntimeError("no progress store before the learner has logged in")
+        return self._store
+
+    @property
+    def logged_in(self) -> bool:
+        """False only while a class's learner has not yet given a name and token the database accepts."""
+        return self._store is not None
+
+    def log_in(self, store: StoreBase) -> None:
+        """The class's database accepted the learner: their store from now on."""
+        self._store = store
+
+    # -- settings ----------------------------------------------------------------------------------------------
+
+    def save_lang(self, lang: Lang) -> None:
+        """Remember the language the learner chose, for the next run (never an error)."""
+        if self._save_lang is None:
+            from tutor.settings import save_lang
+
+            save_lang(lang)
+        else:
+            self._save_lang(lang)
+
+    # -- the measurement process -------------------------------------------------------------------------------
+
+    @property
+    def measure_worker(self) -> MeasureWorker:
+        """The warm measurement worker process, started on first use and shared by labs and exercises."""
+        if self._measure_worker is None:
+            from tutor.measure.worker import MeasureWorker
+
+            self._measure_worker = MeasureWorker()
+        return self._measure_worker
+
+    @measure_worker.setter
+    def measure_worker(self, worker: MeasureWorker) -> None:
+        self._measure_worker = worker
+
+    def measure_fn(self, on_stall: OnStall | None = None) -> MeasureFn:
+        """The worker's ``run`` as a runner calls it, with ``on_stall`` told when the measurement goes silent."""
+
+        def run(request: dict[str, Any], on_progress: OnProgress | None,
+                cancel: threading.Event | None) -> dict[str, Any]:
+            return self.measure_worker.run(request, on_progress=on_progress, cancel_event=cancel, on_stall=on_stall)
+
+        return run
+
+    def recording(self) -> contextlib.AbstractContextManager[Any]:
+        """Sample the telemetry through a block even while no panel shows it (``None`` when telemetry is off)."""
+        return self.sampler.recording() if self.sampler is not None else contextlib.nullcontext(None)
+
+    def close(self) -> None:
+        """Stop the measurement process within a bounded time (safe to call more than once)."""
+        if self._measure_worker is not None:
+            self._measure_worker.close()
+
+    # -- exercises ---------------------------------------------------------------------------------------------
+
+    def exercise_runner(self, measure: MeasureFn | None = None, on_stall: OnStall | None = None) -> ExerciseRunner:
+        """An exercise runner on this store, measuring with ``measure`` (a test's engine) or the warm worker, with
+        the telemetry window of each run kept with its measurement."""
+        sampler = self.sampler
+
+        def window(t0: float, t1: float) -> dict[str, Any] | None:
+            if sampler is None:
+                return None
+            return {dev: s.as_dict() for dev, s in sampler.window_summary(t0, t1).items()}
+
+        return ExerciseRunner(self.store, measure or self.measure_fn(on_stall), telemetry_window=window)
+
+    def record_hints(self, attempt_id: int, hints_shown: int) -> None:
+        """A hint was shown after the prediction was locked: the attempt counts it."""
+        self.store.record_hints(attempt_id, hints_shown)
+
+    def cancel_attempt(self, attempt_id: int, failure: Failure = CANCELLED) -> None:
+        """The learner stopped a measurement whose result had already come back: the attempt is stored as
+        cancelled (never graded) and its hold released, as the runner does for a cancel during the run."""
+        from tutor.practice import unfinished
+
+        self.store.record_failure(attempt_id, state=failure.state, reason=failure.detail)
+        unfinished.release(self.store, attempt_id)
+
+    def exercise_status(self, exercise_id: str) -> ExerciseStatus:
+        """The exercise's passes (open, reproduced, first pass's verdict) from its stored attempts."""
+        return exercise_status(exercise_id, self.store.attempts(exercise_id))
+
+    def unfinished(self, exercise_id: str, pass_number: int, *, besides: int | None = None) -> Attempt | None:
+        """The newest attempt of this pass locked and never measured (the tutor was killed, or the learner left),
+        other than ``besides``; None when there is none or the store cannot be read."""
+        from tutor.practice import unfinished
+
+        try:
+            found = unfinished.unfinished(self.store, exercise_id)
+        except Exception:  # the store is unreadable: the screen still works
+            return None
+        found = [a for a in found if a.pass_number == pass_number and a.id != besides]
+        return found[-1] if found else None
+
+    def take_unfinished(self, attempt_id: int, exercise_id: str) -> Attempt:
+        """Hold an unfinished attempt to measure it now (:class:`~tutor.practice.unfinished.UnfinishedError` if
+        another process has it or it is gone)."""
+        from tutor.practice import unfinished
+
+        return unfinished.take(self.store, attempt_id, exercise_id)
+
+    def discard_unfinished(self, attempt_id: int) -> None:
+        from tutor.practice import unfinished
+
+        unfinished.discard(self.store, attempt_id)
+
+    def release_unfinished(self, attempt_id: int) -> None:
+        """Locked and never measured: shown as unfinished from now on (resume or discard it)."""
+        from tutor.practice import unfinished
+
+        unfinished.release(self.store, attempt_id)
+
+    # -- labs and the roof -----------------------------------------------------------------------------------
+
+    def lab_runner(self, on_stall: OnStall | None = None) -> LabRunner:
+        """A lab runner on this store, measuring in the warm worker (``on_stall`` told when it goes silent)."""
+
+        def run(request: dict[str, Any], **kw: Any) -> dict[str, Any]:
+            result: dict[str, Any] = self.measure_worker.run(request, on_stall=on_stall, **kw)
+            return result
+
+        return LabRunner(self.store, run)
+
+    def remeasure_roof(self, device: str, measure: MeasureFn, on_progress: OnProgress,
+                       cancel: threading.Event) -> RooflineReference:
+        """Measure this device's roofline again (F5), through ``measure``; the typed roof, or the engine's error
+        (a :class:`~tutor.results.ResultError` when what came back is not a roof)."""
+        from tutor.practice.roof_stamp import remeasure_request
+
+        wire = measure(remeasure_request(device), on_progress, cancel)
+        return RooflineReference.from_json(wire, "the measured roofline")
+
+
+__all__ = ["CANCELLED", "DoctorRunner", "ResultError", "Session", "failure_of"]
