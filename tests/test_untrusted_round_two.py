@@ -244,7 +244,7 @@ def test_validation_errors_read_in_spanish(tmp_path: Path) -> None:
     assert len(spanish) == 4, spanish
     assert any("necesita texto en al menos un idioma" in line for line in spanish), spanish
     assert any("los ids de las opciones deben ser únicos" in line for line in spanish), spanish
-    assert any("range: demasiado largo" in line for line in spanish), spanish
+    assert any("range[2]: más de 2 elementos (el límite)" in line for line in spanish), spanish
     assert any("capacity_gb: se esperaba un número" in line for line in spanish), spanish
     assert any("choice ids must be unique" in line for line in english), english
     for line in spanish:

@@ -166,8 +166,6 @@ def _pydantic_said(err: Any) -> Message:
     own catalog message; anything else as ``problem.pydantic.other`` (named by its error type), so that no English
     sentence of pydantic's reaches a Spanish reader."""
     kind = str(err.get("type", ""))
-    if kind == "too_long" and isinstance(err.get("input"), str):
-        kind = "string_too_long"  # a PlainText field's length is checked after cleaning, as a length of any kind
     ctx = err.get("ctx") or {}
     rule = ctx.get("error")
     if isinstance(rule, FieldRule):
@@ -208,6 +206,14 @@ def problems_from_validation(path: Path, root: Node, exc: ValidationError) -> li
             mark_node = key or node
             field_path = [*found] if found else list(loc)
             message = Message.of("problem.unknown_field")
+        elif err["type"] == "too_long" and not rest and isinstance(node, SequenceNode | MappingNode):
+            # a list over its limit: at the first item past it (the limit named), not at the top of the list
+            limit = (err.get("ctx") or {}).get("max_length")
+            if isinstance(limit, int) and 0 <= limit < len(node.value):
+                item = node.value[limit]
+                mark_node = item if isinstance(node, SequenceNode) else item[0]
+                if isinstance(node, SequenceNode):
+                    field_path = [*found, limit]
         elif not rest and isinstance((err.get("ctx") or {}).get("error"), FieldRule):
             # a rule between fields: at the key it is about, not at the top of the mapping
             for key_name in err["ctx"]["error"].keys:

@@ -1817,7 +1817,7 @@ MESSAGES: dict[str, str] = {
     "problem.pydantic.dict_type": "expected a mapping",
     "problem.pydantic.literal_error": "expected {expected}",
     "problem.pydantic.too_short": "too short: at least {min} expected",
-    "problem.pydantic.too_long": "too long: at most {max} expected",
+    "problem.pydantic.too_long": "more than {max} items (the limit)",
     "problem.pydantic.greater_than": "must be greater than {limit}",
     "problem.pydantic.greater_than_equal": "must be at least {limit}",
     "problem.pydantic.less_than": "must be less than {limit}",

@@ -1949,7 +1949,7 @@ MESSAGES: dict[str, str] = {
     "problem.pydantic.dict_type": "se esperaba un mapa",
     "problem.pydantic.literal_error": "se esperaba {expected}",
     "problem.pydantic.too_short": "demasiado corto: se esperaban al menos {min}",
-    "problem.pydantic.too_long": "demasiado largo: se esperaban como mucho {max}",
+    "problem.pydantic.too_long": "más de {max} elementos (el límite)",
     "problem.pydantic.greater_than": "debe ser mayor que {limit}",
     "problem.pydantic.greater_than_equal": "debe ser al menos {limit}",
     "problem.pydantic.less_than": "debe ser menor que {limit}",
