@@ -20,7 +20,14 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
+# `make run` installs what running needs, not the test tools; pip's progress bar stays on (a CUDA torch is GBs).
+RUN_STAMP := $(VENV)/.installed-run
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --progress-bar on $(TORCH_SPEC)
+	$(BIN)/python -m pip install --progress-bar on -e .
+	touch $(RUN_STAMP)
+
+run: $(RUN_STAMP)
 	$(BIN)/tutor
 
 test: $(STAMP)

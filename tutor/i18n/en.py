@@ -1621,6 +1621,19 @@ MESSAGES: dict[str, str] = {
     ),
     "roof.remeasure_stopped": "Re-measuring the roofline stopped; the previous roof stays.",
     "key.remeasure_roof": "Re-measure roofline",
+    "key.attempts": "Attempts",
+    "attempts.title": "Your attempts: {title}",
+    "attempts.none": "No attempt yet: predict, then measure.",
+    "attempts.none_here": "Open an exercise (or highlight one in Progress) to see its attempts.",
+    "attempts.pass": "pass {n}",
+    "attempts.prediction": "prediction: {prediction} (confidence {confidence})",
+    "attempts.time": "median {ms} ms (CV {cv} %)",
+    "attempts.device": "measured on {device}",
+    "attempts.truth": "answer of this run: {truth}",
+    "attempts.truth_leaning": "not decided by this run (it leans {truth})",
+    "attempts.state.locked": "locked, not measured yet",
+    "attempts.state.failed": "the measurement failed",
+    "attempts.state.cancelled": "cancelled",
     "decode_roof.gap.dram": (
         "Where the weights live: the largest model's {weights} are {multiple}× your {llc} {llc_name}, so they come "
         "from DRAM; read with decode's own GEMVs they arrive at {gbs}, the roof the gap is split against (your STREAM "

@@ -1748,6 +1748,19 @@ MESSAGES: dict[str, str] = {
     ),
     "roof.remeasure_stopped": "Se detuvo la nueva medición del roofline; se queda el techo anterior.",
     "key.remeasure_roof": "Re-medir roofline",
+    "key.attempts": "Intentos",
+    "attempts.title": "Tus intentos: {title}",
+    "attempts.none": "Aún no hay intentos: predice y luego mide.",
+    "attempts.none_here": "Abre un ejercicio (o marca uno en Progreso) para ver sus intentos.",
+    "attempts.pass": "pasada {n}",
+    "attempts.prediction": "predicción: {prediction} (confianza {confidence})",
+    "attempts.time": "mediana {ms} ms (CV {cv} %)",
+    "attempts.device": "medido en {device}",
+    "attempts.truth": "respuesta de esta medida: {truth}",
+    "attempts.truth_leaning": "esta medida no lo decide (se inclina por {truth})",
+    "attempts.state.locked": "fijada, aún sin medir",
+    "attempts.state.failed": "la medida falló",
+    "attempts.state.cancelled": "cancelada",
     "decode_roof.gap.dram": (
         "Dónde viven los pesos: los {weights} del modelo mayor son {multiple}× tu {llc_name} de {llc}, así que "
         "vienen de la DRAM; leídos con los propios GEMV del decode llegan a {gbs}, el techo frente al que se "

@@ -57,6 +57,7 @@ KEYMAP: dict[str, KeySpec] = {
     "export": KeySpec("ctrl+o", "export"),
     "class_report": KeySpec("I", "app.open_class_report", show=False),
     "remeasure_roof": KeySpec("f5", "remeasure_roof", priority=True),
+    "attempts": KeySpec("f4", "app.open_attempts", priority=True),
 }
 
 
