@@ -17,7 +17,7 @@ from tutor.practice.runner import explanation_for
 
 def _verdict(side: str, too_close: bool = False) -> Verdict:
     truth = ResolvedTruth(source="measured", choice=side, too_close=too_close)
-    return Verdict(verdict="correct", score=1.0, feedback={}, truth=truth)
+    return Verdict(verdict="correct", score=1.0, feedback=(), truth=truth)
 
 
 def _values(side: str) -> dict[str, object]:

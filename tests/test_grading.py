@@ -80,7 +80,7 @@ def test_number_verdicts_and_ratio() -> None:
     assert partly.verdict == "partly" and 0 < partly.score < 0.7
     wrong = grade(NUMBER, Prediction(value=1000), truth)
     assert (wrong.verdict, wrong.score) == ("wrong", 0.0)
-    assert "1,000 GB/s" in wrong.feedback["en"]
+    assert "1,000 GB/s" in wrong.feedback_in("en")
 
 
 def test_bound_clear_cases_and_the_too_close_band() -> None:
@@ -98,8 +98,8 @@ def test_bound_clear_cases_and_the_too_close_band() -> None:
     for choice in ("memory", "compute"):
         v = grade(BOUND, Prediction(choice=choice), close)
         assert v.verdict == "inconclusive" and not v.counted and not v.both_count
-        assert "Not counted" in v.feedback["en"] and "No cuenta" in v.feedback["es"]
-        assert "too close to your measured ridge" in v.feedback["en"] and "cresta" in v.feedback["es"]
+        assert "Not counted" in v.feedback_in("en") and "No cuenta" in v.feedback_in("es")
+        assert "too close to your measured ridge" in v.feedback_in("en") and "cresta" in v.feedback_in("es")
 
 
 def test_bound_band_is_the_exercises() -> None:

@@ -331,6 +331,7 @@ def run_exercise(args: argparse.Namespace) -> int:
         document = outcome.to_json()
         if read_as is not None:
             document["prediction_read"] = {code: read_as.render(code) for code in ("es", "en")}
+        document["feedback_text"] = {code: outcome.verdict.feedback_in(code) for code in ("es", "en")}
         print(json_for_terminal(document, default=str))
     else:
         print(render_outcome(outcome, lang, first_pass, reproduced))

@@ -6,10 +6,9 @@ import math
 
 from tutor.content.models import Exercise, Grading
 from tutor.grading import noise
-from tutor.grading.units import format_value
+from tutor.grading.said import FigureSaid, JoinedSaid, PackSaid, RatioSaid
 from tutor.grading.verdict import Prediction, ResolvedTruth, Verdict, VerdictWord
-from tutor.i18n import LANGS, t
-from tutor.i18n.numbers import decimal, percent
+from tutor.i18n.message import Message, Param
 
 # Scores of the number tiers: within ``full`` → 1, ``most`` → 0.75 (still a pass), ``some`` → 0.4, else 0.
 FULL_SCORE = 1.0
@@ -67,21 +66,9 @@ def number_score(prediction: float, truth: float, grading: Grading, spread: floa
     return 0.0, ratio
 
 
-def _pct(ratio: float, lang: str) -> str:
-    """A tolerance or miss as a percentage over 1 (``1.25`` → ``25 %``)."""
-    return percent((ratio - 1) * 100, lang)
-
-
-def _off(ratio: float, lang: str) -> str:
-    """How far off: a factor from 2× on (``3,10×``), a percentage below, ``∞`` when not comparable."""
-    if math.isinf(ratio):
-        return "∞"
-    return f"{decimal(ratio, lang, 2)}×" if ratio >= 2 else _pct(ratio, lang)
-
-
-def _feedback(key: str, **fields: object) -> dict[str, str]:
-    """Feedback in both languages from one catalog key; a callable field is called with the language."""
-    return {lang: t(key, lang, **{k: v(lang) if callable(v) else v for k, v in fields.items()}) for lang in LANGS}
+def _feedback(key: str, /, **fields: Param) -> Message:
+    """One feedback sentence: the catalog's ``key`` with its fields (rendered by the UI or the CLI)."""
+    return Message.of(key, **fields)
 
 
 def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading) -> Verdict:
@@ -94,19 +81,20 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
     helped = score > plain_score  # the measurement's own spread, wider than the tolerance, changed the grade
     p_value, t_value = prediction.value, truth.value
     direction = "grade.high" if p_value > t_value else "grade.low"
-    fields: dict[str, object] = {
-        "said": lambda lang: format_value(p_value, truth.unit, lang),
-        "truth": lambda lang: format_value(t_value, truth.unit, lang),
-        "off": lambda lang: _off(ratio, lang),
-        "tolerance": lambda lang: _pct(grading.full, lang),
-        "direction": lambda lang: t(direction, lang),
+    fields: dict[str, Param] = {
+        "said": FigureSaid.of_value(p_value, truth.unit),
+        "truth": FigureSaid.of_value(t_value, truth.unit),
+        "off": RatioSaid.off(ratio),
+        "tolerance": RatioSaid.over(grading.full),
+        "direction": Message(direction),
     }
     if score == FULL_SCORE:
-        fb = _feedback("grade.number.within_spread" if helped else "grade.number.within", **fields)
+        key = "grade.number.within_spread" if helped else "grade.number.within"
     elif score > 0:
-        fb = _feedback("grade.number.close", **fields)
+        key = "grade.number.close"
     else:
-        fb = _feedback("grade.number.off", **fields)
+        key = "grade.number.off"
+    fb: tuple[Message, ...] = (_feedback(key, **fields),)
     if truth.spread is not None and truth.spread > 0:
         fb = _with_spread(fb, t_value, truth, grading)
     return Verdict(verdict_word(score), score, fb, truth, ratio=None if math.isinf(ratio) else ratio)
@@ -116,7 +104,8 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
 NOTED_SPREAD = 0.05
 
 
-def _with_spread(fb: dict[str, str], value: float, truth: ResolvedTruth, grading: Grading) -> dict[str, str]:
+def _with_spread(fb: tuple[Message, ...], value: float, truth: ResolvedTruth, grading: Grading
+                 ) -> tuple[Message, ...]:
     """The feedback with one sentence on the measurement's own spread when it matters: wider than the exercise's
     tolerance (the band grew to truth ± 2σ, and the sentence gives it), or at least :data:`NOTED_SPREAD`."""
     sigma = truth.spread or 0.0
@@ -125,11 +114,9 @@ def _with_spread(fb: dict[str, str], value: float, truth: ResolvedTruth, grading
     if not wider and sigma / value < NOTED_SPREAD:
         return fb
     said = _feedback("grade.number.spread_band" if wider else "grade.number.spread",
-                     spread=lambda lang: (_pct(1 + sigma / value, lang) if value > 0
-                                          else format_value(sigma, truth.unit, lang)),
-                     low=lambda lang: format_value(low, truth.unit, lang),
-                     high=lambda lang: format_value(high, truth.unit, lang))
-    return {lang: f"{fb[lang]} {said[lang]}" for lang in fb}
+                     spread=RatioSaid.over(1 + sigma / value) if value > 0 else FigureSaid.of_value(sigma, truth.unit),
+                     low=FigureSaid.of_value(low, truth.unit), high=FigureSaid.of_value(high, truth.unit))
+    return (*fb, said)
 
 
 _BOUND_LABEL = {"memory": "grade.bound.memory", "compute": "grade.bound.compute"}
@@ -141,14 +128,14 @@ def grade_bound(prediction: Prediction, truth: ResolvedTruth) -> Verdict:
     if truth.choice not in _BOUND_LABEL:
         raise GradingError("the measurement did not classify the workload")
     said, real = _BOUND_LABEL[prediction.choice], _BOUND_LABEL[truth.choice]
-    fields: dict[str, object] = {"said": lambda lang: t(said, lang), "real": lambda lang: t(real, lang)}
+    fields: dict[str, Param] = {"said": Message(said), "real": Message(real)}
     if truth.inconclusive or truth.too_close:
         reasons = truth.inconclusive or ("near_ridge",)
-        fields["why"] = lambda lang: "; ".join(t(f"grade.bound.why.{r}", lang) for r in reasons)
-        return Verdict("inconclusive", 0.0, _feedback("grade.bound.inconclusive", **fields), truth, counted=False)
+        fields["why"] = JoinedSaid.of_messages([Message(f"grade.bound.why.{r}") for r in reasons])
+        return Verdict("inconclusive", 0.0, (_feedback("grade.bound.inconclusive", **fields),), truth, counted=False)
     if prediction.choice == truth.choice:
-        return Verdict("correct", FULL_SCORE, _feedback("grade.bound.right", **fields), truth)
-    return Verdict("wrong", 0.0, _feedback("grade.bound.wrong", **fields), truth)
+        return Verdict("correct", FULL_SCORE, (_feedback("grade.bound.right", **fields),), truth)
+    return Verdict("wrong", 0.0, (_feedback("grade.bound.wrong", **fields),), truth)
 
 
 def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, grading: Grading) -> Verdict:
@@ -159,12 +146,13 @@ def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, 
     real = "fits" if truth.value <= capacity_gb else "does_not_fit"
     choice_right = prediction.choice == real
     size_gb = truth.value
-    fields: dict[str, object] = {
-        "size": lambda lang: format_value(size_gb, "GB", lang),
-        "capacity": lambda lang: format_value(capacity_gb, "GB", lang),
-        "fits": lambda lang: t(f"grade.fit.{real}", lang),
+    fields: dict[str, Param] = {
+        "size": FigureSaid.of_value(size_gb, "GB"),
+        "capacity": FigureSaid.of_value(capacity_gb, "GB"),
+        "fits": Message(f"grade.fit.{real}"),
     }
-    fb = _feedback("grade.fit.right" if choice_right else "grade.fit.wrong", **fields)
+    fb: tuple[Message, ...] = (_feedback("grade.fit.right" if choice_right else "grade.fit.wrong",
+                                         **fields),)
     ratio: float | None = None
     if prediction.value is None:
         score = FULL_SCORE if choice_right else 0.0
@@ -173,8 +161,7 @@ def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, 
         ratio = None if math.isinf(r) else r
         score = FIT_CHOICE_WEIGHT * (1.0 if choice_right else 0.0) + (1 - FIT_CHOICE_WEIGHT) * size_score
         said_gb = prediction.value
-        yours = _feedback("grade.fit.your_size", size=lambda lang: format_value(said_gb, "GB", lang))
-        fb = {lang: f"{fb[lang]} {yours[lang]}" for lang in fb}
+        fb = (*fb, _feedback("grade.fit.your_size", size=FigureSaid.of_value(said_gb, "GB")))
     score = round(score, 6)
     return Verdict(verdict_word(score), score, fb, truth, ratio=ratio)
 
@@ -186,9 +173,9 @@ def grade_diagnose(prediction: Prediction, truth: ResolvedTruth, exercise: Exerc
     labels = {c.id: c.label for c in exercise.choices}
     real = labels.get(truth.choice or "")
     if prediction.choice == truth.choice:
-        return Verdict("correct", FULL_SCORE, _feedback("grade.diagnose.right"), truth)
-    cause = (lambda lang: real.get(lang) or real.get("en") or "") if real else (lambda lang: truth.choice or "")
-    return Verdict("wrong", 0.0, _feedback("grade.diagnose.wrong", cause=cause), truth)
+        return Verdict("correct", FULL_SCORE, (_feedback("grade.diagnose.right"),), truth)
+    cause: Param = PackSaid.of_texts({"es": real.es, "en": real.en}) if real else (truth.choice or "")
+    return Verdict("wrong", 0.0, (_feedback("grade.diagnose.wrong", cause=cause),), truth)
 
 
 def grade(exercise: Exercise, prediction: Prediction, truth: ResolvedTruth) -> Verdict:

@@ -111,11 +111,12 @@ class ResolvedTruth:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The grade of one attempt: verdict word, score in [0, 1], feedback in both languages, and the truth."""
+    """The grade of one attempt: verdict word, score in [0, 1], feedback (catalog messages: the UI or the CLI
+    renders them in the learner's language), and the truth."""
 
     verdict: VerdictWord
     score: float
-    feedback: dict[str, str]
+    feedback: tuple[Message, ...]
     truth: ResolvedTruth
     ratio: float | None = None
     both_count: bool = False
@@ -123,13 +124,14 @@ class Verdict:
     counted: bool = True
 
     def feedback_in(self, lang: str) -> str:
-        return self.feedback.get(lang) or self.feedback.get("en") or ""
+        """The feedback's sentences rendered in ``lang``."""
+        return " ".join(m.render(lang) for m in self.feedback)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "verdict": self.verdict,
             "score": self.score,
-            "feedback": dict(self.feedback),
+            "feedback": [m.as_dict() for m in self.feedback],
             "truth": self.truth.to_json(),
             "ratio": self.ratio,
             "both_count": self.both_count,

@@ -113,7 +113,7 @@ class Outcome:
             "too_close_to_call": v.truth.too_close,
             "both_count": v.both_count,
             "ratio": v.ratio,
-            "feedback": v.feedback,
+            "feedback": [m.as_dict() for m in v.feedback],
             "explanation": self.explanation,
             "truth_details": v.truth.details,
             "measurement": self.measurement.to_json() if self.measurement is not None else None,
