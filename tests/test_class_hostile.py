@@ -134,18 +134,20 @@ def test_a_learners_shadow_functions_never_run_as_another_learner_or_the_instruc
         with postgres_lease(dsn, device) as lease:
             assert lease.held
     assert victims_of(room) == set()
-    # the instructor runs init again (the migration's lock) and the other learner opens their store: both are
-    # refused, in one line naming the learner who can create in the class's schema
-    for who in ("instructor", "ben"):
-        with pytest.raises(StoreError) as refused:
-            if who == "instructor":
-                init_class(room.instructor)
-            else:
-                from tutor.progress.postgres import PostgresStore
+    # the instructor runs init again (the migration's lock) and the other learner works in their store: the
+    # class's objects are in its own schema and public is on nobody's path, so nothing of ana's is ever found
+    from tutor.progress.postgres import PostgresStore
 
-                PostgresStore(ben.dsn).close()
-        said = str(refused.value)
-        assert room.learners["ana"].name in said and "public" in said and "\n" not in said, said
+    init_class(room.instructor)
+    for dsn in (ben.dsn, room.instructor):
+        store = PostgresStore(dsn)
+        assert store.schema == "tutor"
+        path = store._query("SELECT pg_catalog.current_setting('search_path')")[0][0]
+        assert path.replace('"', "") == "pg_catalog, tutor, pg_temp"
+        store.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={}, confidence=0.5)
+        with store.lease(device) as lease:
+            assert lease.held
+        store.close()
     assert victims_of(room) == set()
 
 
@@ -469,7 +471,7 @@ def test_a_learner_or_assistant_of_one_class_cannot_enter_another_classs_databas
                 su.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(sql.Identifier(str(db)),
                                                                                sql.Identifier(ta)))
             with psycopg.connect(make_conninfo(pg_admin_dsn, dbname=db, user=ta)) as conn:
-                assert conn.execute("SELECT learner FROM public.sections_read").fetchall() == [(ana.name,)]
+                assert conn.execute("SELECT learner FROM tutor.sections_read").fetchall() == [(ana.name,)]
             with pytest.raises(psycopg.OperationalError, match="permission denied for database"):
                 psycopg.connect(make_conninfo(pg_admin_dsn, dbname=other_db, user=ta)).close()
         finally:
@@ -490,8 +492,8 @@ SHADOW_TYPES = ("smallint", "integer", "bigint", "double precision", "numeric", 
 SHADOW_OPERATORS = ("=", "<>", "<", ">", "<=", ">=", "+", "-")
 
 
-def plant_shadow_operators(room: ReadmeClass) -> int:
-    """As ana, while the superuser lets her create in ``public``: one recording function per type pair and an
+def plant_shadow_operators(room: ReadmeClass, schema: str) -> int:
+    """As ana, while the superuser lets her create in ``schema``: one recording function per type pair and an
     operator for each of ``SHADOW_OPERATORS`` on it (a comparison answers as the built-in would, so the victim's
     query still works), then the superuser revokes CREATE again. Returns how many operators were planted."""
     import psycopg
@@ -499,11 +501,13 @@ def plant_shadow_operators(room: ReadmeClass) -> int:
 
     ana = room.learners["ana"]
     with psycopg.connect(room.su, autocommit=True) as su:
-        su.execute(sql.SQL("GRANT CREATE ON SCHEMA public TO {}").format(sql.Identifier(ana.name)))
+        su.execute(sql.SQL("GRANT USAGE, CREATE ON SCHEMA {} TO {}").format(sql.Identifier(schema),
+                                                                         sql.Identifier(ana.name)))
+        # where the shadows write who ran them (the test's own table: any role may insert into it)
+        su.execute("CREATE TABLE public.pwned (who TEXT, what TEXT)")
+        su.execute("GRANT INSERT ON public.pwned TO PUBLIC")
     planted = 0
     with psycopg.connect(ana.dsn, autocommit=True) as conn:
-        conn.execute("CREATE TABLE public.pwned (who TEXT, what TEXT)")
-        conn.execute("GRANT INSERT ON public.pwned TO PUBLIC")
         for i, left in enumerate(SHADOW_TYPES):
             for j, right in enumerate(SHADOW_TYPES):
                 if (left == "text") != (right == "text"):
@@ -515,21 +519,22 @@ def plant_shadow_operators(room: ReadmeClass) -> int:
                     returns = "double precision" if arithmetic else "boolean"
                     body = (f"$1::double precision OPERATOR(pg_catalog.{op}) $2::double precision" if left != "text"
                             else f"$1::text OPERATOR(pg_catalog.{op}) $2::text")
-                    fn = f"public.shadow_{i}_{j}_{k}"
+                    fn = f"{schema}.shadow_{i}_{j}_{k}"
                     conn.execute(f"CREATE FUNCTION {fn}({left}, {right}) RETURNS {returns} LANGUAGE sql AS $$ "
                                  f"INSERT INTO public.pwned VALUES (current_user, '{left} {op} {right}'); "
                                  f"SELECT {body} $$")
-                    conn.execute(f"CREATE OPERATOR public.{op} (LEFTARG = {left}, RIGHTARG = {right}, "
+                    conn.execute(f"CREATE OPERATOR {schema}.{op} (LEFTARG = {left}, RIGHTARG = {right}, "
                                  f"FUNCTION = {fn})")
                     planted += 1
         # and functions the tutor's SQL might call unqualified, with argument types a literal could match
-        conn.execute("CREATE FUNCTION public.to_regclass(text) RETURNS regclass LANGUAGE sql AS $$ "
+        conn.execute(f"CREATE FUNCTION {schema}.to_regclass(text) RETURNS regclass LANGUAGE sql AS $$ "
                      "INSERT INTO public.pwned VALUES (current_user, 'to_regclass'); "
                      "SELECT pg_catalog.to_regclass($1) $$")
-        conn.execute("CREATE FUNCTION public.hashtext(text) RETURNS integer LANGUAGE sql AS $$ "
+        conn.execute(f"CREATE FUNCTION {schema}.hashtext(text) RETURNS integer LANGUAGE sql AS $$ "
                      "INSERT INTO public.pwned VALUES (current_user, 'hashtext'); SELECT pg_catalog.hashtext($1) $$")
     with psycopg.connect(room.su, autocommit=True) as su:
-        su.execute(sql.SQL("REVOKE CREATE ON SCHEMA public FROM {}, PUBLIC").format(sql.Identifier(ana.name)))
+        su.execute(sql.SQL("REVOKE CREATE ON SCHEMA {} FROM {}, PUBLIC").format(sql.Identifier(schema),
+                                                                              sql.Identifier(ana.name)))
     return planted
 
 
@@ -540,13 +545,13 @@ def ran_shadows(room: ReadmeClass) -> set[tuple[str, str]]:
         return {(r[0], r[1]) for r in su.execute("SELECT who, what FROM public.pwned").fetchall()}
 
 
-def test_shadow_operators_a_learner_left_in_public_never_run_as_another_learner_or_the_instructor(
+def test_shadow_operators_a_learner_left_in_the_class_schema_never_run_as_another_learner_or_the_instructor(
     readme_class: ReadmeClass,
 ) -> None:
     """The class's schema is closed again (nobody but its owner may create there), but ana's operators and
     functions are still in it. Ben works through the tutor and the instructor runs init and the report: the tutor
-    refuses the schema, naming the role whose objects are there, so no shadow ever runs as them; once the
-    instructor drops ana's objects, both work and still nothing of ana's ran as anyone else."""
+    refuses the schema, naming the role whose objects are there, so no shadow ever runs as them; once a
+    superuser drops ana's objects, both work and still nothing of ana's ran as anyone else."""
     import psycopg
     from psycopg import sql
 
@@ -557,7 +562,7 @@ def test_shadow_operators_a_learner_left_in_public_never_run_as_another_learner_
 
     room = readme_class
     ana, ben = room.learners["ana"], room.learners["ben"]
-    assert plant_shadow_operators(room) > 100
+    assert plant_shadow_operators(room, "tutor") == 206
     for who, open_it in (("ben", lambda: PostgresStore(ben.dsn)), ("instructor", lambda: init_class(room.instructor)),
                          ("report", lambda: PostgresStore(room.instructor))):
         with pytest.raises(StoreError) as refused:
@@ -574,7 +579,7 @@ def test_shadow_operators_a_learner_left_in_public_never_run_as_another_learner_
                 class_report(load_course(bundled_course()), opened)
                 opened.close()
         said = str(refused.value)
-        assert ana.name in said and "public" in said and "\n" not in said, (who, said)
+        assert ana.name in said and "tutor" in said and "\n" not in said, (who, said)
         assert {w for w, _ in ran_shadows(room)} <= {ana.name}, (who, ran_shadows(room))
     # the way out the message gives: a superuser drops what ana owns in the class's database
     with psycopg.connect(room.su, autocommit=True) as su:
@@ -640,3 +645,78 @@ def test_an_instructor_who_may_not_read_pg_authid_is_told_the_token_check_is_not
     assert {r["token"] for r in json.loads(capsys.readouterr().out)} == {"unknown"}
     assert main(["class", "learners", "--store", readme_class.instructor, "--lang", "en"]) == 0
     assert "only a superuser may read pg_authid" in capsys.readouterr().out
+
+
+def test_shadow_operators_a_learner_left_in_public_are_on_nobodys_path(readme_class: ReadmeClass) -> None:
+    """The same operators and functions in ``public`` (PostgreSQL 14's default let ana create there): the class
+    keeps its objects in its own schema and every role's path is ``pg_catalog, tutor, pg_temp``, so the tutor
+    works and none of them runs, as anyone."""
+    from tutor.content import load_course
+    from tutor.paths import bundled_course
+    from tutor.progress.class_report import class_report
+    from tutor.progress.postgres import PostgresStore
+
+    room = readme_class
+    plant_shadow_operators(room, "public")
+    init_class(room.instructor)
+    ben = PostgresStore(room.learners["ben"].dsn)
+    attempt = ben.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                  confidence=1)
+    ben.record_hints(attempt, 1)
+    ben.record_grade(attempt, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1)
+    ben.mark_section_read("n0-l1", "s1")
+    assert [a.score for a in ben.attempts("n0-e1")] == [1] and ben.sections_read("n0-l1") == {("n0-l1", "s1")}
+    ben.close()
+    owner = PostgresStore(room.instructor)
+    assert class_report(load_course(bundled_course()), owner) is not None
+    owner.close()
+    assert ran_shadows(room) == set()
+
+
+def test_a_class_an_older_init_left_in_public_is_moved_to_its_own_schema(
+    pg_admin_dsn: str, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``tutor class init`` before this version kept a class's tables, triggers and policies in ``public``, and
+    pinned its learners to ``pg_catalog, public, pg_temp``. Set up that way (today's init with the move turned
+    off) with a learner's graded attempt, then init again: everything is in ``tutor``, the rows with it, row-level
+    security and the write-once trigger still hold, and every role's path is the class's."""
+    import psycopg
+
+    from tutor.progress import classroom
+    from tutor.progress.postgres import PostgresStore
+
+    older = monkeypatch.context()
+    patched = older.__enter__()
+    patched.setattr(classroom, "CLASS_SCHEMA", "public")
+    patched.setattr(classroom, "_class_schema", lambda conn: "public")
+    with readme_classroom(pg_admin_dsn) as room:
+        older.__exit__(None, None, None)
+        ana, ben = room.learners["ana"], room.learners["ben"]
+        store = PostgresStore(ana.dsn)
+        assert store.schema == "public"
+        graded = store.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                       confidence=0.9)
+        store.record_grade(graded, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1)
+        store.mark_section_read("n0-l1", "s1")
+        store.close()
+        init_class(room.instructor)
+        with psycopg.connect(room.su, autocommit=True) as su:
+            left = su.execute("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                              " WHERE n.nspname = 'public' AND c.relkind = 'r'").fetchall()
+            assert left == []
+            assert su.execute("SELECT learner, score FROM tutor.attempts").fetchall() == [(ana.name, 1.0)]
+            assert su.execute("SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+                              " WHERE n.nspname = 'public' AND p.proname LIKE 'tutor_%'").fetchone() == (0,)
+        for who in (ana, ben):
+            mine = PostgresStore(who.dsn)
+            assert mine.schema == "tutor"
+            assert [a.id for a in mine.attempts()] == ([graded] if who is ana else [])
+            mine.close()
+        with psycopg.connect(ana.dsn, autocommit=True) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("UPDATE attempts SET score = 0 WHERE id = %s", (graded,))
+        owner = PostgresStore(room.instructor)
+        assert owner.schema == "tutor" and {a.learner for a in owner.attempts()} == {ana.name}
+        owner.close()
+        init_class(room.instructor)  # again: nothing to move, nothing changes
+        with psycopg.connect(room.su, autocommit=True) as su:
+            assert su.execute("SELECT count(*) FROM tutor.attempts").fetchone() == (1,)

@@ -2,7 +2,9 @@
 
 ``init_class`` (the instructor, connected as the schema's owner) makes the schema safe to share — nobody but
 its owner may create objects in it or in ``public`` (a learner's function there could shadow a built-in and run
-as whoever calls it), and no learner role holds more than a learner's rights — then migrates it, creates the
+as whoever calls it), and no learner role holds more than a learner's rights; a class in a database of its own
+keeps its objects in the schema ``tutor``, not ``public``, and every role's path is ``pg_catalog, tutor,
+pg_temp`` — then migrates it, creates the
 group roles ``tutor_learner`` and ``tutor_instructor`` and turns on row-level security: a learner's role sees
 and writes only the rows whose ``learner`` is that role (``current_user``), column by column only what the tutor
 writes, an attempt's grade once; the instructor role reads every row, and the owner (who ran ``tutor class
@@ -35,6 +37,7 @@ from tutor.progress.store import TABLES, StoreError
 from tutor.progress.store_errors import StoreDenied
 
 __all__ = [
+    "CLASS_SCHEMA",
     "INSTRUCTOR_ROLE",
     "LEARNER_ROLE",
     "RESERVED_NAMES",
@@ -265,7 +268,7 @@ def overprivileged_learners(conn: Any) -> list[tuple[str, str]]:
 
 
 def _own_database(conn: Any) -> None:
-    """A class in a database of its own (its tables in ``public``): only its own roles connect to it. Learner
+    """A class in a database of its own (its tables in :data:`CLASS_SCHEMA`): only its own roles connect to it. Learner
     and instructor group roles are the whole server's, so CONNECT goes to each learner role (``add_learner``),
     not to the groups, and not to ``PUBLIC``: a learner of another class on the same server is refused at the
     door. Learners who already wrote in this class keep their way in; one who never did gets it back with
@@ -281,6 +284,64 @@ def _own_database(conn: Any) -> None:
         (LEARNER_ROLE,)).fetchall()
     for (name,) in known:
         conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(db, sql.Identifier(str(name))))
+
+
+#: The schema a class in a database of its own keeps the tutor's objects in (never ``public``: on PostgreSQL
+#: 14 and older every role may create there, and an administrator may have allowed it since).
+CLASS_SCHEMA = "tutor"
+#: Everything of the tutor's that an older ``tutor class init`` left in ``public``: tables, then functions.
+_CLASS_TABLES = (*_WRITABLE, *_READABLE, "tutor_schema")
+_CLASS_FUNCTIONS = ("tutor_attempt_guard", "tutor_attempt_keep")
+
+
+def _class_path(conn: Any) -> Any:
+    from psycopg import sql
+
+    return sql.SQL("pg_catalog, {}, pg_temp").format(sql.Identifier(CLASS_SCHEMA))
+
+
+def _pin_role(conn: Any, role: str) -> None:
+    """``role``'s sessions in this database start on the class's path (a setting of this database only: the
+    role's path elsewhere, for another class or program, is left as it is)."""
+    from psycopg import sql
+
+    db = sql.Identifier(str(conn.execute("SELECT pg_catalog.current_database()").fetchone()[0]))
+    conn.execute(sql.SQL("ALTER ROLE {} IN DATABASE {} SET search_path = {}").format(
+        sql.Identifier(role), db, _class_path(conn)))
+
+
+def _class_schema(conn: Any) -> str:
+    """The class's own schema in a database of its own: :data:`CLASS_SCHEMA`, created for its owner (who ran
+    ``tutor class init``) with no right for anyone else, the tutor's objects an older init left in ``public``
+    moved into it (rows, row-level security, triggers and grants go with them), and the search path of the
+    owner and of every learner who may connect here set to it. ``public`` is then on nobody's path."""
+    from psycopg import sql
+
+    schema = sql.Identifier(CLASS_SCHEMA)
+    conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(schema))
+    conn.execute(sql.SQL("REVOKE ALL ON SCHEMA {} FROM PUBLIC").format(schema))
+    for table in (*_CLASS_TABLES, TOKENS_TABLE):
+        there = conn.execute("SELECT pg_catalog.to_regclass(%s::text) IS NOT NULL, pg_catalog.to_regclass(%s::text)"
+                             " IS NOT NULL", (f"public.{table}", f"{CLASS_SCHEMA}.{table}")).fetchone()
+        if there[0] and not there[1]:
+            conn.execute(sql.SQL("ALTER TABLE {} SET SCHEMA {}").format(sql.Identifier("public", table), schema))
+    for function in _CLASS_FUNCTIONS:
+        if conn.execute("SELECT pg_catalog.to_regprocedure(%s::text) IS NOT NULL", (f"public.{function}()",)
+                        ).fetchone()[0]:
+            conn.execute(sql.SQL("ALTER FUNCTION {}() SET SCHEMA {}").format(sql.Identifier("public", function),
+                                                                             schema))
+    _pin_role(conn, str(conn.execute("SELECT current_user").fetchone()[0]))
+    learners = conn.execute(
+        "SELECT r.rolname::pg_catalog.text FROM pg_catalog.pg_roles r, pg_catalog.pg_roles g"
+        " WHERE g.rolname OPERATOR(pg_catalog.=) %s::pg_catalog.name AND r.oid OPERATOR(pg_catalog.<>) g.oid"
+        " AND pg_catalog.pg_has_role(r.oid, g.oid, 'MEMBER') AND NOT r.rolsuper"
+        " AND pg_catalog.has_database_privilege(r.oid, pg_catalog.current_database(), 'CONNECT')",
+        (LEARNER_ROLE,)).fetchall()
+    for (name,) in learners:
+        _pin_role(conn, str(name))
+    conn.execute(sql.SQL("SELECT pg_catalog.set_config('search_path', {}, false)").format(
+        sql.Literal(_class_path(conn).as_string(conn))))
+    return CLASS_SCHEMA
 
 
 def _let_in(conn: Any, name: str) -> None:
@@ -304,6 +365,9 @@ def init_class(admin_dsn: str) -> ClassSetup:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
             schema = pin_search_path(conn, where=where, check=False)
             _close_schemas(conn, schema)
+            if schema == "public":  # a class in a database of its own: the tutor's objects go in their own schema
+                schema = _class_schema(conn)
+                _close_schemas(conn, schema)
             writers = schema_writers(conn, schema)
             if writers:
                 raise SchemaWritable(path=where, schema=schema, roles=", ".join(writers[:5]))
@@ -347,7 +411,7 @@ def init_class(admin_dsn: str) -> ClassSetup:
                 ).format(t, sql.Identifier(LEARNER_ROLE)))
                 conn.execute(sql.SQL("CREATE POLICY instructor_reads_all ON {} FOR SELECT TO {} USING (true)")
                              .format(t, sql.Identifier(INSTRUCTOR_ROLE)))
-            if schema == "public":
+            if schema == CLASS_SCHEMA:
                 _own_database(conn)
             guard = sql.SQL("{}.tutor_attempt_guard()").format(sql.Identifier(schema))
             conn.execute(sql.SQL(_ATTEMPT_GUARD).format(schema=sql.Identifier(schema), is_learner=sql.SQL(_IS_LEARNER)))
@@ -412,6 +476,8 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
             # Settings are not inherited from the group role: each learner's own role gets the pinned path.
             conn.execute(sql.SQL("ALTER ROLE {} SET search_path = pg_catalog, {}, pg_temp").format(
                 role, sql.Identifier(schema)))
+            if schema == CLASS_SCHEMA:
+                _pin_role(conn, name)
             _let_in(conn, name)
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
