@@ -8,7 +8,6 @@ workload the registry does not know) are checked over everything that loaded.
 from __future__ import annotations
 
 import functools
-import importlib
 import os
 import re
 from collections.abc import Callable, Iterable
@@ -279,12 +278,11 @@ def _plan(call: MeasureCall) -> tuple[object | None, tuple[Key, str] | None]:
     an unknown parameter, or a peak memory or estimated time over the caps."""
     if call.op == "doctor":
         return None, None
+    # imported here, not at the top: reading a course (the grading room, the map) loads no measurement module
+    from tutor.measure.plan import build_request
+
     try:
-        plan = importlib.import_module("tutor.measure.plan")
-    except ImportError:
-        return None, None
-    try:
-        return plan.build_request(call, device=None, size_dram=False), None
+        return build_request(call, device=None, size_dram=False), None
     except ValueError as exc:
         return None, (tuple(getattr(exc, "key", ())), str(exc))
 
@@ -320,10 +318,8 @@ def _measured_path_problems(ex: Exercise) -> list[tuple[Key, str | Message]]:
     request, problem = _plan(ex.measure)
     if problem is not None:
         return []  # the call itself is reported; its figures cannot be known
-    try:
-        outputs = importlib.import_module("tutor.measure.outputs")
-    except ImportError:
-        return []
+    from tutor.measure.outputs import path_problem
+
     op, name = ex.measure.op, ex.measure.name
     params = getattr(request, "params", {})
     options = getattr(request, "options", None)
@@ -333,7 +329,7 @@ def _measured_path_problems(ex: Exercise) -> list[tuple[Key, str | Message]]:
         if not path:
             out.append((loc, Message.of("problem.measured_empty")))
             continue
-        msg = outputs.path_problem(op, name, params, path, mode)
+        msg = path_problem(op, name, params, path, mode)
         if msg:
             out.append((loc, msg))
     return out
@@ -345,20 +341,12 @@ def _formula_problem(name: str, inputs: dict[str, object]) -> str | None:
     ``measured:`` inputs are only known at run time; a value inside the input's bounds stands in for them, so the
     literal ones are still checked (e.g. ``209.5e12``, which YAML reads as a string, is caught here).
     """
-    try:
-        formulas = importlib.import_module("tutor.theory.formulas")
-    except ImportError:
-        return None
-    known = getattr(formulas, "FORMULAS", None)
-    if known is None:
-        return None
-    spec = known.get(name)
+    from tutor.theory.formulas import FORMULAS, evaluate_formula
+
+    spec = FORMULAS.get(name)
     if spec is None:
-        return f"unknown formula {name!r} (known: {', '.join(sorted(known))})"
-    evaluate = getattr(formulas, "evaluate_formula", None)
-    if evaluate is None:
-        return None
-    bounds = {i.name: i for i in getattr(spec, "inputs", ())}
+        return f"unknown formula {name!r} (known: {', '.join(sorted(FORMULAS))})"
+    bounds = {i.name: i for i in spec.inputs}
     trial: dict[str, object] = {}
     for key, value in inputs.items():
         if isinstance(value, str) and value.startswith("measured:"):
@@ -369,7 +357,7 @@ def _formula_problem(name: str, inputs: dict[str, object]) -> str | None:
         else:
             trial[key] = value
     try:
-        evaluate(name, trial)
+        evaluate_formula(name, trial)
     except ValueError as exc:
         return str(exc)
     except (ArithmeticError, TypeError) as exc:
