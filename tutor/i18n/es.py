@@ -26,7 +26,8 @@ MESSAGES: dict[str, str] = {
     "lang.switched": "Idioma: español",
     "side.memory": "memoria",
     "roof.cache_resident": (
-        "Nota del tutor: alcanzó el {fraction} del techo de memoria, más que la DRAM, porque su working set ({ws}) "
+        "Nota del tutor: alcanzó el {fraction} del techo de memoria, más que la DRAM, porque su conjunto de trabajo "
+        "({ws}) "
         "cabe en tu caché de último nivel ({llc}, {source}): el techo se midió en DRAM y este kernel no salió "
         "de la caché."
     ),
@@ -1457,7 +1458,7 @@ MESSAGES: dict[str, str] = {
     "notebook.s.peak_mm": "pico de matmul {dtype} (medido)",
     "notebook.s.ridge": "punto de cresta (float32)",
     "notebook.s.cached": "(roofline de la caché de este dispositivo)",
-    "notebook.cols.working_set": "working set|nivel|GB/s|CV",
+    "notebook.cols.working_set": "conjunto de trabajo|nivel|GB/s|CV",
     "notebook.cols.gemm_sizes": "N|GFLOP/s|tiempo (s)|FLOP/B",
     "notebook.cols.naive_vs_numpy": "N|python (s)|python|numpy (s)|numpy GFLOP/s|cociente",
     "notebook.cols.roofline_points": "kernel|FLOP/B|GFLOP/s|GB/s",

@@ -195,7 +195,7 @@ class ProgressScreen(TutorScreen[None]):
     def _confirm_reset(self, what: str, **kwargs: Any) -> None:
         store = self.session.store
         counts = store.reset_counts(**kwargs)
-        summary = ", ".join(tn("count.row", int(n), self.lang, table=table) for table, n in counts.items())
+        summary = ", ".join(tn(f"store.table.{table}", int(n), self.lang) for table, n in counts.items())
 
         def done(yes: bool | None) -> None:
             if yes:
