@@ -8,7 +8,7 @@ import pytest
 import torch
 
 from tutor.measure.decode_gap import GAP_MODES, decompose, fit_line, measure_decode_gap
-from tutor.measure.plan import GAP_CONFIGS
+from tutor.measure.plan import GAP_CONFIGS, GapRun
 
 
 def test_the_fit_recovers_a_line_and_clamps_a_negative_intercept() -> None:
@@ -63,6 +63,6 @@ def test_real_decode_at_tiny_sizes_is_fitted_and_decomposed() -> None:
 def test_the_plan_knows_the_same_sizes() -> None:
     for mode, cfg in GAP_MODES.items():
         models = tuple((c.vocab, c.hidden, c.layers, c.intermediate) for c in cfg["configs"])
-        assert GAP_CONFIGS[mode] == {"models": models, "prompt": cfg["prompt"], "steps": cfg["steps"],
-                                     "rounds": cfg["rounds"]}
+        assert GAP_CONFIGS[mode] == GapRun(models=models, prompt=cfg["prompt"], steps=cfg["steps"],
+                                           rounds=cfg["rounds"])
         assert len({c.layers for c in cfg["configs"]}) == 1  # the same ops per step: only the bytes grow

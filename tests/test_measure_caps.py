@@ -191,16 +191,16 @@ def test_the_estimates_mirror_the_engine_sizes() -> None:
     for mode, cfg in plan.MODEL_CONFIGS.items():
         engine = MODEL_MODES[mode]
         model = engine["config"]
-        assert (cfg["vocab"], cfg["hidden"], cfg["layers"], cfg["intermediate"]) == (
+        assert (cfg.vocab, cfg.hidden, cfg.layers, cfg.intermediate) == (
             model.vocab, model.hidden, model.layers, model.intermediate)
         for key in ("prompt", "decode_steps", "decode_repeats", "big_batch", "train_batch", "train_seq",
                     "train_steps"):
-            assert cfg[key] == engine[key], (mode, key)
-    for mode, cfg in plan.ROOFLINE_CONFIGS.items():
-        assert cfg["stream_bytes"] == MODES[mode]["stream_bytes"]
-        assert cfg["gemm_n"] == MODES[mode]["gemm_n"]
-        assert cfg["dtypes"] == MODES[mode]["dtypes_cpu"]
-        assert cfg["kernels"] == len(MODES[mode]["stream_kernels"])
+            assert getattr(cfg, key) == engine[key], (mode, key)
+    for mode, roof in plan.ROOFLINE_CONFIGS.items():
+        assert roof.stream_bytes == MODES[mode]["stream_bytes"]
+        assert roof.gemm_n == MODES[mode]["gemm_n"]
+        assert roof.dtypes == MODES[mode]["dtypes_cpu"]
+        assert roof.kernels == len(MODES[mode]["stream_kernels"])
 
 
 # -- op/name injection ---------------------------------------------------------------------------------------------

@@ -294,7 +294,7 @@ def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Est
     elif name == "gemm_share":
         cfg = MODEL_CONFIGS[mode if mode in MODEL_CONFIGS else "quick"]
         for batch in [b for b in (1, 2, 4, 8, 16) if b <= p["max_batch"]] or [1]:
-            tokens = batch * cfg["train_seq"]
+            tokens = batch * cfg.train_seq
             # the model built, one warm-up step and the profiled steps; the profiler doubles a step
             seconds += model_init_seconds(cfg) + 2 * (p["steps"] + 1) * train_step_seconds(cfg, tokens)
             peak = max(peak, train_peak_bytes(cfg, tokens))
@@ -314,63 +314,92 @@ def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Est
     return Estimate(peak, seconds, setup_seconds=setup)
 
 
-# The bundled transformer per mode, flattened from the one table (tutor.measure.modes.MODEL_MODES): its shape
-# and the decode and training runs, as the estimates read them.
-MODEL_CONFIGS: dict[str, dict[str, Any]] = {
-    mode: {"vocab": m["config"].vocab, "hidden": m["config"].hidden, "layers": m["config"].layers,
-           "intermediate": m["config"].intermediate,
-           **{k: m[k] for k in ("prompt", "decode_steps", "decode_repeats", "big_batch", "train_batch", "train_seq",
-                                "train_steps")}}
+@dataclass(frozen=True)
+class ModelRun:
+    """The bundled transformer of one mode as the estimates read it (from tutor.measure.modes.MODEL_MODES): its
+    shape, the decode run (prompt and timed tokens, repeats, the larger batch) and the training batch."""
+
+    vocab: int
+    hidden: int
+    layers: int
+    intermediate: int
+    prompt: int
+    decode_steps: int
+    decode_repeats: int
+    big_batch: int
+    train_batch: int
+    train_seq: int
+    train_steps: int
+
+
+MODEL_CONFIGS: dict[str, ModelRun] = {
+    mode: ModelRun(vocab=m["config"].vocab, hidden=m["config"].hidden, layers=m["config"].layers,
+                   intermediate=m["config"].intermediate,
+                   **{k: int(m[k]) for k in ("prompt", "decode_steps", "decode_repeats", "big_batch", "train_batch",
+                                              "train_seq", "train_steps")})
     for mode, m in MODEL_MODES.items()
 }
 
 
-def model_params(cfg: Mapping[str, Any]) -> int:
+def model_params(vocab: int, hidden: int, layers: int, intermediate: int) -> int:
     """Parameters of the bundled transformer: tied embedding, 4·h² attention and 2·h·i MLP per layer."""
-    h = cfg["hidden"]
-    return cfg["vocab"] * h + cfg["layers"] * (4 * h * h + 2 * h * cfg["intermediate"] + 4 * h)
+    h = hidden
+    return vocab * h + layers * (4 * h * h + 2 * h * intermediate + 4 * h)
 
 
-def train_flops(cfg: Mapping[str, Any], tokens: int) -> float:
+def _params_of(cfg: ModelRun) -> int:
+    return model_params(cfg.vocab, cfg.hidden, cfg.layers, cfg.intermediate)
+
+
+def train_flops(cfg: ModelRun, tokens: int) -> float:
     """6·N FLOPs per token (forward + backward) plus the attention scores (12·L·h·S per token)."""
-    return tokens * (6 * model_params(cfg) + 12 * cfg["layers"] * cfg["hidden"] * cfg["train_seq"])
+    return tokens * (6 * _params_of(cfg) + 12 * cfg.layers * cfg.hidden * cfg.train_seq)
 
 
-def train_peak_bytes(cfg: Mapping[str, Any], tokens: int) -> int:
+def train_peak_bytes(cfg: ModelRun, tokens: int) -> int:
     """float32 weights, gradients and two Adam moments (16 B per parameter), and activations: ~34·h bytes per
     token per layer plus the logits (vocab × 4 B per token, twice for the loss)."""
-    return int(16 * model_params(cfg) + tokens * (cfg["layers"] * 34 * cfg["hidden"] + 8 * cfg["vocab"]))
+    return int(16 * _params_of(cfg) + tokens * (cfg.layers * 34 * cfg.hidden + 8 * cfg.vocab))
 
 
-def model_init_seconds(cfg: Mapping[str, Any]) -> float:
+def model_init_seconds(cfg: ModelRun) -> float:
     """Building the model: every weight drawn at random."""
-    return model_params(cfg) / RANDOM_VALUES_PER_S
+    return _params_of(cfg) / RANDOM_VALUES_PER_S
 
 
-def train_step_seconds(cfg: Mapping[str, Any], tokens: int) -> float:
+def train_step_seconds(cfg: ModelRun, tokens: int) -> float:
     """One training step at the slow rates: the matmul FLOPs, plus the element-wise traffic the FLOP count leaves
     out — AdamW reading and writing 16 B per parameter, ~34·h bytes per token per layer of activations written
     and read back, the float32 logits and their gradient."""
-    traffic = (2 * 16 * model_params(cfg) + 2 * tokens * cfg["layers"] * 34 * cfg["hidden"]
-               + 3 * 4 * tokens * cfg["vocab"])
+    traffic = (2 * 16 * _params_of(cfg) + 2 * tokens * cfg.layers * 34 * cfg.hidden
+               + 3 * 4 * tokens * cfg.vocab)
     return train_flops(cfg, tokens) / RATES["float32"] + traffic / BANDWIDTH_BYTES_PER_S
 
 
-def _decode_seconds(cfg: Mapping[str, Any]) -> float:
-    n = model_params(cfg)
-    steps = 2 * (cfg["decode_repeats"] + 1) * (cfg["prompt"] + cfg["decode_steps"])  # two thread counts
+def _decode_seconds(cfg: ModelRun) -> float:
+    n = _params_of(cfg)
+    steps = 2 * (cfg.decode_repeats + 1) * (cfg.prompt + cfg.decode_steps)  # two thread counts
     seconds = model_init_seconds(cfg)
-    for batch in (1, cfg["big_batch"]):
+    for batch in (1, cfg.big_batch):
         per_step = 4 * n / BANDWIDTH_BYTES_PER_S + 2 * n * batch / RATES["float32"] + 20 * CALL_OVERHEAD_S
         seconds += steps * per_step
     return seconds
 
 
-# The decode-gap sizes per mode (from tutor.measure.modes.GAP_MODES): (vocab, hidden, layers, intermediate) per
-# model, prompt, timed steps per round, rounds.
-GAP_CONFIGS: dict[str, dict[str, Any]] = {
-    mode: {"models": tuple((c.vocab, c.hidden, c.layers, c.intermediate) for c in g["configs"]),
-           "prompt": g["prompt"], "steps": g["steps"], "rounds": g["rounds"]}
+@dataclass(frozen=True)
+class GapRun:
+    """The decode-gap run of one mode (from tutor.measure.modes.GAP_MODES): (vocab, hidden, layers,
+    intermediate) per model, prompt tokens, timed steps per round, rounds."""
+
+    models: tuple[tuple[int, int, int, int], ...]
+    prompt: int
+    steps: int
+    rounds: int
+
+
+GAP_CONFIGS: dict[str, GapRun] = {
+    mode: GapRun(models=tuple((c.vocab, c.hidden, c.layers, c.intermediate) for c in g["configs"]),
+                 prompt=int(g["prompt"]), steps=int(g["steps"]), rounds=int(g["rounds"]))
     for mode, g in GAP_MODES.items()
 }
 
@@ -378,25 +407,35 @@ GAP_CONFIGS: dict[str, dict[str, Any]] = {
 def _gap_estimate(mode: str, roofline_mode: str = "quick") -> Estimate:
     cfg = GAP_CONFIGS[mode]
     peak, seconds = 0, 0.0
-    for vocab, hidden, layers, inter in cfg["models"]:
-        n = model_params({"vocab": vocab, "hidden": hidden, "layers": layers, "intermediate": inter})
+    for vocab, hidden, layers, inter in cfg.models:
+        n = model_params(vocab, hidden, layers, inter)
         peak += 4 * n + 2 * layers * hidden * 512 * 4  # every model stays built; a 512-token KV cache each
-        steps = cfg["rounds"] * (cfg["steps"] + 4 + cfg["prompt"])
+        steps = cfg.rounds * (cfg.steps + 4 + cfg.prompt)
         seconds += steps * (4 * n / BANDWIDTH_BYTES_PER_S + 2 * n / RATES["float32"] + 20 * CALL_OVERHEAD_S)
     return Estimate(peak, seconds, setup_seconds=roofline_seconds(roofline_mode), capped=False)
 
 
-def _train_seconds(cfg: Mapping[str, Any]) -> float:
+def _train_seconds(cfg: ModelRun) -> float:
     """The model built, a FLOP-counting pass, a warm-up step and the timed steps."""
-    tokens = cfg["train_batch"] * cfg["train_seq"]
-    return model_init_seconds(cfg) + (cfg["train_steps"] + 2) * train_step_seconds(cfg, tokens)
+    tokens = cfg.train_batch * cfg.train_seq
+    return model_init_seconds(cfg) + (cfg.train_steps + 2) * train_step_seconds(cfg, tokens)
 
 
-# The roof's sizes per mode on a CPU (from tutor.measure.modes.ROOFLINE_MODES): array bytes, STREAM kernels,
-# GEMM sizes, dtypes and the per-size budget.
-ROOFLINE_CONFIGS: dict[str, dict[str, Any]] = {
-    mode: {"stream_bytes": r["stream_bytes"], "kernels": len(r["stream_kernels"]), "gemm_n": r["gemm_n"],
-           "dtypes": r["dtypes_cpu"], "budget_s": r["budget_s"]}
+@dataclass(frozen=True)
+class RoofRun:
+    """The roof's measurement of one mode on a CPU (from tutor.measure.modes.ROOFLINE_MODES): bytes of each
+    STREAM array, how many STREAM kernels, the GEMM sides and dtypes, and the seconds each size may take."""
+
+    stream_bytes: int
+    kernels: int
+    gemm_n: tuple[int, ...]
+    dtypes: tuple[str, ...]
+    budget_s: float
+
+
+ROOFLINE_CONFIGS: dict[str, RoofRun] = {
+    mode: RoofRun(stream_bytes=int(r["stream_bytes"]), kernels=len(r["stream_kernels"]), gemm_n=tuple(r["gemm_n"]),
+                  dtypes=tuple(r["dtypes_cpu"]), budget_s=float(r["budget_s"]))
     for mode, r in ROOFLINE_MODES.items()
 }
 
@@ -404,26 +443,26 @@ ROOFLINE_CONFIGS: dict[str, dict[str, Any]] = {
 def _stream_array_bytes(mode: str) -> int:
     cfg = ROOFLINE_CONFIGS[mode]
     if mode == "tiny":
-        return int(cfg["stream_bytes"])
+        return cfg.stream_bytes
     try:
         from tutor.measure.device import dram_working_set_bytes
 
-        return max(int(cfg["stream_bytes"]), dram_working_set_bytes())
+        return max(cfg.stream_bytes, dram_working_set_bytes())
     except Exception:  # sysfs unreadable: the default size
-        return int(cfg["stream_bytes"])
+        return cfg.stream_bytes
 
 
 def roofline_seconds(mode: str) -> float:
     """Measuring the roofline in ``mode`` at the slow rates (STREAM rounds, then GEMMs per dtype)."""
     cfg = ROOFLINE_CONFIGS[mode]
     array = _stream_array_bytes(mode)
-    seconds = cfg["kernels"] * (_setup_seconds(3 * array, 2 * array // 4) + 5 * 6 * 3 * array / BANDWIDTH_BYTES_PER_S
-                                + cfg["budget_s"])
-    for dtype in cfg["dtypes"]:
-        for n in cfg["gemm_n"]:
+    seconds = cfg.kernels * (_setup_seconds(3 * array, 2 * array // 4) + 5 * 6 * 3 * array / BANDWIDTH_BYTES_PER_S
+                             + cfg.budget_s)
+    for dtype in cfg.dtypes:
+        for n in cfg.gemm_n:
             q = {"m": n, "n": n, "k": n, "dtype": dtype}
             seconds += _timed_seconds(call_seconds("gemm", q), probe=4, warmup=2, min_repeats=3,
-                                      budget_s=cfg["budget_s"])
+                                      budget_s=cfg.budget_s)
     return seconds
 
 
@@ -432,7 +471,7 @@ def roofline_peak_bytes(mode: str) -> int:
     return 3 * _stream_array_bytes(mode)
 
 
-def _decode_config(mode: str, cfg: Mapping[str, Any]) -> dict[str, Any]:
+def _decode_config(mode: str, cfg: ModelRun) -> ModelRun:
     """The mode's model at the width decode will use on this machine (grown from the caches: see
     :mod:`tutor.measure.decode_sizing`)."""
     from tutor.measure.decode_sizing import reference_decode
@@ -440,8 +479,8 @@ def _decode_config(mode: str, cfg: Mapping[str, Any]) -> dict[str, Any]:
     try:
         sizing = reference_decode(mode)
     except Exception:  # caches unreadable: the mode's own model
-        return dict(cfg)
-    return {**cfg, "hidden": sizing.hidden, "intermediate": sizing.intermediate}
+        return cfg
+    return replace(cfg, hidden=sizing.hidden, intermediate=sizing.intermediate)
 
 
 def _fixed_estimate(op: str, mode: str, roofline_mode: str = "quick") -> Estimate:
@@ -450,14 +489,14 @@ def _fixed_estimate(op: str, mode: str, roofline_mode: str = "quick") -> Estimat
         return Estimate(roofline_peak_bytes(mode), roofline_seconds(mode), capped=False)
     if op == "decode":
         cfg = _decode_config(mode, cfg)
-        n = model_params(cfg)
-        kv = 2 * cfg["layers"] * cfg["hidden"] * (cfg["prompt"] + cfg["decode_steps"] + 8) * cfg["big_batch"] * 4
+        n = _params_of(cfg)
+        kv = 2 * cfg.layers * cfg.hidden * (cfg.prompt + cfg.decode_steps + 8) * cfg.big_batch * 4
         return Estimate(4 * n + kv, _decode_seconds(cfg), setup_seconds=roofline_seconds(roofline_mode),
                         capped=False)
     if op == "decode_gap":
         return _gap_estimate(mode, roofline_mode)
     if op == "train_step":
-        tokens = cfg["train_batch"] * cfg["train_seq"]
+        tokens = cfg.train_batch * cfg.train_seq
         return Estimate(train_peak_bytes(cfg, tokens), _train_seconds(cfg),
                         setup_seconds=roofline_seconds(roofline_mode), capped=False)
     # bench: the roofline, decode and a training step in the same mode
@@ -478,12 +517,13 @@ def _vram_estimate(p: Mapping[str, Any]) -> Estimate:
     full_flops = (6 if training else 2) * preset.n_params * tokens + (3 if training else 1) * attn
     gpu_seconds = full_flops / GPU_FLOPS_PER_S
     hidden = max(8, preset.hidden // 16 // max(1, preset.heads // 8)) * max(1, preset.heads // 8)
-    small = {"vocab": min(preset.vocab, 4096), "hidden": hidden, "layers": 2,
-             "intermediate": max(16, preset.intermediate // 16), "train_seq": min(p["seq_len"], 128)}
-    small_tokens = min(p["batch"], 2) * small["train_seq"]
+    small = ModelRun(vocab=min(preset.vocab, 4096), hidden=hidden, layers=2,
+                     intermediate=max(16, preset.intermediate // 16), prompt=0, decode_steps=0, decode_repeats=0,
+                     big_batch=1, train_batch=min(p["batch"], 2), train_seq=min(p["seq_len"], 128), train_steps=0)
+    small_tokens = small.train_batch * small.train_seq
     cpu_seconds = (3 if training else 1) * train_flops(small, small_tokens) / RATES["float32"]
     heads = max(1, preset.heads // 8)
-    scores = 4 * 3 * min(p["batch"], 2) * heads * small["train_seq"] ** 2 * small["layers"]
+    scores = 4 * 3 * small.train_batch * heads * small.train_seq ** 2 * small.layers
     cpu_peak = train_peak_bytes(small, small_tokens) + scores
     return Estimate(cpu_peak, max(gpu_seconds, cpu_seconds))
 
