@@ -141,3 +141,19 @@ def test_parameters_just_over_the_limit_are_refused_at_the_key_past_it(tmp_path:
     text = exercise_path.read_text(encoding="utf-8").splitlines()
     line = next(i for i, row in enumerate(text) if row.strip().startswith("p20:")) + 1
     assert [(p.line, p.message) for p in errors][:1] == [(line, "measure.params: more than 20 items (the limit)")]
+
+
+@pytest.mark.parametrize(("text", "english", "spanish"), [
+    ("a: " + "[" * 40 + "]" * 40 + "\n", "YAML: nesting deeper than 32 levels", "YAML: anidado a más de 32 niveles"),
+    ("a: &x [1]\nb: *x\n", "YAML: anchors and aliases (*name) are not allowed in course files",
+     "YAML: en los archivos del curso no se permiten anclas ni alias (*nombre)"),
+    ("a: [" + ",".join(["1"] * 100_001) + "]\n", "YAML: more than 100,000 values in one file",
+     "YAML: más de 100\u202f000 valores en un solo archivo"),
+])
+def test_the_yaml_limits_are_said_in_the_readers_language(tmp_path: Path, text: str, english: str,
+                                                          spanish: str) -> None:
+    path = tmp_path / "lessons" / "l.yaml"
+    path.parent.mkdir()
+    path.write_text(text, encoding="utf-8")
+    (problem,) = check_paths([path]).errors
+    assert problem.format("en").endswith(f"error: {english}") and problem.format("es").endswith(f"error: {spanish}")

@@ -174,19 +174,15 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         event = self.peek_event()
         cls = event.__class__
         if cls is AliasEvent:  # an anchor alone is harmless: every alias to it is refused
-            raise yaml.composer.ComposerError(
-                None, None, "anchors and aliases (*name) are not allowed in course files", event.start_mark
-            )
+            raise _Refused(Message.of("problem.yaml_alias"), event.start_mark)
         self._nodes += 1
         if self._nodes > MAX_NODES:
-            raise yaml.composer.ComposerError(
-                None, None, f"more than {MAX_NODES:,} values in one file", event.start_mark
-            )
+            raise _Refused(Message.of("problem.yaml_too_many_values", limit=MAX_NODES), event.start_mark)
         if cls is ScalarEvent:
             self.get_event()
             return self._scalar(event, is_key)
         if self._depth >= MAX_DEPTH:
-            raise yaml.composer.ComposerError(None, None, f"nesting deeper than {MAX_DEPTH} levels", event.start_mark)
+            raise _Refused(Message.of("problem.yaml_nested_over", limit=MAX_DEPTH), event.start_mark)
         self._depth += 1
         try:
             if cls is SequenceStartEvent:
@@ -336,7 +332,19 @@ class _CourseLoader(_Base):  # type: ignore[misc]
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
 
+class _Refused(yaml.composer.ComposerError):  # type: ignore[misc]
+    """A limit of the course format (aliases, values, nesting) met while composing: said by the catalog."""
+
+    def __init__(self, said: Message, mark: Any) -> None:
+        super().__init__(None, None, said.render("en"), mark)
+        self.said = said
+
+
 def _problem_from_yaml_error(path: Path, exc: yaml.YAMLError, text: str) -> Problem:
+    if isinstance(exc, _Refused):
+        at = exc.problem_mark
+        line, col = (at.line + 1, at.column + 1) if at is not None else (1, 1)
+        return Problem.of(path, line, col, exc.said)
     if isinstance(exc, yaml.reader.ReaderError):
         # libyaml counts bytes of the UTF-8 text, the Python reader counts characters
         offset = len(text.encode("utf-8")[: exc.position].decode("utf-8", "ignore")) if FAST_PARSER else exc.position
