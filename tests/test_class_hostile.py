@@ -720,3 +720,46 @@ def test_a_class_an_older_init_left_in_public_is_moved_to_its_own_schema(
         init_class(room.instructor)  # again: nothing to move, nothing changes
         with psycopg.connect(room.su, autocommit=True) as su:
             assert su.execute("SELECT count(*) FROM tutor.attempts").fetchone() == (1,)
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_init_follows_membership_chains_up_from_a_learner_and_down_to_who_can_become_one(
+    classroom: Classroom, pg_admin_dsn: str,
+) -> None:
+    """Up: ben in ``helpers`` in ``tutor_instructor`` reads every learner's rows; the refusal names where the chain
+    leads. Down: a role granted ana's role can ``SET ROLE`` to her and write in her name; it is refused too, and
+    so is one two steps down (granted a role that holds ana's)."""
+    import psycopg
+    from psycopg import sql
+
+    from tutor.progress.classroom import LearnerPrivileged
+
+    ana, ben = (sql.Identifier(classroom.learners[w].name) for w in ("ana", "ben"))
+    suffix = secrets.token_hex(3)
+    helpers, stranger, deeper = (sql.Identifier(f"{w}_{suffix}") for w in ("helpers", "stranger", "deeper"))
+    classroom.roles += [f"deeper_{suffix}", f"stranger_{suffix}", f"helpers_{suffix}"]
+    with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+        su.execute(sql.SQL("CREATE ROLE {} NOLOGIN IN ROLE tutor_instructor").format(helpers))
+        su.execute(sql.SQL("CREATE ROLE {} LOGIN").format(stranger))
+        su.execute(sql.SQL("CREATE ROLE {} LOGIN").format(deeper))
+    cases = (
+        (sql.SQL("GRANT {} TO {}").format(helpers, ben), sql.SQL("REVOKE {} FROM {}").format(helpers, ben),
+         (classroom.learners["ben"].name, "tutor_instructor")),
+        (sql.SQL("GRANT {} TO {}").format(ana, stranger), sql.SQL("REVOKE {} FROM {}").format(ana, stranger),
+         (f"stranger_{suffix}", "MEMBER OF", classroom.learners["ana"].name)),
+        (sql.SQL("GRANT {} TO {}; GRANT {} TO {}").format(ana, stranger, stranger, deeper),
+         sql.SQL("REVOKE {} FROM {}; REVOKE {} FROM {}").format(stranger, deeper, ana, stranger),
+         (f"deeper_{suffix}", "MEMBER OF", classroom.learners["ana"].name)),
+    )
+    for grant, undo, named in cases:
+        with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+            su.execute(grant)
+        try:
+            with pytest.raises(LearnerPrivileged) as refused:
+                init_class(classroom.admin)
+            said = str(refused.value)
+            assert all(word in said for word in named) and "\n" not in said, said
+        finally:
+            with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
+                su.execute(undo)
+    init_class(classroom.admin)

@@ -236,21 +236,34 @@ def _close_schemas(conn: Any, schema: str) -> None:
 
 
 #: Every role that holds the learner group, with whatever it has beyond it: role attributes that lift a limit, or
-#: membership of any other role (the instructor's, the owner's, a ``pg_*`` role that reads files or runs
-#: programs). The group itself is listed the same way. Empty ``extra`` is a plain learner.
+#: membership of any other role, followed through every chain of memberships (``ana`` in ``helpers`` in
+#: ``tutor_instructor`` lists both; a ``pg_*`` role that reads files or runs programs). The group itself is
+#: listed the same way. Then every other role that is a member, at any depth, of a learner's role: it can
+#: ``SET ROLE`` to that learner and write in their name (``MEMBER OF ana``). Empty ``extra`` is a plain learner.
 _LEARNER_RIGHTS_SQL = """
 SELECT r.rolname::pg_catalog.text,
        pg_catalog.concat_ws(', ',
          CASE WHEN r.rolsuper THEN 'SUPERUSER' END, CASE WHEN r.rolcreaterole THEN 'CREATEROLE' END,
          CASE WHEN r.rolcreatedb THEN 'CREATEDB' END, CASE WHEN r.rolbypassrls THEN 'BYPASSRLS' END,
          CASE WHEN r.rolreplication THEN 'REPLICATION' END,
-         (SELECT pg_catalog.string_agg(g.rolname::pg_catalog.text, ', ' ORDER BY g.rolname)
-            FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles g ON g.oid = m.roleid
-           WHERE m.member = r.oid AND g.rolname OPERATOR(pg_catalog.<>) %(group)s::pg_catalog.name))
+         (WITH RECURSIVE up (oid) AS (
+            SELECT m.roleid FROM pg_catalog.pg_auth_members m WHERE m.member OPERATOR(pg_catalog.=) r.oid
+            UNION SELECT m.roleid FROM pg_catalog.pg_auth_members m JOIN up ON m.member OPERATOR(pg_catalog.=) up.oid)
+          SELECT pg_catalog.string_agg(g.rolname::pg_catalog.text, ', ' ORDER BY g.rolname)
+            FROM up JOIN pg_catalog.pg_roles g ON g.oid OPERATOR(pg_catalog.=) up.oid
+           WHERE g.rolname OPERATOR(pg_catalog.<>) %(group)s::pg_catalog.name))
 FROM pg_catalog.pg_roles r
 WHERE r.rolname OPERATOR(pg_catalog.=) %(group)s::pg_catalog.name
    OR r.oid IN (SELECT m.member FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles g ON g.oid = m.roleid
                  WHERE g.rolname OPERATOR(pg_catalog.=) %(group)s::pg_catalog.name)
+UNION ALL
+SELECT r.rolname::pg_catalog.text, 'MEMBER OF ' OPERATOR(pg_catalog.||) pg_catalog.string_agg(
+         l.rolname::pg_catalog.text, ', ' ORDER BY l.rolname)
+  FROM pg_catalog.pg_roles r, pg_catalog.pg_roles l, pg_catalog.pg_roles g
+ WHERE g.rolname OPERATOR(pg_catalog.=) %(group)s::pg_catalog.name
+   AND l.oid IN (SELECT m.member FROM pg_catalog.pg_auth_members m WHERE m.roleid OPERATOR(pg_catalog.=) g.oid)
+   AND r.oid OPERATOR(pg_catalog.<>) l.oid AND NOT r.rolsuper AND pg_catalog.pg_has_role(r.oid, l.oid, 'MEMBER')
+ GROUP BY r.rolname
 ORDER BY 1
 """
 
