@@ -90,8 +90,11 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
     }
     if score == FULL_SCORE:
         key = "grade.number.within_spread" if helped else "grade.number.within"
-    elif score > 0:
+    elif score >= MOST_SCORE:
         key = "grade.number.close"
+    elif score > 0:  # the exercise's widest band still credits it: never "close" at 3×
+        key = "grade.number.some"
+        fields["band"] = RatioSaid.off(grading.some)
     else:
         key = "grade.number.off"
     fb: tuple[Message, ...] = (_feedback(key, **fields),)

@@ -1663,6 +1663,10 @@ MESSAGES: dict[str, str] = {
     "grade.low": "low",
     "grade.number.within": "Within {tolerance}: you said {said}, the truth is {truth}.",
     "grade.number.close": "Close but {direction} by {off}: you said {said}, the truth is {truth}.",
+    "grade.number.some": (
+        "Far: {direction} by {off}, though inside the widest band this exercise still credits (up to {band}): you said "
+        "{said}, the truth is {truth}."
+    ),
     "grade.number.off": "Off by {off} ({direction}): you said {said}, the truth is {truth}.",
     "grade.number.within_spread": "Within what this measurement can tell apart: you said {said}, the truth is {truth}.",
     "grade.number.spread": (

@@ -1791,6 +1791,10 @@ MESSAGES: dict[str, str] = {
     "grade.low": "baja",
     "grade.number.within": "Dentro del {tolerance}: dijiste {said}, la verdad es {truth}.",
     "grade.number.close": "Cerca, pero {direction} por {off}: dijiste {said}, la verdad es {truth}.",
+    "grade.number.some": (
+        "Lejos: {direction} por {off}, aunque dentro del margen más ancho que este ejercicio aún puntúa "
+        "(hasta {band}): dijiste {said}, la verdad es {truth}."
+    ),
     "grade.number.off": "Te alejaste {off} (demasiado {direction}): dijiste {said}, la verdad es {truth}.",
     "grade.number.within_spread": (
         "Dentro de lo que esta medida puede distinguir: dijiste {said}, la verdad es {truth}."
