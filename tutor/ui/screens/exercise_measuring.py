@@ -60,6 +60,11 @@ class ExerciseMeasuring(RoofRemeasure):
     def measurement_run(self) -> MeasurementRun:
         return self.panel.run
 
+    @property
+    def stalled_for(self) -> float | None:
+        """Seconds without a sign of life from the running measurement when it was found stalled, else None."""
+        return self.panel.stalled_for
+
     def _status(self, text: str, error: bool = False) -> None:
         self.panel.say(text, error)
 
