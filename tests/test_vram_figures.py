@@ -79,3 +79,21 @@ def test_a_cpu_fit_is_graded_against_the_formula_from_the_typed_figures() -> Non
     assert truth.details["measured_extrapolated_gb"] == pytest.approx(20.70987962900841)
     verdict = grade(exercise, parse_prediction(exercise, "fits", 0.8), truth)
     assert verdict.verdict == "correct"
+
+
+def test_a_gpu_run_s_figures_round_trip() -> None:
+    """The CUDA engine's shape (no GPU here: the JSON its _measure_cuda returns, an out-of-memory run)."""
+    raw = {"kind": "vram", "device": {"kind": "cuda", "name": "NVIDIA H200", "fingerprint": "g"},
+           "params": {"preset": "llama-3-70b"}, "preset": "llama-3-70b", "display": "Llama-3-70B", "mode": "training",
+           "dtype": "bfloat16", "batch": 8, "seq_len": 8192, "capacity_gb": 141,
+           "formula_bytes": {"weights": 1.4e11, "total": 1.2e12}, "formula_gb": 1200.0,
+           "formula_gb_parts": {"weights": 140.0, "total": 1200.0}, "device_kind": "cuda",
+           "label": "measured on the GPU", "peak_allocated_bytes": 1.39e11, "peak_reserved_bytes": 1.4e11,
+           "context_bytes": 6.0e8, "context_source": "measured (device used − torch reserved)",
+           "context_kind": "measured", "gpu_total_bytes": 1.5e11, "free_after_bytes": 1.4e11,
+           "total_bytes": 1.396e11, "total_gb": 139.6, "oom": True, "error": "CUDA out of memory.", "fits": False,
+           "verdict": "does not fit", "note": "out of memory on this GPU: does not fit"}
+    m = Measurement.from_json(raw)
+    assert m.vram is not None and m.vram.oom and m.vram.fits is False and m.vram.error == "CUDA out of memory."
+    assert m.vram.peak_allocated_bytes == 1.39e11 and m.vram.extrapolated_bytes is None
+    assert m.to_json() == raw
