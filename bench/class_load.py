@@ -130,7 +130,7 @@ def main() -> int:
         with psycopg.connect(admin_base, autocommit=True) as conn:
             conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
         admin = with_schema(admin_base, schema)
-        init_class(admin)
+        init_class(admin, allow_superuser=True)  # the throwaway cluster's superuser
         learners = []
         for i in range(args.learners):
             creds = add_learner(admin, f"load_{schema[-6:]}_{i:02d}")

@@ -169,7 +169,7 @@ def classroom(stores: Stores) -> Iterator[Classroom]:
     from tutor.progress.classroom import add_learner, init_class
 
     admin = stores.spec("cls")
-    init_class(admin)
+    init_class(admin, allow_superuser=True)  # the test cluster's superuser
     suffix = secrets.token_hex(3)
     room = Classroom(admin, {}, [])
     try:

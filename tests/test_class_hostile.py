@@ -322,7 +322,7 @@ def test_init_refuses_a_learner_with_more_than_a_learners_rights(classroom: Clas
     from tutor.progress.classroom import LearnerPrivileged
 
     ben = sql.Identifier(classroom.learners["ben"].name)
-    init_class(classroom.admin)  # a plain class passes
+    init_class(classroom.admin, allow_superuser=True)  # a plain class passes
     for grant, undo in (
         (sql.SQL("GRANT tutor_instructor TO {}").format(ben), sql.SQL("REVOKE tutor_instructor FROM {}").format(ben)),
         (sql.SQL("GRANT pg_execute_server_program TO {}").format(ben),
@@ -335,12 +335,12 @@ def test_init_refuses_a_learner_with_more_than_a_learners_rights(classroom: Clas
             su.execute(grant)
         try:
             with pytest.raises(LearnerPrivileged) as refused:
-                init_class(classroom.admin)
+                init_class(classroom.admin, allow_superuser=True)
             assert "more than a learner's rights" in str(refused.value)
         finally:
             with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
                 su.execute(undo)
-    init_class(classroom.admin)
+    init_class(classroom.admin, allow_superuser=True)
 
 
 # -- tutor serve: only its own pages open sessions, and not without limit ---------------------------------------
@@ -756,10 +756,29 @@ def test_init_follows_membership_chains_up_from_a_learner_and_down_to_who_can_be
             su.execute(grant)
         try:
             with pytest.raises(LearnerPrivileged) as refused:
-                init_class(classroom.admin)
+                init_class(classroom.admin, allow_superuser=True)
             said = str(refused.value)
             assert all(word in said for word in named) and "\n" not in said, said
         finally:
             with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
                 su.execute(undo)
-    init_class(classroom.admin)
+    init_class(classroom.admin, allow_superuser=True)
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_init_refuses_to_set_a_class_up_as_a_superuser_unless_told(
+    classroom: Classroom, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The class needs a CREATEROLE instructor (the README's ``teacher``, as in ``readme_class``); as a superuser
+    anything a learner made run as the instructor would run with every right on the server."""
+    from tutor.cli import main
+    from tutor.progress.classroom import InstructorSuperuser
+
+    with pytest.raises(InstructorSuperuser) as refused:
+        init_class(classroom.admin)
+    assert "is a superuser" in str(refused.value) and "--allow-superuser" in str(refused.value)
+    assert main(["class", "init", "--store", classroom.admin, "--lang", "es"]) == 2
+    said = capsys.readouterr().err
+    assert "es superusuario" in said and "createuser --createrole" in said
+    assert main(["class", "init", "--store", classroom.admin, "--lang", "en", "--allow-superuser"]) == 0
+    capsys.readouterr()

@@ -28,6 +28,7 @@ def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
 
     init = actions.add_parser("init", help=t("cli.help.class.init", lang))
     add_common_options(init)
+    init.add_argument("--allow-superuser", action="store_true", help=t("cli.help.class.allow_superuser", lang))
     add_lang_option(init)
     init.set_defaults(func=run_init)
 
@@ -103,7 +104,7 @@ def _lang(args: argparse.Namespace) -> Lang:
 def run_init(args: argparse.Namespace) -> int:
     from tutor.progress.classroom import init_class
 
-    setup = init_class(_admin_dsn())
+    setup = init_class(_admin_dsn(), allow_superuser=args.allow_superuser)
     print(t("class.init_done", _lang(args), server=setup.server, schema=setup.schema, owner=setup.owner,
             count=len(setup.tables)))
     return 0

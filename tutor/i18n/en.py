@@ -273,6 +273,7 @@ MESSAGES: dict[str, str] = {
         "own, and report on the class. Needs --store postgresql://… (the instructor's connection) or TUTOR_STORE."
     ),
     "cli.help.class.init": "create the schema, the roles and row-level security (idempotent)",
+    "cli.help.class.allow_superuser": "set the class up even though your login is a superuser (not advised)",
     "cli.help.class.add_learner": "create a learner's role and print their token, once",
     "cli.help.class.add_learner.name": "the learner's name: lower-case letters, digits, _",
     "cli.help.class.add_learner.host": (
@@ -719,6 +720,11 @@ MESSAGES: dict[str, str] = {
     "class.lease_not_found": "no device lease held now matches; see tutor class leases",
     "class.break_denied": (
         "this role may not end {learner}'s session: as the server's superuser run GRANT pg_signal_backend TO {owner}"
+    ),
+    "class.instructor_superuser": (
+        "refused: {name} is a superuser, and a class needs no more than a CREATEROLE role (see the README): "
+        "anything a learner made run as the instructor would run with every right on the server. Create one "
+        "(createuser --createrole --pwprompt teacher) and run tutor class init as it, or pass --allow-superuser"
     ),
     "class.learner_privileged": (
         "refused: the learner role {name} has more than a learner's rights ({extra}; {more} more like it). As its "

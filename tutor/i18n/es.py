@@ -326,6 +326,7 @@ MESSAGES: dict[str, str] = {
         "TUTOR_STORE."
     ),
     "cli.help.class.init": "crea el esquema, los roles y la seguridad por filas (se puede repetir sin daño)",
+    "cli.help.class.allow_superuser": "prepara la clase aunque tu usuario sea superusuario (no recomendado)",
     "cli.help.class.add_learner": "crea el rol de un alumno y muestra su token, una sola vez",
     "cli.help.class.add_learner.name": "el nombre del alumno: minúsculas, dígitos, _",
     "cli.help.class.add_learner.host": (
@@ -793,6 +794,12 @@ MESSAGES: dict[str, str] = {
     "class.break_denied": (
         "este rol no puede terminar la sesión de {learner}: como superusuario del servidor ejecuta GRANT "
         "pg_signal_backend TO {owner}"
+    ),
+    "class.instructor_superuser": (
+        "rechazado: {name} es superusuario, y una clase no necesita más que un rol con CREATEROLE (ver el README): "
+        "lo que un alumno lograra ejecutar como el instructor se ejecutaría con todos los derechos del servidor. "
+        "Crea uno (createuser --createrole --pwprompt teacher) y ejecuta tutor class init con él, o pasa "
+        "--allow-superuser"
     ),
     "class.learner_privileged": (
         "rechazado: el rol de alumno {name} tiene más derechos que los de un alumno ({extra}; {more} más así). Como "

@@ -46,6 +46,7 @@ __all__ = [
     "BreakDenied",
     "ClassError",
     "ClassSetup",
+    "InstructorSuperuser",
     "LearnerCredentials",
     "LearnerPrivileged",
     "LearnerRole",
@@ -365,11 +366,19 @@ def _let_in(conn: Any, name: str) -> None:
     conn.execute(sql.SQL("GRANT CONNECT ON DATABASE {} TO {}").format(sql.Identifier(db), sql.Identifier(name)))
 
 
-def init_class(admin_dsn: str) -> ClassSetup:
+class InstructorSuperuser(ClassError):
+    """The instructor's login is a superuser: whatever a learner manages to make run as the instructor would run
+    with every right on the server (its files, its programs). A ``CREATEROLE`` role is all a class needs."""
+
+    code = "class.instructor_superuser"
+
+
+def init_class(admin_dsn: str, *, allow_superuser: bool = False) -> ClassSetup:
     """Create (or bring up to date) the class's schema, its group roles and its row-level security. Idempotent.
 
     Refused (:class:`~tutor.progress.postgres.SchemaWritable`) while any role but the owner may create in the
-    class's schema, after revoking what the instructor can revoke."""
+    class's schema, after revoking what the instructor can revoke; (:class:`InstructorSuperuser`) when the
+    instructor's login is a superuser, unless ``allow_superuser`` (``--allow-superuser``)."""
     import psycopg
     from psycopg import sql
 
@@ -377,6 +386,10 @@ def init_class(admin_dsn: str) -> ClassSetup:
     try:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
             schema = pin_search_path(conn, where=where, check=False)
+            me = conn.execute("SELECT r.rolname::pg_catalog.text, r.rolsuper FROM pg_catalog.pg_roles r"
+                              " WHERE r.rolname OPERATOR(pg_catalog.=) session_user").fetchone()
+            if me is not None and me[1] and not allow_superuser:
+                raise InstructorSuperuser(name=str(me[0]))
             _close_schemas(conn, schema)
             if schema == "public":  # a class in a database of its own: the tutor's objects go in their own schema
                 schema = _class_schema(conn)
