@@ -626,6 +626,7 @@ MESSAGES: dict[str, str] = {
     "formula.fraction_of_peak.name": "fraction of peak = achieved FLOP/s ÷ peak FLOP/s",
     "formula.flops_ratio.name": "FLOP/s ratio = one rate ÷ another",
     "formula.bandwidth_ratio.name": "bandwidth ratio = one bandwidth ÷ another",
+    "formula.speedup_over_bandwidth_bound.name": "speed-up = (bytes ÷ bandwidth) ÷ measured time",
     "formula.time_at_rate_s.name": "time = FLOPs ÷ FLOP/s",
     "formula.time_at_bandwidth_s.name": "time = bytes ÷ bandwidth",
     "ex.prediction": "Your prediction",

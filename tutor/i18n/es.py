@@ -696,6 +696,7 @@ MESSAGES: dict[str, str] = {
     "formula.fraction_of_peak.name": "fracción del pico = FLOP/s logrados ÷ FLOP/s pico",
     "formula.flops_ratio.name": "razón de FLOP/s = un ritmo ÷ otro",
     "formula.bandwidth_ratio.name": "razón de anchos de banda = uno ÷ otro",
+    "formula.speedup_over_bandwidth_bound.name": "aceleración = (bytes ÷ ancho de banda) ÷ tiempo medido",
     "formula.time_at_rate_s.name": "tiempo = FLOPs ÷ FLOP/s",
     "formula.time_at_bandwidth_s.name": "tiempo = bytes ÷ ancho de banda",
     "ex.prediction": "Tu predicción",

@@ -180,6 +180,32 @@ def _bmm(p: dict[str, Any], dev: str) -> Callable[[], Any]:
     return lambda: torch.bmm(a, b, out=c)
 
 
+def _mlp_block(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    t, h, dtype = p["tokens"], p["hidden"], p["dtype"]
+    x = rand(t, h, dtype=dtype, device=dev)
+    ln_w, ln_b = rand(h, dtype=dtype, device=dev), rand(h, dtype=dtype, device=dev)
+    # Weights scaled by 1/√fan-in, as an initialised layer is: the activations stay O(1) in every dtype.
+    w1 = rand(4 * h, h, dtype=dtype, device=dev).mul_(h ** -0.5)
+    w2 = rand(h, 4 * h, dtype=dtype, device=dev).mul_((4 * h) ** -0.5)
+    functional = torch.nn.functional
+
+    def block() -> torch.Tensor:
+        y = functional.linear(functional.layer_norm(x, (h,), ln_w, ln_b), w1)
+        return x + functional.linear(functional.gelu(y), w2)
+
+    return block
+
+
+def _matvec_int8(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+    """torch's weight-only int8 kernel (``_weight_int8pack_mm``, what torchao's int8 weight-only quantisation
+    runs): int8 weights in [1, 127] (none zero), a bf16 scale per output row, one bf16 activation row."""
+    generator = torch.Generator(device="cpu").manual_seed(0)
+    w = torch.randint(1, 128, (p["rows"], p["cols"]), dtype=torch.int8, generator=generator).to(dev)
+    x = rand(1, p["cols"], dtype="bfloat16", device=dev)
+    scales = rand(p["rows"], dtype="bfloat16", device=dev)
+    return lambda: torch._weight_int8pack_mm(x, w, scales)
+
+
 def _qkv(p: dict[str, Any], dev: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     shape = (p["batch"], p["heads"], p["seq_len"], p["head_dim"])
     return tuple(rand(*shape, dtype=p["dtype"], device=dev) for _ in range(3))  # type: ignore[return-value]
@@ -212,6 +238,8 @@ _TORCH_BUILDERS: dict[str, Callable[[dict[str, Any], str], Callable[[], Any]]] =
     "layernorm": _layernorm,
     "gemm": _gemm,
     "bmm": _bmm,
+    "mlp_block": _mlp_block,
+    "matvec_int8": _matvec_int8,
     "attention_naive": _attention_naive,
     "attention_sdpa": _attention_sdpa,
 }

@@ -216,6 +216,29 @@ WORKLOADS: dict[str, Workload] = {
             tags=("compute",),
         ),
         Workload(
+            "mlp_block",
+            "a transformer MLP block on T tokens: x + W2·gelu(W1·layer_norm(x)), W1 4h×h and W2 h×4h (two GEMMs of "
+            "8·T·h² FLOPs each; the layer norm, GELU and residual add ≈ 41·T·h FLOPs)",
+            (_int("tokens", 512, 1, 8192, "tokens (rows of x)"), _int("hidden", 1024, 16, 8192, "model width h"),
+             _dtype()),
+            lambda p: 16 * p["tokens"] * p["hidden"] ** 2 + 41 * p["tokens"] * p["hidden"],
+            # At minimum traffic: the two weight matrices and the layer norm's parameters read, x read, out written.
+            lambda p: int((8 * p["hidden"] ** 2 + 2 * p["hidden"] + 2 * p["tokens"] * p["hidden"]) * _b(p)),
+            # Weights, x, the normalised x, the 4h-wide activation before and after GELU, and the output.
+            lambda p: int((8 * p["hidden"] ** 2 + 2 * p["hidden"] + 11 * p["tokens"] * p["hidden"]) * _b(p)),
+            tags=("compute",),
+        ),
+        Workload(
+            "matvec_int8",
+            "weight-only int8 matvec y = (x·Wᵀ)·s: W rows×cols int8 (1 B a weight), one bf16 scale a row, x bf16 "
+            "(2·rows·cols FLOPs; reads the int8 weights once)",
+            (_int("rows", 8192, 16, 16384, "output features"), _int("cols", 8192, 16, 16384, "input features"),),
+            lambda p: 2 * p["rows"] * p["cols"],
+            lambda p: p["rows"] * p["cols"] + 2 * p["cols"] + 4 * p["rows"],
+            lambda p: p["rows"] * p["cols"] + 2 * p["cols"] + 4 * p["rows"],
+            tags=("memory", "quantised"),
+        ),
+        Workload(
             "attention_naive",
             "softmax(Q·Kᵀ/√d)·V with the S×S score matrix materialised (4·B·H·S²·D matmul FLOPs)",
             _ATTN_PARAMS,

@@ -25,6 +25,8 @@ _WORKLOAD_FUNCTIONS: dict[str, tuple[str, ...]] = {
     "layernorm": ("_layernorm",),
     "gemm": ("_gemm",),
     "bmm": ("_bmm",),
+    "mlp_block": ("_mlp_block",),
+    "matvec_int8": ("_matvec_int8",),
     "attention_naive": ("_attention_naive", "_qkv", "attention_math"),
     "attention_sdpa": ("_attention_sdpa", "_qkv"),
     "matmul_python": ("_matmul_python", "matmul_python"),

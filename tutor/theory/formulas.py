@@ -220,6 +220,18 @@ def time_at_bandwidth_s(bytes_moved: float, bandwidth_gbs: float) -> float:
     return bytes_moved / (bandwidth_gbs * GB)
 
 
+def speedup_over_bandwidth_bound(
+    bytes_moved: float, bandwidth_gbs: float, time_s: float, bytes_scale: float = 1.0
+) -> float:
+    """How many times faster a measured ``time_s`` is than the fastest possible run of a kernel that moves
+    ``bytes_scale × bytes_moved`` at ``bandwidth_gbs`` (its memory-roof time): e.g. an int8 matvec (its measured
+    bytes) against the fp32 matvec of the same shape (4× those bytes) at the measured roof (claim 4 of Fase 1:
+    quantisation saves bytes)."""
+    if time_s <= 0:
+        raise FormulaError("the measured time must be positive")
+    return time_at_bandwidth_s(bytes_scale * bytes_moved, bandwidth_gbs) / time_s
+
+
 def time_at_rate_s(flops: float, rate_gflops: float) -> float:
     """Seconds to do ``flops`` floating-point operations at ``rate_gflops``."""
     if rate_gflops <= 0:
@@ -521,6 +533,15 @@ FORMULAS: dict[str, FormulaSpec] = {
             (_f("numerator_gbs", "GB/s", 0, 1e7), _f("denominator_gbs", "GB/s", 1e-6, 1e7)),
             "fraction",
             "one bandwidth ÷ another",
+        ),
+        FormulaSpec(
+            "speedup_over_bandwidth_bound",
+            speedup_over_bandwidth_bound,
+            (_f("bytes_moved", "bytes", 0, _BIG), _f("bandwidth_gbs", "GB/s", 1e-3, 1e6),
+             _f("time_s", "s", 1e-12, 1e6), _f("bytes_scale", "x", 1e-3, 1e3, 1.0)),
+            "fraction",
+            "(bytes_scale × bytes ÷ bandwidth) ÷ measured time: the memory-roof time of another kernel over this"
+            " one's",
         ),
         FormulaSpec(
             "time_at_rate_s",
