@@ -1,11 +1,11 @@
-"""How long a large course takes to check and to outline (issue 10, scale: ``lessons check`` under 10 s for 5,000
-lessons; the map paints from the outline).
+"""How long a large course takes to check and to load (issue 10, scale: ``lessons check`` under 10 s for 5,000
+lessons).
 
     .venv/bin/python bench/content_scale.py [--lessons 5000] [--sections 1]
 
 Builds a course of N lessons (each with one exercise) in a temporary folder, then times, best of three:
-``tutor lessons check DIR`` as a user runs it (a fresh process, start-up included); ``outline_course(DIR)`` (what
-the map needs to paint); ``load_course(DIR)`` in-process (the full, validated load).
+``tutor lessons check DIR`` as a user runs it (a fresh process, start-up included); ``load_course(DIR)``
+in-process (the full, validated load).
 """
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def main() -> int:
     parser.add_argument("--sections", type=int, default=1, help="theory sections per lesson")
     args = parser.parse_args()
 
-    from tutor.content import load_course, outline_course
+    from tutor.content import load_course
     from tutor.content.yaml_source import FAST_PARSER
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -106,14 +106,10 @@ def main() -> int:
             assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
             assert last == f"{args.lessons} lessons, {args.lessons} exercises, no problems", last
 
-        def outline() -> None:
-            assert len(outline_course(root).lessons) == args.lessons
-
         def full() -> None:
             assert len(load_course(root).lessons) == args.lessons
 
         print(f"tutor lessons check (a fresh process): {best(check)}   (target: under 10 s)")
-        print(f"outline_course (what the map paints):  {best(outline)}   (target: the map within 2 s)")
         print(f"load_course (full validation):         {best(full)}")
     return 0
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.content import EXERCISE, LESSON, write_course
-from tutor.content import check_paths, load_course, outline_course, walk
+from tutor.content import check_paths, load_course, walk
 from tutor.content.yaml_source import FAST_PARSER
 
 DIAGNOSE = """\
@@ -289,36 +289,7 @@ def test_a_raw_control_byte_is_located_not_an_internal_error(tmp_path: Path) -> 
     assert errors == [f"{root / 'lessons' / 'l1.yaml'}:4:9: error: control character U+0001; course text must be plain"]
 
 
-# -- 9. scale: the outline the map paints from -----------------------------------------------------------------
-
-
-def test_the_outline_reads_only_the_top_of_each_lesson(tmp_path: Path) -> None:
-    root = make_course(tmp_path)
-    # everything after the title is broken: the outline never parses that far; the full load says where
-    (root / "lessons" / "l2.yaml").write_text(
-        LESSON.replace("demo-l1", "demo-l2").replace("order: 1", "order: 2").replace(
-            'title: {es: "Uno", en: "One"}', 'title: {es: "Dos\\e[31m", en: "Two"}'
-        ).replace("sections:\n", "sections: [\n")
-    )
-    outline = outline_course(root)
-    assert [(x.id, x.order, x.title_in("es"), x.title_in("en")) for x in outline.lessons_in("demo")] == [
-        ("demo-l1", 1, "Uno", "One"),
-        ("demo-l2", 2, "Dos[31m", "Two"),  # cleaned: no ESC reaches the map
-    ]
-    assert [lvl.id for lvl in outline.levels] == ["demo"]
-    assert "demo-l2" not in load_course(root).lessons
-
-
-def test_the_outline_of_a_large_course_is_fast(tmp_path: Path) -> None:
-    (tmp_path / "lessons").mkdir()
-    for i in range(2000):
-        (tmp_path / "lessons" / f"l{i:04d}.yaml").write_text(
-            LESSON.replace("demo-l1", f"l{i:04d}").replace("order: 1", f"order: {i}") + "# " + "x" * 2000 + "\n"
-        )
-    start = time.perf_counter()
-    outline = outline_course(tmp_path)
-    assert time.perf_counter() - start < 5  # about 0.1 s here; a full load of the same course takes seconds
-    assert len(outline.lessons_in("demo")) == 2000 and outline.problems == []
+# -- 9. the parser -----------------------------------------------------------------------------------------------
 
 
 def test_libyaml_does_the_scanning_when_pyyaml_has_it() -> None:
@@ -332,24 +303,3 @@ def test_a_long_unknown_key_is_cut_short_in_its_message(tmp_path: Path) -> None:
     [error] = lines_of(load_course(root).errors)
     expected = f"l1.yaml:5:3: error: {'k' * 60}…: unknown field (not part of the format; check the spelling)"
     assert error.endswith(expected), error
-
-
-def test_the_outline_keeps_the_walks_bounds(tmp_path: Path) -> None:
-    root = make_course(tmp_path / "c")
-    os.mkfifo(root / "lessons" / "pipe.yaml")
-    (root / "lessons" / "all").symlink_to("/")
-    with open(root / "lessons" / "big.yaml", "wb") as f:
-        f.truncate(3 * 10**9)
-    code = (
-        "import sys; from pathlib import Path; from tutor.content import outline_course; "
-        "o = outline_course(Path(sys.argv[1])); print(sorted(o.lessons)); "
-        "[print(p.format()) for p in sorted(o.problems)]"
-    )
-    result = subprocess.run([sys.executable, "-c", code, str(root)], capture_output=True, text=True, timeout=30,
-                            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT)))
-    assert result.returncode == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[0] == "['demo-l1']"
-    assert [line.split(": error: ")[0].rsplit("/", 1)[1] for line in lines[1:]] == [
-        "all:1:1", "big.yaml:1:1", "pipe.yaml:1:1",
-    ]

@@ -3,7 +3,6 @@
 from tutor.content import walk
 from tutor.content.loader import Course, InvalidFile, check_paths, load_course
 from tutor.content.models import Exercise, Lab, Lesson, Section, Text
-from tutor.content.outline import LessonOutline, Outline, outline_course
 from tutor.content.problems import Problem
 
 __all__ = [
@@ -12,13 +11,10 @@ __all__ = [
     "InvalidFile",
     "Lab",
     "Lesson",
-    "LessonOutline",
-    "Outline",
     "Problem",
     "Section",
     "Text",
     "check_paths",
     "load_course",
-    "outline_course",
     "walk",
 ]

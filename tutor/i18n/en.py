@@ -1833,7 +1833,6 @@ MESSAGES: dict[str, str] = {
     "problem.too_many_entries": "more than {limit} entries in the course folders; the rest were not read",
     "problem.too_deep_folders": "folders nested more than {limit} levels deep; not read",
     "problem.too_many_files": "more than {limit} course files; this one and the rest were not read",
-    "problem.no_id_level": "no valid 'id' and 'level' at the top of the lesson",
     "problem.not_found": "no such file or folder",
     "problem.course_not_found": "course folder not found",
     "problem.pydantic.string_type": "expected text",
@@ -1923,7 +1922,6 @@ MESSAGES: dict[str, str] = {
         "the answer ({answer}) appears in the theory of lesson {lesson}, read just before this exercise: move "
         "the worked example after the exercise or use other numbers"
     ),
-    "problem.cannot_outline": "cannot be outlined: {reason}",
     "lessons.summary": "{lessons}, {exercises}, {verdict}",
     "lessons.no_problems": "no problems",
     "count.problem.one": "{n} problem",

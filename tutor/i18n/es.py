@@ -1967,7 +1967,6 @@ MESSAGES: dict[str, str] = {
     "problem.too_many_entries": "más de {limit} entradas en las carpetas del curso; el resto no se leyó",
     "problem.too_deep_folders": "carpetas anidadas a más de {limit} niveles; no se leyó",
     "problem.too_many_files": "más de {limit} archivos de curso; este y el resto no se leyeron",
-    "problem.no_id_level": "no hay 'id' y 'level' válidos al principio de la lección",
     "problem.not_found": "no existe ese archivo o carpeta",
     "problem.course_not_found": "no se encontró la carpeta del curso",
     "problem.pydantic.string_type": "se esperaba texto",
@@ -2066,7 +2065,6 @@ MESSAGES: dict[str, str] = {
         "la respuesta ({answer}) aparece en la teoría de la lección {lesson}, que se lee justo antes de este "
         "ejercicio: mueve el ejemplo resuelto después del ejercicio o usa otros números"
     ),
-    "problem.cannot_outline": "no se puede resumir: {reason}",
     "lessons.summary": "{lessons}, {exercises}, {verdict}",
     "lessons.no_problems": "ningún problema",
     "count.problem.one": "{n} problema",
