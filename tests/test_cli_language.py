@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from tutor.cli import build_parser, main
-from tutor.commands.parsing import argv_lang, translate_error
+from tutor.commands.parsing import TutorParser, argv_lang
 from tutor.i18n import Lang, en, es
 from tutor.telemetry.spec import BackendSpecError, open_backend
 
@@ -193,6 +193,10 @@ def test_the_language_is_decided_before_parsing(monkeypatch: pytest.MonkeyPatch)
     assert argv_lang(["exercise"]) == "es" and argv_lang(["exercise", "--lang", "en"]) == "en"
 
 
-def test_an_unknown_message_stays_as_it_came_but_cleaned() -> None:
-    assert translate_error("something new\x1b[2J happened", "es") == "something new[2J happened"
-    assert translate_error("expected 2 arguments", "es") == "se esperaban 2 argumentos"
+def test_an_unknown_message_stays_as_it_came_but_cleaned(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        TutorParser("tutor", lang="es").error("something new\x1b[2J happened")
+    assert capsys.readouterr().err.endswith("\ntutor: error: something new[2J happened\n")
+    with pytest.raises(SystemExit):
+        TutorParser("tutor", lang="es").parse_args(["a", "b"])
+    assert capsys.readouterr().err.endswith("tutor: error: argumentos no reconocidos: a b\n")

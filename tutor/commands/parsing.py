@@ -2,115 +2,60 @@
 
 Every parser of ``tutor`` is a :class:`TutorParser` built for one language (decided before parsing by
 :func:`argv_lang`, the same rule as :func:`tutor.commands.output_lang`). Its descriptions and help texts are
-catalog strings (``cli.help.*``), rendered when the parser is built; what argparse itself writes is translated
-here, inside the subclass:
+catalog strings (``cli.help.*``), rendered when the parser is built. What argparse itself writes ("usage: ",
+"positional arguments", "the following arguments are required: %s", ...) it passes through its module-level
+``_`` and ``ngettext``, looked up when it writes; while a tutor parser is built, parses, formats its help or
+reports an error, those two point at the parser's language's catalog (:func:`argparse_speaks`), where argparse's
+English msgids have their translations (:mod:`tutor.i18n.argparse_ids`). Other parsers in the process are
+untouched, and the names are restored afterwards.
 
-* the titles it creates ("positional arguments", "options"), ``-h``'s help and the "usage: " prefix are set when
-  the parser and its help formatter are made;
-* its errors reach :meth:`TutorParser.error` as English text (CPython formats them through ``gettext`` and then
-  calls ``error``). The English templates are those of CPython's ``argparse`` (:data:`ARGPARSE_TEMPLATES`); each
-  becomes a pattern, and a message that matches one is rendered again from the catalog (``argparse.*``), with the
-  values the user typed cleaned of control characters (:func:`tutor.untrusted.clean_line`).
-
-Why not gettext: argparse binds ``gettext.gettext`` at import time, so translating through it would mean ``.mo``
-files (a second catalog beside the project's one) or replacing ``argparse._``/``gettext`` for the whole process,
-which would also change what every other library's parser prints. The subclass changes only ``tutor``'s parsers.
-A message whose template changes in a later Python shows in English, cleaned; ``tests/test_cli_language.py``
-produces every translated error and fails if one stops matching.
+A value the user typed reaches the error as text (the catalog writes ``'%(value)s'``/``«%(value)s»`` where
+argparse's English writes ``%(value)r``, whose escapes would show ``\\x1b``), and the whole message is cleaned of
+control characters (:func:`tutor.untrusted.clean_line`) before it is printed.
 """
 
 from __future__ import annotations
 
 import argparse
-import ast
 import functools
-import re
 import sys
-from collections.abc import Iterable, Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, NoReturn, TypeVar
 
-from tutor.i18n import LANGS, Lang, as_lang, t, tn
+from tutor.i18n import LANGS, N_, Lang, as_lang, t
+from tutor.i18n.catalog import translations
 from tutor.untrusted import clean_line
 
-# English templates as CPython's argparse writes them (3.11; each ``%s`` given a name), with the catalog key that
-# renders each. ``%(name)r``: a value the user typed (shown cleaned); ``%(name)s``: names from the parser.
-ARGPARSE_TEMPLATES: tuple[tuple[str, str], ...] = (
-    ("argparse.required", "the following arguments are required: %(names)s"),
-    ("argparse.unrecognized", "unrecognized arguments: %(args)s"),
-    ("argparse.one_of_required", "one of the arguments %(names)s is required"),
-    ("argparse.not_allowed_with", "not allowed with argument %(other)s"),
-    ("argparse.invalid_choice", "invalid choice: %(value)r (choose from %(choices)s)"),
-    ("argparse.expected_one", "expected one argument"),
-    ("argparse.expected_at_most_one", "expected at most one argument"),
-    ("argparse.expected_at_least_one", "expected at least one argument"),
-    ("argparse.expected_n", "expected %(n)s arguments?"),
-    ("argparse.invalid_value", "invalid %(type)s value: %(value)r"),
-    ("argparse.ambiguous", "ambiguous option: %(option)s could match %(matches)s"),
-    ("argparse.ignored_explicit", "ignored explicit argument %(value)r"),
-    ("argparse.unknown_parser", "unknown parser %(value)r (choices: %(choices)s)"),
-)
-_ARGUMENT = re.compile(r"argument (?P<argument>.+?): (?P<message>.*)", re.DOTALL)
-# argparse's type names for the ``type=`` callables tutor uses; another shows as its name
-_TYPE_KEYS = {"int": "argparse.type.int", "float": "argparse.type.float"}
+_T = TypeVar("_T")
+# argparse names a bad value's type by its callable's ``__name__`` ("invalid int value"): in the reader's words
+_TYPE_KEYS: dict[Callable[[str], Any], str] = {int: N_("argparse.type.int"), float: N_("argparse.type.float")}
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    out = []
-    for piece in re.split(r"(%\(\w+\)[sr])", template):
-        named = re.fullmatch(r"%\((\w+)\)([sr])", piece)
-        if named:
-            out.append(f"(?P<{named.group(1)}__{named.group(2)}>.+?)")
-        else:
-            # the template's literal text; "arguments?" (argparse's ngettext) is the one regex in it
-            out.append(re.escape(piece).replace(r"arguments\?", "arguments?"))
-    return re.compile("".join(out), re.DOTALL)
-
-
-_PATTERNS = tuple((key, _pattern(template)) for key, template in ARGPARSE_TEMPLATES)
-
-
-def _typed_value(shown: str) -> str:
-    """A value argparse showed with ``%r``, as the user typed it (cleaned): ``'\\x1b]52…'`` → ``]52…``."""
+@contextmanager
+def argparse_speaks(lang: Lang) -> Iterator[None]:
+    """argparse's ``_`` and ``ngettext`` on ``lang``'s catalog for the duration (nested uses restore in turn)."""
+    catalog = translations(lang)
+    saved = (getattr(argparse, "_"), getattr(argparse, "ngettext"))  # noqa: B009
+    setattr(argparse, "_", catalog.gettext)  # noqa: B010
+    setattr(argparse, "ngettext", catalog.ngettext)  # noqa: B010
     try:
-        value = ast.literal_eval(shown)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        value = shown
-    return clean_line(value if isinstance(value, str) else shown)
+        yield
+    finally:
+        setattr(argparse, "_", saved[0])  # noqa: B010
+        setattr(argparse, "ngettext", saved[1])  # noqa: B010
 
 
-def translate_error(message: str, lang: Lang) -> str:
-    """One argparse error message in ``lang`` (unknown ones as they came, cleaned of control characters)."""
-    argument = _ARGUMENT.fullmatch(message)
-    if argument:
-        return t("argparse.argument", lang, argument=clean_line(argument.group("argument")),
-                 message=translate_error(argument.group("message"), lang))
-    for key, pattern in _PATTERNS:
-        found = pattern.fullmatch(message)
-        if not found:
-            continue
-        fields: dict[str, str] = {}
-        for group, text in found.groupdict().items():
-            name, kind = group.split("__")
-            fields[name] = _typed_value(text) if kind == "r" else clean_line(text)
-        if key == "argparse.expected_n":
-            count = int(fields["n"]) if fields["n"].isdigit() else 2
-            return tn(key, count, lang)
-        if key == "argparse.invalid_value" and fields["type"] in _TYPE_KEYS:
-            fields["type"] = t(_TYPE_KEYS[fields["type"]], lang)
-        return t(key, lang, **fields)
-    return clean_line(message)
+def _named(convert: Callable[[str], _T], name: str) -> Callable[[str], _T]:
+    def named(text: str) -> _T:
+        return convert(text)
+
+    named.__name__ = name
+    return named
 
 
 class TutorFormatter(argparse.HelpFormatter):
-    """argparse's formatter with the "usage: " prefix in the reader's language; help texts shown as written."""
-
-    def __init__(self, prog: str, *, lang: Lang = "en", **kwargs: Any) -> None:
-        super().__init__(prog, **kwargs)
-        self.lang = lang
-
-    def add_usage(self, usage: str | None, actions: Iterable[argparse.Action],
-                  groups: Iterable[argparse._MutuallyExclusiveGroup], prefix: str | None = None) -> None:
-        super().add_usage(usage, actions, groups, t("argparse.usage", self.lang) if prefix is None else prefix)
+    """argparse's formatter; help texts shown as written."""
 
     def _expand_help(self, action: argparse.Action) -> str:
         # the help texts are catalog strings, complete as they are: no ``%(default)s`` to fill, and a "%" is a
@@ -122,24 +67,46 @@ class TutorParser(argparse.ArgumentParser):
     """An :class:`argparse.ArgumentParser` that speaks ``lang``: its titles, ``-h``, usage and errors. Its
     subcommands' parsers are TutorParsers in the same language."""
 
-    def __init__(self, prog: str | None = None, *, lang: Lang = "en", add_help: bool = True, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", functools.partial(TutorFormatter, lang=lang))
-        super().__init__(prog, add_help=False, **kwargs)
+    def __init__(self, prog: str | None = None, *, lang: Lang = "en", **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", TutorFormatter)
         self.lang: Lang = lang
-        self._positionals.title = t("argparse.positionals", lang)
-        self._optionals.title = t("argparse.options", lang)
-        if add_help:
-            self.add_argument("-h", "--help", action="help", default=argparse.SUPPRESS,
-                              help=t("argparse.help", lang))
+        with argparse_speaks(lang):
+            super().__init__(prog, **kwargs)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if kwargs.get("type") in _TYPE_KEYS:
+            kwargs["type"] = _named(kwargs["type"], t(_TYPE_KEYS[kwargs["type"]], self.lang))
+        return super().add_argument(*args, **kwargs)
 
     def add_subparsers(self, **kwargs: Any) -> argparse._SubParsersAction:  # type: ignore[type-arg]
         kwargs.setdefault("parser_class", functools.partial(TutorParser, lang=self.lang))
-        return super().add_subparsers(**kwargs)
+        with argparse_speaks(self.lang):
+            return super().add_subparsers(**kwargs)
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None) -> tuple[argparse.Namespace, list[str]]:
+        with argparse_speaks(self.lang):
+            return super().parse_known_args(args, namespace)
+
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        with argparse_speaks(self.lang):
+            return super().parse_args(args, namespace)
+
+    def format_usage(self) -> str:
+        with argparse_speaks(self.lang):
+            return super().format_usage()
+
+    def format_help(self) -> str:
+        with argparse_speaks(self.lang):
+            return super().format_help()
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        said = t("argparse.error", self.lang, prog=self.prog, message=translate_error(message, self.lang))
-        self.exit(2, said + "\n")
+        with argparse_speaks(self.lang):
+            self.print_usage(sys.stderr)
+            template = translations(self.lang).gettext("%(prog)s: error: %(message)s\n")
+        said = template % {"prog": self.prog, "message": clean_line(message)}
+        self.exit(2, said)
 
 
 def argv_lang(argv: Sequence[str]) -> Lang:

@@ -23,6 +23,7 @@ from tutor.doctor.drivers import (
 )
 from tutor.doctor.probe import NO_KERNEL_IMAGE
 from tutor.doctor.view import WSL_LIBCUDA, EnvironmentView
+from tutor.i18n import N_
 from tutor.i18n.message import Message, Param
 
 Status = Literal["ok", "warn", "fail", "skip"]
@@ -68,7 +69,7 @@ CheckFn = Callable[[EnvironmentView], Check]
 M = Message.of
 
 
-def joined(parts: Sequence[Param], code: str = "doctor.join") -> Param:
+def joined(parts: Sequence[Param], code: str = N_("doctor.join")) -> Param:
     """``parts`` as one parameter, ``a; b; c`` (``doctor.join``) or ``a b`` (``doctor.space``)."""
     if not parts:
         return ""

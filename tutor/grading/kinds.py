@@ -8,6 +8,7 @@ from tutor.content.models import Exercise, Grading
 from tutor.grading import noise
 from tutor.grading.said import FigureSaid, JoinedSaid, PackSaid, RatioSaid
 from tutor.grading.verdict import Prediction, ResolvedTruth, Verdict, VerdictWord
+from tutor.i18n import N_
 from tutor.i18n.message import Message, Param
 
 # Scores of the number tiers: within ``full`` → 1, ``most`` → 0.75 (still a pass), ``some`` → 0.4, else 0.
@@ -80,7 +81,7 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
     plain_score, ratio = number_score(prediction.value, truth.value, grading)
     helped = score > plain_score  # the measurement's own spread, wider than the tolerance, changed the grade
     p_value, t_value = prediction.value, truth.value
-    direction = "grade.high" if p_value > t_value else "grade.low"
+    direction = N_("grade.high") if p_value > t_value else N_("grade.low")
     fields: dict[str, Param] = {
         "said": FigureSaid.of_value(p_value, truth.unit),
         "truth": FigureSaid.of_value(t_value, truth.unit),
@@ -122,7 +123,7 @@ def _with_spread(fb: tuple[Message, ...], value: float, truth: ResolvedTruth, gr
     return (*fb, said)
 
 
-_BOUND_LABEL = {"memory": "grade.bound.memory", "compute": "grade.bound.compute"}
+_BOUND_LABEL = {"memory": N_("grade.bound.memory"), "compute": N_("grade.bound.compute")}
 
 
 def grade_bound(prediction: Prediction, truth: ResolvedTruth) -> Verdict:

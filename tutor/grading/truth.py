@@ -14,6 +14,7 @@ from tutor.content.models import Exercise
 from tutor.grading import noise
 from tutor.grading.units import UnitError, convert, unit_of_formula_result, unit_of_metric
 from tutor.grading.verdict import ResolvedTruth
+from tutor.i18n import N_
 from tutor.i18n.message import Message, Param
 from tutor.results import Device, Measurement
 from tutor.results.vram import VramFigures
@@ -66,8 +67,8 @@ def formula_name(formula: str) -> Message:
 
 
 #: The labels the measurement engine writes on a measurement (data in a stored attempt), as catalog codes.
-_MEASUREMENT_LABELS = {"measured at small scale, extrapolated": "truth.label.extrapolated",
-                       "measured on the GPU": "truth.label.gpu"}
+_MEASUREMENT_LABELS = {"measured at small scale, extrapolated": N_("truth.label.extrapolated"),
+                       "measured on the GPU": N_("truth.label.gpu")}
 
 
 def measurement_label(label: str) -> Message:

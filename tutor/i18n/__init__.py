@@ -15,9 +15,21 @@ from tutor.i18n.numbers import format_number
 Lang = Literal["es", "en"]
 LANGS: tuple[Lang, ...] = ("es", "en")
 
-__all__ = ["LANGS", "Lang", "as_lang", "default_lang", "format_bytes", "format_number", "t", "tn"]
+__all__ = ["LANGS", "N_", "Lang", "N_plural", "as_lang", "default_lang", "format_bytes", "format_number", "t", "tn"]
 
 _CATALOGS: dict[Lang, dict[str, str]] = {"es": es.MESSAGES, "en": en.MESSAGES}
+
+
+def N_(message_id: str) -> str:
+    """``message_id`` unchanged: marks an id the code passes around before :func:`t` renders it, so that Babel's
+    extraction (``make i18n``) finds it (``_BOUND = {"memory": N_("grade.bound.memory"), ...}``)."""
+    return message_id
+
+
+def N_plural(message_id: str, plural_id: str | None = None) -> str:
+    """As :func:`N_` for an id rendered by :func:`tn` (a catalog entry with plural forms); ``plural_id`` is the
+    msgid_plural where it differs (argparse's English msgids), else the id itself."""
+    return message_id
 
 
 def as_lang(lang: str) -> Lang:

@@ -14,9 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Union
 
+from tutor.i18n import N_
+
 Param = Union[str, int, float, "Message"]
 
-VERBATIM = "text.verbatim"
+VERBATIM = N_("text.verbatim")
 
 
 @dataclass(frozen=True)

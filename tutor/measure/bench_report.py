@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from tutor.i18n import Lang, as_lang, format_number, numbers, t, tn
+from tutor.i18n import N_, Lang, as_lang, format_number, numbers, t, tn
 from tutor.i18n.message import Message
 from tutor.results import BENCH_SCHEMA as SCHEMA
 from tutor.results import HEADLINE_KEYS, BenchComparison, BenchReport, BenchRow, ComparedFigure
@@ -53,7 +53,7 @@ _UNITS: dict[str, str] = {
     "mfu": "%",
 }
 #: The estimator the bench engine names in ``tests.rounds.estimator`` (data), as a catalog code.
-_ESTIMATORS = {"median over the rounds of each round's value": "bench.estimator.median"}
+_ESTIMATORS = {"median over the rounds of each round's value": N_("bench.estimator.median")}
 
 
 def _lang(lang: str) -> Lang:

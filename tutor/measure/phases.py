@@ -19,6 +19,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from tutor.i18n import N_
 from tutor.i18n.message import Message
 from tutor.untrusted import clean_line
 
@@ -64,11 +65,11 @@ PHASES: dict[str, dict[str, str]] = {
     "measure.progress.bench_done": {},
     "measure.progress.measured": {},
     "measure.progress.test_point": {"i": INT},
-    "measure.task.bandwidth": {},
+    N_("measure.task.bandwidth"): {},
     "measure.task.matmul": {"dtype": TEXT},
-    "measure.task.training": {},
-    "measure.task.decode": {},
-    "measure.task.decode_bound": {},
+    N_("measure.task.training"): {},
+    N_("measure.task.decode"): {},
+    N_("measure.task.decode_bound"): {},
     "measure.task.other": {"name": TEXT},
 }
 
@@ -109,8 +110,8 @@ def within(progress: Progress, lo: float, hi: float, code: str | None = None) ->
 
 def task_label(name: str) -> Message:
     """The catalog's name of an interleaved bench task (``"bandwidth"``, ``"matmul float32"``, …)."""
-    fixed = {"bandwidth": "measure.task.bandwidth", "training": "measure.task.training",
-             "decode": "measure.task.decode", "decode bound": "measure.task.decode_bound"}
+    fixed = {"bandwidth": N_("measure.task.bandwidth"), "training": N_("measure.task.training"),
+             "decode": N_("measure.task.decode"), "decode bound": N_("measure.task.decode_bound")}
     if name in fixed:
         return said(fixed[name])
     if name.startswith("matmul "):

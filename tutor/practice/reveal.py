@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from tutor.content.models import Exercise
 from tutor.grading import Prediction, choices_of
 from tutor.grading.units import format_value
-from tutor.i18n import Lang, format_number, t
+from tutor.i18n import N_, Lang, format_number, t
 from tutor.practice.roof_stamp import interference_text, roof_stamp
 from tutor.practice.runner import Outcome
 from tutor.results import device_label
@@ -87,7 +87,7 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
     reproduced_line = None
     if outcome.pass_number > 1 and first_pass_verdict is not None:
         same = first_pass_verdict == v.verdict if reproduced is None else reproduced
-        key = "ex.reproduced" if same else "ex.not_reproduced"
+        key = N_("ex.reproduced") if same else N_("ex.not_reproduced")
         reproduced_line = t(key, lang, first=verdict_word(first_pass_verdict, lang))
     measured_on, figures = _figures(outcome, lang)
     explanation = outcome.explanation.get(lang) or next(iter(outcome.explanation.values()), "")

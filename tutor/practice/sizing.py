@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutor.content.models import Exercise
-from tutor.i18n import Lang, format_bytes, format_number, t
+from tutor.i18n import N_, Lang, format_bytes, format_number, t
 from tutor.measure.decode_sizing import cache_source_text
 from tutor.measure.sizing import size_for_dram
 
@@ -90,7 +90,7 @@ def setup_note(ws: WorkingSet, lang: Lang) -> str:
         "llc_name": ws.last_level_name,
         "source": cache_source_text(ws.cache_source, lang),
     }
-    key = "setup.dram" if multiple >= 4 else "setup.partial" if multiple > 1 else "setup.cache"
+    key = N_("setup.dram") if multiple >= 4 else N_("setup.partial") if multiple > 1 else N_("setup.cache")
     return t(key, lang, **fields) + (t("setup.capped", lang) if ws.capped else "")
 
 

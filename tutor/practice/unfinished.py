@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tutor import paths
-from tutor.i18n import Lang, t
+from tutor.i18n import N_, Lang, t
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
@@ -138,7 +138,7 @@ def discard(store: Any, attempt_id: int) -> None:
     store.record_failure(int(attempt_id), state="cancelled", reason=DISCARDED)
 
 
-def describe(attempt: Attempt, lang: Lang, key: str = "unfinished.line") -> str:
+def describe(attempt: Attempt, lang: Lang, key: str = N_("unfinished.line")) -> str:
     """One line about an unfinished attempt, in ``lang``."""
     import time
 

@@ -23,6 +23,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from tutor.i18n import N_
 from tutor.progress.lease import HeldLease, break_lease, held_leases
 from tutor.progress.postgres import (
     PostgresStore,
@@ -147,15 +148,15 @@ class ClassError(StoreError):
 
 
 class BadLearnerName(ClassError):
-    code = "class.bad_name"
+    code = N_("class.bad_name")
 
 
 class RoleExists(ClassError):
-    code = "class.exists"
+    code = N_("class.exists")
 
 
 class NotAClassStore(ClassError):
-    code = "class.not_postgres"
+    code = N_("class.not_postgres")
 
 
 class LoginThrottled(ClassError):
@@ -272,7 +273,7 @@ ORDER BY 1
 class LearnerPrivileged(ClassError):
     """A learner's role (or the learner group) holds more than a learner needs: refused until it is revoked."""
 
-    code = "class.learner_privileged"
+    code = N_("class.learner_privileged")
 
 
 def overprivileged_learners(conn: Any) -> list[tuple[str, str]]:
@@ -559,7 +560,7 @@ def _credentials(admin_dsn: str, name: str, token: str, host: str | None) -> Lea
 
 
 class NotALearner(ClassError):
-    code = "class.not_a_learner"
+    code = N_("class.not_a_learner")
 
 
 #: Whether a learner's password is still the token the instructor set (``add_learner``/``reset_token``):
@@ -688,11 +689,11 @@ def pgpass_line(address: str, token: str) -> str:
 
 
 class LeaseNotHeld(ClassError):
-    code = "class.lease_not_found"
+    code = N_("class.lease_not_found")
 
 
 class BreakDenied(ClassError):
-    code = "class.break_denied"
+    code = N_("class.break_denied")
 
 
 def class_leases(admin_dsn: str) -> list[HeldLease]:

@@ -15,6 +15,7 @@ import sqlite3
 import stat
 from pathlib import Path
 
+from tutor.i18n import N_
 from tutor.progress.store import TABLES, ProgressStore, StoreBase
 from tutor.progress.store_errors import StoreCannotOpen, from_os_error
 from tutor.untrusted import clean_line
@@ -53,13 +54,13 @@ def open_store(spec: str | None = None) -> StoreBase:
 class NotATutorStore(StoreCannotOpen):
     """A ``--store`` path that names something other than a tutor store (left as it is)."""
 
-    code = "store.not_a_store"
+    code = N_("store.not_a_store")
 
 
 class StorePathMissing(StoreCannotOpen):
     """``--store sqlite:`` with nothing after it."""
 
-    code = "store.no_path"
+    code = N_("store.no_path")
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, suppress
 from typing import Any, ClassVar
 
+from tutor.i18n import N_
 from tutor.progress.lease import MeasurementLease, postgres_lease
 from tutor.progress.schema import postgres_migrations
 from tutor.progress.store import (
@@ -58,21 +59,21 @@ _TOKEN_FILE_LIMIT = 4096
 class StoreNoToken(StoreDenied):
     """The server wants the role's password (a learner's token) and none was given."""
 
-    code = "store.no_token"
+    code = N_("store.no_token")
 
 
 class TokenFileUnreadable(StoreCannotOpen):
-    code = "store.token_file_unreadable"
+    code = N_("store.token_file_unreadable")
 
 
 class TokenFileOpen(StoreCannotOpen):
     """Group or others may read the file: like libpq with a ``.pgpass`` that is too open, the tutor refuses it."""
 
-    code = "store.token_file_open"
+    code = N_("store.token_file_open")
 
 
 class TokenFileEmpty(StoreCannotOpen):
-    code = "store.token_file_empty"
+    code = N_("store.token_file_empty")
 
 
 def read_token_file(path: str) -> str:
@@ -153,7 +154,7 @@ class SchemaWritable(StoreDenied):
     """Another role may create objects in the store's schema: it could shadow the functions and operators the
     tutor calls (CVE-2018-1058) and have them run as whoever uses the store. Refused until the owner revokes it."""
 
-    code = "store.schema_writable"
+    code = N_("store.schema_writable")
 
 
 def schema_writers(conn: Any, schema: str) -> list[str]:
@@ -192,7 +193,7 @@ class SchemaForeignObjects(StoreDenied):
     """The store's schema holds functions, operators or tables of a role other than its owner: made while that
     role could create there, they stay after the schema is closed and could run as whoever uses the store."""
 
-    code = "store.schema_foreign"
+    code = N_("store.schema_foreign")
 
 
 def foreign_objects(conn: Any, schema: str) -> list[tuple[str, str, int]]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tutor.i18n import N_
+
 
 def store_notices(store: Any) -> dict[str, Any]:
     """Corrupt files moved aside and not yet acknowledged, and rows an upgrade kept aside (out of range)."""
@@ -66,7 +68,7 @@ def damaged_lines(damaged: Any, lang: Any) -> list[str]:
     for row in damaged if isinstance(damaged, list) else []:
         if not isinstance(row, dict):
             continue
-        key = "progress.damaged.lab_run" if row.get("kind") == "lab_run" else "progress.damaged.attempt"
+        key = N_("progress.damaged.lab_run") if row.get("kind") == "lab_run" else N_("progress.damaged.attempt")
         said = Message.from_dict(row.get("what_said"), clean_line)
         what = said.render(lang) if said is not None else row.get("what", "")
         lines.append(t(key, lang, id=clean_line(row.get("id", "?")), label=clean_line(row.get("label", ""))[:80],

@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tutor.i18n import Lang, t
+from tutor.i18n import N_, Lang, t
 
 # Primary SQLite result codes (the low byte of an extended code).
 SQLITE_PERM = 3
@@ -38,7 +38,7 @@ class StoreError(Exception):
     headless command exits with.
     """
 
-    code: ClassVar[str] = "store.error"
+    code: ClassVar[str] = N_("store.error")
     exit_code: ClassVar[int] = 2
 
     def __init__(self, message: str | None = None, **params: Any) -> None:
@@ -54,25 +54,25 @@ class StoreError(Exception):
 class StoreNewerSchema(StoreError):
     """The file was written by a newer tutor; it is never downgraded."""
 
-    code = "store.newer_schema"
+    code = N_("store.newer_schema")
 
 
 class StoreCannotOpen(StoreError):
     """The file or its folder cannot be opened (missing permission, a file where a folder should be, ...)."""
 
-    code = "store.cannot_open"
+    code = N_("store.cannot_open")
 
 
 class DataDirError(StoreCannotOpen):
     """The data folder itself is unusable (a file, not a folder; cannot be created)."""
 
-    code = "store.data_dir"
+    code = N_("store.data_dir")
 
 
 class StoreCorrupt(StoreError):
     """Corruption met while the store was already open: nothing is moved under a running program."""
 
-    code = "store.corrupt"
+    code = N_("store.corrupt")
 
 
 class StoreWriteError(StoreError):
@@ -80,43 +80,43 @@ class StoreWriteError(StoreError):
 
 
 class StoreBusy(StoreWriteError):
-    code = "store.busy"
+    code = N_("store.busy")
 
 
 class StoreFull(StoreWriteError):
-    code = "store.full"
+    code = N_("store.full")
 
 
 class StoreReadOnly(StoreWriteError):
-    code = "store.read_only"
+    code = N_("store.read_only")
 
 
 class StoreIOError(StoreWriteError):
-    code = "store.io"
+    code = N_("store.io")
 
 
 class StoreRejected(StoreWriteError):
     """A CHECK constraint refused a value (NaN, out of range): a bug upstream, reported instead of stored."""
 
-    code = "store.rejected"
+    code = N_("store.rejected")
 
 
 class StoreDenied(StoreError):
     """The database refused this role the operation (a learner reaching past their own rows, a wrong token)."""
 
-    code = "store.denied"
+    code = N_("store.denied")
 
 
 class StoreNoSuchRow(StoreError):
     """An update named a row this learner does not have (never theirs, or deleted): nothing was changed."""
 
-    code = "store.no_row"
+    code = N_("store.no_row")
 
 
 class StoreUnreachable(StoreWriteError):
     """The PostgreSQL server cannot be reached now (down, restarting, the network): retry later."""
 
-    code = "store.unreachable"
+    code = N_("store.unreachable")
 
 
 def primary_code(exc: sqlite3.Error) -> int | None:

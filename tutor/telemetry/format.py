@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tutor.i18n import as_lang, numbers, t, tn
+from tutor.i18n import N_, as_lang, numbers, t, tn
 from tutor.telemetry.model import MetricValue
 
 NA = "N/A"
@@ -94,7 +94,7 @@ def describe_window(device: str, summary: Mapping[str, Any], lang: str = "en") -
     mem = number(summary.get("mem_peak_bytes"))
     if mem is not None:
         total = number(summary.get("mem_total_bytes"))
-        key = ("window.vram" if gpu else "window.ram") + ("_of" if total is not None else "")
+        key = (N_("window.vram") if gpu else N_("window.ram")) + ("_of" if total is not None else "")
         parts.append(t(key, code, peak=gib(mem, lang=code), total=gib(total, lang=code)))
     power = number(summary.get("power_mean_w"))
     if power is not None:
