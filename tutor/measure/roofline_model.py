@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -18,13 +19,27 @@ def _cache_path(path: Path | None) -> Path:
     return path if path is not None else paths.roofline_cache()
 
 
-def load_cache(path: Path | None = None) -> dict[str, Any]:
-    p = _cache_path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+CACHE_LIMIT_BYTES = 4 * 1024 * 1024
+"""The measured-roofline cache is a few kilobytes a device; a larger file is not one the tutor wrote."""
+
+
+def _read_cache(p: Path) -> dict[str, Any] | None:
+    """The cache's entries; ``{}`` when there is none yet, None when the file is there but unusable (not a regular
+    file, too large, not UTF-8, not JSON, a NaN or an infinity in it, not an object)."""
+    from tutor.untrusted import UnsafeFile, load_json_bounded
+
+    if not p.exists():
         return {}
-    return data if isinstance(data, dict) else {}
+    try:
+        data = load_json_bounded(p, limit=CACHE_LIMIT_BYTES)
+    except (UnsafeFile, OSError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def load_cache(path: Path | None = None) -> dict[str, Any]:
+    """The measured rooflines by device fingerprint; an unusable cache reads as empty (measured again)."""
+    return _read_cache(_cache_path(path)) or {}
 
 
 ROOFLINE_FORMAT = 2
@@ -41,7 +56,12 @@ def cached_roofline(fingerprint: str, path: Path | None = None) -> dict[str, Any
 def store_roofline(fingerprint: str, roofline: dict[str, Any], path: Path | None = None) -> None:
     """Write the roofline for ``fingerprint`` atomically (a reader never sees half a file)."""
     p = _cache_path(path)
-    data = load_cache(p)
+    data = _read_cache(p)
+    if data is None:
+        # an unusable cache is kept beside the new one, not overwritten: what it held is not lost
+        with contextlib.suppress(OSError):
+            os.replace(p, p.with_name(p.name + ".unreadable"))
+        data = {}
     data[fingerprint] = roofline
     p.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=p.name, suffix=".tmp")
