@@ -7,7 +7,6 @@ enters the UI process; leaving the screen cancels the worker, which kills the ch
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
@@ -23,14 +22,12 @@ from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode, record_doc
 from tutor.i18n import Lang
 from tutor.i18n.numbers import format_number
 from tutor.practice.failures import Failure
-from tutor.practice.session import Session
+from tutor.practice.session import DoctorRunner, Session
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain
 from tutor.ui.screens.base import TutorScreen, worker_cancel_event
 from tutor.untrusted import clean, clean_line
-
-DoctorRunner = Callable[[LockMode], DoctorReport]
 
 
 def isolated_runner(lock_path: Path | None) -> DoctorRunner:
