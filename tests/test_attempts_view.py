@@ -59,7 +59,8 @@ async def test_esc_after_the_reveal_shows_every_attempt(lang: Lang, tmp_path: Pa
         await wait_for(pilot, lambda: isinstance(app.screen, AttemptsScreen))
         await pilot.pause()
         text = _shown(app.screen)
-        assert "#1" in text and "#2" in text and "#3" in text
+        for n in (1, 2, 3):
+            assert t("attempts.number", lang, n=n) in text
         view = attempts_view(app.course.exercises["t-copy-bound"], app.store.attempts(), lang)
         for line in view.lines:
             assert line.prediction in text and line.confidence in text and line.outcome in text
@@ -78,7 +79,7 @@ async def test_f4_opens_the_attempts_from_the_exercise_and_from_progress(tmp_pat
         screen = await _attempt(app, pilot)
         await pilot.press("f4")
         await wait_for(pilot, lambda: isinstance(app.screen, AttemptsScreen))
-        assert "copy" in _shown(app.screen) and "#1" in _shown(app.screen)
+        assert "copy" in _shown(app.screen) and "Attempt 1 · " in _shown(app.screen)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)  # back on the reveal
         await pilot.press("escape")  # the reveal's Esc: the attempts
@@ -94,7 +95,7 @@ async def test_f4_opens_the_attempts_from_the_exercise_and_from_progress(tmp_pat
         table.move_cursor(row=rows.index("ex:t-copy-bound"))  # type: ignore[attr-defined]
         await pilot.press("f4")
         await wait_for(pilot, lambda: isinstance(app.screen, AttemptsScreen))
-        assert "#1" in _shown(app.screen)
+        assert "Attempt 1 · " in _shown(app.screen)
         # the Spanish toggle rewords it
         app.lang = "es"
         await pilot.pause()

@@ -4,10 +4,13 @@ learner alone sees no class wording: the class report is a class's (PostgreSQL) 
 from __future__ import annotations
 
 import html
+import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from rich.console import Console
 
 from tests.support.pilot import wait_for
 from tutor.content import load_course
@@ -24,6 +27,14 @@ def _screen_text(svg: str) -> str:
     """The text of a screenshot, line by line, as a person reads it."""
     lines = re.findall(r"<text[^>]*>(.*?)</text>", svg, flags=re.S)
     return "\n".join(html.unescape(re.sub(r"<[^>]+>", "", line)).replace("\xa0", " ") for line in lines)
+
+
+def _terminal_lines(app: Any) -> list[str]:
+    """The terminal's rows as text."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    return [line for line in console.export_text().splitlines() if line.strip()]
 
 
 def _help_text(screen: HelpScreen) -> str:
@@ -54,3 +65,25 @@ async def test_question_mark_explains_keys_and_marks_and_no_class_words_alone(la
         assert t("key.class_report", lang) not in _help_text(screen)
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+
+
+@pytest.mark.parametrize("lang", ["es", "en"])
+async def test_the_footer_at_80x24_keeps_the_help_key_in_sight(lang: Lang, tmp_path: Path) -> None:
+    """A footer wider than 80 columns is cut at its end; the help key, which lists every other, comes right after Esc
+    so it is never the part cut away (it used to be last, after eight exercise keys)."""
+    from tests.support.exercise import fake_measure
+    from tutor.ui.screens.exercise import ExerciseScreen
+
+    app = make_app(course=load_course(FIXTURES / "exercise_course"), store=ProgressStore(tmp_path / "p.sqlite3"),
+                   lang=lang, telemetry=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = ExerciseScreen(app.session, app.course.exercises["t-copy-bound"], measure=fake_measure)
+        app.push_screen(screen)
+        await wait_for(pilot, lambda: app.screen is screen)
+        def footer() -> str:
+            return next((line for line in reversed(_terminal_lines(app)) if line.lstrip().startswith("esc")), "")
+
+        await wait_for(pilot, lambda: t("key.lock", lang) in footer())
+        assert t("key.help", lang) in footer(), footer()
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))

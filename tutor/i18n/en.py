@@ -1633,6 +1633,7 @@ MESSAGES: dict[str, str] = {
     "attempts.none": "No attempt yet: predict, then measure.",
     "attempts.none_here": "Open an exercise (or highlight one in Progress) to see its attempts.",
     "attempts.pass": "pass {n}",
+    "attempts.number": "Attempt {n}",
     "attempts.prediction": "prediction: {prediction} (confidence {confidence})",
     "attempts.time": "median {ms} ms (CV {cv} %)",
     "attempts.device": "measured on {device}",

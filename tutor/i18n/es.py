@@ -1762,6 +1762,7 @@ MESSAGES: dict[str, str] = {
     "attempts.none": "Aún no hay intentos: predice y luego mide.",
     "attempts.none_here": "Abre un ejercicio (o marca uno en Progreso) para ver sus intentos.",
     "attempts.pass": "pasada {n}",
+    "attempts.number": "Intento {n}",
     "attempts.prediction": "predicción: {prediction} (confianza {confidence})",
     "attempts.time": "mediana {ms} ms (CV {cv} %)",
     "attempts.device": "medido en {device}",

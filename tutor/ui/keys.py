@@ -66,6 +66,11 @@ def bindings(*names: str, **actions: str) -> list[BindingType]:
     action name where it differs from the default (``run="measure"``); an entry ending in ``!`` is hidden from the
     footer (``"quit!"``)."""
     out: list[BindingType] = []
+    # Help second in every screen's footer (after Esc), so a narrow terminal that cuts the footer's end never hides
+    # the one key that lists all the others.
+    if "help" not in [n.rstrip("!") for n in names]:
+        at = 1 if names and names[0].rstrip("!") == "back" else 0
+        names = (*names[:at], "help", *names[at:])
     for raw in names:
         name = raw.rstrip("!")
         spec = KEYMAP[name]

@@ -27,10 +27,9 @@ VERDICT_STYLES = {"correct": "green", "partly": "yellow", "wrong": "red", "incon
 
 def attempt_block(line: AttemptLine, lang: Lang) -> Text:
     """One attempt as lines of plain text (pack text and the learner's own never read as markup)."""
-    head = Text.assemble(
-        (f"#{line.number}", "bold"), f"  {line.when}  ·  {t('attempts.pass', lang, n=line.pass_number)}  ·  ",
-        (clean_line(line.outcome), f"bold {VERDICT_STYLES.get(line.verdict or '', '')}".strip()),
-    )
+    head = Text(clean_line(f"{t('attempts.number', lang, n=line.number)} · {line.when} · "
+                           f"{t('attempts.pass', lang, n=line.pass_number)} · "), style="bold")
+    head.append(clean_line(line.outcome), style=f"bold {VERDICT_STYLES.get(line.verdict or '', 'default')}")
     body = [head, Text(clean_line(t("attempts.prediction", lang, prediction=line.prediction,
                                     confidence=line.confidence)))]
     body += [Text(clean_line(f)) for f in line.figures]
