@@ -245,3 +245,22 @@ def test_a_wrong_typed_trace_value_deep_in_a_line_is_located(tmp_path: Path) -> 
         read_trace(path)
     col = line.index('["pid"') + 1
     assert str(caught.value).startswith(f"{path}:3:{col}: error: metrics.processes[2]: expected [pid, name, bytes]")
+
+
+@pytest.mark.parametrize(("text", "where", "english", "spanish"), [
+    ("{oops", "1:2", "a key in double quotes was expected here", "aquí se esperaba una clave entre comillas dobles"),
+    ('{\n  "a" 1}', "2:7", "':' was expected here", "aquí se esperaba ':'"),
+    ('{"a": 1\n "b": 2}', "2:2", "',' was expected here", "aquí se esperaba ','"),
+    ("[1]\nx", "2:1", "more text after the JSON value", "hay más texto después del valor JSON"),
+    ('{"a": "abc', "1:7", "a string that is never closed", "una cadena que nunca se cierra"),
+    ('{"a":}', "1:6", "a value was expected here", "aquí se esperaba un valor"),
+])
+def test_a_decode_error_is_located_and_said_in_the_readers_language(
+    tmp_path: Path, data_dir: Path, text: str, where: str, english: str, spanish: str
+) -> None:
+    path = tmp_path / "export.json"
+    path.write_text(text, encoding="utf-8")
+    for lang, said in (("en", f"invalid JSON ({english})"), ("es", f"JSON no válido ({spanish})")):
+        code, out, err = run_cli(["progress", "import", str(path), "--lang", lang])
+        assert code == 2 and out == "" and "Traceback" not in err and err.count("\n") == 1
+        assert err.rstrip().endswith(f"{path}:{where}: error: {said}"), err

@@ -412,7 +412,8 @@ def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPT
         value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except json.JSONDecodeError as exc:
         line, col = _line_col(text, exc.pos, first_line)
-        raise UnsafeFile(path, Message.of("json.invalid_at", reason=exc.msg), line=line, col=col) from None
+        raise UnsafeFile(path, Message.of("json.invalid_at", reason=_decode_reason(exc.msg)), line=line,
+                         col=col) from None
     except _NotANumber as exc:
         line, col = _locate_token(text, exc.token)
         token = clean_line(exc.token)[:40]
@@ -427,6 +428,25 @@ def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPT
         raise UnsafeFile(path, Message.of("json.lone_surrogate", escape=f"\\u{ord(half):04x}"),
                          line=line + first_line - 1, col=col)
     return value
+
+
+_DECODE_REASONS = (
+    ("Expecting value", "json.reason.value"),
+    ("Expecting property name", "json.reason.key"),
+    ("Expecting ':'", "json.reason.colon"),
+    ("Expecting ','", "json.reason.comma"),
+    ("Extra data", "json.reason.extra"),
+    ("Unterminated string", "json.reason.unterminated"),
+    ("Invalid control character", "json.reason.control"),
+    ("Invalid \\", "json.reason.escape"),
+)
+"""The decoder's complaints (CPython's json, C and Python scanners), by how they start: said by the catalog."""
+
+
+def _decode_reason(reason: str) -> Message:
+    """json's English complaint in the catalog's words (as it is, cleaned, if it is one this list does not know)."""
+    code = next((code for start, code in _DECODE_REASONS if reason.startswith(start)), None)
+    return Message.of(code) if code else Message.verbatim(clean_line(reason, 120))
 
 
 JsonLoc = tuple[str | int, ...]
