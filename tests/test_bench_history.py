@@ -30,4 +30,5 @@ def test_second_pass_is_compared_with_the_first_of_its_mode(stores: Stores) -> N
     cond = bench_condition(store.bench_runs("fp"))
     assert cond.passed  # ...but the earlier agreement is not silently withdrawn: the evidence says which holds
     assert cond.refs["bench_runs"] == [1, 3] and cond.refs["latest_pair"] == [3, 4] and not cond.refs["latest_agree"]
-    assert "still holds" in cond.evidence["en"] and "#3" in cond.evidence["en"] and "#4" in cond.evidence["en"]
+    words = cond.evidence.render("en")
+    assert "still holds" in words and "#3" in words and "#4" in words

@@ -87,9 +87,9 @@ def test_all_conditions_met_on_cpu_is_c0_cpu() -> None:
     assert c0.passed and c0.cpu_only and c0.name == "C0 (CPU)"
     assert [c.key for c in c0.conditions] == ["stack", "bench", "gap", "n0"]
     bench_cond = c0.conditions[1]
-    assert "#1" in bench_cond.evidence["en"] and "#2" in bench_cond.evidence["en"]
+    assert "#1" in bench_cond.evidence.render("en") and "#2" in bench_cond.evidence.render("en")
     assert bench_cond.refs["bench_runs"] == [1, 2]
-    assert "lock #1" in c0.conditions[0].evidence["en"] and "doctor #2" in c0.conditions[0].evidence["en"]
+    assert "lock #1" in c0.conditions[0].evidence.render("en") and "doctor #2" in c0.conditions[0].evidence.render("en")
     assert all(c.at is not None for c in c0.conditions)
 
 
@@ -102,36 +102,37 @@ def test_stack_condition() -> None:
     ev = everything()
     cond = evaluate_c0(**ev).conditions[0]
     assert cond.passed and cond.refs == {**cond.refs, "lock_run": 1, "check_run": 2, "lock_id": "L1"}
-    assert "lock #1 written" in cond.evidence["en"] and "torch 2.13.0+cpu (https://download.pytorch.org/whl/cpu)" \
-        in cond.evidence["en"] and "numpy 2.3.1" in cond.evidence["en"]
-    assert "doctor #2" in cond.evidence["en"] and "a later process" in cond.evidence["en"]
-    assert "/d/environment.lock.Dockerfile" in cond.evidence["es"]
+    words = cond.evidence.render("en")
+    assert "lock #1 written" in words and "torch 2.13.0+cpu (https://download.pytorch.org/whl/cpu)" in words
+    assert "numpy 2.3.1" in words and "doctor #2" in words and "a later process" in words
+    assert "/d/environment.lock.Dockerfile" in cond.evidence.render("es")
     ev["doctor_runs"] = [*locked_then_checked(), doctor(3, passed=False)]
     assert not evaluate_c0(**ev).conditions[0].passed  # the latest check of the lock counts
     assert not evaluate_c0(**ev, env_matches=False).conditions[0].passed
     ev["doctor_runs"] = []
-    assert "tutor doctor --lock" in evaluate_c0(**ev).conditions[0].evidence["en"]
+    assert "tutor doctor --lock" in evaluate_c0(**ev).conditions[0].evidence.render("en")
 
 
 def test_a_lock_alone_or_checked_in_the_same_process_is_not_reproducible() -> None:
     ev = everything()
     ev["doctor_runs"] = [doctor(1, written=True, pid=1)]
     cond = evaluate_c0(**ev).conditions[0]
-    assert not cond.passed and "no later `tutor doctor`" in cond.evidence["en"]
+    assert not cond.passed and "no later `tutor doctor`" in cond.evidence.render("en")
     ev["doctor_runs"] = [doctor(1, written=True, pid=1), doctor(2, pid=1)]
     assert not evaluate_c0(**ev).conditions[0].passed
     ev["doctor_runs"] = [doctor(1, written=True, pid=1), doctor(2, lock_id="another")]
     assert not evaluate_c0(**ev).conditions[0].passed  # checked against some other lock
     ev["doctor_runs"] = [doctor(1, written=True, pid=1, rebuild={}), doctor(2)]
     cond = evaluate_c0(**ev).conditions[0]
-    assert not cond.passed and "nothing that rebuilds it" in cond.evidence["en"]
+    assert not cond.passed and "nothing that rebuilds it" in cond.evidence.render("en")
 
 
 def test_a_stale_lock_withdraws_the_stack_condition() -> None:
     ev = everything()
     ev["doctor_runs"] = [*locked_then_checked(), doctor(3, lock=False)]
     cond = evaluate_c0(**ev).conditions[0]
-    assert not cond.passed and "no longer matches" in cond.evidence["en"] and "1 difference" in cond.evidence["en"]
+    words = cond.evidence.render("en")
+    assert not cond.passed and "no longer matches" in words and "1 difference" in words
     ev["doctor_runs"] = [*locked_then_checked(), doctor(3, lock=False), doctor(4, written=True, lock_id="L2", pid=4),
                          doctor(5, lock_id="L2")]
     assert evaluate_c0(**ev).conditions[0].passed  # a new lock, checked again
@@ -140,12 +141,12 @@ def test_a_stale_lock_withdraws_the_stack_condition() -> None:
 def test_bench_needs_two_agreeing_runs_on_the_same_fingerprint() -> None:
     ev = everything()
     ev["bench_runs"] = [bench(1)]
-    assert "once more" in evaluate_c0(**ev).conditions[1].evidence["en"]
+    assert "once more" in evaluate_c0(**ev).conditions[1].evidence.render("en")
     ev["bench_runs"] = [bench(1, fp="a"), bench(2, fp="b")]
     assert not evaluate_c0(**ev).conditions[1].passed
     ev["bench_runs"] = [bench(1), bench(2, scale=1.5)]
     cond = evaluate_c0(**ev).conditions[1]
-    assert not cond.passed and "disagree" in cond.evidence["en"]
+    assert not cond.passed and "disagree" in cond.evidence.render("en")
     ev["bench_runs"] = [bench(1), bench(2, scale=1.5), bench(3, scale=1.52)]
     assert evaluate_c0(**ev).conditions[1].passed
 
@@ -158,8 +159,8 @@ def test_a_disturbed_bench_run_is_no_evidence_either_way() -> None:
     ev["bench_runs"] = [bench(1), bench(2, other_cores=1.8)]
     cond = evaluate_c0(**ev).conditions[1]
     assert not cond.passed
-    assert "other programs took part of the machine during run #2" in cond.evidence["en"]
-    assert "durante la ejecución #2" in cond.evidence["es"]
+    assert "other programs took part of the machine during run #2" in cond.evidence.render("en")
+    assert "durante la ejecución #2" in cond.evidence.render("es")
     ev["bench_runs"] = [bench(1), bench(2, other_cores=1.8), bench(3, other_cores=0.05), bench(4, other_cores=0.1)]
     assert evaluate_c0(**ev).conditions[1].passed
 
@@ -180,8 +181,8 @@ def test_gap_and_level_conditions() -> None:
     ev["attempts"] = [attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-b", PASS_SCORE - 0.1)]
     c0 = evaluate_c0(**ev)
     gap, level = c0.conditions[2], c0.conditions[3]
-    assert not gap.passed and "not attempted" in gap.evidence["en"]
-    assert not level.passed and "0 of 5" in level.evidence["en"] and "n0-l1-b" in level.evidence["en"]
+    assert not gap.passed and "not attempted" in gap.evidence.render("en")
+    assert not level.passed and "0 of 5" in level.evidence.render("en") and "n0-l1-b" in level.evidence.render("en")
     ev["level_exercises"] = []
     assert not evaluate_c0(**ev).conditions[3].passed
 
@@ -202,8 +203,8 @@ def _level(attempts: list[Attempt]) -> Any:
 def test_pass_1_only_is_not_c0() -> None:
     level = _level([attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-a", 1.0)])
     assert not level.passed
-    assert "n0-l1-a ✓○" in level.evidence["en"] and "pass 2 not done" in level.evidence["en"]
-    assert "falta la pasada 2" in level.evidence["es"]
+    assert "n0-l1-a ✓○" in level.evidence.render("en") and "pass 2 not done" in level.evidence.render("en")
+    assert "falta la pasada 2" in level.evidence.render("es")
     assert level.refs["exercises"]["n0-l1-a"] == {"marks": "✓○", "pass1_attempt": 1, "pass2_attempt": None,
                                                   "reproduced": False}
 
@@ -211,8 +212,8 @@ def test_pass_1_only_is_not_c0() -> None:
 def test_pass_2_only_is_not_c0() -> None:
     # a pass-2 row with no pass 1 before it (the store refuses to open one; an import could still hold it)
     level = _level([attempt(5, "n0-l1-a", 1.0, pass_number=2)])
-    assert not level.passed and "n0-l1-a ○✓" in level.evidence["en"]
-    assert "does not reproduce pass 1" in level.evidence["en"]
+    assert not level.passed and "n0-l1-a ○✓" in level.evidence.render("en")
+    assert "does not reproduce pass 1" in level.evidence.render("en")
 
 
 def test_pass_2_before_pass_1_or_with_hints_does_not_count() -> None:
@@ -223,10 +224,10 @@ def test_pass_2_before_pass_1_or_with_hints_does_not_count() -> None:
 def test_a_disagreeing_pass_2_does_not_count() -> None:
     # pass 1 failed, pass 2 passed: it does not reproduce pass 1
     level = _level([attempt(1, "n0-l1-a", 0.2), attempt(2, "n0-l1-a", 1.0, pass_number=2)])
-    assert not level.passed and "n0-l1-a ~✓" in level.evidence["en"]  # 0.2: partial credit, not a plain miss
+    assert not level.passed and "n0-l1-a ~✓" in level.evidence.render("en")  # 0.2: partial credit, not a plain miss
     # pass 1 passed, pass 2 failed
     level = _level([attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-a", 0.2, pass_number=2)])
-    assert not level.passed and "n0-l1-a ✓~: pass 2 #2 0.20 not passed" in level.evidence["en"]
+    assert not level.passed and "n0-l1-a ✓~: pass 2 #2 0.20 not passed" in level.evidence.render("en")
     # the latest pass 2 counts: a later failed pass 2 withdraws an earlier passed one
     level = _level([attempt(1, "n0-l1-a", 1.0), attempt(2, "n0-l1-a", 1.0, pass_number=2),
                     attempt(3, "n0-l1-a", 0.1, pass_number=2)])
@@ -235,7 +236,7 @@ def test_a_disagreeing_pass_2_does_not_count() -> None:
 
 def test_both_passes_reproduced_is_c0() -> None:
     level = _level([attempt(1, "n0-l1-a", 0.2), attempt(2, "n0-l1-a", 0.9), attempt(3, "n0-l1-a", 1.0, pass_number=2)])
-    assert level.passed and level.evidence["en"] == "5 of 5 reproduced in pass 2"
+    assert level.passed and level.evidence.render("en") == "5 of 5 reproduced in pass 2"
     assert level.refs["exercises"]["n0-l1-a"]["pass1_attempt"] == 2
 
 
@@ -256,10 +257,11 @@ def test_the_gap_needs_its_parts_and_the_learners_own_explanation() -> None:
     ev = everything()
     cond = evaluate_c0(**ev).conditions[2]
     assert cond.passed and cond.refs == {"exercises": GAP, "notebook_entry": 1}
-    assert "n0-l4-gap-fixed ✓✓" in cond.evidence["en"] and "entry #1 explains the gap" in cond.evidence["en"]
+    words = cond.evidence.render("en")
+    assert "n0-l4-gap-fixed ✓✓" in words and "entry #1 explains the gap" in words
     ev["notebook"] = []  # the parts alone
     cond = evaluate_c0(**ev).conditions[2]
-    assert not cond.passed and "no L4 Lab Notebook entry" in cond.evidence["en"]
+    assert not cond.passed and "no L4 Lab Notebook entry" in cond.evidence.render("en")
     ev["notebook"] = [notebook(gap="decode is slow")]  # not an explanation
     assert not evaluate_c0(**ev).conditions[2].passed
     ev["notebook"] = [notebook(lesson="f1-lab01")]  # another lesson's entry
@@ -267,7 +269,7 @@ def test_the_gap_needs_its_parts_and_the_learners_own_explanation() -> None:
     ev["notebook"] = [notebook()]
     ev["attempts"] = [a for a in ev["attempts"] if a.exercise_id != GAP[1]]  # the explanation alone
     cond = evaluate_c0(**ev).conditions[2]
-    assert not cond.passed and "n0-l4-gap-bandwidth ○○: not attempted" in cond.evidence["en"]
+    assert not cond.passed and "n0-l4-gap-bandwidth ○○: not attempted" in cond.evidence.render("en")
 
 
 def test_a_noisy_pair_is_judged_by_its_measured_noise() -> None:
@@ -279,10 +281,11 @@ def test_a_noisy_pair_is_judged_by_its_measured_noise() -> None:
     ev = everything()
     ev["bench_runs"] = [bench(1), bench(2, scale=1.08)]  # 8 % apart, no noise measured: disagree
     cond = evaluate_c0(**ev).conditions[1]
-    assert not cond.passed and "allowed ±5.0 %" in cond.evidence["en"]
+    assert not cond.passed and "allowed ±5.0 %" in cond.evidence.render("en")
     ev["bench_runs"] = [bench(1, cv=0.03), bench(2, scale=1.08, cv=0.04)]  # the same 8 %, within ±10 %
     cond = evaluate_c0(**ev).conditions[1]
-    assert cond.passed and "allowed ±10.0 %" in cond.evidence["en"] and "8.0 % apart" in cond.evidence["en"]
+    words = cond.evidence.render("en")
+    assert cond.passed and "allowed ±10.0 %" in words and "8.0 % apart" in words
     ev["bench_runs"] = [bench(1, cv=0.2), bench(2, scale=1.2, cv=0.2)]  # 20 % apart: over the ceiling
     assert not evaluate_c0(**ev).conditions[1].passed
 
@@ -292,7 +295,7 @@ def test_a_later_noisy_bench_does_not_withdraw_an_agreement() -> None:
     ev["bench_runs"] = [bench(1), bench(2, scale=1.02), bench(3, scale=1.4)]
     cond = evaluate_c0(**ev).conditions[1]
     assert cond.passed and cond.refs["bench_runs"] == [1, 2] and cond.refs["latest_pair"] == [2, 3]
-    assert "still holds" in cond.evidence["en"] and "sigue valiendo" in cond.evidence["es"]
+    assert "still holds" in cond.evidence.render("en") and "sigue valiendo" in cond.evidence.render("es")
     ev["bench_runs"] = [bench(1), bench(2, scale=1.02), bench(3, fp="new", scale=1.4)]  # another device now
     assert not evaluate_c0(**ev).conditions[1].passed
 
@@ -314,18 +317,18 @@ def test_a_pair_whose_matmul_peaks_all_moved_says_the_cores_changed_speed() -> N
     cond = evaluate_c0(**ev).conditions[1]
     assert not cond.passed
     assert "Every matmul peak moved the same way (×1.12 to ×1.18; the memory figures ×1.00 to ×1.00)" in (
-        cond.evidence["en"])
-    assert "Todos los picos de matmul se movieron en el mismo sentido (×1,12 a ×1,18" in cond.evidence["es"]
+        cond.evidence.render("en"))
+    assert "Todos los picos de matmul se movieron en el mismo sentido (×1,12 a ×1,18" in cond.evidence.render("es")
     # one peak moved the other way: a disagreement, but not the cores' speed, and nothing is said of it
     ev["bench_runs"] = [_peaks(1, before), _peaks(2, {**after, "float64": 0.165})]
     cond = evaluate_c0(**ev).conditions[1]
-    assert not cond.passed and "moved the same way" not in cond.evidence["en"]
-    assert "the figure furthest from its allowance is matmul peak bfloat16, 18.4 % apart" in cond.evidence["en"]
-    assert "la cifra más lejos de su margen es pico de matmul bfloat16" in cond.evidence["es"]
+    assert not cond.passed and "moved the same way" not in cond.evidence.render("en")
+    assert "the figure furthest from its allowance is matmul peak bfloat16, 18.4 % apart" in cond.evidence.render("en")
+    assert "la cifra más lejos de su margen es pico de matmul bfloat16" in cond.evidence.render("es")
     # the same shift within the runs' noise floor is an agreement, and says nothing either
     ev["bench_runs"] = [_peaks(1, before), _peaks(2, {k: v * 1.03 for k, v in before.items()})]
     cond = evaluate_c0(**ev).conditions[1]
-    assert cond.passed and "moved the same way" not in cond.evidence["en"]
+    assert cond.passed and "moved the same way" not in cond.evidence.render("en")
 
 
 def test_a_pair_where_every_figure_moved_says_the_whole_machine_was_busier() -> None:
@@ -345,12 +348,12 @@ def test_a_pair_where_every_figure_moved_says_the_whole_machine_was_busier() -> 
     cond = evaluate_c0(**ev).conditions[1]
     assert not cond.passed
     assert ("Every figure moved the same way (the matmul peaks ×0.50 to ×0.50, the memory figures ×0.50 to ×0.50): "
-            "the whole machine was busier or quieter") in cond.evidence["en"]
-    assert "la máquina entera estuvo más cargada o más libre" in cond.evidence["es"]
+            "the whole machine was busier or quieter") in cond.evidence.render("en")
+    assert "la máquina entera estuvo más cargada o más libre" in cond.evidence.render("es")
     # bandwidth halved but decode stayed: memory moved every which way, and nothing is claimed
     ev["bench_runs"] = [_peaks(1, before), run_2(peak_bandwidth_gbs=15.0)]
     cond = evaluate_c0(**ev).conditions[1]
-    assert not cond.passed and "moved the same way" not in cond.evidence["en"]
+    assert not cond.passed and "moved the same way" not in cond.evidence.render("en")
 
 
 def test_the_bench_table_and_markdown_say_the_cores_changed_speed() -> None:

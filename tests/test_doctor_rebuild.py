@@ -73,7 +73,7 @@ def test_lock_writes_the_rebuild_and_a_later_process_checks_it(capsys: pytest.Ca
         cond = stack_condition(store.doctor_runs())
     finally:
         store.close()
-    assert not cond.passed and "no later `tutor doctor`" in cond.evidence["en"]
+    assert not cond.passed and "no later `tutor doctor`" in cond.evidence.render("en")
     # A later process (here: the same environment; the lead's check is a fresh venv from the requirements).
     env = {**os.environ, "TUTOR_DATA_DIR": str(data_dir)}
     done = subprocess.run([sys.executable, "-m", "tutor", "doctor", "--check-lock", "--no-probe", "--lang", "en"],
@@ -88,7 +88,8 @@ def test_lock_writes_the_rebuild_and_a_later_process_checks_it(capsys: pytest.Ca
     finally:
         store.close()
     assert cond.passed and cond.refs["lock_run"] == 1 and cond.refs["check_run"] == 3
-    assert "a later process" in cond.evidence["en"] and f"torch {torch.__version__}" in cond.evidence["en"]
+    words = cond.evidence.render("en")
+    assert "a later process" in words and f"torch {torch.__version__}" in words
 
 
 def test_the_lock_pins_every_runtime_dependency_the_tutor_declares() -> None:

@@ -4,7 +4,8 @@ them in the learner's language (``Message.render``), never grading itself.
 A feedback sentence is a :class:`~tutor.i18n.message.Message` of the ``grade.*`` catalog; the figures in it are
 messages too, so each is written in the reader's language when the sentence is: :class:`FigureSaid` (a value with
 its unit, as :func:`tutor.grading.units.format_value` writes it), :class:`RatioSaid` (how far off, or a tolerance),
-:class:`JoinedSaid` (reasons in a list) and :class:`PackSaid` (a pack's own text, given in both languages). They
+:class:`JoinedSaid` (reasons in a list), :class:`NumberSaid` (a number with fixed decimals) and :class:`PackSaid` (a
+pack's own text, given in both languages); C0's conditions (:mod:`tutor.progress.c0`) use them too. They
 are JSON like any message (``as_dict``); :func:`feedback_from_json` reads a stored verdict's feedback back, and
 also the older form, the two finished sentences ``{"es": …, "en": …}``.
 """
@@ -24,6 +25,7 @@ FIGURE = "grade.said.figure"
 RATIO = "grade.said.ratio"
 JOINED = "grade.said.joined"
 PACK = "grade.said.pack"
+NUMBER = "grade.said.number"
 
 
 @dataclass(frozen=True)
@@ -90,7 +92,23 @@ class PackSaid(Message):
         return str(chosen)
 
 
-_KINDS: dict[str, type[Message]] = {FIGURE: FigureSaid, RATIO: RatioSaid, JOINED: JoinedSaid, PACK: PackSaid}
+@dataclass(frozen=True)
+class NumberSaid(Message):
+    """A number with a fixed count of decimals in the reader's language (``0,85``), and a suffix (`` %``)."""
+
+    @classmethod
+    def decimal(cls, value: float, places: int, suffix: str = "") -> NumberSaid:
+        return cls(NUMBER, (("value", float(value)), ("places", int(places)), ("suffix", suffix)))
+
+    def render(self, lang: str) -> str:
+        value, places = self.param("value"), self.param("places")
+        number = float(value) if isinstance(value, int | float) else math.nan
+        return decimal(number, lang, int(places) if isinstance(places, int | float) else 0) + str(
+            self.param("suffix") or "")
+
+
+_KINDS: dict[str, type[Message]] = {FIGURE: FigureSaid, RATIO: RatioSaid, JOINED: JoinedSaid, PACK: PackSaid,
+                                    NUMBER: NumberSaid}
 
 
 def _typed(message: Message) -> Message:

@@ -132,8 +132,11 @@ def speed_shift(comparison: BenchComparison | None) -> SpeedShift | None:
 def speed_shift_line(comparison: BenchComparison | None, lang: str = "en") -> str | None:
     """:func:`speed_shift` in words, in ``lang``; None when it does not apply."""
     shift = speed_shift(comparison)
-    if shift is None:
-        return None
+    return None if shift is None else shift_words(shift, lang)
+
+
+def shift_words(shift: SpeedShift, lang: str = "en") -> str:
+    """A :class:`SpeedShift` in words, in ``lang``."""
     code = _lang(lang)
 
     def ratio(value: float) -> str:

@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from tutor.i18n import as_lang, numbers, t, tn
-from tutor.measure.bench_report import DEFAULT_TOLERANCE, figure_label, speed_shift_line
+from tutor.grading.said import JoinedSaid, NumberSaid
+from tutor.i18n import LANGS
+from tutor.i18n.message import Message, Param
+from tutor.measure.bench_report import DEFAULT_TOLERANCE, SpeedShift, figure_label, shift_words, speed_shift
 from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
@@ -34,18 +36,22 @@ BENCH_TOLERANCE = DEFAULT_TOLERANCE
 
 @dataclass(frozen=True)
 class Condition:
-    """One line of the checklist: whether it holds, and the evidence (which run, when) in both languages."""
+    """One line of the checklist: whether it holds, and the evidence (which run, when), as catalog messages the UI
+    or the CLI renders in the learner's language."""
 
     key: str
-    title: dict[str, str]
+    title: Message
     passed: bool
-    evidence: dict[str, str]
+    evidence: Message
     at: float | None = None
     refs: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"key": self.key, "title": self.title, "passed": self.passed, "evidence": self.evidence,
-                "at": self.at, "at_text": when(self.at), "refs": self.refs}
+        """JSON (``tutor progress --json``, the progress screen, the class report): the title and the evidence
+        rendered in both languages, their codes beside them."""
+        return {"key": self.key, "title": _rendered(self.title), "passed": self.passed,
+                "evidence": _rendered(self.evidence), "title_said": self.title.as_dict(),
+                "evidence_said": self.evidence.as_dict(), "at": self.at, "at_text": when(self.at), "refs": self.refs}
 
 
 @dataclass(frozen=True)
@@ -62,29 +68,72 @@ class Checkpoint:
                 "conditions": [c.to_json() for c in self.conditions]}
 
 
-Both = dict[str, str]
-"""A sentence in both languages, ``{"en": …, "es": …}``, as a condition stores it."""
+def _rendered(message: Message) -> dict[str, str]:
+    return {lang: message.render(lang) for lang in LANGS}
 
 
-def _both(key: str, /, **fields: object) -> Both:
-    """The catalog's sentence ``key`` in English and Spanish. A field may be a function of the language (a number
-    written in that language's decimals, or a clause already in both languages)."""
-    out: Both = {}
-    for lang in ("en", "es"):
-        values = {name: (value(lang) if callable(value) else value[lang] if isinstance(value, dict) else value)
-                  for name, value in fields.items()}
-        out[lang] = t(key, as_lang(lang), **values)
-    return out
+def _both(key: str, /, **fields: Param) -> Message:
+    """The catalog's sentence ``key`` with its fields (each a string, a number or another message)."""
+    return Message.of(key, **fields)
 
 
-def _score(score: float | None, lang: str) -> str:
+def _count(key: str, n: int) -> Message:
+    """``key`` counted (``key.one`` for 1, ``key.other`` otherwise, as :func:`tutor.i18n.tn` chooses)."""
+    return Message.of(f"{key}.one" if n == 1 else f"{key}.other", n=n)
+
+
+def _score(score: float | None) -> Param:
     """A pass's score as the learner reads it (``0,85`` in Spanish)."""
-    return "—" if score is None else numbers.decimal(score, lang, 2)
+    return "—" if score is None else NumberSaid.decimal(score, 2)
 
 
-def _pct(fraction: float, lang: str) -> str:
+def _pct(fraction: float) -> Message:
     """A fraction as a percentage with one decimal (``12,5 %``)."""
-    return f"{numbers.decimal(fraction * 100, lang, 1)} %"
+    return NumberSaid.decimal(fraction * 100, 1, " %")
+
+
+@dataclass(frozen=True)
+class Aside(Message):
+    """A message in parentheses after a space (`` (2 differences)``), in the reader's language."""
+
+    @classmethod
+    def of_message(cls, message: Message) -> Aside:
+        return cls("c0.said.aside", (("text", message),))
+
+    def render(self, lang: str) -> str:
+        inner = self.param("text")
+        return f" ({inner.render(lang) if isinstance(inner, Message) else inner})"
+
+
+@dataclass(frozen=True)
+class FigureLabel(Message):
+    """A bench headline figure's label from its key (``peak_flops_tflops.float32``), in the reader's language."""
+
+    @classmethod
+    def of_key(cls, key: str) -> FigureLabel:
+        return cls("c0.said.figure_label", (("key", key),))
+
+    def render(self, lang: str) -> str:
+        return figure_label(str(self.param("key") or ""), lang)
+
+
+@dataclass(frozen=True)
+class ShiftWords(Message):
+    """Two bench runs that disagree because the machine's speed moved, in the reader's language."""
+
+    @classmethod
+    def of_shift(cls, shift: SpeedShift) -> ShiftWords:
+        mem = shift.memory
+        params: tuple[tuple[str, Param], ...] = (("lo", shift.compute[0]), ("hi", shift.compute[1]),
+                                                 ("whole", int(shift.whole_machine)))
+        if mem is not None:
+            params += (("mlo", mem[0]), ("mhi", mem[1]))
+        return cls("c0.said.shift", params)
+
+    def render(self, lang: str) -> str:
+        p = {k: float(v) for k, v in self.params if isinstance(v, int | float)}
+        memory = (p["mlo"], p["mhi"]) if "mlo" in p and "mhi" in p else None
+        return shift_words(SpeedShift((p.get("lo", 1.0), p.get("hi", 1.0)), memory, bool(p.get("whole"))), lang)
 
 
 def when(at: float | None) -> str:
@@ -116,8 +165,8 @@ def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None =
                          _both("c0.stack.no_rebuild", run=str(w.id), at=when(w_at)), w_at, refs)
     refs.update(pins=dict(rebuild.pins), requirements=rebuild.requirements, dockerfile=rebuild.dockerfile)
     pinned = pins_text(rebuild.to_json())
-    head = _both("c0.stack.head", run=str(w.id), age=lambda lang: age_text(w_at, lang, now), at=when(w_at),
-                 pins=pinned, requirements=rebuild.requirements, dockerfile=rebuild.dockerfile)
+    head = _both("c0.stack.head", run=str(w.id), age=age_text(w_at, "en", now), at=when(w_at),
+                 pins=pinned, requirements=str(rebuild.requirements), dockerfile=str(rebuild.dockerfile))
     checks = [r for r in doctor_runs if r.id > w.id and r.lock is not None and not r.lock.written
               and r.lock.lock_id == lock.lock_id and r.lock.matches is not None and (r.pid is None or r.pid != w.pid)]
     if not checks:
@@ -134,7 +183,7 @@ def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None =
     elif not matches:
         n = len(c_lock.differences)
         tail = _both("c0.stack.differs", run=str(c.id), at=when(c_at),
-                     differences=lambda lang: f" ({tn('count.difference', n, as_lang(lang))})" if n else "")
+                     differences=Aside.of_message(_count("count.difference", n)) if n else "")
     else:
         tail = _both("c0.stack.problems", run=str(c.id), at=when(c_at))
     return Condition("stack", title, matches and passed, _both("c0.joined", first=head, second=tail), c_at, refs)
@@ -153,19 +202,18 @@ def _pair(prev: BenchRun, last: BenchRun, tolerance: float) -> dict[str, Any]:
             "agree": bool(comparison and comparison.agree) and not disturbed, "key": worst.key if worst else None,
             "difference": abs(worst.ratio - 1) if worst else float("inf"),
             "allowed": worst.allowed if worst else tolerance,
-            "shift": {lang: speed_shift_line(comparison, lang) for lang in ("en", "es")}}
+            "shift": ShiftWords.of_shift(shift) if (shift := speed_shift(comparison)) is not None else None}
 
 
-def _pair_words(p: Mapping[str, Any]) -> Both:
+def _pair_words(p: Mapping[str, Any]) -> Message:
     (a, b), (ta, tb) = p["ids"], p["at"]
     if p["key"] is None:
         return _both("c0.bench.nothing_to_compare", a=str(a), b=str(b))
     words = _both("c0.bench.pair", a=str(a), b=str(b), at_a=when(ta), at_b=when(tb),
                   verdict=_both("c0.bench.agree" if p["agree"] else "c0.bench.disagree"),
-                  figure=lambda lang: figure_label(p["key"], lang),
-                  difference=lambda lang: _pct(p["difference"], lang), allowed=lambda lang: _pct(p["allowed"], lang))
-    shift = p.get("shift") or {}
-    if all(shift.get(lang) for lang in ("en", "es")):  # the machine's speed moved between the runs: say so
+                  figure=FigureLabel.of_key(p["key"]), difference=_pct(p["difference"]), allowed=_pct(p["allowed"]))
+    shift = p.get("shift")
+    if shift is not None:  # the machine's speed moved between the runs: say so
         words = _both("c0.bench.pair_shift", pair=words, shift=shift)
     if p.get("disturbed"):
         words = _both("c0.bench.disturbed", pair=words, runs=", ".join(str(i) for i in p["disturbed"]))
@@ -176,7 +224,7 @@ def bench_condition(bench_runs: Sequence[BenchRun], tolerance: float = BENCH_TOL
     """Two consecutive ``tutor bench`` runs (same fingerprint, same mode) agree under the noise-aware rule
     (:data:`~tutor.measure.bench_report.COMPARISON_RULE`). Once a pair agreed, a later noisy pair does not withdraw
     the condition: the evidence names the pair that holds and says how the latest pair compared."""
-    title = _both("c0.bench.title", cv=lambda lang: t("bench.cv_spread", as_lang(lang)))
+    title = _both("c0.bench.title", cv=Message("bench.cv_spread"))
     if not bench_runs:
         return Condition("bench", title, False, _both("c0.bench.none"))
     latest = bench_runs[-1]
@@ -201,12 +249,12 @@ def bench_condition(bench_runs: Sequence[BenchRun], tolerance: float = BENCH_TOL
     return Condition("bench", title, bool(agreed), words, holding["at"][1], refs)
 
 
-def _exercise_line(status: ExerciseStatus) -> Both:
+def _exercise_line(status: ExerciseStatus) -> Message:
     """One exercise's two passes in words (en, es), naming the attempts they rest on."""
     ex, m = status.exercise_id, status.marks
     score1, score2 = status.pass1_score, status.pass2_score
-    p1 = _both("c0.pass", n="1", attempt=str(status.pass1_attempt), score=lambda lang: _score(score1, lang))
-    p2 = _both("c0.pass", n="2", attempt=str(status.pass2_attempt), score=lambda lang: _score(score2, lang))
+    p1 = _both("c0.pass", n="1", attempt=str(status.pass1_attempt), score=_score(score1))
+    p2 = _both("c0.pass", n="2", attempt=str(status.pass2_attempt), score=_score(score2))
     if score1 is None and score2 is None:
         return _both("c0.ex.not_attempted", ex=ex, marks=m)
     if status.reproduced:
@@ -251,8 +299,7 @@ def gap_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str] = L4_
         times.append(entry.at)
     refs = {"exercises": list(exercise_ids), "notebook_entry": entry.id if entry is not None else None}
     return Condition("gap", title, decomposed and entry is not None,
-                     {lang: "; ".join([*(line[lang] for line in lines), notebook_words[lang]])
-                      for lang in ("en", "es")},
+                     JoinedSaid.of_messages([*lines, notebook_words]),
                      max(times) if times else None, refs)
 
 
@@ -275,9 +322,8 @@ def level_condition(attempts: Sequence[Attempt], exercise_ids: Sequence[str]) ->
     if missing:
         lines = [_exercise_line(s) for s in missing[:6]]
         more = len(missing) - len(lines)
-        todo = {lang: "; ".join(line[lang] for line in lines) for lang in ("en", "es")}
-        evidence = _both("c0.level.todo", count=evidence, todo=todo,
-                         more=_both("c0.level.more", n=str(more)) if more > 0 else {"en": "", "es": ""})
+        evidence = _both("c0.level.todo", count=evidence, todo=JoinedSaid.of_messages(lines),
+                         more=_both("c0.level.more", n=str(more)) if more > 0 else "")
     times = [t for s in done if (t := _attempt_time(attempts, s.pass2_attempt)) is not None]
     return Condition("n0", title, not missing, evidence, max(times) if times else None,
                      {"exercises": {s.exercise_id: {"marks": s.marks, "pass1_attempt": s.pass1_attempt,
