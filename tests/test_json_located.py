@@ -264,3 +264,34 @@ def test_a_decode_error_is_located_and_said_in_the_readers_language(
         code, out, err = run_cli(["progress", "import", str(path), "--lang", lang])
         assert code == 2 and out == "" and "Traceback" not in err and err.count("\n") == 1
         assert err.rstrip().endswith(f"{path}:{where}: error: {said}"), err
+
+
+def _paths(value: Any, loc: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], Any]]:
+    found = [(loc, value)]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found.extend(_paths(v, (*loc, k)))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found.extend(_paths(v, (*loc, i)))
+    return found
+
+
+def test_every_value_of_any_document_is_found_where_it_is_written() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text()
+    documents = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
+                             | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20)
+
+    @settings(max_examples=200, deadline=None)
+    @given(documents, st.sampled_from([None, 0, 1, 3]), st.booleans())
+    def check(doc: Any, indent: int | None, ascii_only: bool) -> None:
+        text = json.dumps(doc, indent=indent, ensure_ascii=ascii_only)
+        for loc, value in _paths(doc):
+            at = json_offset(text, loc)
+            decoded, _ = json.JSONDecoder().raw_decode(text, at)
+            assert decoded == value, (text, loc)
+
+    check()
