@@ -185,3 +185,33 @@ def test_the_app_process_of_a_tab_counts_against_the_address_serve_gave_it(
     store = logins[1](ana.name, ana.token)
     assert store.learner == ana.name
     store.close()
+
+
+async def test_each_tabs_app_process_is_told_its_browsers_address(tmp_path: Path) -> None:
+    """The address the count is kept by reaches the tab's own process (``TUTOR_SERVE_CLIENT``), and the tab's
+    session is counted against ``--max-sessions`` only while it is open."""
+    import asyncio
+    import shlex
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from tests.support.pilot import PATIENCE_S
+    from tutor.commands.serve import guarded_server
+
+    seen = tmp_path / "client.txt"
+    script = 'printf %s "$TUTOR_SERVE_CLIENT" > ' + shlex.quote(str(seen)) + "; exec cat"  # then waits on stdin
+    command = "sh -c " + shlex.quote(script)
+    rule = LoginLimits.create(tmp_path / "logins.sqlite3")
+    server = guarded_server(command, host="127.0.0.1", port=0, public_url=None, max_sessions=1, logins=rule)
+    async with TestClient(TestServer(await server._make_app())) as client:
+        ws = await client.ws_connect("/ws", headers={"Origin": f"http://{client.host}:{client.port}"})
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + PATIENCE_S
+        while not (seen.exists() and seen.read_text()) and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        assert seen.read_text() == "127.0.0.1"
+        assert type(server).sessions == 1
+        await ws.close()
+        while type(server).sessions and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        assert type(server).sessions == 0
