@@ -155,3 +155,28 @@ def test_the_cuda_path_builds_on_the_device_and_times_with_events(monkeypatch: p
     fn: Any = kernels.build("matvec_int8", validate_params("matvec_int8", {"rows": 64, "cols": 64}), "cpu")
     runs = time_callable(fn, "cuda", warmup=1, min_repeats=3, max_repeats=3, budget_s=0)
     assert len(runs.times_s) == 3 and all(t > 0 for t in runs.times_s) and calls
+
+
+def test_the_figures_the_claim_exercises_print_come_from_the_registry() -> None:
+    from tutor.i18n import format_number
+
+    course = load_course(bundled_course())
+    mlp = get_workload("mlp_block")
+    p = {"tokens": 512, "hidden": 1024, "dtype": "float32"}
+    gemm_flops = 16 * 512 * 1024**2
+    elementwise_mb = (2 + 2 * 4 + 3) * 512 * 1024 * 4 / 1e6  # words: layer norm 2, GELU over 4h 2 × 4, add 3
+    gemv = get_workload("gemm").bytes_moved({"m": 1, "n": 4096, "k": 8192, "dtype": "float32"})
+    fp32 = 4 * 16384 * 8192
+    for lang in ("es", "en"):
+        def n(value: float, fmt: str) -> str:
+            return format_number(value, lang, fmt)  # noqa: B023 (called within this iteration only)
+
+        claim1 = course.exercises["f1-lab03-claim1-mlp-block"]
+        text = " ".join((getattr(claim1.prompt, lang) + getattr(claim1.explanation, lang)).split())
+        assert f"≈ {n(gemm_flops / 1e9, '.1f')} GFLOP" in text and f"≈ {n((mlp.flops(p) - gemm_flops) / 1e6, '.0f')}"\
+            f" MFLOP" in text, lang
+        assert f"{n(100 * gemm_flops / mlp.flops(p), '.2f')} %" in text and f"~{elementwise_mb:.0f} MB" in text, lang
+        claim3 = course.exercises["f1-lab03-claim3-gemv-gflops"]
+        assert f"≈ {gemv / 1e6:.0f} MB" in " ".join(getattr(claim3.prompt, lang).split()), lang
+        claim4 = course.exercises["f1-lab03-claim4-int8-matvec"]
+        assert f"≈ {fp32 / 1e6:.0f} MB" in " ".join(getattr(claim4.prompt, lang).split()), lang
