@@ -25,10 +25,6 @@ EXERCISE = "exercise"
 class ExerciseRunPanel(Vertical):
     """``#ex-status``, ``#ex-progress`` (the :class:`MeasurementRun`) and ``#ex-cancel``."""
 
-    DEFAULT_CSS = """
-    ExerciseRunPanel { height: auto; }
-    """
-
     device: var[str] = var("")
     """The device the measurement runs on, as the status line names it."""
 
