@@ -3,9 +3,10 @@
 ``make_app`` builds one session and hands it to every screen's constructor; a screen asks the session, never the
 app, for the course, the progress store, the runners (:class:`~tutor.practice.ExerciseRunner`,
 :class:`~tutor.practice.labs.LabRunner`), the warm measurement worker, the doctor, the telemetry sampler that a
-measurement records through, the settings and the clock. Every write to the store a screen causes goes through
-a method here or a runner, so the rules of practice (a hint counted on its attempt, an unfinished attempt's hold,
-a lab filed with its notebook entry) live in ``practice`` and are the same for the CLI.
+measurement records through, the settings and the clock. The writes that follow a rule of practice (a hint
+counted on its attempt, an unfinished attempt's hold, released or discarded, an attempt cancelled after its result
+came back, a lab filed with its notebook entry) go through a method here or a runner, the same for the CLI;
+simple records (a section read, a notebook edit, a reset on the progress screen) use :attr:`Session.store`.
 
 No Textual here, and no torch: the worker process is started lazily, on the first measurement.
 """
