@@ -22,7 +22,7 @@ from tutor.practice import Outcome
 from tutor.practice.reveal import RevealView, describe_prediction
 from tutor.results import RooflineReference
 from tutor.ui.plain import PackMarkdown
-from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
+from tutor.ui.widgets.roofline_chart import ZERO_INTENSITY_AT, RooflineChart, RooflinePoint
 from tutor.untrusted import clean, clean_line
 
 VERDICT_STYLES = {"correct": "green", "partly": "yellow", "wrong": "red", "inconclusive": "yellow"}
@@ -69,6 +69,7 @@ class ExerciseReveal(Vertical):
             chart.dtype = m.dtype
             chart.roofline = roof or run_roof
             chart.points = tuple(chart_points(outcome, lang))
+            chart.guess_bandwidth = guessed_bandwidth(outcome, lang)
         self.query_one("#ex-explanation", PackMarkdown).update(f"### {view.explanation_title}\n\n{view.explanation}")
 
     def bring_into_view(self, page: ScrollableContainer, still_wanted: Callable[[], bool],
@@ -106,19 +107,22 @@ def chart_points(outcome: Outcome, lang: Lang) -> list[RooflinePoint]:
     ai, gflops = m.arithmetic_intensity, m.achieved_gflops
     name = m.workload or "workload"
     points.append(RooflinePoint(f"{t('ex.your_workload', lang)}: {name}", ai, gflops, "orange"))
-    bw = m.roofline.peak_bandwidth_gbs if m.roofline is not None else None
-    peak = m.roofline.peak_for(m.dtype) if m.roofline is not None else None
     p = outcome.prediction
-    x = ai if ai > 0 else 0.01
+    x = ai if ai > 0 else ZERO_INTENSITY_AT
     guess_y: float | None = None
-    if p.choice == "memory" and bw is not None:
-        guess_y = x * bw
-    elif p.choice == "compute" and peak is not None:
-        guess_y = peak
-    elif p.value is not None and outcome.exercise.unit in ("GB/s", "GFLOP/s", "TFLOP/s"):
-        unit = outcome.exercise.unit
-        guess_y = p.value * x if unit == "GB/s" else p.value * (1e3 if unit == "TFLOP/s" else 1.0)
+    # A bound choice says which roof applies, not where a point sits (a "compute" guess drawn at the compute peak
+    # landed above the memory roof), and a GB/s guess is a roof of its own (guessed_bandwidth): neither is a point.
+    if p.value is not None and outcome.exercise.unit in ("GFLOP/s", "TFLOP/s"):
+        guess_y = p.value * (1e3 if outcome.exercise.unit == "TFLOP/s" else 1.0)
     if guess_y is not None and guess_y > 0:
         label = f"{t('ex.your_guess', lang)}: {describe_prediction(outcome.exercise, p, outcome.exercise.unit, lang)}"
         points.append(RooflinePoint(label, x, guess_y, "magenta", "x"))
     return points
+
+
+def guessed_bandwidth(outcome: Outcome, lang: Lang) -> tuple[float, str] | None:
+    """A GB/s guess and its legend label, drawn by the chart as the roof it would make."""
+    p = outcome.prediction
+    if p.value is None or p.value <= 0 or outcome.exercise.unit != "GB/s":
+        return None
+    return p.value, f"{t('ex.your_guess', lang)}: {describe_prediction(outcome.exercise, p, 'GB/s', lang)}"

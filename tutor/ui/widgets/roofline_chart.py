@@ -98,6 +98,9 @@ class RooflineChart(Widget):
     """Which dtype's compute roof to draw."""
     lang: reactive[Lang] = reactive[Lang]("en")
     """The language of the chart's own words (set by its screen)."""
+    guess_bandwidth: reactive[tuple[float, str] | None] = reactive(None, always_update=True)
+    """A guessed bandwidth (GB/s) and its legend label: drawn as the roof it would make (a dotted slope-1 line up to
+    the measured compute roof), not as a point, which at one intensity could only sit above or on the real roof."""
 
     def __init__(
         self,
@@ -121,6 +124,9 @@ class RooflineChart(Widget):
     def watch_points(self) -> None:
         self.refresh()
 
+    def watch_guess_bandwidth(self) -> None:
+        self.refresh()
+
     def redraw(self) -> None:
         """Draw again on the next render."""
         self.refresh()
@@ -138,7 +144,8 @@ class RooflineChart(Widget):
         ridges = [f / b for b, f in roofs.values()]
         x_values = [p.intensity for p in drawn] + [r / 10 for r in ridges] + [r * 10 for r in ridges]
         x = make_axis(x_values or [0.1, 100.0], log=True)
-        y_values = [p.gflops for p in drawn] + [f for _, f in roofs.values()] + [x.lo * b for b, _ in roofs.values()]
+        bandwidths = [b for b, _ in roofs.values()] + ([self.guess_bandwidth[0]] if self.guess_bandwidth else [])
+        y_values = [p.gflops for p in drawn] + [f for _, f in roofs.values()] + [x.lo * b for b in bandwidths]
         y = make_axis(y_values or [1.0, 1000.0], log=True)
         return x, y
 
@@ -150,6 +157,8 @@ class RooflineChart(Widget):
         entries = [(ROOF_CHARS[name], t(f"chart.roof.{name}", lang, bandwidth=format_number(bw, lang, ",.0f"),
                                         flops=format_number(flops, lang, ",.0f")), ROOF_STYLES[name])
                    for name, (bw, flops) in roofs.items()]
+        if self.guess_bandwidth is not None:
+            entries.append(("⠂⠂", clean_line(self.guess_bandwidth[1]), "magenta"))
         entries += [(p.marker, clean_line(p.label), _style(p.color)) for p in self._drawn_points()]
         return entries
 
@@ -167,6 +176,8 @@ class RooflineChart(Widget):
         if "measured" in roofs:
             bw, flops = roofs["measured"]
             draw_ridge(canvas, area, flops / bw, flops, "grey50")
+            if self.guess_bandwidth is not None and self.guess_bandwidth[0] > 0:
+                draw_roof(canvas, area, self.guess_bandwidth[0], flops, "magenta", every=2)
         for p in self._drawn_points():
             canvas.put(area.col(p.intensity), area.row(p.gflops), p.marker, f"bold {_style(p.color)}")
         return canvas, area
