@@ -50,3 +50,13 @@ mutants: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .ruff_cache .mypy_cache mutants
+
+# The gettext catalogs (tutor/i18n/README.md): the ids extracted from the source into the template, each
+# language's catalog updated from it (new ids empty, unused ones dropped), the .mo the app reads compiled.
+I18N := tutor/i18n/locale
+.PHONY: i18n
+i18n: $(STAMP)
+	$(BIN)/pybabel -q extract -F babel.cfg --no-location --sort-output --project="GPU Tutor" \
+		--copyright-holder="GPU Tutor" -o $(I18N)/tutor.pot tutor
+	$(BIN)/pybabel -q update -i $(I18N)/tutor.pot -d $(I18N) -D tutor --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel compile -d $(I18N) -D tutor --statistics

@@ -124,16 +124,16 @@ def test_a_missing_exercise_id_in_spanish_and_english() -> None:
 
 @pytest.mark.parametrize(("argv", "said"), [
     (("exercise", "run", "x", "--device", "tpu"),
-     {"es": "argumento --device: opción no válida: «tpu» (elige entre 'auto', 'cpu', 'cuda')",
+     {"es": "argumento --device: opción no válida: 'tpu' (elige entre 'auto', 'cpu', 'cuda')",
       "en": "argument --device: invalid choice: 'tpu' (choose from 'auto', 'cpu', 'cuda')"}),
     (("exercise", "run", "x", "--colour"),
      {"es": "argumentos no reconocidos: --colour", "en": "unrecognized arguments: --colour"}),
     (("exercise", "run", "x", "--predict"),
      {"es": "argumento --predict: se esperaba un argumento", "en": "argument --predict: expected one argument"}),
     (("exercise", "run", "x", "--resume", "two"),
-     {"es": "argumento --resume: valor entero no válido: «two»", "en": "argument --resume: invalid int value: 'two'"}),
+     {"es": "argumento --resume: valor entero no válido: 'two'", "en": "argument --resume: invalid int value: 'two'"}),
     (("exercise", "run", "x", "--budget", "1s"),
-     {"es": "argumento --budget: valor numérico no válido: «1s»",
+     {"es": "argumento --budget: valor numérico no válido: '1s'",
       "en": "argument --budget: invalid float value: '1s'"}),
     (("bench", "--quick", "--full"),
      {"es": "argumento --full: no se puede usar junto con el argumento --quick",
@@ -142,7 +142,7 @@ def test_a_missing_exercise_id_in_spanish_and_english() -> None:
      {"es": "hace falta uno de los argumentos --exercise --lesson --all",
       "en": "one of the arguments --exercise --lesson --all is required"}),
     (("exercise", "wat"),
-     {"es": "argumento ACTION: opción no válida: «wat» (elige entre 'list', 'run', 'discard')",
+     {"es": "argumento ACTION: opción no válida: 'wat' (elige entre 'list', 'run', 'discard')",
       "en": "argument ACTION: invalid choice: 'wat' (choose from 'list', 'run', 'discard')"}),
 ])
 @pytest.mark.parametrize("lang", ["es", "en"])
@@ -161,8 +161,9 @@ def test_a_hostile_value_shows_without_its_control_characters(capsys: pytest.Cap
                  ("exercise", "run", "x", "--resume", HOSTILE), ("telemetry", "--backend", HOSTILE)):
         code, out, err = tutor(capsys, *argv, "--lang", lang)
         assert code == 2 and out == ""
-        assert "\x1b" not in err and "\x07" not in err and "\\x1b" not in err, err
-        assert "]52;c;ZXZpbA==" in err  # the rest of what was typed, shown as text
+        assert "\x1b" not in err and "\x07" not in err, err
+        # the rest of what was typed, shown as text (a quoted value as argparse writes it, its controls escaped)
+        assert "]52;c;ZXZpbA==" in err
 
 
 @pytest.mark.parametrize(("lang", "said"), [

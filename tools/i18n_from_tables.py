@@ -36,17 +36,17 @@ ARGPARSE_ES: dict[str, str | tuple[str, str]] = {
     "unrecognized arguments: %s": "argumentos no reconocidos: %s",
     "one of the arguments %s is required": "hace falta uno de los argumentos %s",
     "not allowed with argument %s": "no se puede usar junto con el argumento %s",
-    "ignored explicit argument %r": "se ignoró el argumento explícito «%s»",
+    "ignored explicit argument %r": "se ignoró el argumento explícito %r",
     "expected one argument": "se esperaba un argumento",
     "expected at most one argument": "se esperaba como mucho un argumento",
     "expected at least one argument": "se esperaba al menos un argumento",
     "expected %s argument": ("se esperaba %s argumento", "se esperaban %s argumentos"),
     "ambiguous option: %(option)s could match %(matches)s": "opción ambigua: %(option)s puede ser %(matches)s",
     "unexpected option string: %s": "opción inesperada: %s",
-    "invalid %(type)s value: %(value)r": "valor %(type)s no válido: «%(value)s»",
-    "invalid choice: %(value)r (choose from %(choices)s)": "opción no válida: «%(value)s» (elige entre %(choices)s)",
+    "invalid %(type)s value: %(value)r": "valor %(type)s no válido: %(value)r",
+    "invalid choice: %(value)r (choose from %(choices)s)": "opción no válida: %(value)r (elige entre %(choices)s)",
     "unknown parser %(parser_name)r (choices: %(choices)s)":
-        "subcomando desconocido «%(parser_name)s» (opciones: %(choices)s)",
+        "subcomando desconocido %(parser_name)r (opciones: %(choices)s)",
     'argument "-" with mode %r': 'el argumento "-" con el modo %r',
     "can't open '%(filename)s': %(error)s": "no se puede abrir «%(filename)s»: %(error)s",
     ".__call__() not defined": ".__call__() no está definido",
@@ -64,18 +64,8 @@ ARGPARSE_ES: dict[str, str | tuple[str, str]] = {
     "%r is not callable": "%r no se puede llamar",
 }
 
-# A value the user typed, shown as text (then cleaned) rather than as Python's repr, whose escapes would print
-# ``\\x1b``: the English catalog's own wording of those four messages; every other English entry is its msgid.
-ARGPARSE_EN: dict[str, str] = {
-    "ignored explicit argument %r": "ignored explicit argument '%s'",
-    "invalid %(type)s value: %(value)r": "invalid %(type)s value: '%(value)s'",
-    "invalid choice: %(value)r (choose from %(choices)s)": "invalid choice: '%(value)s' (choose from %(choices)s)",
-    "unknown parser %(parser_name)r (choices: %(choices)s)": "unknown parser '%(parser_name)s' (choices: %(choices)s)",
-}
-
-
 def run(*args: str) -> None:
-    subprocess.run([str(BIN / "pybabel"), *args], cwd=ROOT, check=True)
+    subprocess.run([str(BIN / "pybabel"), "-q", *args], cwd=ROOT, check=True)
 
 
 def main() -> int:
@@ -102,7 +92,7 @@ def main() -> int:
             key = msgid[0] if isinstance(msgid, tuple) else msgid
             string: str | tuple[str, ...]
             if key in ARGPARSE_ES:
-                string = ARGPARSE_ES[key] if lang == "es" else ARGPARSE_EN.get(key, msgid)
+                string = ARGPARSE_ES[key] if lang == "es" else msgid
             elif isinstance(msgid, tuple):
                 string = (table.get(key + ".one", ""), table.get(key + ".other", ""))
                 used |= {key + ".one", key + ".other"}

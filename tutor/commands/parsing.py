@@ -9,9 +9,9 @@ reports an error, those two point at the parser's language's catalog (:func:`arg
 English msgids have their translations (:mod:`tutor.i18n.argparse_ids`). Other parsers in the process are
 untouched, and the names are restored afterwards.
 
-A value the user typed reaches the error as text (the catalog writes ``'%(value)s'``/``«%(value)s»`` where
-argparse's English writes ``%(value)r``, whose escapes would show ``\\x1b``), and the whole message is cleaned of
-control characters (:func:`tutor.untrusted.clean_line`) before it is printed.
+A value the user typed is shown as argparse shows it (quoted, its control characters escaped by ``repr``), and
+the whole message is cleaned of control characters (:func:`tutor.untrusted.clean_line`) before it is printed,
+for the values argparse writes as they came (``unrecognized arguments: %s``).
 """
 
 from __future__ import annotations
