@@ -10,18 +10,21 @@ each other):
 1. ``untrusted`` — the one boundary for text from a pack, an import or a trace;
 2. ``results`` (the typed results that cross rooms) and ``settings``;
 3. ``theory`` — the course's pure formulas;
-4. ``content``, ``telemetry``, ``measure`` — the course's data, the device's counters, the timing harness: three
-   rooms that never import each other (the plan reads a ``MeasureCall`` by its fields, not its class);
-5. ``grading`` (exercise, prediction, measurement -> verdict: reads content and results) and ``doctor`` (runs
+4. ``telemetry`` and ``measure`` — the device's counters and the timing harness (workload registry, plan, declared
+   outputs), which know nothing of the course (the plan reads a ``MeasureCall`` by its fields, not its class);
+5. ``content`` — the course's data: its checker validates each measure call against measure's plan and the figures
+   each op declares, so it sits above measure;
+6. ``grading`` (exercise, prediction, measurement -> verdict: reads content and results) and ``doctor`` (runs
    measure's probes);
-6. ``progress`` — the store, C0, calibration: reads grading's verdicts and measure's device fingerprints;
-7. ``practice`` — the use cases: an attempt, a lab run (content, measure, grading, progress together);
-8. ``ui`` — Textual, calls practice;
-9. ``commands`` — the headless verbs (``tutor`` alone opens the ui);
-10. ``cli``, then ``__main__``.
+7. ``progress`` — the store, C0, calibration: reads grading's verdicts and measure's device fingerprints;
+8. ``practice`` — the use cases: an attempt, a lab run (content, measure, grading, progress together);
+9. ``ui`` — Textual, calls practice;
+10. ``commands`` — the headless verbs (``tutor`` alone opens the ui);
+11. ``cli``, then ``__main__``.
 
-Every ``import`` counts, at module level, inside a function (a lazy import is still an arrow) or under
-``TYPE_CHECKING``. A new room fails the test until it is given a layer here.
+Every ``import`` counts, at module level, inside a function (a lazy import is still an arrow), under
+``TYPE_CHECKING``, or through ``importlib.import_module("tutor.…")`` with a literal name. A new room fails the test
+until it is given a layer here.
 """
 
 from __future__ import annotations
@@ -38,7 +41,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("untrusted",),
     ("results", "settings"),
     ("theory",),
-    ("content", "telemetry", "measure"),
+    ("telemetry", "measure"),
+    ("content",),
     ("grading", "doctor"),
     ("progress",),
     ("practice",),
@@ -79,7 +83,16 @@ def imported_modules(tree: ast.AST, module: str, is_package: bool) -> set[str]:
             else:
                 target = node.module or ""
             found.add(target)
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str) and _is_import_call(node.func)):
+            found.add(node.args[0].value)
     return found
+
+
+def _is_import_call(func: ast.expr) -> bool:
+    """``importlib.import_module(...)``, ``import_module(...)`` or ``__import__(...)``."""
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    return name in ("import_module", "__import__")
 
 
 def arrows(root: Path) -> set[tuple[str, str, str, str]]:
@@ -131,6 +144,7 @@ def test_the_named_back_arrows_are_gone() -> None:
         ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from tutor.grading import truth\n", True),
         ("from ..practice import sizing\n", True),  # relative
         ("import tutor.ui.app\n", True),
+        ("import importlib\nimportlib.import_module('tutor.practice.labs')\n", True),  # by name, still an arrow
         ("from tutor.theory import formulas\nfrom tutor.measure import registry\n", False),  # down, and its own room
         ("import torch\n", False),
     ],
