@@ -25,7 +25,6 @@ from tutor.content.models import CourseInfo, Exercise, FieldRule, Lesson, Level,
 from tutor.content.problems import ContentError, Problem, Severity
 from tutor.content.walk import COURSE_FILE, CourseFile, walk_targets
 from tutor.i18n import as_lang, t, tn
-from tutor.i18n.en import MESSAGES as _CATALOG_EN
 from tutor.i18n.message import Message
 from tutor.untrusted import clean_line
 
@@ -170,7 +169,7 @@ def _pydantic_said(err: Any) -> Message:
     if isinstance(rule, FieldRule):
         return rule.said
     code = f"problem.pydantic.{kind}"
-    if code in _CATALOG_EN:
+    if t(code, "en") != code:  # a kind the catalog words (its ids: tutor/i18n/built_ids.py)
         params: dict[str, str] = {}
         for name in _PYDANTIC_CTX.get(kind, ()):
             if name in ctx:
