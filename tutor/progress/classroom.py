@@ -4,10 +4,10 @@
 its owner may create objects in it or in ``public`` (a learner's function there could shadow a built-in and run
 as whoever calls it), and no learner role holds more than a learner's rights; a class in a database of its own
 keeps its objects in the schema ``tutor``, not ``public``, and every role's path is ``pg_catalog, tutor,
-pg_temp`` — then migrates it, creates the
-group roles ``tutor_learner`` and ``tutor_instructor`` and turns on row-level security: a learner's role sees
-and writes only the rows whose ``learner`` is that role (``current_user``), column by column only what the tutor
-writes, an attempt's grade once; the instructor role reads every row, and the owner (who ran ``tutor class
+pg_temp`` — then migrates it, creates the group roles ``tutor_learner`` and ``tutor_instructor`` and turns on
+row-level security: a learner's role sees and writes only the rows whose ``learner`` is that role
+(``current_user``), column by column only what the tutor writes, an attempt's grade once; the instructor role
+reads every row, and the owner (who ran ``tutor class
 init``) is the instructor. ``add_learner`` creates a learner's login role with a random token as its password
 (the server receives only its SCRAM verifier) and returns it once, with the address to use without it and a
 ``.pgpass`` line. The instructor lists, resets and removes learners, and lists and breaks device leases.
@@ -162,7 +162,7 @@ class NotAClassStore(ClassError):
 class LoginThrottled(ClassError):
     """Too many failed logins from this client's address lately (``tutor serve``'s limit): not even tried."""
 
-    code = "login.throttled"
+    code = N_("login.throttled")
 
 
 @dataclass(frozen=True)
@@ -371,7 +371,7 @@ class InstructorSuperuser(ClassError):
     """The instructor's login is a superuser: whatever a learner manages to make run as the instructor would run
     with every right on the server (its files, its programs). A ``CREATEROLE`` role is all a class needs."""
 
-    code = "class.instructor_superuser"
+    code = N_("class.instructor_superuser")
 
 
 def init_class(admin_dsn: str, *, allow_superuser: bool = False) -> ClassSetup:
