@@ -75,7 +75,7 @@ def test_sizing_formula_matches_the_built_model_and_the_engine_modes() -> None:
     assert weight_bytes_per_step(model) == s.weights_bytes
     for mode, run in decode_sizing.RUNS.items():
         engine = MODEL_MODES[mode]
-        assert {k: engine[k] for k in run} == run
+        assert {k: getattr(engine, k) for k in run} == run
 
 
 def test_weights_level() -> None:

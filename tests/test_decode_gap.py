@@ -62,7 +62,6 @@ def test_real_decode_at_tiny_sizes_is_fitted_and_decomposed() -> None:
 
 def test_the_plan_knows_the_same_sizes() -> None:
     for mode, cfg in GAP_MODES.items():
-        models = tuple((c.vocab, c.hidden, c.layers, c.intermediate) for c in cfg["configs"])
-        assert GAP_CONFIGS[mode] == GapRun(models=models, prompt=cfg["prompt"], steps=cfg["steps"],
-                                           rounds=cfg["rounds"])
-        assert len({c.layers for c in cfg["configs"]}) == 1  # the same ops per step: only the bytes grow
+        models = tuple((c.vocab, c.hidden, c.layers, c.intermediate) for c in cfg.configs)
+        assert GAP_CONFIGS[mode] == GapRun(models=models, prompt=cfg.prompt, steps=cfg.steps, rounds=cfg.rounds)
+        assert len({c.layers for c in cfg.configs}) == 1  # the same ops per step: only the bytes grow

@@ -128,7 +128,7 @@ def test_decode_and_train_step_in_tiny_mode() -> None:
 
 
 def test_train_flops_are_close_to_six_n_per_token() -> None:
-    cfg = MODEL_MODES["tiny"]["config"]
+    cfg = MODEL_MODES["tiny"].config
     model = build_model(cfg, "cpu")
     tokens = torch.randint(0, cfg.vocab, (2, 32))
     flops = train_flops_per_step(model, tokens, tokens)

@@ -190,12 +190,12 @@ def test_the_estimates_mirror_the_engine_sizes() -> None:
 
     for mode, cfg in plan.MODEL_CONFIGS.items():
         engine = MODEL_MODES[mode]
-        model = engine["config"]
+        model = engine.config
         assert (cfg.vocab, cfg.hidden, cfg.layers, cfg.intermediate) == (
             model.vocab, model.hidden, model.layers, model.intermediate)
         for key in ("prompt", "decode_steps", "decode_repeats", "big_batch", "train_batch", "train_seq",
                     "train_steps"):
-            assert getattr(cfg, key) == engine[key], (mode, key)
+            assert getattr(cfg, key) == getattr(engine, key), (mode, key)
     for mode, roof in plan.ROOFLINE_CONFIGS.items():
         assert roof.stream_bytes == MODES[mode]["stream_bytes"]
         assert roof.gemm_n == MODES[mode]["gemm_n"]
@@ -398,4 +398,4 @@ def test_the_mode_tables_have_one_source() -> None:
     assert decode_gap.GAP_MODES is modes.GAP_MODES
     assert roofline.MODES is modes.ROOFLINE_MODES
     assert model.TransformerConfig is modes.TransformerConfig
-    assert decode_sizing.RUNS["full"]["big_batch"] == modes.MODEL_MODES["full"]["big_batch"]
+    assert decode_sizing.RUNS["full"]["big_batch"] == modes.MODEL_MODES["full"].big_batch

@@ -290,7 +290,7 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
     from tutor.measure.decode_sizing import reference_decode
 
     rcfg, mcfg = MODES[mode], MODEL_MODES[mode]
-    prompt = mcfg["prompt"]
+    prompt = mcfg.prompt
     sizing = reference_decode(mode, device=device)
     progress(0.0, said("measure.progress.decode_build"))
     model = build_model(TransformerConfig(**sizing.config_fields()), device, torch.float32).eval()
@@ -345,14 +345,14 @@ def _decode_rounds(device: str, mode: str, bandwidth_gbs: float, should_cancel: 
         figures = interleave([("decode", decode_task), ("decode bound", read_task)], rounds or rcfg["decode_rounds"],
                              should_cancel, within(progress, 0.1, 0.6))
         figure, read = figures["decode"], figures["decode bound"]
-        progress(0.6, said("measure.progress.decode_batch", batch=int(mcfg["big_batch"]),
-                           tokens=int(mcfg["decode_steps"])))
-        big = _decode_run(model, mcfg["big_batch"], prompt, mcfg["decode_steps"], 1, torch.float32, device,
-                          should_cancel, rcfg.get("big_batch_budget_s", mcfg["decode_budget_s"]))
+        progress(0.6, said("measure.progress.decode_batch", batch=int(mcfg.big_batch),
+                           tokens=int(mcfg.decode_steps)))
+        big = _decode_run(model, mcfg.big_batch, prompt, mcfg.decode_steps, 1, torch.float32, device,
+                          should_cancel, rcfg.get("big_batch_budget_s", mcfg.decode_budget_s))
     finally:
         torch.set_num_threads(default_threads)
     timed = {1: DecodeTiming(tuple(steps), decode_threads, tuple(round_step)),
-             mcfg["big_batch"]: DecodeTiming(tuple(big), decode_threads)}
+             mcfg.big_batch: DecodeTiming(tuple(big), decode_threads)}
     feed = {"gbs": read.estimate, "bytes": read_bytes, "threads": read_threads, "passes": len(read_times),
             "cv": read.cv, "rounds": read.to_dict(), "thread_probe_s": {str(t): v for t, v in read_probe.items()},
             "method": f"every weight matrix read once by a one-token linear (a GEMV, as decode reads it): "

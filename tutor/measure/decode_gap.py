@@ -165,8 +165,8 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
     (``peak_bandwidth_gbs``, the roofline's STREAM copy, is recorded beside it). Sizes are interleaved round by
     round (so a busy spell hits every size alike) and torch's CPU threads are pinned for the whole run."""
     cfg_mode = GAP_MODES[mode]
-    prompt, steps, rounds = cfg_mode["prompt"], cfg_mode["steps"], cfg_mode["rounds"]
-    configs: tuple[TransformerConfig, ...] = cfg_mode["configs"]
+    prompt, steps, rounds = cfg_mode.prompt, cfg_mode.steps, cfg_mode.rounds
+    configs: tuple[TransformerConfig, ...] = cfg_mode.configs
     previous_threads = torch.get_num_threads()
     models = [build_model(cfg, device, torch.float32).eval() for cfg in configs]
     samples: list[list[float]] = [[] for _ in configs]

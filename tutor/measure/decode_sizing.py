@@ -30,7 +30,8 @@ QUICK_BUDGET_BYTES = 2**30
 HEAD_DIM = 64
 #: Per mode: prompt, timed steps and the larger batch (from the one table, tutor.measure.modes.MODEL_MODES).
 RUNS: dict[str, dict[str, int]] = {
-    mode: {key: int(m[key]) for key in ("prompt", "decode_steps", "big_batch")} for mode, m in MODEL_MODES.items()
+    mode: {"prompt": m.prompt, "decode_steps": m.decode_steps, "big_batch": m.big_batch}
+    for mode, m in MODEL_MODES.items()
 }
 
 

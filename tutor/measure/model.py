@@ -228,12 +228,12 @@ def measure_decode(
 
     cfg_mode = MODEL_MODES[mode]
     cfg: TransformerConfig = (TransformerConfig(**sizing.config_fields()) if sizing is not None
-                              else cfg_mode["config"])
+                              else cfg_mode.config)
     dtype = torch.float32
     if model is None:
         model = build_model(cfg, device, dtype).eval()
     w_bytes = weight_bytes_per_step(model)
-    prompt, steps = cfg_mode["prompt"], cfg_mode["decode_steps"]
+    prompt, steps = cfg_mode.prompt, cfg_mode.decode_steps
     if feed is None:
         if progress:
             progress(0.0, said("measure.progress.decode_weights", mib=round(w_bytes / 2**20)))
@@ -249,7 +249,7 @@ def measure_decode(
     out: dict[str, Any] = {"model": cfg.to_dict(), "n_params": n_params(model), "dtype": "float32",
                            "weights_bytes_per_step": w_bytes, "prompt_tokens": prompt, "decode_steps": steps,
                            "batches": {}, "feeding": feeding}
-    batches = (1, cfg_mode["big_batch"])
+    batches = (1, cfg_mode.big_batch)
     for bi, batch in enumerate(batches):
         if progress:
             progress((bi + 0.2) / len(batches), said("measure.progress.decode_batch", batch=batch, tokens=steps))
@@ -257,8 +257,8 @@ def measure_decode(
         if given is not None:
             step_times, threads = list(given.step_times), given.threads
         else:
-            step_times, threads = _best_decode_run(model, batch, prompt, steps, cfg_mode["decode_repeats"], dtype,
-                                                   device, should_cancel, cfg_mode["decode_budget_s"])
+            step_times, threads = _best_decode_run(model, batch, prompt, steps, cfg_mode.decode_repeats, dtype,
+                                                   device, should_cancel, cfg_mode.decode_budget_s)
         # KV read per step grows with position; use the mean context of the timed steps.
         mean_ctx = prompt + (steps + 1) / 2
         kv_bytes = 2 * cfg.layers * cfg.kv_heads * cfg.head_dim * mean_ctx * batch * 4
@@ -413,10 +413,10 @@ class TrainRig:
     def __init__(self, device: str, mode: str, peak_dtype: str = "float32", progress: Progress | None = None
                  ) -> None:
         cfg_mode = MODEL_MODES[mode]
-        self.cfg: TransformerConfig = cfg_mode["config"]
+        self.cfg: TransformerConfig = cfg_mode.config
         self.device = device
         self.model = build_model(self.cfg, device, torch.float32).train()
-        self.batch, self.seq = cfg_mode["train_batch"], cfg_mode["train_seq"]
+        self.batch, self.seq = cfg_mode.train_batch, cfg_mode.train_seq
         gen = torch.Generator(device="cpu").manual_seed(2)
         self.tokens = torch.randint(0, self.cfg.vocab, (self.batch, self.seq), generator=gen).to(device)
         self.targets = torch.randint(0, self.cfg.vocab, (self.batch, self.seq), generator=gen).to(device)
@@ -506,7 +506,7 @@ def measure_train_step(
     cfg_mode = MODEL_MODES[mode]
     rig = TrainRig(device, mode, peak_dtype, progress)
     times: list[float] = []
-    steps = cfg_mode["train_steps"]
+    steps = cfg_mode.train_steps
     for i in range(steps + 1):  # the first step is the warm-up (allocates Adam's state)
         check_cancel(should_cancel)
         if progress:
@@ -515,7 +515,7 @@ def measure_train_step(
         elapsed = rig.step()
         if i > 0:
             times.append(elapsed)
-            if sum(times) > cfg_mode["train_budget_s"] and len(times) >= 2:
+            if sum(times) > cfg_mode.train_budget_s and len(times) >= 2:
                 break
     return rig.result(times, peak_gflops, theoretical_gflops=theoretical_gflops,
                       theoretical_source=theoretical_source)

@@ -34,38 +34,62 @@ class TransformerConfig:
         return asdict(self)
 
 
-# Per mode: the model, the decode run and the training batch.
-MODEL_MODES: dict[str, dict[str, Any]] = {
-    "tiny": {"config": TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
-                                          max_seq_len=64),
-             "prompt": 8, "decode_steps": 8, "decode_repeats": 2, "decode_budget_s": 1.0, "big_batch": 4,
-             "train_batch": 2, "train_seq": 32, "train_steps": 2, "train_budget_s": 2.0},
-    "quick": {"config": TransformerConfig(), "prompt": 32, "decode_steps": 48, "decode_repeats": 3,
-              "decode_budget_s": 2.5, "big_batch": 8, "train_batch": 2, "train_seq": 128, "train_steps": 4,
-              "train_budget_s": 5.0},
-    "full": {"config": TransformerConfig(), "prompt": 64, "decode_steps": 128, "decode_repeats": 5,
-             "decode_budget_s": 10.0, "big_batch": 16, "train_batch": 8, "train_seq": 256, "train_steps": 6,
-             "train_budget_s": 40.0},
+@dataclass(frozen=True)
+class ModelMode:
+    """The bundled transformer of one mode and how it runs: decode (prompt tokens, timed tokens, repeats and their
+    time budget, the larger batch) and training (batch, sequence length in tokens, timed steps and their budget)."""
+
+    config: TransformerConfig
+    prompt: int
+    decode_steps: int
+    decode_repeats: int
+    decode_budget_s: float
+    big_batch: int
+    train_batch: int
+    train_seq: int
+    train_steps: int
+    train_budget_s: float
+
+
+MODEL_MODES: dict[str, ModelMode] = {
+    "tiny": ModelMode(TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
+                                        max_seq_len=64),
+                      prompt=8, decode_steps=8, decode_repeats=2, decode_budget_s=1.0, big_batch=4,
+                      train_batch=2, train_seq=32, train_steps=2, train_budget_s=2.0),
+    "quick": ModelMode(TransformerConfig(), prompt=32, decode_steps=48, decode_repeats=3, decode_budget_s=2.5,
+                       big_batch=8, train_batch=2, train_seq=128, train_steps=4, train_budget_s=5.0),
+    "full": ModelMode(TransformerConfig(), prompt=64, decode_steps=128, decode_repeats=5, decode_budget_s=10.0,
+                      big_batch=16, train_batch=8, train_seq=256, train_steps=6, train_budget_s=40.0),
 }
 
-#: Per mode: the decode-gap model sizes (smallest first; the same layer count, so the same ops and the same fixed
-#: cost per step — only the bytes grow), prompt, timed steps per round and rounds.
-GAP_MODES: dict[str, dict[str, Any]] = {
-    "tiny": {"configs": (TransformerConfig(vocab=256, hidden=32, layers=2, heads=4, kv_heads=4, intermediate=128,
-                                           max_seq_len=64),
-                         TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
-                                           max_seq_len=64),
-                         TransformerConfig(vocab=256, hidden=128, layers=2, heads=4, kv_heads=4, intermediate=512,
-                                           max_seq_len=64)),
-             "prompt": 8, "steps": 8, "rounds": 2},
-    "quick": {"configs": (TransformerConfig(hidden=256, layers=8, heads=4, kv_heads=4, intermediate=1024),
-                          TransformerConfig(),
-                          TransformerConfig(hidden=768, layers=8, heads=12, kv_heads=12, intermediate=3072)),
-              "prompt": 32, "steps": 24, "rounds": 3},
-    "full": {"configs": (TransformerConfig(hidden=256, layers=8, heads=4, kv_heads=4, intermediate=1024),
-                         TransformerConfig(),
-                         TransformerConfig(hidden=1024, layers=8, heads=16, kv_heads=16, intermediate=4096)),
-             "prompt": 64, "steps": 64, "rounds": 5},
+
+@dataclass(frozen=True)
+class GapMode:
+    """The decode-gap run of one mode: the model sizes (smallest first; the same layer count, so the same ops and
+    the same fixed cost per step — only the bytes grow), prompt tokens, timed steps per round and rounds."""
+
+    configs: tuple[TransformerConfig, ...]
+    prompt: int
+    steps: int
+    rounds: int
+
+
+GAP_MODES: dict[str, GapMode] = {
+    "tiny": GapMode((TransformerConfig(vocab=256, hidden=32, layers=2, heads=4, kv_heads=4, intermediate=128,
+                                       max_seq_len=64),
+                     TransformerConfig(vocab=256, hidden=64, layers=2, heads=4, kv_heads=4, intermediate=256,
+                                       max_seq_len=64),
+                     TransformerConfig(vocab=256, hidden=128, layers=2, heads=4, kv_heads=4, intermediate=512,
+                                       max_seq_len=64)),
+                    prompt=8, steps=8, rounds=2),
+    "quick": GapMode((TransformerConfig(hidden=256, layers=8, heads=4, kv_heads=4, intermediate=1024),
+                      TransformerConfig(),
+                      TransformerConfig(hidden=768, layers=8, heads=12, kv_heads=12, intermediate=3072)),
+                     prompt=32, steps=24, rounds=3),
+    "full": GapMode((TransformerConfig(hidden=256, layers=8, heads=4, kv_heads=4, intermediate=1024),
+                     TransformerConfig(),
+                     TransformerConfig(hidden=1024, layers=8, heads=16, kv_heads=16, intermediate=4096)),
+                    prompt=64, steps=64, rounds=5),
 }
 
 # Per mode: array bytes for DRAM figures (at least 4× LLC), GEMM sizes, time budgets; and how ``tutor bench``

@@ -333,10 +333,10 @@ class ModelRun:
 
 
 MODEL_CONFIGS: dict[str, ModelRun] = {
-    mode: ModelRun(vocab=m["config"].vocab, hidden=m["config"].hidden, layers=m["config"].layers,
-                   intermediate=m["config"].intermediate,
-                   **{k: int(m[k]) for k in ("prompt", "decode_steps", "decode_repeats", "big_batch", "train_batch",
-                                              "train_seq", "train_steps")})
+    mode: ModelRun(vocab=m.config.vocab, hidden=m.config.hidden, layers=m.config.layers,
+                   intermediate=m.config.intermediate, prompt=m.prompt, decode_steps=m.decode_steps,
+                   decode_repeats=m.decode_repeats, big_batch=m.big_batch, train_batch=m.train_batch,
+                   train_seq=m.train_seq, train_steps=m.train_steps)
     for mode, m in MODEL_MODES.items()
 }
 
@@ -398,8 +398,8 @@ class GapRun:
 
 
 GAP_CONFIGS: dict[str, GapRun] = {
-    mode: GapRun(models=tuple((c.vocab, c.hidden, c.layers, c.intermediate) for c in g["configs"]),
-                 prompt=int(g["prompt"]), steps=int(g["steps"]), rounds=int(g["rounds"]))
+    mode: GapRun(models=tuple((c.vocab, c.hidden, c.layers, c.intermediate) for c in g.configs),
+                 prompt=g.prompt, steps=g.steps, rounds=g.rounds)
     for mode, g in GAP_MODES.items()
 }
 

@@ -51,10 +51,10 @@ def profile_train_step(device: str, mode: str, steps: int, batch: int | None = N
     from torch.profiler import ProfilerActivity, profile
 
     cfg_mode = MODEL_MODES[mode]
-    cfg = cfg_mode["config"]
+    cfg = cfg_mode.config
     model = build_model(cfg, device, torch.float32).train()
-    batch = batch or cfg_mode["train_batch"]
-    seq = cfg_mode["train_seq"]
+    batch = batch or cfg_mode.train_batch
+    seq = cfg_mode.train_seq
     gen = torch.Generator(device="cpu").manual_seed(3)
     tokens = torch.randint(0, cfg.vocab, (batch, seq), generator=gen).to(device)
     targets = torch.randint(0, cfg.vocab, (batch, seq), generator=gen).to(device)
