@@ -101,7 +101,8 @@ class PredictionForm(Vertical):
     def focus_first(self) -> None:
         first = self.query("#ex-choices") or self.query("#ex-number")
         if first:
-            first.first().focus()
+            # focused without scrolling to it: at 80×24 the page opens at its title and question, not past them
+            first.first().focus(scroll_visible=False)
 
     def watch_locked(self, locked: bool) -> None:
         for widget in self.query("Input, RadioSet"):
