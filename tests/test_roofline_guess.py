@@ -40,7 +40,7 @@ async def _revealed(tmp_path: Path, exercise: str, keys: tuple[str, ...], number
 async def test_a_bound_choice_is_not_a_point_above_the_roof(tmp_path: Path) -> None:
     chart = await _revealed(tmp_path, "t-copy-bound", ("down", "enter", "ctrl+l", "ctrl+r"))  # "compute"
     assert [p.marker for p in chart.points] == ["●"]  # the workload only
-    canvas, area = chart.canvas(100, 20)
+    canvas, _area = chart.canvas(100, 20)
     assert not canvas.find("x")
 
 
