@@ -10,7 +10,7 @@ Every condition names the run it rests on and when it happened.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -189,7 +189,23 @@ def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None =
     return Condition("stack", title, matches and passed, _both("c0.joined", first=head, second=tail), c_at, refs)
 
 
-def _pair(prev: BenchRun, last: BenchRun, tolerance: float) -> dict[str, Any]:
+@dataclass(frozen=True)
+class BenchPair:
+    """Two consecutive bench runs compared: their ids and times, whether they agree, the figure furthest from its
+    allowance (its key, how far apart as a fraction, the allowance), the runs other programs disturbed, and the
+    machine's speed shift between them when that explains a disagreement."""
+
+    ids: list[int]
+    at: tuple[float, float]
+    agree: bool
+    key: str | None
+    difference: float
+    allowed: float
+    disturbed: list[int]
+    shift: Message | None
+
+
+def _pair(prev: BenchRun, last: BenchRun, tolerance: float) -> BenchPair:
     """Two runs compared under the noise-aware rule: agreement, and the figure furthest from its allowance."""
     now, before = last.report, prev.report
     comparison = compare_bench(now, before, tolerance) if now is not None else None
@@ -198,25 +214,26 @@ def _pair(prev: BenchRun, last: BenchRun, tolerance: float) -> dict[str, Any]:
     # a run that other programs disturbed is no evidence either way: its figures may be low
     disturbed = [run.id for run in (prev, last)
                  if run.report is not None and run.report.interference is not None and run.report.interference.busy]
-    return {"ids": [prev.id, last.id], "at": (prev.created_at, last.created_at), "disturbed": disturbed,
-            "agree": bool(comparison and comparison.agree) and not disturbed, "key": worst.key if worst else None,
-            "difference": abs(worst.ratio - 1) if worst else float("inf"),
-            "allowed": worst.allowed if worst else tolerance,
-            "shift": ShiftWords.of_shift(shift) if (shift := speed_shift(comparison)) is not None else None}
+    shift = speed_shift(comparison)
+    return BenchPair(ids=[prev.id, last.id], at=(prev.created_at, last.created_at),
+                     agree=bool(comparison and comparison.agree) and not disturbed,
+                     key=worst.key if worst else None, difference=abs(worst.ratio - 1) if worst else float("inf"),
+                     allowed=worst.allowed if worst else tolerance, disturbed=disturbed,
+                     shift=ShiftWords.of_shift(shift) if shift is not None else None)
 
 
-def _pair_words(p: Mapping[str, Any]) -> Message:
-    (a, b), (ta, tb) = p["ids"], p["at"]
-    if p["key"] is None:
+def _pair_words(p: BenchPair) -> Message:
+    (a, b), (ta, tb) = p.ids, p.at
+    if p.key is None:
         return _both("c0.bench.nothing_to_compare", a=str(a), b=str(b))
     words = _both("c0.bench.pair", a=str(a), b=str(b), at_a=when(ta), at_b=when(tb),
-                  verdict=_both("c0.bench.agree" if p["agree"] else "c0.bench.disagree"),
-                  figure=FigureLabel.of_key(p["key"]), difference=_pct(p["difference"]), allowed=_pct(p["allowed"]))
-    shift = p.get("shift")
+                  verdict=_both("c0.bench.agree" if p.agree else "c0.bench.disagree"),
+                  figure=FigureLabel.of_key(p.key), difference=_pct(p.difference), allowed=_pct(p.allowed))
+    shift = p.shift
     if shift is not None:  # the machine's speed moved between the runs: say so
         words = _both("c0.bench.pair_shift", pair=words, shift=shift)
-    if p.get("disturbed"):
-        words = _both("c0.bench.disturbed", pair=words, runs=", ".join(str(i) for i in p["disturbed"]))
+    if p.disturbed:
+        words = _both("c0.bench.disturbed", pair=words, runs=", ".join(str(i) for i in p.disturbed))
     return words
 
 
@@ -237,16 +254,16 @@ def bench_condition(bench_runs: Sequence[BenchRun], tolerance: float = BENCH_TOL
         return Condition("bench", title, False,
                          _both("c0.bench.one", run=str(latest.id), at=when(latest.created_at)),
                          latest.created_at, refs)
-    pairs.sort(key=lambda p: p["ids"][1])
+    pairs.sort(key=lambda p: p.ids[1])
     last = pairs[-1]
-    agreed = [p for p in pairs if p["agree"]]
+    agreed = [p for p in pairs if p.agree]
     holding = agreed[-1] if agreed else last
     words = _pair_words(holding)
-    refs.update(bench_runs=holding["ids"], worst_key=holding["key"], worst_difference=holding["difference"],
-                allowed=holding["allowed"], latest_pair=last["ids"], latest_agree=last["agree"])
-    if agreed and not last["agree"]:
+    refs.update(bench_runs=holding.ids, worst_key=holding.key, worst_difference=holding.difference,
+                allowed=holding.allowed, latest_pair=last.ids, latest_agree=last.agree)
+    if agreed and not last.agree:
         words = _both("c0.bench.still_holds", holding=words, later=_pair_words(last))
-    return Condition("bench", title, bool(agreed), words, holding["at"][1], refs)
+    return Condition("bench", title, bool(agreed), words, holding.at[1], refs)
 
 
 def _exercise_line(status: ExerciseStatus) -> Message:
