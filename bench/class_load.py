@@ -39,15 +39,22 @@ DEVICE = "cpu"  # every measuring learner asks for the same device: the lease se
 
 def _measure(request: dict[str, Any], on_progress: Any, cancel: Any) -> dict[str, Any]:
     """A real, small measurement: the best of 5 timed 256² fp32 matmuls."""
+    import statistics
+
     import numpy as np
 
+    from tutor.results import TimingStats
+
     a = np.random.default_rng().standard_normal((256, 256), dtype=np.float32)
-    best = float("inf")
+    times = []
     for _ in range(5):
         t0 = time.perf_counter()
         a @ a
-        best = min(best, time.perf_counter() - t0)
-    return {"kind": "bench-load", "time_s": best, "gflops": 2 * 256**3 / best / 1e9}
+        times.append(time.perf_counter() - t0)
+    mean = statistics.fmean(times)
+    timing = TimingStats(median=statistics.median(times), min=min(times), max=max(times), mean=mean,
+                         cv=statistics.pstdev(times) / mean, repeats=len(times))
+    return {"kind": "bench-load", "time_s": timing.to_json(), "gflops": 2 * 256**3 / timing.best / 1e9}
 
 
 def worker(dsn: str, learner: str, exercises: int, measuring: bool) -> None:
@@ -82,7 +89,7 @@ def worker(dsn: str, learner: str, exercises: int, measuring: bool) -> None:
         measurement: dict[str, Any] = {"kind": "none"}
         if measuring:
             result, _telemetry = runner.measure(exercise, attempt, device=DEVICE)
-            measurement = dict(result or {})
+            measurement = result.to_json() if result is not None else measurement
             leases.append(measurement["lease"])
         timed(store.record_grade, attempt, measurement=measurement, truth={"value": 1.0, "ratio": 1.0 + i},
               verdict="correct" if i % 3 else "wrong", score=1.0 if i % 3 else 0.0)
