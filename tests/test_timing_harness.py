@@ -168,5 +168,20 @@ def test_the_cuda_path_times_with_events_and_divides_each_sample_by_its_calls(
     clock.seconds = [0.25]
     assert len(timing.time_callable(clock.kernel, "cuda", warmup=0, min_repeats=1, max_repeats=10,
                                     budget_s=0.5).times_s) == 2
-    clock.seconds = [1e-5]
+    clock.seconds, synced = [1e-5], clock.synced  # type: ignore[attr-defined]
     assert timing.choose_inner(clock.kernel, "cuda") == 200
+    assert clock.synced == synced + 3  # type: ignore[attr-defined]  # probed with events, on the device asked
+
+    from tutor.measure.errors import MeasureCancelled
+
+    asked: list[int] = []
+
+    def cancel_on_the_third_question() -> bool:
+        asked.append(clock.calls)
+        return len(asked) >= 3
+
+    clock.calls = 0
+    with pytest.raises(MeasureCancelled):
+        timing.time_callable(clock.kernel, "cuda", warmup=1, min_repeats=5, max_repeats=5, budget_s=0,
+                             should_cancel=cancel_on_the_third_question)
+    assert asked == [0, 1, 2] and clock.calls == 2  # before the warm-up, before each repeat, as on the CPU
