@@ -213,7 +213,8 @@ def test_a_trace_list_just_over_its_limit_is_refused_at_the_first_item_past_it(
     with pytest.raises(TraceError) as caught:
         read_trace(path)
     col = json_offset(over, ("metrics", metric, limit)) + 1
-    assert str(caught.value) == f"{path}:2:{col}: error: metrics.{metric}[{limit}]: more than {limit} items (the limit)"
+    where = f"metrics.{metric}[{limit}]"
+    assert str(caught.value) == f"{path}:2:{col}: error: {where}: more than {limit:,} items (the limit)"
     read_trace(_trace(tmp_path, _sample(**{metric: [item] * limit})))  # at the limit: read
 
 
@@ -295,3 +296,12 @@ def test_every_value_of_any_document_is_found_where_it_is_written() -> None:
             assert decoded == value, (text, loc)
 
     check()
+
+
+def test_a_bad_trace_is_said_in_the_readers_language_through_the_cli(tmp_path: Path, data_dir: Path) -> None:
+    bad = _sample(cpu_pct=1.0, throttle=[1, 2])
+    path = _trace(tmp_path, _sample(cpu_pct=1.0), bad)
+    col = json_offset(bad, ("metrics", "throttle")) + 1
+    code, out, err = run_cli(["telemetry", "--backend", f"replay:{path}", "--samples", "1", "--lang", "es"])
+    assert code != 0 and "Traceback" not in out + err and err.count("\n") == 1, (out, err)
+    assert f"{path}:2:{col}: error: metrics.throttle: se esperaba una lista de palabras, y hay [1, 2]" in err, err

@@ -190,7 +190,7 @@ class UnsafeFile(Exception):
         reader that wraps it in its own message still says it in the reader's language."""
         if self.line is None:
             return Message.of("json.at", where=clean_line(str(self.path)), what=self.said)
-        return Message.of("problem.line", path=clean_line(str(self.path)), line=self.line, col=self.col or 1,
+        return Message.of("problem.line", path=clean_line(str(self.path)), line=str(self.line), col=str(self.col or 1),
                           severity=Message.of("problem.severity.error"), what=self.said)
 
     def where(self) -> str:

@@ -87,7 +87,7 @@ def open_backend(spec: str, *, pcie: bool = False) -> TelemetryBackend:
         try:
             backend = ReplayBackend(arg)
         except TraceError as exc:
-            raise BackendSpecError(Message.verbatim(str(exc))) from None  # a located trace error, as it came
+            raise BackendSpecError(exc.said) from None  # a located trace error, in the reader's language
     else:
         raise BackendSpecError(Message.of("tel.spec.unknown", spec=clean_line(spec)))
     return backend

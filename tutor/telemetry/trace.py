@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from tutor.i18n.message import Message
 from tutor.telemetry.model import (
     NUMERIC_METRICS,
     BackendStatus,
@@ -51,16 +52,27 @@ TRACE_VERSION = 1
 
 
 class TraceError(ValueError):
-    """A trace file that cannot be read; the message is ``path:line:col: error: field: what is wrong`` (the
-    line and column of the offending value), or ``path: …`` for the file as a whole."""
+    """A trace file that cannot be read: ``path:line:col: error: field: what is wrong`` (the line and column of
+    the offending value), or ``path: …`` for the file as a whole. ``said`` is the catalog message (a ``--lang es``
+    reader reads it in Spanish); ``str()`` is its English."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(said.render("en"))
+        self.said = said
 
 
-class _At(ValueError):
-    """A value of a line at fault, at ``loc`` inside the value being read (a list's item past the limit, say)."""
+class _Bad(ValueError):
+    """A value of a line at fault, said by the catalog; at ``loc`` inside the value being read (a list's item past
+    the limit, say), or at that value itself."""
 
-    def __init__(self, loc: JsonLoc, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, said: Message, loc: JsonLoc = ()) -> None:
+        super().__init__(said.render("en"))
+        self.said = said
         self.loc = loc
+
+
+def _too_many(limit: int, loc: JsonLoc = ()) -> _Bad:
+    return _Bad(Message.of("json.too_many_items", limit=limit), loc)
 
 
 # A trace is untrusted input (anyone can hand one over): bounded in size, every value checked as it is read.
@@ -89,7 +101,7 @@ MAX_STATIC = 64
 def _reading(value: Any) -> float | int | None:
     """A finite, plausible number, or None (N/A)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"expected a number or null, got {_show(value)}")
+        raise _Bad(Message.of("trace.number", got=_show(value)))
     if not math.isfinite(value) or abs(value) > MAX_READING:
         return None
     return value
@@ -112,32 +124,32 @@ def _metric(key: str, value: Any) -> MetricValue:
         return _reading(value)
     if key == "cpu_per_core_pct":
         if not isinstance(value, list):
-            raise ValueError(f"expected a list of numbers, got {_show(value)}")
+            raise _Bad(Message.of("trace.numbers", got=_show(value)))
         _bounded(value, MAX_CORES)
         return tuple(None if v is None else _reading(v) for v in value)
     if key == "throttle":
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ValueError(f"expected a list of words, got {_show(value)}")
+            raise _Bad(Message.of("trace.words", got=_show(value)))
         _bounded(value, MAX_THROTTLE)
         return tuple(_text(v) for v in value)
     if key == "processes":
         if not isinstance(value, list):
-            raise ValueError(f"expected a list of [pid, name, bytes], got {_show(value)}")
+            raise _Bad(Message.of("trace.processes", got=_show(value)))
         _bounded(value, MAX_PROCESSES)
         rows = []
         for i, item in enumerate(value):
             if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], int)
                     and not isinstance(item[0], bool)):
-                raise _At((i,), f"expected [pid, name, bytes], got {_show(item)}")
+                raise _Bad(Message.of("trace.process", got=_show(item)), (i,))
             rows.append((item[0], _text(item[1]), None if item[2] is None else _reading(item[2])))
         return tuple(rows)
     return _from_json(value)
 
 
-def _bounded(items: list[Any] | Mapping[str, Any], limit: int, what: str = "items") -> None:
+def _bounded(items: list[Any] | Mapping[str, Any], limit: int) -> None:
     """Refuse a list or an object of a line longer than ``limit``, at the first item past it."""
     if len(items) > limit:
-        raise _At((limit,) if isinstance(items, list) else (), f"more than {limit} {what} (the limit)")
+        raise _too_many(limit, (limit,) if isinstance(items, list) else ())
 
 
 def _static(data: Any) -> dict[str, Any]:
@@ -145,7 +157,7 @@ def _static(data: Any) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if not isinstance(data, Mapping):
         return out
-    _bounded(data, MAX_STATIC, "facts")
+    _bounded(data, MAX_STATIC)
     for key, value in data.items():
         if isinstance(value, str):
             out[_text(key)] = _text(value)
@@ -174,7 +186,7 @@ def _from_json(value: Any) -> MetricValue:
     if isinstance(value, str):
         return _text(value)  # type: ignore[return-value]
     if isinstance(value, bool) or not isinstance(value, int | float | type(None)):
-        raise ValueError(f"unexpected metric value {_show(value)}")
+        raise _Bad(Message.of("trace.value", got=_show(value)))
     return None if value is None else _reading(value)
 
 
@@ -252,38 +264,39 @@ def _lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
         text = read_text_bounded(path, limit=TRACE_LIMIT_BYTES)
     except UnsafeFile as exc:
         if exc.message == "no such file":
-            raise TraceError(f"{shown}: replay trace not found") from None
-        raise TraceError(f"{shown}: {exc.message}") from None
+            raise TraceError(Message.of("json.at", where=shown, what=Message.of("trace.not_found"))) from None
+        raise TraceError(exc.full()) from None
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         if number > MAX_LINES:
-            raise TraceError(f"{shown}:{number}:1: error: more than {MAX_LINES} lines (the limit of a trace)")
+            raise _located(shown, number, raw, (), Message.of("trace.too_many_lines", limit=MAX_LINES))
         try:
             obj = loads_bounded(raw, path, max_depth=16, first_line=number)
         except UnsafeFile as exc:
-            raise TraceError(exc.describe("en")) from None
+            raise TraceError(exc.full()) from None
         if not isinstance(obj, dict):
-            raise TraceError(f"{shown}:{number}:1: error: expected a JSON object")
+            raise _located(shown, number, raw, (), Message.of("trace.not_object"))
         yield number, raw, obj
 
 
-def _located(shown: str, number: int, raw: str, loc: JsonLoc, message: str, *, key: bool = False) -> TraceError:
-    """``path:line:col: error: field: message``, at the value ``loc`` names in the line ``raw``."""
-    line, col = json_position(raw, loc, key=key, first_line=number)
-    where = f"{json_field_path(loc)}: " if loc else ""
-    return TraceError(f"{shown}:{line}:{col}: error: {where}{clean_line(message, 200)}")
+def _located(shown: str, number: int, raw: str, loc: JsonLoc, said: Message) -> TraceError:
+    """``path:line:col: error: field: complaint``, at the value ``loc`` names in the line ``raw``."""
+    line, col = json_position(raw, loc, first_line=number)
+    what = Message.of("json.at", where=json_field_path(loc), what=said) if loc else said
+    return TraceError(Message.of("problem.line", path=shown, line=str(line), col=str(col),
+                                 severity=Message.of("problem.severity.error"), what=what))
 
 
 def _device(data: Any) -> DeviceInfo:
     if not isinstance(data, Mapping):
-        raise ValueError("each device must be an object")
+        raise _Bad(Message.of("trace.device_object"))
     metrics = data.get("metrics", ())
     if isinstance(metrics, list) and len(metrics) > MAX_METRICS:
-        raise _At(("metrics", MAX_METRICS), f"more than {MAX_METRICS} metrics (the limit)")
+        raise _too_many(MAX_METRICS, ("metrics", MAX_METRICS))
     static = data.get("static")
     if isinstance(static, Mapping) and len(static) > MAX_STATIC:
-        raise _At(("static",), f"more than {MAX_STATIC} facts (the limit)")
+        raise _too_many(MAX_STATIC, ("static",))
     info = DeviceInfo.from_dict(data)
     return DeviceInfo(id=_text(info.id), kind=info.kind, name=_text(info.name),
                       metrics=tuple(_text(m) for m in info.metrics), static=_static(static),
@@ -309,28 +322,28 @@ def read_trace(path: str | Path) -> Trace:
     for number, raw, obj in _lines(path):
         if obj.get("trace") == TRACE_MAGIC:
             if header is not None or ticks or current:
-                raise _located(shown, number, raw, ("trace",), "a header may only be the first line")
+                raise _located(shown, number, raw, ("trace",), Message.of("trace.header_not_first"))
             if obj.get("version") != TRACE_VERSION:
                 raise _located(shown, number, raw, ("version",),
-                               f"unsupported trace version {_show(obj.get('version'))}")
+                               Message.of("trace.version", version=_show(obj.get("version"))))
             header, header_at = obj, (number, raw)
             continue
         loc: JsonLoc = ("t",)
         try:
             t = obj["t"]
             if isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= MAX_T:
-                raise ValueError(f"expected seconds since the epoch (before 2100), got {_show(t)}")
+                raise _Bad(Message.of("trace.t", got=_show(t)))
             t = float(t)
             loc = ("device",)
             if not isinstance(obj["device"], str):
-                raise ValueError(f"expected a device id, got {_show(obj['device'])}")
+                raise _Bad(Message.of("trace.device", got=_show(obj["device"])))
             device = _text(obj["device"])
             loc = ("metrics",)
             metrics_raw = obj["metrics"]
             if not isinstance(metrics_raw, dict):
-                raise ValueError("must be an object")
+                raise _Bad(Message.of("trace.metrics_object"))
             if len(metrics_raw) > MAX_METRICS:
-                raise ValueError(f"more than {MAX_METRICS} metrics (the limit)")
+                raise _too_many(MAX_METRICS)
             metrics: dict[str, MetricValue] = {}
             for k, v in metrics_raw.items():
                 loc = ("metrics", k)
@@ -338,11 +351,11 @@ def read_trace(path: str | Path) -> Trace:
             status = obj.get("status") or {}
             state: DeviceState = "lost" if isinstance(status, dict) and status.get("device") == "lost" else "ok"
         except KeyError as exc:
-            raise _located(shown, number, raw, (), f"missing field {_show(exc.args[0])}") from None
-        except _At as exc:
-            raise _located(shown, number, raw, (*loc, *exc.loc), str(exc)) from None
-        except (TypeError, ValueError) as exc:
-            raise _located(shown, number, raw, loc, str(exc)) from None
+            raise _located(shown, number, raw, (), Message.of("trace.missing", field=_show(exc.args[0]))) from None
+        except _Bad as exc:
+            raise _located(shown, number, raw, (*loc, *exc.loc), exc.said) from None
+        except (TypeError, ValueError) as exc:  # what the model's own readers refuse, in their words
+            raise _located(shown, number, raw, loc, Message.verbatim(clean_line(exc, 200))) from None
         backend = backend or _text(obj.get("backend", ""))
         if status_line is None and isinstance(obj.get("status"), dict):
             status_line = obj["status"]
@@ -355,13 +368,13 @@ def read_trace(path: str | Path) -> Trace:
     if current_t is not None:
         ticks.append(TraceTick(current_t, tuple(current)))
     if not ticks:
-        raise TraceError(f"{shown}: the trace has no samples")
+        raise TraceError(Message.of("json.at", where=shown, what=Message.of("trace.no_samples")))
     if header is not None and header_at is not None:
         hloc: JsonLoc = ("devices",)
         try:
             listed = header.get("devices", ())
             if isinstance(listed, list) and len(listed) > MAX_DEVICES:
-                raise _At((MAX_DEVICES,), f"more than {MAX_DEVICES} devices (the limit)")
+                raise _too_many(MAX_DEVICES, (MAX_DEVICES,))
             found = []
             for i, d in enumerate(listed):
                 hloc = ("devices", i)
@@ -369,10 +382,12 @@ def read_trace(path: str | Path) -> Trace:
             devices = tuple(found)
             hloc = ("status",)
             status_obj = _status(header.get("status") or {})
-        except _At as exc:
-            raise _located(shown, *header_at, (*hloc, *exc.loc), f"bad header: {exc}") from None
+        except _Bad as exc:
+            bad = Message.of("trace.bad_header", what=exc.said)
+            raise _located(shown, *header_at, (*hloc, *exc.loc), bad) from None
         except (AttributeError, KeyError, TypeError, ValueError) as exc:
-            raise _located(shown, *header_at, hloc, f"bad header ({clean_line(str(exc))[:80]})") from None
+            what = Message.verbatim(clean_line(exc, 80))
+            raise _located(shown, *header_at, hloc, Message.of("trace.bad_header", what=what)) from None
         backend = _text(header.get("backend") or backend)
     else:
         devices = tuple(
