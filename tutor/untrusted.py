@@ -431,14 +431,14 @@ def loads_bounded(text: str, path: Path | str, *, max_depth: int = MAX_JSON_DEPT
 
 
 _DECODE_REASONS = (
-    ("Expecting value", "json.reason.value"),
-    ("Expecting property name", "json.reason.key"),
-    ("Expecting ':'", "json.reason.colon"),
-    ("Expecting ','", "json.reason.comma"),
-    ("Extra data", "json.reason.extra"),
-    ("Unterminated string", "json.reason.unterminated"),
-    ("Invalid control character", "json.reason.control"),
-    ("Invalid \\", "json.reason.escape"),
+    ("Expecting value", N_("json.reason.value")),
+    ("Expecting property name", N_("json.reason.key")),
+    ("Expecting ':'", N_("json.reason.colon")),
+    ("Expecting ','", N_("json.reason.comma")),
+    ("Extra data", N_("json.reason.extra")),
+    ("Unterminated string", N_("json.reason.unterminated")),
+    ("Invalid control character", N_("json.reason.control")),
+    ("Invalid \\", N_("json.reason.escape")),
 )
 """The decoder's complaints (CPython's json, C and Python scanners), by how they start: said by the catalog."""
 

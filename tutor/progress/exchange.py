@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from tutor.content.models import CHOICE_GRAMMAR, ID_GRAMMAR
+from tutor.i18n import N_
 from tutor.i18n.message import Message, Param
 from tutor.progress.store import MAX_TIMESTAMP, SCHEMA_VERSION, TABLES, StoreBase
 from tutor.untrusted import (
@@ -278,10 +279,10 @@ def validate_document(doc: Any) -> dict[str, list[dict[str, Any]]]:
         if not isinstance(rows, list):
             raise _refuse_at(("tables", table), "exchange.not_list")
         if len(rows) > MAX_ROWS:
-            raise _refuse_at(("tables", table, MAX_ROWS), "exchange.too_many_rows", count=len(rows), limit=MAX_ROWS)
+            raise _refuse_at(("tables", table, MAX_ROWS), N_("exchange.too_many_rows"), count=len(rows), limit=MAX_ROWS)
         total += len(rows)
         if total > MAX_TOTAL_ROWS:
-            raise _refuse_at(("tables", table), "exchange.too_many_total", limit=MAX_TOTAL_ROWS)
+            raise _refuse_at(("tables", table), N_("exchange.too_many_total"), limit=MAX_TOTAL_ROWS)
     out: dict[str, list[dict[str, Any]]] = {}
     for table in TABLES:
         rows = tables.get(table, [])
