@@ -257,7 +257,7 @@ def _node_kind(mode: int) -> str:
         return N_("file.kind.device")
     if stat.S_ISSOCK(mode):
         return N_("file.kind.socket")
-    return "file.kind.other"
+    return N_("file.kind.other")
 
 
 def check_output_target(path: Path | str) -> None:
