@@ -3,6 +3,8 @@ development section lists what survives and why). Each test names the mutation i
 
 from __future__ import annotations
 
+import pytest
+
 from tutor.grading.calibration import bucket_of
 
 
@@ -13,3 +15,58 @@ def test_a_whole_per_cent_reached_by_arithmetic_stays_in_its_bucket() -> None:
     assert 0.7 - 0.4 < 0.3
     assert bucket_of(0.7 - 0.4) == 30
     assert bucket_of(0.3) == 30 and bucket_of(0.29) == 20
+
+
+# -- grade_fit: `make mutants` left 59 of its mutants alive (the feedback, the sized score, the ratio, the errors) --
+
+
+def _fit(choice: str, value: float | None = None, size: float = 40.0) -> object:
+    from tests.test_grading import FIT
+    from tutor.grading.kinds import grade_fit
+    from tutor.grading.verdict import Prediction, ResolvedTruth
+
+    return grade_fit(Prediction(choice=choice, value=value), ResolvedTruth(source="formula", value=size, unit="GB"),
+                     32.0, FIT.grading)
+
+
+def test_a_fit_verdict_says_the_size_the_capacity_and_the_answer_in_both_languages() -> None:
+    wrong, right = _fit("fits"), _fit("does_not_fit")
+    assert wrong.feedback_in("en") == "Not this time: it takes 40.0 GB, so it does not fit in 32.0 GB."
+    assert wrong.feedback_in("es") == "Esta vez no: ocupa 40,0 GB, así que no cabe en 32,0 GB."
+    assert right.feedback_in("en") == "Right: it takes 40.0 GB, so it does not fit in 32.0 GB."
+    assert right.feedback_in("es") == "Correcto: ocupa 40,0 GB, así que no cabe en 32,0 GB."
+    assert (wrong.verdict, wrong.score, wrong.ratio) == ("wrong", 0.0, None)
+    assert (right.verdict, right.score, right.ratio) == ("correct", 1.0, None)
+    assert right.truth.value == 40.0 and right.truth.unit == "GB"
+    sized = _fit("does_not_fit", 50.0)
+    assert sized.feedback_in("en").endswith("so it does not fit in 32.0 GB. Your size: 50.0 GB.")
+    assert sized.feedback_in("es").endswith("así que no cabe en 32,0 GB. Tu tamaño: 50,0 GB.")
+
+
+def test_a_sized_fit_prediction_weighs_the_choice_and_the_size() -> None:
+    from tests.test_grading import FIT
+    from tutor.grading.kinds import FIT_CHOICE_WEIGHT, number_score
+
+    for choice, value in (("does_not_fit", 50.0), ("does_not_fit", 70.0), ("fits", 40.0), ("fits", 70.0)):
+        size_score, ratio = number_score(value, 40.0, FIT.grading)
+        verdict = _fit(choice, value)
+        chose = 1.0 if choice == "does_not_fit" else 0.0
+        assert verdict.score == round(FIT_CHOICE_WEIGHT * chose + (1 - FIT_CHOICE_WEIGHT) * size_score, 6)
+        assert verdict.ratio == pytest.approx(ratio) and verdict.ratio == pytest.approx(value / 40.0)
+    assert _fit("fits", 40.0).score == pytest.approx(1 - FIT_CHOICE_WEIGHT)  # the size exactly, the choice wrong
+    assert _fit("does_not_fit", 0.0).ratio is None  # 0 GB said: no finite ratio to show
+    assert _fit("does_not_fit", 0.0).score == pytest.approx(FIT_CHOICE_WEIGHT)
+
+
+def test_a_fit_prediction_that_is_not_one_is_refused_with_why() -> None:
+    from tests.test_grading import FIT
+    from tutor.grading.kinds import GradingError, grade_fit
+    from tutor.grading.verdict import Prediction, ResolvedTruth
+
+    with pytest.raises(GradingError) as caught:
+        _fit("maybe")
+    assert str(caught.value) == "a fit prediction is 'fits' or 'does_not_fit' (optionally with the GB it takes)"
+    with pytest.raises(GradingError) as caught:
+        grade_fit(Prediction(choice="fits"), ResolvedTruth(source="formula", value=None, unit="GB"), 32.0,
+                  FIT.grading)
+    assert str(caught.value) == "the truth has no size"
