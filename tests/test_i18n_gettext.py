@@ -243,3 +243,4 @@ def test_plural_forms_come_from_the_catalog() -> None:
     assert gettext_catalog.lookup("count.step.one", "es") == "{n} paso"
     assert gettext_catalog.lookup("count.step.other", "es", n=1) == "{n} paso"
     assert gettext_catalog.lookup("no.such.id", "es") is None
+    assert gettext_catalog.lookup("", "es") is None  # not the catalog's header

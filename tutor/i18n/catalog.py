@@ -40,6 +40,8 @@ def translations(lang: str) -> gettext.NullTranslations:
 def lookup(message_id: str, lang: str, n: object = None) -> str | None:
     """The text of ``message_id`` in ``lang``, else in English, else ``None``. A plural entry asked for by its
     own id gives the form for ``n`` (the form for 2 without one)."""
+    if not message_id:  # gettext("") is the catalog's header, not a message
+        return None
     base, _, suffix = message_id.rpartition(".")
     for code in (lang, "en") if lang != "en" else ("en",):
         catalog = translations(code)
@@ -56,6 +58,8 @@ def lookup(message_id: str, lang: str, n: object = None) -> str | None:
 
 def plural(message_id: str, n: int, lang: str) -> str | None:
     """The form of the plural entry ``message_id`` for ``n`` in ``lang``, else in English, else ``None``."""
+    if not message_id:
+        return None
     for code in (lang, "en") if lang != "en" else ("en",):
         text = translations(code).ngettext(message_id, message_id, n)
         if text != message_id:
