@@ -166,12 +166,16 @@ def drop_roles(admin: str, roles: list[str]) -> None:
 @pytest.fixture
 def classroom(stores: Stores) -> Iterator[Classroom]:
     """A class set up with ``tutor class init`` and two learners, ana and ben (roles dropped afterwards)."""
-    from tutor.progress.classroom import add_learner, init_class
+    import psycopg
+
+    from tutor.progress.classroom import add_learner, class_group, init_class
 
     admin = stores.spec("cls")
     init_class(admin, allow_superuser=True)  # the test cluster's superuser
     suffix = secrets.token_hex(3)
     room = Classroom(admin, {}, [])
+    with psycopg.connect(admin, autocommit=True) as conn:  # the class's own group, dropped after its learners
+        group = class_group(conn, str(conn.execute("SELECT current_schema()").fetchone()[0]))
     try:
         for who in ("ana", "ben"):
             creds = add_learner(admin, f"{who}_{suffix}")
@@ -179,4 +183,4 @@ def classroom(stores: Stores) -> Iterator[Classroom]:
             room.learners[who] = creds
         yield room
     finally:
-        drop_roles(admin, room.roles)
+        drop_roles(admin, [*room.roles, group])

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.conftest import Classroom, drop_roles
-from tutor.progress.classroom import LearnerCredentials, add_learner, init_class
+from tests.conftest import Classroom, Stores, drop_roles
+from tutor.progress.classroom import LearnerCredentials, add_learner, class_group, init_class
 from tutor.progress.lease import postgres_lease
 from tutor.progress.store import StoreError
 
@@ -75,6 +75,8 @@ def readme_classroom(pg_admin_dsn: str) -> Iterator[ReadmeClass]:
     room = ReadmeClass(su_dsn, instructor, {})
     try:
         init_class(instructor)
+        with psycopg.connect(su_dsn, autocommit=True) as su:
+            roles.append(class_group(su, "tutor"))  # dropped after the learners
         for who in ("ana", "ben"):
             creds = add_learner(instructor, f"{who}_{suffix}")
             roles.append(creds.name)
@@ -83,7 +85,7 @@ def readme_classroom(pg_admin_dsn: str) -> Iterator[ReadmeClass]:
     finally:
         with psycopg.connect(pg_admin_dsn, autocommit=True) as su:
             su.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(db)))
-        drop_roles(pg_admin_dsn, roles[::-1])
+        drop_roles(pg_admin_dsn, [*roles[2:][::-1], *roles[:2][::-1]])
 
 
 def plant_shadows(room: ReadmeClass) -> None:
@@ -782,3 +784,52 @@ def test_init_refuses_to_set_a_class_up_as_a_superuser_unless_told(
     assert "es superusuario" in said and "createuser --createrole" in said
     assert main(["class", "init", "--store", classroom.admin, "--lang", "en", "--allow-superuser"]) == 0
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("stores", ["postgresql"], indirect=True)
+def test_a_learner_of_another_class_in_the_same_database_reaches_nothing_of_this_one(stores: Stores) -> None:
+    """Two classes in two schemas of one database (the case CONNECT cannot separate): each class's schema is
+    usable only by its own group, so bob of class B cannot read or write a row of class A, cannot open A as his
+    store, and A's instructor cannot reset or remove him; class A's own learner is unaffected."""
+    import psycopg
+
+    from tutor.progress.classroom import (
+        NotALearner,
+        class_learners,
+        learner_dsn,
+        remove_learner,
+        reset_token,
+    )
+    from tutor.progress.postgres import PostgresStore
+
+    first, second = stores.spec("cla"), stores.spec("clb")
+    for admin in (first, second):
+        init_class(admin, allow_superuser=True)
+    suffix = secrets.token_hex(3)
+    ana = add_learner(first, f"ana_{suffix}")
+    bob = add_learner(second, f"bob_{suffix}")
+    try:
+        schema_a = first.rsplit("search_path=", 1)[1].strip("'\" ")
+        own = PostgresStore(ana.dsn)
+        own.mark_section_read("n0-l1", "s1")
+        own.close()
+        bob_in_a = learner_dsn(first, bob.name, bob.token)
+        with psycopg.connect(bob_in_a, autocommit=True) as conn:
+            for statement in (f'SELECT * FROM "{schema_a}".sections_read',
+                              f"INSERT INTO \"{schema_a}\".sections_read (lesson_id, section_id, read_at) "
+                              "VALUES ('x', 'y', 1.0)"):
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(statement)
+        with pytest.raises(StoreError):
+            PostgresStore(bob_in_a)
+        for action in (reset_token, remove_learner):
+            with pytest.raises(NotALearner):
+                action(first, bob.name)
+        assert [r.name for r in class_learners(first)] == [ana.name]
+        assert [r.name for r in class_learners(second)] == [bob.name]
+        with psycopg.connect(first, autocommit=True) as owner:
+            assert owner.execute("SELECT learner FROM sections_read").fetchall() == [(ana.name,)]
+    finally:
+        with psycopg.connect(first, autocommit=True) as a, psycopg.connect(second, autocommit=True) as b:
+            groups = [class_group(c, str(c.execute("SELECT current_schema()").fetchone()[0])) for c in (a, b)]
+        drop_roles(str(stores.admin_dsn), [ana.name, bob.name, *groups])

@@ -214,6 +214,66 @@ def valid_learner_name(name: str) -> bool:
             and name not in RESERVED_NAMES and not name.startswith("tutor_"))
 
 
+def class_group(conn: Any, schema: str) -> str:
+    """The class's own group role: only its members (this class's learners) may use the class's schema, so a
+    learner of another class on the same server — even in the same database — cannot read or write a row of it.
+    ``tutor_class_`` + the database and schema (made a role name) + a hash of both (two classes never share it)."""
+    import hashlib
+
+    db = str(conn.execute("SELECT pg_catalog.current_database()").fetchone()[0])
+    readable = re.sub(r"[^a-z0-9_]", "_", f"{db}_{schema}".lower())[:36]
+    return f"tutor_class_{readable}_{hashlib.sha256(f'{db}.{schema}'.encode()).hexdigest()[:8]}"
+
+
+def _learners_group(conn: Any, schema: str) -> str:
+    """The group whose members are this class's learners: its :func:`class_group`, or — for a class an older
+    init set up, not yet run again — the whole server's ``tutor_learner``."""
+    group = class_group(conn, schema)
+    found = conn.execute("SELECT 1 FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) %s::pg_catalog.name",
+                         (group,)).fetchone()
+    return group if found else LEARNER_ROLE
+
+
+def _join_class(conn: Any, schema: str) -> str:
+    """Create the class's group if it is missing, let it (and the instructor group) use the schema, take that
+    right from the server-wide learner group (an older init gave it), and make this class's learners members:
+    those with rows here, or whose path names the schema. Returns the group."""
+    from psycopg import sql
+
+    group = class_group(conn, schema)
+    _ensure_role(conn, group)
+    target = sql.Identifier(schema)
+    conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}, {}").format(target, sql.Identifier(group),
+                                                                    sql.Identifier(INSTRUCTOR_ROLE)))
+    conn.execute(sql.SQL("REVOKE USAGE ON SCHEMA {} FROM {}").format(target, sql.Identifier(LEARNER_ROLE)))
+    present = [t for t in _WRITABLE if conn.execute("SELECT pg_catalog.to_regclass(%s::text) IS NOT NULL",
+                                                     (sql.Identifier(schema, t).as_string(conn),)).fetchone()[0]]
+    union = sql.SQL(" UNION ").join(sql.SQL("SELECT learner FROM {}").format(sql.Identifier(schema, t))
+                                    for t in present) if present else sql.SQL("SELECT NULL::text")
+    rows = conn.execute(sql.SQL(
+        "SELECT r.rolname::pg_catalog.text FROM pg_catalog.pg_roles r, pg_catalog.pg_roles g"
+        " WHERE g.rolname OPERATOR(pg_catalog.=) %(group)s::pg_catalog.name AND r.oid OPERATOR(pg_catalog.<>) g.oid"
+        " AND pg_catalog.pg_has_role(r.oid, g.oid, 'MEMBER') AND NOT r.rolsuper AND ("
+        " r.rolname OPERATOR(pg_catalog.=) ANY (SELECT w.learner FROM ({}) w)"
+        " OR pg_catalog.array_to_string(r.rolconfig, ',') OPERATOR(pg_catalog.~~) ANY (%(paths)s)"
+        " OR EXISTS (SELECT 1 FROM pg_catalog.pg_db_role_setting s WHERE s.setrole OPERATOR(pg_catalog.=) r.oid"
+        "   AND s.setdatabase OPERATOR(pg_catalog.=) (SELECT d.oid FROM pg_catalog.pg_database d"
+        "     WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())"
+        "   AND pg_catalog.array_to_string(s.setconfig, ',') OPERATOR(pg_catalog.~~) ANY (%(paths)s)))").format(union),
+        # the server keeps a path's names quoted only where they need it
+        {"group": LEARNER_ROLE, "paths": [f"%search_path=pg_catalog, {name}, %"
+                                          for name in (_like(schema), _like(sql.Identifier(schema).as_string(conn)))]},
+    ).fetchall()
+    for (name,) in rows:
+        conn.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(group), sql.Identifier(str(name))))
+    return group
+
+
+def _like(text: str) -> str:
+    """``text`` as a LIKE pattern that matches only itself."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 def _ensure_role(conn: Any, role: str) -> None:
     from psycopg import sql
 
@@ -253,7 +313,8 @@ SELECT r.rolname::pg_catalog.text,
             UNION SELECT m.roleid FROM pg_catalog.pg_auth_members m JOIN up ON m.member OPERATOR(pg_catalog.=) up.oid)
           SELECT pg_catalog.string_agg(g.rolname::pg_catalog.text, ', ' ORDER BY g.rolname)
             FROM up JOIN pg_catalog.pg_roles g ON g.oid OPERATOR(pg_catalog.=) up.oid
-           WHERE g.rolname OPERATOR(pg_catalog.<>) %(group)s::pg_catalog.name))
+           WHERE g.rolname OPERATOR(pg_catalog.<>) %(group)s::pg_catalog.name
+             AND NOT pg_catalog.starts_with(g.rolname::pg_catalog.text, 'tutor_class_')))
 FROM pg_catalog.pg_roles r
 WHERE r.rolname OPERATOR(pg_catalog.=) %(group)s::pg_catalog.name
    OR r.oid IN (SELECT m.member FROM pg_catalog.pg_auth_members m JOIN pg_catalog.pg_roles g ON g.oid = m.roleid
@@ -412,7 +473,7 @@ def init_class(admin_dsn: str, *, allow_superuser: bool = False) -> ClassSetup:
             for role in (LEARNER_ROLE, INSTRUCTOR_ROLE):
                 _ensure_role(conn, role)
             groups = sql.SQL(", ").join([sql.Identifier(LEARNER_ROLE), sql.Identifier(INSTRUCTOR_ROLE)])
-            conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(sql.Identifier(schema), groups))
+            _join_class(conn, schema)
             conn.execute(sql.SQL("GRANT SELECT ON tutor_schema TO {}").format(groups))
             learner = sql.Identifier(LEARNER_ROLE)
             # Identity columns need no sequence rights: none, so nobody burns through another's ids either.
@@ -497,8 +558,9 @@ def add_learner(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
             # Only the SCRAM verifier, computed here, reaches the server: the token is never in a statement the
             # server may log, and an md5 password_encryption does not apply.
             verifier = _scram_verifier(conn, name, token)
-            conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT 16 IN ROLE {}").format(
-                role, sql.Literal(verifier), sql.Identifier(LEARNER_ROLE)))
+            group = _join_class(conn, schema)
+            conn.execute(sql.SQL("CREATE ROLE {} LOGIN PASSWORD {} CONNECTION LIMIT 16 IN ROLE {}, {}").format(
+                role, sql.Literal(verifier), sql.Identifier(LEARNER_ROLE), sql.Identifier(group)))
             _remember_verifier(conn, schema, name, verifier)
             # Settings are not inherited from the group role: each learner's own role gets the pinned path.
             conn.execute(sql.SQL("ALTER ROLE {} SET search_path = pg_catalog, {}, pg_temp").format(
@@ -594,7 +656,7 @@ ORDER BY 1
 
 
 def class_learners(admin_dsn: str) -> list[LearnerRole]:
-    """Every learner role on the class's server (members of ``tutor_learner``)."""
+    """This class's learner roles (members of its :func:`class_group`)."""
     import psycopg
 
     where = display_dsn(admin_dsn)
@@ -603,23 +665,24 @@ def class_learners(admin_dsn: str) -> list[LearnerRole]:
             schema = pin_search_path(conn, where=where, check=False)
             extra = dict(overprivileged_learners(conn))
             tokens = _token_states(conn, schema)
+            group = _learners_group(conn, schema)
             return [LearnerRole(name=str(n), can_login=bool(login), sessions=int(k), extra=extra.get(str(n), ""),
                                 token=tokens.get(str(n), "unknown"))
-                    for n, login, k in conn.execute(_LEARNERS_SQL, (LEARNER_ROLE,)).fetchall()]
+                    for n, login, k in conn.execute(_LEARNERS_SQL, (group,)).fetchall()]
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
 
 
-def _learner_role(conn: Any, name: str) -> None:
+def _learner_role(conn: Any, name: str, schema: str) -> None:
     """Refuse any ``name`` that is not one of this class's learner roles (the instructor's own role, another
-    program's, a typo): the commands below change or drop only learners."""
+    program's, another class's learner, a typo): the commands below change or drop only this class's learners."""
     if not valid_learner_name(name):
         from tutor.untrusted import clean_line
 
         raise BadLearnerName(name=clean_line(name))
     row = conn.execute("SELECT pg_catalog.pg_has_role(%s::pg_catalog.name, %s::pg_catalog.name, 'MEMBER')"
                        " FROM pg_catalog.pg_roles WHERE rolname OPERATOR(pg_catalog.=) %s::pg_catalog.name",
-                       (name, LEARNER_ROLE, name)).fetchone()
+                       (name, _learners_group(conn, schema), name)).fetchone()
     if not (row and row[0]):
         raise NotALearner(name=name)
 
@@ -643,7 +706,7 @@ def reset_token(admin_dsn: str, name: str, *, host: str | None = None) -> Learne
     try:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
             schema = pin_search_path(conn, where=where)
-            _learner_role(conn, name)
+            _learner_role(conn, name, schema)
             verifier = _scram_verifier(conn, name, token)
             conn.execute(sql.SQL("ALTER ROLE {} LOGIN PASSWORD {}").format(sql.Identifier(name),
                                                                            sql.Literal(verifier)))
@@ -664,8 +727,8 @@ def remove_learner(admin_dsn: str, name: str) -> None:
     where = display_dsn(admin_dsn)
     try:
         with psycopg.connect(admin_dsn, autocommit=True) as conn:
-            pin_search_path(conn, where=where, check=False)
-            _learner_role(conn, name)
+            schema = pin_search_path(conn, where=where, check=False)
+            _learner_role(conn, name, schema)
             role = sql.Identifier(name)
             conn.execute(sql.SQL("ALTER ROLE {} NOLOGIN").format(role))
             _end_sessions(conn, name)
