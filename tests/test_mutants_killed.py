@@ -70,3 +70,29 @@ def test_a_fit_prediction_that_is_not_one_is_refused_with_why() -> None:
         grade_fit(Prediction(choice="fits"), ResolvedTruth(source="formula", value=None, unit="GB"), 32.0,
                   FIT.grading)
     assert str(caught.value) == "the truth has no size"
+
+
+# -- grade_diagnose: its sentences, the cause in the learner's language, the refusal -------------------------------
+
+
+def test_a_diagnose_verdict_names_the_real_cause_in_the_learners_language() -> None:
+    from tests.test_grading import ex
+    from tutor.grading.kinds import GradingError, grade_diagnose
+    from tutor.grading.verdict import Prediction, ResolvedTruth
+
+    exercise = ex(kind="diagnose", answer="cpu-wheel", choices=[
+        {"id": "cpu-wheel", "label": {"es": "la rueda +cpu de torch", "en": "torch's +cpu wheel"}},
+        {"id": "old-driver", "label": {"es": "un driver antiguo", "en": "an old driver"}}])
+    truth = ResolvedTruth(source="fixed", choice="cpu-wheel")
+    right = grade_diagnose(Prediction(choice="cpu-wheel"), truth, exercise)
+    assert (right.verdict, right.score, right.truth) == ("correct", 1.0, truth)
+    assert (right.feedback_in("en"), right.feedback_in("es")) == ("Right cause.", "Causa correcta.")
+    wrong = grade_diagnose(Prediction(choice="old-driver"), truth, exercise)
+    assert (wrong.verdict, wrong.score, wrong.truth) == ("wrong", 0.0, truth)
+    assert wrong.feedback_in("en") == "Not this one: the cause is “torch's +cpu wheel”."
+    assert wrong.feedback_in("es") == "No es esa: la causa es «la rueda +cpu de torch»."
+    unknown = grade_diagnose(Prediction(choice="old-driver"), ResolvedTruth(source="fixed", choice="gone"), exercise)
+    assert unknown.feedback_in("en") == "Not this one: the cause is “gone”."  # no label: its id, not nothing
+    with pytest.raises(GradingError) as caught:
+        grade_diagnose(Prediction(choice="zzz"), truth, exercise)
+    assert str(caught.value) == "pick one of: cpu-wheel, old-driver"
