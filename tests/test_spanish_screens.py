@@ -301,6 +301,9 @@ async def test_every_screen_speaks_spanish_and_follows_the_toggle(tmp_path: Path
         await read("exercise revealed")
         await app_pilot.press("escape")
         await settle(app_pilot, lambda: not isinstance(app.screen, ExerciseScreen))
+        await read("attempts")  # Esc after a reveal shows the exercise's attempts (issue 30 item 2)
+        await app_pilot.press("escape")
+        await settle(app_pilot, lambda: app.screen.id == "lesson-t-l1")
 
         # A lab: predict, measure (streamed points), its plot with the measured roofline; it files a notebook entry.
         app.post_message(OpenLab("lab-l1", "lab-roof"))
@@ -350,7 +353,7 @@ async def test_every_screen_speaks_spanish_and_follows_the_toggle(tmp_path: Path
         await settle(app_pilot, lambda: app.lang == "en")
         after = shown(app)
 
-    assert len(seen) == 13, sorted(seen)  # every screen was read
+    assert len(seen) == 14, sorted(seen)  # every screen was read (the attempts view since issue 30)
     found = {name: words for name, words in seen.items() if words}
     assert not found, "\n".join(f"{name}: {w}" for name, words in found.items() for w in words)
     # The toggle, live on the lesson: the footer's keys and the lesson's own words change language.

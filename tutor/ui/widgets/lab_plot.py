@@ -43,7 +43,7 @@ from tutor.ui.chart_geometry import (
 from tutor.untrusted import clean_line
 
 # Colours from plotext's palette, one per series in order.
-_COLOURS = ("cyan", "orange", "green", "magenta", "blue", "red", "yellow")
+_COLOURS = ("cyan", "dark_orange", "green", "magenta", "blue", "red", "yellow")
 
 
 @dataclass
@@ -130,7 +130,7 @@ class LabPlot(Widget):
         self, series: str, x: float, y: float, *, extrapolated: bool = False, name: str = "", kind: str = "line"
     ) -> None:
         """Add one measured (or, labelled, extrapolated) point and redraw."""
-        if not _finite(x) or not _finite(y) or (x <= 0 and self.kind != "roofline_points"):
+        if not _finite(x) or not _finite(y) or x < 0 or (x == 0 and self.kind != "roofline_points"):
             return
         s = self.series.get(series)
         if s is None:
