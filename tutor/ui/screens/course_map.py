@@ -19,6 +19,7 @@ from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson
 from tutor.ui.plain import PackMarkdown, plain_text
 from tutor.ui.screens.base import TutorScreen
+from tutor.ui.widgets.map_tree import MapTree
 
 
 def bold(text: str) -> Text:
@@ -49,7 +50,7 @@ class CourseMapScreen(TutorScreen[None]):
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
         with Horizontal(id="map-body"):
-            yield Tree("course", id="course-tree")
+            yield MapTree("course", id="course-tree")
             with VerticalScroll(id="map-detail"):
                 yield PackMarkdown(id="map-detail-text")
         yield Footer()
