@@ -96,3 +96,46 @@ def test_a_diagnose_verdict_names_the_real_cause_in_the_learners_language() -> N
     with pytest.raises(GradingError) as caught:
         grade_diagnose(Prediction(choice="zzz"), truth, exercise)
     assert str(caught.value) == "pick one of: cpu-wheel, old-driver"
+
+
+# -- calibration's JSON, units, the noise band: smaller survivors of `make mutants` ---------------------------------
+
+
+def test_the_calibration_json_carries_each_bucket_and_its_sentence_in_both_languages() -> None:
+    from tutor.grading.calibration import calibrate
+
+    cal = calibrate([(0.86, True), (0.84, False), (0.95, True)])
+    assert cal.to_json() == {"n": 3, "brier": 0.242567, "buckets": [
+        {"confidence_pct": 80, "low_pct": 80, "high_pct": 89, "total": 2, "right": 1, "hit_rate": 0.5,
+         "sentence_en": "of your 80–89 % guesses, 1 of 2 were right",
+         "sentence_es": "de tus predicciones con una confianza del 80 al 89 %, acertaste 1 de 2"},
+        {"confidence_pct": 90, "low_pct": 90, "high_pct": 100, "total": 1, "right": 1, "hit_rate": 1.0,
+         "sentence_en": "of your 90–100 % guesses, 1 of 1 were right",
+         "sentence_es": "de tus predicciones con una confianza del 90 al 100 %, acertaste 1 de 1"}]}
+    assert cal.buckets[0].sentence() == "of your 80–89 % guesses, 1 of 2 were right"  # English unless asked
+
+
+def test_units_of_a_dimension_and_what_a_learner_may_type() -> None:
+    from tutor.grading.units import typed_unit, units_like
+
+    assert units_like("GB") == ["GB", "bytes", "B", "KB", "KiB", "MB", "MiB", "GiB", "TB"]  # by size, itself first
+    assert units_like("furlong") == []
+    assert "GB" not in units_like("GB/s") and units_like("GB/s")[0] == "GB/s"
+    assert [typed_unit(t, "GB") for t in ("GB", " GiB ", "gb", "mb", "Mb", "byte", "furlongs", "GB/s")] == [
+        "GB", "GiB", "GB", "MB", "MB", "bytes", None, None]
+    assert typed_unit("µs", "s") == "us" and typed_unit("μs", "s") == "us" and typed_unit("×", "x") == "x"
+    assert typed_unit("Tok/S", "tokens/s") == "tokens/s"  # an alias whatever its case
+    assert typed_unit("ms", "GB") is None  # never across dimensions
+
+
+def test_the_band_widens_only_for_a_spread_wider_than_full_marks() -> None:
+    from tests.test_grading import NUMBER
+    from tutor.grading import noise
+
+    g = NUMBER.grading
+    assert noise.widened(g, 0.0, 1.0) is g and noise.widened(g, 1.0, 0.0) is g and noise.widened(g, -1.0, 1.0) is g
+    at_edge = (g.full - 1) / noise.SIGMAS  # 1 + 2σ/value exactly the full-marks band: unchanged
+    assert noise.widened(g, 1.0, at_edge) is g
+    wide = noise.widened(g, 0.5, 0.5)  # σ/value = 1: full 1 + 2 = 3
+    assert wide.full == pytest.approx(1 + noise.SIGMAS) and wide.most == pytest.approx(g.most * wide.full / g.full)
+    assert noise.widened(g, 2.0, 2.0).full == pytest.approx(1 + noise.SIGMAS)  # a value above 1 is no edge case
