@@ -20,7 +20,8 @@ from textual.app import App, ComposeResult
 from tests.support.exercise import fake_measure
 from tests.support.pilot import wait_for
 from tutor.content import load_course
-from tutor.i18n import en, es, t
+from tutor.i18n import t
+from tutor.i18n.catalog import messages
 from tutor.progress import ProgressStore
 from tutor.progress.rows import LabResult
 from tutor.ui.app import TutorApp, make_app
@@ -52,7 +53,7 @@ def _words(values: Any) -> set[str]:
     return out
 
 
-ENGLISH_ONLY = _words(en.MESSAGES.values()) - _words(es.MESSAGES.values()) - SHARED
+ENGLISH_ONLY = _words(messages("en").values()) - _words(messages("es").values()) - SHARED
 
 
 def english_in(text: str) -> list[str]:
@@ -147,4 +148,13 @@ async def test_no_english_on_a_spanish_lab_chart(lab_id: str) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
         text = shown(app)
+    assert not english_in(text), "\n".join(english_in(text))
+
+
+@pytest.mark.parametrize("lab_id", sorted(RECORDED))
+def test_no_english_in_a_spanish_lab_result(lab_id: str) -> None:
+    """The result under each lab's chart (its table and notes), as the lab screen and the notebook show it."""
+    from tutor.progress.notebook import summarise_result
+
+    text = summarise_result(LabResult.from_json(RECORDED[lab_id]["result"]), "es")
     assert not english_in(text), "\n".join(english_in(text))

@@ -1305,6 +1305,8 @@ MESSAGES: dict[str, str] = {
     "lab.series.measured": "measured",
     "lab.series.measured_of": "{series} (measured)",
     "lab.series.extrapolated": "{series} (extrapolated ∝ N³)",
+    "notebook.naive.extrapolated": "extrapolated (∝ N³)",
+    "notebook.naive.note": "Python floats are float64, so numpy runs in float64 too.",
     "lab.series.kernels": "kernels (measured)",
     "lab.doctor.running": "Running tutor doctor…",
     "key.cancel_back": "Cancel/Back",

@@ -1410,6 +1410,8 @@ MESSAGES: dict[str, str] = {
     "lab.series.measured": "medido",
     "lab.series.measured_of": "{series} (medido)",
     "lab.series.extrapolated": "{series} (extrapolado ∝ N³)",
+    "notebook.naive.extrapolated": "extrapolado (∝ N³)",
+    "notebook.naive.note": "Los float de Python son float64, así que numpy también calcula en float64.",
     "lab.series.kernels": "kernels (medidos)",
     "lab.doctor.running": "Ejecutando tutor doctor…",
     "key.cancel_back": "Cancelar/Volver",

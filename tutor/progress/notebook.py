@@ -292,11 +292,14 @@ def describe_sweep(result: Measurement, lang: Lang) -> str:
         rows = []
         for n, d in sorted(by_n.items()):
             py, npy = d.get("python", {}), d.get("numpy", {})
-            rows.append((n, py.get("time_s", ""), py.get("label", ""), npy.get("time_s", ""),
+            # worded here, not the engine's English label ("measured", "extrapolated (∝ N³)")
+            how_key = "notebook.naive.extrapolated" if py.get("extrapolated") else "lab.series.measured"
+            how = t(how_key, lang) if py else ""
+            rows.append((n, py.get("time_s", ""), how, npy.get("time_s", ""),
                          npy.get("gflops", ""), f"{format_number(speedup.get(str(n), 0), lang)}×" if speedup else ""))
         parts.append(_table(_columns("naive_vs_numpy", lang), rows, lang))
         if figures.get("note"):
-            parts.append(str(figures["note"]))
+            parts.append(t("notebook.naive.note", lang))  # the engine's note, in the reader's language
     elif name == "gemm_share":
         first, last = points[0], points[-1]
         parts.append(_s("gemm_share", lang, low=first["tokens_per_step"],
