@@ -331,6 +331,7 @@ N_("work.login")
 N_("work.roofline")
 
 # tutor/ui/keys.py:83: f'key.{key_id}'
+N_("key.attempts")
 N_("key.cancel_back")
 N_("key.class_report")
 N_("key.export")

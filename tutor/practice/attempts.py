@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from tutor.content.models import Exercise
 from tutor.grading.units import format_value
-from tutor.i18n import Lang, t
+from tutor.i18n import N_, Lang, t
 from tutor.i18n.numbers import format_number, percent
 from tutor.practice.reveal import choice_label, describe_prediction, verdict_word
 from tutor.practice.roof_stamp import interference_text
@@ -91,10 +91,13 @@ def _outcome(attempt: Attempt, lang: Lang) -> str:
         if attempt.score is None:  # inconclusive: stored, not counted
             return f"{word} · {t('ex.not_counted', lang)}"
         return f"{word} · {t('ex.score', lang)} {format_number(attempt.score, lang, '.2f')}"
-    return t(f"attempts.state.{attempt.state}", lang) if attempt.state in STATES else attempt.state
+    key = STATES.get(attempt.state)
+    return t(key, lang) if key is not None else attempt.state
 
 
-STATES = ("locked", "failed", "cancelled")
+#: The words of an attempt's state before (or instead of) a grade, by state code.
+STATES = {"locked": N_("attempts.state.locked"), "failed": N_("attempts.state.failed"),
+          "cancelled": N_("attempts.state.cancelled")}
 
 
 def attempts_view(exercise: Exercise, attempts: Sequence[Attempt], lang: Lang) -> AttemptsView:

@@ -17,7 +17,7 @@ from importlib import metadata
 from typing import Any, TypeGuard
 
 from tutor.grading.truth import measurement_label
-from tutor.i18n import LANGS, Lang, numbers, t
+from tutor.i18n import LANGS, N_, Lang, numbers, t
 from tutor.i18n import format_number as locale_number
 from tutor.progress.rows import ENTRY_SCHEMA as ENTRY_SCHEMA  # re-exported with the entry's parts
 from tutor.progress.rows import LEARNER_FIELDS as LEARNER_FIELDS
@@ -293,7 +293,7 @@ def describe_sweep(result: Measurement, lang: Lang) -> str:
         for n, d in sorted(by_n.items()):
             py, npy = d.get("python", {}), d.get("numpy", {})
             # worded here, not the engine's English label ("measured", "extrapolated (∝ N³)")
-            how_key = "notebook.naive.extrapolated" if py.get("extrapolated") else "lab.series.measured"
+            how_key = N_("notebook.naive.extrapolated") if py.get("extrapolated") else N_("lab.series.measured")
             how = t(how_key, lang) if py else ""
             rows.append((n, py.get("time_s", ""), how, npy.get("time_s", ""),
                          npy.get("gflops", ""), f"{format_number(speedup.get(str(n), 0), lang)}×" if speedup else ""))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tutor.content import Course, Lesson
-from tutor.i18n import Lang, t
+from tutor.i18n import N_, Lang, t
 from tutor.i18n.numbers import percent
 from tutor.progress import StoreBase
 from tutor.progress.passes import PASS_SCORE, ExerciseStatus, exercise_status
@@ -20,14 +20,14 @@ __all__ = ["MARKS", "PASS_SCORE", "CourseMarks", "mark_rows"]
 #: Every mark the map and the lessons draw, with the catalog key of what it means (the help screen's table and the
 #: README's read the same list). An exercise has two marks side by side: pass 1, then pass 2.
 MARKS: tuple[tuple[str, str], ...] = (
-    ("✓", "marks.help.passed"),
-    ("~", "marks.help.partial"),
-    ("✗", "marks.help.failed"),
-    ("○", "marks.help.not_tried"),
-    ("✓○", "marks.help.two"),
-    ("◐", "marks.help.started"),
-    ("·", "marks.help.unread"),
-    ("⚠", "marks.help.invalid"),
+    ("✓", N_("marks.help.passed")),
+    ("~", N_("marks.help.partial")),
+    ("✗", N_("marks.help.failed")),
+    ("○", N_("marks.help.not_tried")),
+    ("✓○", N_("marks.help.two")),
+    ("◐", N_("marks.help.started")),
+    ("·", N_("marks.help.unread")),
+    ("⚠", N_("marks.help.invalid")),
 )
 
 
