@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.conftest import Classroom, Stores, drop_roles
-from tutor.progress.classroom import LearnerCredentials, add_learner, class_group, init_class
+from tutor.progress.classroom import LearnerCredentials, add_learner, class_group, class_owner, init_class
 from tutor.progress.lease import postgres_lease
 from tutor.progress.store import StoreError
 
@@ -77,6 +77,7 @@ def readme_classroom(pg_admin_dsn: str) -> Iterator[ReadmeClass]:
         init_class(instructor)
         with psycopg.connect(su_dsn, autocommit=True) as su:
             roles.append(class_group(su, "tutor"))  # dropped after the learners
+            roles.append(class_owner(su))
         for who in ("ana", "ben"):
             creds = add_learner(instructor, f"{who}_{suffix}")
             roles.append(creds.name)
@@ -833,3 +834,39 @@ def test_a_learner_of_another_class_in_the_same_database_reaches_nothing_of_this
         with psycopg.connect(first, autocommit=True) as a, psycopg.connect(second, autocommit=True) as b:
             groups = [class_group(c, str(c.execute("SELECT current_schema()").fetchone()[0])) for c in (a, b)]
         drop_roles(str(stores.admin_dsn), [ana.name, bob.name, *groups])
+
+
+def test_the_class_schema_and_everything_in_it_belong_to_a_role_no_one_logs_in_as(
+    readme_class: ReadmeClass, pg_admin_dsn: str,
+) -> None:
+    """The instructor's login role owns none of the class's objects: a NOLOGIN owner does, the instructor holds
+    its rights as a member, and still writes their own rows, reads every learner's and removes a graded attempt."""
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    from tutor.progress.postgres import PostgresStore
+
+    room = readme_class
+    ana = PostgresStore(room.learners["ana"].dsn)
+    graded = ana.lock_prediction(exercise_id="n0-e1", lesson_id="n0-l1", prediction={"choice": "memory"},
+                                 confidence=0.9)
+    ana.record_grade(graded, measurement={"x": 1}, truth={"choice": "memory"}, verdict="correct", score=1)
+    ana.close()
+    init_class(room.instructor)  # again, after the learner's tables grew a row: nothing changes hands
+    with psycopg.connect(room.su, autocommit=True) as su:
+        owner = class_owner(su)
+        assert su.execute("SELECT n.nspowner::regrole::text, r.rolcanlogin FROM pg_namespace n JOIN pg_roles r"
+                          " ON r.oid = n.nspowner WHERE n.nspname = 'tutor'").fetchone() == (owner, False)
+        owners = {r[0] for r in su.execute(
+            "SELECT c.relowner::regrole::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+            " WHERE n.nspname = 'tutor' AND c.relkind = 'r' UNION SELECT p.proowner::regrole::text FROM pg_proc p"
+            " JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'tutor'").fetchall()}
+        assert owners == {owner}
+    with pytest.raises(psycopg.OperationalError):
+        psycopg.connect(make_conninfo(pg_admin_dsn, dbname=room.su.split("dbname=")[1].split()[0], user=owner))
+    teacher = PostgresStore(room.instructor)
+    mine = teacher.lock_prediction(exercise_id="n0-e2", lesson_id="n0-l1", prediction={}, confidence=0.5)
+    assert {a.id for a in teacher.attempts()} == {graded, mine}
+    with teacher.transaction() as conn:
+        assert conn.execute("DELETE FROM attempts WHERE id = ?", (graded,)).rowcount == 1
+    teacher.close()

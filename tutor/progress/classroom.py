@@ -58,9 +58,11 @@ __all__ = [
     "RoleExists",
     "add_learner",
     "break_leases",
+    "class_group",
     "class_learners",
     "class_leases",
     "class_login",
+    "class_owner",
     "init_class",
     "learner_dsn",
     "overprivileged_learners",
@@ -386,6 +388,45 @@ def _pin_role(conn: Any, role: str) -> None:
         sql.Identifier(role), db, _class_path(conn)))
 
 
+def class_owner(conn: Any) -> str:
+    """The role that owns a class's own schema and everything in it (a class in a database of its own): no one
+    logs in as it; the instructor who ran ``tutor class init`` is its member, and so has its rights."""
+    import hashlib
+
+    db = str(conn.execute("SELECT pg_catalog.current_database()").fetchone()[0])
+    readable = re.sub(r"[^a-z0-9_]", "_", db.lower())[:36]
+    return f"tutor_owner_{readable}_{hashlib.sha256(db.encode()).hexdigest()[:8]}"
+
+
+def _hand_to_owner(conn: Any, schema: str) -> None:
+    """Every table and function in the class's schema owned by :func:`class_owner` (the instructor created
+    them, as its member), with a policy that lets the owner's members — the instructor — at every row (the owner
+    itself bypasses row-level security; its members do not)."""
+    from psycopg import sql
+
+    if conn.execute("SELECT pg_catalog.to_regrole(%s::text) IS NULL", (class_owner(conn),)).fetchone()[0]:
+        return  # the schema was not made by :func:`_class_schema` (an older init's layout, kept as it is)
+    owner = sql.Identifier(class_owner(conn))
+    for (name,) in conn.execute(
+            "SELECT c.relname::pg_catalog.text FROM pg_catalog.pg_class c"
+            " WHERE c.relnamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(%s::text)"
+            " AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'::\"char\"[])"
+            " AND c.relowner OPERATOR(pg_catalog.<>) pg_catalog.to_regrole(%s::text)",
+            (schema, class_owner(conn))).fetchall():
+        conn.execute(sql.SQL("ALTER TABLE {} OWNER TO {}").format(sql.Identifier(schema, str(name)), owner))
+    for (signature,) in conn.execute(
+            "SELECT p.oid::pg_catalog.regprocedure::pg_catalog.text FROM pg_catalog.pg_proc p"
+            " WHERE p.pronamespace OPERATOR(pg_catalog.=) pg_catalog.to_regnamespace(%s::text)"
+            " AND p.proowner OPERATOR(pg_catalog.<>) pg_catalog.to_regrole(%s::text)",
+            (schema, class_owner(conn))).fetchall():
+        conn.execute(sql.SQL("ALTER FUNCTION {} OWNER TO {}").format(sql.SQL(str(signature)), owner))
+    for table in (*_WRITABLE, *_READABLE):
+        t = sql.Identifier(schema, table)
+        conn.execute(sql.SQL("DROP POLICY IF EXISTS class_owner_all ON {}").format(t))
+        conn.execute(sql.SQL("CREATE POLICY class_owner_all ON {} TO {} USING (true) WITH CHECK (true)").format(
+            t, owner))
+
+
 def _class_schema(conn: Any) -> str:
     """The class's own schema in a database of its own: :data:`CLASS_SCHEMA`, created for its owner (who ran
     ``tutor class init``) with no right for anyone else, the tutor's objects an older init left in ``public``
@@ -394,7 +435,11 @@ def _class_schema(conn: Any) -> str:
     from psycopg import sql
 
     schema = sql.Identifier(CLASS_SCHEMA)
+    owner = class_owner(conn)
+    _ensure_role(conn, owner)  # NOLOGIN
+    conn.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(sql.Identifier(owner)))
     conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(schema))
+    conn.execute(sql.SQL("ALTER SCHEMA {} OWNER TO {}").format(schema, sql.Identifier(owner)))
     conn.execute(sql.SQL("REVOKE ALL ON SCHEMA {} FROM PUBLIC").format(schema))
     for table in (*_CLASS_TABLES, TOKENS_TABLE):
         there = conn.execute("SELECT pg_catalog.to_regclass(%s::text) IS NOT NULL, pg_catalog.to_regclass(%s::text)"
@@ -513,6 +558,8 @@ def init_class(admin_dsn: str, *, allow_superuser: bool = False) -> ClassSetup:
             conn.execute("DROP TRIGGER IF EXISTS tutor_attempt_keep ON attempts")
             conn.execute(sql.SQL("CREATE TRIGGER tutor_attempt_keep BEFORE DELETE ON attempts "
                                  "FOR EACH ROW EXECUTE FUNCTION {}").format(keep))
+            if schema == CLASS_SCHEMA:
+                _hand_to_owner(conn, schema)
     except psycopg.Error as exc:
         raise classify_pg(exc, where) from exc
     return ClassSetup(schema=schema, owner=owner, tables=(*_WRITABLE, *_READABLE), server=where)
