@@ -139,3 +139,50 @@ def test_the_band_widens_only_for_a_spread_wider_than_full_marks() -> None:
     wide = noise.widened(g, 0.5, 0.5)  # σ/value = 1: full 1 + 2 = 3
     assert wide.full == pytest.approx(1 + noise.SIGMAS) and wide.most == pytest.approx(g.most * wide.full / g.full)
     assert noise.widened(g, 2.0, 2.0).full == pytest.approx(1 + noise.SIGMAS)  # a value above 1 is no edge case
+
+
+# -- reading a predicted number: parse_quantity and the range check (survivors of `make mutants`) ---------------
+
+
+def _refusal(call: object) -> tuple[str, str]:
+    from tutor.grading.predict import PredictionError
+
+    with pytest.raises(PredictionError) as caught:
+        call()  # type: ignore[operator]
+    return caught.value.describe("en"), caught.value.describe("es")
+
+
+def test_a_typed_quantity_is_read_as_a_person_writes_it() -> None:
+    from tutor.grading.predict import Quantity, parse_quantity
+
+    assert parse_quantity("1_000", "GB").value == 1000.0  # digit groups with _
+    assert parse_quantity("2,5", "GB").value == 2.5  # a decimal comma
+    assert parse_quantity("1.5e3", "GB").value == 1500.0
+    assert parse_quantity("14000 MB", "GB") == Quantity(value=14.0, unit="GB", typed=14000.0, typed_unit="MB")
+    # a lab's own unit, outside the table, written as it is named (in any case)
+    assert parse_quantity("3 Sweeps", "sweeps") == Quantity(value=3.0, unit="sweeps", typed=3.0, typed_unit="sweeps")
+    assert _refusal(lambda: parse_quantity("abc", "GB")) == ("'abc' is not a number", "«abc» no es un número")
+    accepted = "GB, bytes, B, KB, KiB, MB, MiB, GiB, TB"
+    assert _refusal(lambda: parse_quantity("14 furlongs", "GB")) == (
+        f"'furlongs' is not a unit this answer takes: write it in {accepted} (no unit: GB)",
+        f"'furlongs' no es una unidad que admita esta respuesta: escríbela en {accepted} (sin unidad: GB)")
+    assert _refusal(lambda: parse_quantity("14 GB", None)) == ("'GB': this number takes no unit",
+                                                              "'GB': este número no lleva unidad")
+    en, _ = _refusal(lambda: parse_quantity("14 " + "x" * 60, "GB"))
+    assert en.startswith("'" + "x" * 40 + "' is not a unit")  # what was typed, cut at 40 characters
+
+
+def test_a_prediction_outside_its_range_or_not_positive_is_refused_in_both_languages() -> None:
+    from tests.test_grading import NUMBER
+    from tutor.grading.predict import parse_prediction
+
+    ranged = NUMBER.model_copy(update={"range": (10.0, 100.0)})
+    assert parse_prediction(ranged, "10").value == 10.0 and parse_prediction(ranged, "100").value == 100.0
+    assert _refusal(lambda: parse_prediction(ranged, "9")) == ("9 is outside the accepted range, 10 to 100 GB/s",
+                                                              "9 está fuera del rango aceptado, de 10 a 100 GB/s")
+    assert _refusal(lambda: parse_prediction(ranged, "101"))[0].startswith("101 is outside the accepted range")
+    bare = NUMBER.model_copy(update={"range": (10.0, 100.0), "unit": None})
+    assert _refusal(lambda: parse_prediction(bare, "9"))[0] == "9 is outside the accepted range, 10 to 100"
+    assert parse_prediction(NUMBER, "0.5").value == 0.5 and parse_prediction(NUMBER, "1").value == 1.0
+    assert _refusal(lambda: parse_prediction(NUMBER, "0")) == ("0: the prediction must be a positive number",
+                                                              "0: la predicción debe ser un número positivo")
