@@ -124,7 +124,7 @@ def main() -> int:
 
     from tests import pg_cluster
     from tests.conftest import with_schema
-    from tutor.progress.classroom import add_learner, init_class
+    from tutor.progress.classroom import add_learner, class_group, init_class
 
     folder = None
     admin_base = args.dsn
@@ -137,12 +137,14 @@ def main() -> int:
         with psycopg.connect(admin_base, autocommit=True) as conn:
             conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
         admin = with_schema(admin_base, schema)
-        init_class(admin, allow_superuser=True)  # the throwaway cluster's superuser
+        init_class(admin, allow_superuser=True)  # the benchmark sets the class up as the cluster's superuser
         learners = []
         for i in range(args.learners):
             creds = add_learner(admin, f"load_{schema[-6:]}_{i:02d}")
             roles.append(creds.name)
             learners.append(creds)
+        with psycopg.connect(admin, autocommit=True) as conn:
+            roles.append(class_group(conn, schema))  # the class's own group, dropped after its learners
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         started = time.perf_counter()
         # Each worker gets its token as libpq's PGPASSWORD (its own environment), never on its command line.
