@@ -13,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.widgets import Tree
-from textual.widgets._tree import TreeNode
+from textual.widgets.tree import TreeNode
 
 T = TypeVar("T")
 
