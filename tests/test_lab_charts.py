@@ -126,3 +126,20 @@ def test_the_memory_roof_is_a_straight_line_of_dots() -> None:
         value = 10 ** (math.log10(x.lo) + sx / (dots.cols - 1) * (math.log10(x.hi) - math.log10(x.lo)))
         exact = dots.sub_y(value * 80.0)
         assert min(abs(r - exact) for r in rows) <= 1.0
+
+
+def test_the_reveal_chart_writes_its_y_axis_name_whole() -> None:
+    """The exercise's roofline wrote "GFLOP/s" in the left margin under the axis, cut to its width ("GFLO")."""
+    from tutor.results import RooflineReference
+    from tutor.ui.widgets.roofline_chart import RooflineChart, RooflinePoint
+
+    chart = RooflineChart(roofline=RooflineReference(peak_bandwidth_gbs=80.0, peak_gflops={"float32": 220.0}),
+                          points=[RooflinePoint("copy", 0.0, 0.0)])
+    for lang in ("es", "en"):
+        chart.lang = lang  # type: ignore[assignment]
+        canvas, area = chart.canvas(60, 16)
+        rows = [text for text, _ in canvas.rows()]
+        assert t("chart.axis.gflops", lang) in rows[area.top - 1]
+        assert all(is_braille(canvas.char_at(c, r)) or canvas.char_at(c, r) != "●" or
+                   (area.left <= c <= area.right and area.top <= r <= area.bottom)
+                   for r in range(canvas.height) for c in range(canvas.width))
