@@ -44,10 +44,11 @@ class AttemptsScreen(TutorScreen[None]):
     CSS_PATH = "../styles/attempts.tcss"
     BINDINGS = bindings("back", back="app.pop_screen")
 
-    def __init__(self, view: Callable[[Lang], AttemptsView]) -> None:
+    def __init__(self, exercise_id: str, view: Callable[[Lang], AttemptsView]) -> None:
+        super().__init__(id=widget_id("attempts-", exercise_id))
+        self.exercise_id = exercise_id
         self.view = view
-        first = view("en")
-        super().__init__(id=widget_id("attempts-", first.exercise_id))
+        """The attempts worded in a language (read from the store each time the language changes)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -72,7 +73,8 @@ class AttemptsScreen(TutorScreen[None]):
 
 def attempts_screen(session: Any, exercise: Exercise) -> AttemptsScreen:
     """The attempts screen of ``exercise``, read from ``session``'s store each time its language changes."""
-    return AttemptsScreen(lambda lang: attempts_view(exercise, session.store.attempts(exercise.id), lang))
+    return AttemptsScreen(exercise.id,
+                          lambda lang: attempts_view(exercise, session.store.attempts(exercise.id), lang))
 
 
 def exercise_on(screen: Any, course: Any) -> Exercise | None:
