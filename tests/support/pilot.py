@@ -69,7 +69,11 @@ async def quiet(pilot: Any, timeout: float = PATIENCE_S, ignore: frozenset[str] 
 
     def idle() -> bool:
         busy = [w for w in app.workers if w.group not in ignore and not w.is_finished]
-        return not busy and all(p.message_queue_size == 0 for p in _pumps(app))
+        pumps = _pumps(app)
+        # also nothing scheduled to run after the next refresh or on the next turn (focus after a pop, a scroll)
+        return (not busy and all(p.message_queue_size == 0 for p in pumps)
+                and not any(getattr(p, "_next_callbacks", None) for p in pumps)
+                and not any(getattr(screen, "_callbacks", None) for screen in app.screen_stack))
 
     calm = 0
     while calm < 2:
