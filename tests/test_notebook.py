@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import Stores
+from tests.support.pilot import quiet, wait_for
 from tutor import paths
 from tutor.cli import main
 from tutor.progress import ProgressStore
@@ -367,17 +368,17 @@ async def test_the_notebook_screen_marks_a_damaged_entry(tmp_path: Path) -> None
                    lang="en", telemetry="host")  # type: ignore[arg-type]
     async with app.run_test(size=(160, 48)) as pilot:
         app.push_screen(NotebookScreen(app.session, entry_id=2))
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: "lab-odd" in str(app.screen.query_one("#notebook-meta").render()))
         meta = str(app.screen.query_one("#notebook-meta").render())
         assert "lab-odd" in meta
         assert "damaged, could not be read: notebook entry #2 entry: expected an object, got list" in meta
         gap = app.screen.query_one("#field-gap")
         assert gap.read_only  # kept as it is: the learner cannot type over it, and ctrl+s writes nothing
         await pilot.press("ctrl+s")
-        await pilot.pause(0.2)
+        await quiet(pilot)  # the save, had it written anything, is done
         assert store.notebook_entries()[1].damaged is not None
         app.screen.query_one("#notebook-list").highlighted = 0  # the good entry: no such line
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: "lab-odd" not in str(app.screen.query_one("#notebook-meta").render()))
         assert "damaged" not in str(app.screen.query_one("#notebook-meta").render())
 
 
@@ -454,7 +455,8 @@ async def test_the_notebook_screen_shows_the_prediction_locked_and_adds_a_note(t
                    lang="es", telemetry="host")  # type: ignore[arg-type]
     async with app.run_test(size=(160, 48)) as pilot:
         app.push_screen(NotebookScreen(app.session, entry_id=1))
-        await pilot.pause(0.5)
+        await wait_for(pilot, lambda: bool(app.screen.query("#field-prediction")))
+        await quiet(pilot)
         prediction = app.screen.query_one("#field-prediction", TextArea)
         assert prediction.read_only
         assert "Fijada al empezar la ejecución" in str(app.screen.query_one("#notebook-locked").render())
@@ -464,7 +466,7 @@ async def test_the_notebook_screen_shows_the_prediction_locked_and_adds_a_note(t
         note.focus()
         await pilot.press(*"eran 41")
         await pilot.press("ctrl+s")
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: bool(store.notebook_entries()[0].entry.notes))  # saved
         stored = store.notebook_entries()[0].entry
         assert stored.prediction == entry.prediction
         assert [n.text for n in stored.notes] == ["eran 41"]
