@@ -10,6 +10,7 @@ from typing import Any
 from textual.widgets import Tree
 
 from tests.support.exercise import fake_measure
+from tests.support.pilot import quiet
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.progress import ProgressStore
@@ -76,14 +77,14 @@ async def test_help_lists_the_keys_of_the_screen_in_the_current_language(tmp_pat
         await until(pilot, lambda: app.screen is screen)
 
         # the language toggle rewords the footer at once
+        def descriptions() -> dict[str, str]:
+            return {b.id: b.description for items in screen._bindings.key_to_bindings.values() for b in items}
+
         await pilot.press("f2")
-        await pilot.pause(0.1)
-        descriptions = {b.id: b.description for items in screen._bindings.key_to_bindings.values() for b in items}
-        assert descriptions["lock"] == "Lock" and descriptions["hint"] == "Hint"
+        await until(pilot, lambda: descriptions()["lock"] == "Lock")
+        assert descriptions()["lock"] == "Lock" and descriptions()["hint"] == "Hint"
         app.lang = "es"
-        await pilot.pause(0.1)
-        descriptions = {b.id: b.description for items in screen._bindings.key_to_bindings.values() for b in items}
-        assert descriptions["lock"] == "Bloquear"
+        await until(pilot, lambda: descriptions()["lock"] == "Bloquear")
 
 
 async def test_a_diagnose_exercise_says_reveal_in_the_footer_and_on_the_button(tmp_path: Path) -> None:
@@ -161,7 +162,7 @@ async def test_the_map_keeps_its_tree_and_cursor_when_progress_changes(tmp_path:
         await until(pilot, lambda: isinstance(app.screen, LessonScreen))
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, CourseMapScreen))
-        await pilot.pause(0.2)
+        await quiet(pilot)  # the map has put its cursor and focus back
         tree = app.screen.query_one(Tree)
         lesson_node = next(n for n in tree.root.children[0].children if n.data.kind == "lesson")
         assert lesson_node.is_expanded
