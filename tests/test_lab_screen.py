@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.support.lab import CancellingWorker, FailingWorker, write_lab_course
-from tests.support.pilot import PATIENCE_S, RESPONSIVE_S, wait_timed
+from tests.support.pilot import PATIENCE_S, RESPONSIVE_S, quiet, wait_timed
 from tutor.content import load_course
 from tutor.measure.phases import said
 from tutor.practice.session import Session
@@ -45,7 +45,7 @@ async def test_predict_measure_plot_and_file_the_entry(app: TutorApp) -> None:
 
         # Predict first: nothing runs without a prediction.
         await pilot.press("enter")
-        await pilot.pause(0.1)
+        await quiet(pilot)  # a run, were one started, would be running or done by now
         assert screen.state == "predict" and not app.store.lab_runs()
 
         await pilot.press("2", "0", "enter")
@@ -113,8 +113,7 @@ async def test_escape_cancels_within_a_second(app: TutorApp) -> None:
         assert app.screen is screen  # Esc cancelled; it did not leave
 
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert not isinstance(app.screen, LabScreen)
+        await wait_timed(pilot, lambda: not isinstance(app.screen, LabScreen), PATIENCE_S)
 
 
 async def test_escape_before_the_sweep_s_thread_starts_still_cancels(app: TutorApp) -> None:
@@ -280,11 +279,10 @@ async def test_the_plot_never_takes_the_app_down() -> None:
 
 async def test_shift_n_opens_the_notebook_from_the_map(app: TutorApp) -> None:
     async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause(0.2)
+        await quiet(pilot)
         await pilot.press("N")
         await wait_timed(pilot, lambda: isinstance(app.screen, NotebookScreen), PATIENCE_S)
         assert "The notebook is empty" in str(app.screen.query_one("#notebook-empty").render())
         await pilot.press("escape")
-        await pilot.pause(0.1)
-        assert not isinstance(app.screen, NotebookScreen)
+        await wait_timed(pilot, lambda: not isinstance(app.screen, NotebookScreen), PATIENCE_S)
         assert any(c.title == "Lab Notebook" for c in app.get_system_commands(app.screen))
