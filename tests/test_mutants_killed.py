@@ -186,3 +186,16 @@ def test_a_prediction_outside_its_range_or_not_positive_is_refused_in_both_langu
     assert parse_prediction(NUMBER, "0.5").value == 0.5 and parse_prediction(NUMBER, "1").value == 1.0
     assert _refusal(lambda: parse_prediction(NUMBER, "0")) == ("0: the prediction must be a positive number",
                                                               "0: la predicción debe ser un número positivo")
+
+
+# -- theory: the activations formula, whose value no test in the mutation selection asserted -----------------------
+
+
+def test_activation_bytes_is_korthikantis_formula_at_16_bit_and_scales_with_the_dtype() -> None:
+    from tutor.theory.formulas import activation_bytes
+
+    # one GPT-2-small-like layer, s = 1024, h = 768, a = 12, b = 1: s·b·h·(34 + 5·a·s/h) = 1024·768·114 bytes
+    assert activation_bytes(1, 768, 12, 1024) == 1024 * 768 * (34 + 5 * 12 * 1024 / 768) == 89_653_248
+    assert activation_bytes(12, 768, 12, 1024, batch=4) == 12 * 4 * 89_653_248  # layers and batch multiply
+    assert activation_bytes(1, 768, 12, 1024, dtype="float32") == 2 * 89_653_248  # 4 bytes over 2
+    assert activation_bytes(1, 768, 12, 1024, dtype="bfloat16") == activation_bytes(1, 768, 12, 1024)  # the default
