@@ -204,7 +204,26 @@ class TelemetryPanel(Vertical):
             self.lease_holder = host.lease_holder
         self._show_lease()
         # no new snapshot is news too: while a driver call blocks, the readings on show age into stale ones
-        self.set_interval(0.5, self._show_staleness)
+        self.set_interval(0.5, self._on_tick)
+
+    def _on_tick(self) -> None:
+        self._show_staleness()
+        self._repair_missed_show()
+
+    def _repair_missed_show(self) -> None:
+        """Say "visible" when the panel is on the current screen but its Show event never came.
+
+        Textual sends Show from a full layout pass only; a container shown again while a scroll-only refresh runs
+        can put the panel back on screen without one (seen under load), which would leave the sampler paused for
+        good. A missed Hide only costs samples nobody sees, so only the missed Show is repaired."""
+        if self._visible is True or not self.display:
+            return
+        try:
+            on_screen = self.screen.is_current and self.is_on_screen
+        except Exception:  # being unmounted
+            return
+        if on_screen:
+            self._tell_visibility(True)
 
     def _show_staleness(self) -> None:
         """Mark the readings stale (older than two sampling intervals) and say how old, in the learner's
