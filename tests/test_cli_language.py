@@ -15,10 +15,11 @@ import pytest
 
 from tutor.cli import build_parser, main
 from tutor.commands.parsing import TutorParser, argv_lang
-from tutor.i18n import Lang, en, es
+from tutor.i18n import Lang
+from tutor.i18n.catalog import messages
 from tutor.telemetry.spec import BackendSpecError, open_backend
 
-CATALOGS = {"es": es.MESSAGES, "en": en.MESSAGES}
+CATALOGS = {"es": messages("es"), "en": messages("en")}
 HOSTILE = "\x1b]52;c;ZXZpbA==\x07"
 
 

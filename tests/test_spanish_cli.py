@@ -262,9 +262,9 @@ def test_no_placeholder_shadows_the_renderers_arguments() -> None:
     """``t(key, lang, **fields)``: a placeholder named ``key`` or ``lang`` could never be filled."""
     import string
 
-    from tutor.i18n import en, es
+    from tutor.i18n.catalog import messages
 
-    for catalog in (en.MESSAGES, es.MESSAGES):
+    for catalog in (messages("en"), messages("es")):
         for key, text in catalog.items():
             names = {name for _, name, _, _ in string.Formatter().parse(text) if name}
             assert not names & {"key", "lang"}, key

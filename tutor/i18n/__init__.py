@@ -1,6 +1,7 @@
-"""UI strings in Spanish and English: one catalog per language (``es.py``, ``en.py``, flat ``MESSAGES`` tables with the
-same keys and ``{placeholders}``), rendered by :func:`t` / :func:`tn`. Lesson text carries its own ``{es, en}``; the
-catalogs are the chrome. New strings go into both catalogs under the same key."""
+"""UI strings in Spanish and English: gettext catalogs (``locale/{es,en}/LC_MESSAGES/tutor.po``, compiled to ``.mo``
+by ``make i18n``) whose msgids are the tutor's message ids, with ``{placeholders}`` filled by :func:`t` and plural
+forms chosen by :func:`tn` through ``ngettext``. Lesson text carries its own ``{es, en}``; the catalogs are the
+chrome. How to add a string: ``tutor/i18n/README.md``."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import locale
 import os
 from typing import Literal
 
-from tutor.i18n import en, es
+from tutor.i18n import catalog
 from tutor.i18n.numbers import binary_size as format_bytes
 from tutor.i18n.numbers import format_number
 
@@ -16,8 +17,6 @@ Lang = Literal["es", "en"]
 LANGS: tuple[Lang, ...] = ("es", "en")
 
 __all__ = ["LANGS", "N_", "Lang", "N_plural", "as_lang", "default_lang", "format_bytes", "format_number", "t", "tn"]
-
-_CATALOGS: dict[Lang, dict[str, str]] = {"es": es.MESSAGES, "en": en.MESSAGES}
 
 
 def N_(message_id: str) -> str:
@@ -38,17 +37,20 @@ def as_lang(lang: str) -> Lang:
 
 
 def t(key: str, lang: Lang, **fields: object) -> str:
-    """The UI string ``key`` in ``lang``; a missing key shows itself rather than crashing."""
-    text = _CATALOGS.get(lang, en.MESSAGES).get(key) or en.MESSAGES.get(key)
+    """The UI string ``key`` in ``lang`` (else in English); a missing key shows itself rather than crashing."""
+    text = catalog.lookup(key, lang, fields.get("n"))
     if text is None:
         return key
     return text.format(**fields) if fields else text
 
 
 def tn(key: str, n: int, lang: Lang, **fields: object) -> str:
-    """``key`` counted: ``key.one`` when ``n`` is 1, else ``key.other`` (Spanish and English agree: 0 and 2+ are
-    plural), with ``{n}`` filled in. ``tn("count.warning", 1, "en")`` → "1 warning"."""
-    return t(f"{key}.one" if n == 1 else f"{key}.other", lang, n=n, **fields)
+    """``key`` counted: the catalog's plural form for ``n`` (its ``Plural-Forms``: one form for 1, the other for 0
+    and 2+ in both languages), with ``{n}`` filled in. ``tn("count.warning", 1, "en")`` → "1 warning"."""
+    text = catalog.plural(key, n, lang)
+    if text is None:
+        return key
+    return text.format(n=n, **fields)
 
 
 def default_lang() -> Lang:
