@@ -67,6 +67,20 @@ async def test_question_mark_explains_keys_and_marks_and_no_class_words_alone(la
         await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
 
 
+async def test_a_class_s_learner_is_offered_the_class_report(tmp_path: Path) -> None:
+    """The class key is listed when the session's store is a class's (the engine is what tells; a PostgreSQL store
+    is not needed to check the rule)."""
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    store.engine = "postgresql"  # type: ignore[misc]  # this store stands for a class's
+    app = make_app(course=load_course(FIXTURES / "exercise_course"), store=store, lang="en", telemetry=None)
+    async with app.run_test(size=(120, 48)) as pilot:
+        assert app.session.in_class
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert isinstance(app.screen, HelpScreen)
+        assert t("key.class_report", "en") in _help_text(app.screen)
+
+
 @pytest.mark.parametrize("lang", ["es", "en"])
 async def test_the_footer_at_80x24_keeps_the_help_key_in_sight(lang: Lang, tmp_path: Path) -> None:
     """A footer wider than 80 columns is cut at its end; the help key, which lists every other, comes right after Esc

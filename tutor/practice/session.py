@@ -101,6 +101,11 @@ class Session:
         """False only while a class's learner has not yet given a name and token the database accepts."""
         return self._store is not None
 
+    @property
+    def in_class(self) -> bool:
+        """Whether this is a class's session (a PostgreSQL store), where the class wording and keys apply."""
+        return self._store is not None and self._store.engine == "postgresql"
+
     def log_in(self, store: StoreBase) -> None:
         """The class's database accepted the learner: their store from now on."""
         self._store = store

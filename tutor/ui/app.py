@@ -266,14 +266,19 @@ class TutorApp(App[None]):
 
     def action_help(self) -> None:
         """``?`` / F1: the keys of the current screen, in the current language."""
-        from tutor.ui.screens.help import HelpScreen, screen_keys
+        from tutor.ui.screens.help import HelpScreen
 
         screen = self.screen
         if isinstance(screen, HelpScreen):
             screen.dismiss(None)
             return
-        title = screen.sub_title or self.sub_title or self.title
-        self.push_screen(HelpScreen(screen_keys(self, screen, self.lang), title))
+        self._push_help(screen, screen.sub_title or self.sub_title or self.title)
+
+    def _push_help(self, screen: Screen[Any], title: str) -> None:
+        from tutor.ui.screens.help import HelpScreen, screen_keys
+
+        keys = screen_keys(self, screen, self.lang, in_class=self.session.in_class)
+        self.push_screen(HelpScreen(keys, title))
 
     def action_toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "es" else "es"
@@ -406,7 +411,6 @@ class TutorApp(App[None]):
         """The palette: the current screen's own actions (the keymap's words), every screen, every lesson, lab and
         exercise — in the current language."""
         from tutor.ui.keys import KEYMAP, label
-        from tutor.ui.screens.help import HelpScreen, screen_keys
 
         # Textual's own commands (Theme, Keys, Quit, Screenshot, Maximize) speak English only: the tutor words its
         # own, from the catalog.
@@ -428,7 +432,7 @@ class TutorApp(App[None]):
                 yield SystemCommand(label(screen, b.id, lang), KEYMAP[b.id].keys.split(",")[0],
                                     lambda action=b.action, node=screen: self._run_on(node, action))
         yield SystemCommand(t("palette.help", lang), "F1 / ?",
-                            lambda: self.push_screen(HelpScreen(screen_keys(self, screen, lang), here)))
+                            lambda: self._push_help(screen, here))
         yield SystemCommand(t("palette.lang", lang), "F2", self.action_toggle_lang)
         yield SystemCommand(t("palette.map", lang), t("palette.map_help", lang), self.action_open_map)
         yield SystemCommand(t("palette.progress", lang), t("palette.progress_help", lang), self.action_open_progress)

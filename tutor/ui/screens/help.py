@@ -19,8 +19,9 @@ from tutor.ui.marks import mark_rows
 from tutor.ui.screens.base import TutorModal
 
 
-def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, str, bool]]:
-    """(keys, what it does, app-wide?) for every binding active on ``screen``, keymap entries first."""
+def screen_keys(app: Any, screen: Screen[Any], lang: Lang, *, in_class: bool) -> list[tuple[str, str, bool]]:
+    """(keys, what it does, app-wide?) for every binding active on ``screen``, keymap entries first; the class
+    keys only ``in_class`` (a learner alone has no class to report on)."""
     rows: list[tuple[str, str, bool]] = []
     seen: set[str] = set()
     for node in (screen, app):
@@ -29,8 +30,8 @@ def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, st
                 # the keymap's own keys, and quit; Textual's focus and copy keys are not the course's
                 if b.system or b.id in seen or (b.id not in KEYMAP and b.action != "quit"):
                     continue
-                if b.id in CLASS_ONLY and not in_class(app):
-                    continue  # a learner alone has no class to report on
+                if b.id in CLASS_ONLY and not in_class:
+                    continue
                 seen.add(b.id or b.key)
                 spec = KEYMAP.get(b.id or "")
                 keys = spec.keys if spec is not None else b.key
@@ -43,12 +44,6 @@ def screen_keys(app: Any, screen: Screen[Any], lang: Lang) -> list[tuple[str, st
 
 #: Keymap entries that only mean something in a class (a PostgreSQL store).
 CLASS_ONLY = frozenset({"class_report"})
-
-
-def in_class(app: Any) -> bool:
-    """True when the app's store is a class's (PostgreSQL), where the class wording applies."""
-    store = getattr(app, "store", None)
-    return getattr(store, "engine", None) == "postgresql"
 
 
 class HelpScreen(TutorModal[None]):
