@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
-from textual.app import App, ComposeResult
 
+from tests.support.lab import PlotApp
 from tests.support.pilot import wait_for
 from tutor.i18n import Lang, t
 from tutor.progress.rows import LabResult
@@ -45,15 +45,6 @@ def _plain(renderable: object, width: int) -> str:
     console = Console(width=width, record=True, file=io.StringIO())
     console.print(renderable)
     return console.export_text()
-
-
-class PlotApp(App[None]):
-    def __init__(self, plot: LabPlot) -> None:
-        super().__init__()
-        self.plot = plot
-
-    def compose(self) -> ComposeResult:
-        yield self.plot
 
 
 def _plot_of(lab_id: str, lang: Lang) -> LabPlot:

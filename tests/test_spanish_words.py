@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from textual.app import App, ComposeResult
+from textual.app import App
 
 from tests.support.exercise import fake_measure
+from tests.support.lab import PlotApp
 from tests.support.pilot import wait_for
 from tutor.content import load_course
 from tutor.i18n import t
@@ -116,15 +117,6 @@ async def test_no_english_on_the_spanish_screens(size: tuple[int, int], tmp_path
         await pilot.press("escape")
     found = {name: english_in(text) for name, text in seen.items()}
     assert not any(found.values()), "\n".join(f"{name}: {w}" for name, ws in found.items() for w in ws)
-
-
-class PlotApp(App[None]):
-    def __init__(self, plot: LabPlot) -> None:
-        super().__init__()
-        self.plot = plot
-
-    def compose(self) -> ComposeResult:
-        yield self.plot
 
 
 RECORDED = json.loads((FIXTURES / "results" / "lab_runs_recorded.json").read_text())["runs"]

@@ -7,8 +7,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from textual.app import App, ComposeResult
+
 from tutor.measure.errors import MeasureCancelled, MeasureFailed
 from tutor.measure.phases import said
+from tutor.ui.widgets.lab_plot import LabPlot
 
 COURSE = """\
 format_version: 1
@@ -69,3 +72,15 @@ class FailingWorker:
 class CancellingWorker(FailingWorker):
     def run(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         raise MeasureCancelled("cancelled")
+
+
+
+class PlotApp(App[None]):
+    """An app that shows one lab plot alone (the chart tests draw it at a given size)."""
+
+    def __init__(self, plot: LabPlot) -> None:
+        super().__init__()
+        self.plot = plot
+
+    def compose(self) -> ComposeResult:
+        yield self.plot
