@@ -3,6 +3,8 @@ one of its inputs' storage (an in-place result, a view) adds no bytes. Real torc
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -61,3 +63,29 @@ def test_adam_counts_its_two_moments_not_the_parameter_it_updates() -> None:
     # (sqrt, then a division), never the parameter's own storage again.
     assert moments <= tracker.current < moments + 4 * N
     assert tracker.peak <= moments + 2 * 4 * N  # denom: exp_avg_sq.sqrt(), then its division
+
+
+def test_a_training_run_holds_adam_state_and_activations_at_once() -> None:
+    """Adam makes its two moments at the first step, after that step's activations are freed: a one-step run never
+    holds both, and measured a training peak below what every later step of real training holds (issue 31). The
+    memory run's peak is at least a forward-and-backward's peak plus the two moments."""
+    import torch.nn.functional as F
+
+    from tutor.measure.model import TinyTransformer
+    from tutor.measure.vram import _run, small_config
+    from tutor.theory import formulas
+
+    # a small vocabulary so that activations, not the embedding, dominate (as at a real model's sequence lengths)
+    cfg = dataclasses.replace(small_config(formulas.model_preset("gpt2-124m"), 128), vocab=256)
+    torch.manual_seed(0)
+    model = TinyTransformer(cfg)
+    param_bytes = sum(p.numel() * p.element_size() for p in model.parameters())
+    tokens = torch.randint(0, cfg.vocab, (2, 128))
+    alone = LiveStorageTracker()
+    with alone:  # forward and backward, no optimiser: activations and gradients
+        F.cross_entropy(model(tokens).flatten(0, 1), tokens.flatten()).backward()
+    model.zero_grad(set_to_none=True)
+    run = LiveStorageTracker()
+    with run:
+        _run(model, "training", 2, 128, torch.float32, "cpu", None)
+    assert run.peak >= alone.peak + 2 * param_bytes * 0.95, (run.peak, alone.peak, param_bytes)

@@ -100,6 +100,10 @@ def formula_bytes(
     return parts
 
 
+TRAINING_STEPS = 2
+"""Training steps a memory run takes: the peak of a training run is reached at the second (see :func:`_run`)."""
+
+
 def _run(model: TinyTransformer, mode: str, batch: int, seq_len: int, dtype: torch.dtype, device: str,
          should_cancel: CancelCheck | None, autocast: bool = False) -> None:
     cfg = model.cfg
@@ -110,13 +114,19 @@ def _run(model: TinyTransformer, mode: str, batch: int, seq_len: int, dtype: tor
             caches = model.new_cache(batch, dtype, device)
             model(tokens, caches, 0)
     else:
+        # Two steps: Adam allocates its two moments at the first step, after the activations are freed, so one step
+        # alone never holds weights, gradients, Adam state and activations at once; the second step's forward and
+        # backward do, as every later step of a real training run does (the formula adds the four).
         opt = torch.optim.Adam(model.parameters(), lr=1e-4)
-        with torch.autocast(device, dtype=torch.bfloat16, enabled=autocast):
-            logits = model(tokens)
-            loss = F.cross_entropy(logits.flatten(0, 1).float(), tokens.flatten())
-        loss.backward()
-        check_cancel(should_cancel)
-        opt.step()
+        for _step in range(TRAINING_STEPS):
+            with torch.autocast(device, dtype=torch.bfloat16, enabled=autocast):
+                logits = model(tokens)
+                loss = F.cross_entropy(logits.flatten(0, 1).float(), tokens.flatten())
+            loss.backward()
+            check_cancel(should_cancel)
+            opt.step()
+            opt.zero_grad(set_to_none=False)  # the gradients stay allocated between steps, as the formula counts them
+            del logits, loss
 
 
 def measure_vram(device: str, p: dict[str, Any], should_cancel: CancelCheck | None = None) -> dict[str, Any]:
