@@ -90,14 +90,14 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
         "direction": Message(direction),
     }
     if score == FULL_SCORE:
-        key = "grade.number.within_spread" if helped else "grade.number.within"
+        key = N_("grade.number.within_spread") if helped else N_("grade.number.within")
     elif score >= MOST_SCORE:
-        key = "grade.number.close"
+        key = N_("grade.number.close")
     elif score > 0:  # the exercise's widest band still credits it: never "close" at 3×
-        key = "grade.number.some"
+        key = N_("grade.number.some")
         fields["band"] = RatioSaid.off(grading.some)
     else:
-        key = "grade.number.off"
+        key = N_("grade.number.off")
     fb: tuple[Message, ...] = (_feedback(key, **fields),)
     if truth.spread is not None and truth.spread > 0:
         fb = _with_spread(fb, t_value, truth, grading)
@@ -117,7 +117,7 @@ def _with_spread(fb: tuple[Message, ...], value: float, truth: ResolvedTruth, gr
     wider = value <= 0 or noise.widened(grading, value, sigma) is not grading
     if not wider and sigma / value < NOTED_SPREAD:
         return fb
-    said = _feedback("grade.number.spread_band" if wider else "grade.number.spread",
+    said = _feedback(N_("grade.number.spread_band") if wider else N_("grade.number.spread"),
                      spread=RatioSaid.over(1 + sigma / value) if value > 0 else FigureSaid.of_value(sigma, truth.unit),
                      low=FigureSaid.of_value(low, truth.unit), high=FigureSaid.of_value(high, truth.unit))
     return (*fb, said)
@@ -155,7 +155,7 @@ def grade_fit(prediction: Prediction, truth: ResolvedTruth, capacity_gb: float, 
         "capacity": FigureSaid.of_value(capacity_gb, "GB"),
         "fits": Message(f"grade.fit.{real}"),
     }
-    fb: tuple[Message, ...] = (_feedback("grade.fit.right" if choice_right else "grade.fit.wrong",
+    fb: tuple[Message, ...] = (_feedback(N_("grade.fit.right") if choice_right else N_("grade.fit.wrong"),
                                          **fields),)
     ratio: float | None = None
     if prediction.value is None:
