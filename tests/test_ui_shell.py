@@ -48,9 +48,12 @@ async def test_reading_a_lesson_marks_its_sections(tmp_path: Path) -> None:
         assert app.screen.id == "lesson-demo-l1"
         text = app.screen.query_one("#lesson-text", Markdown)
         assert "Mover datos cuesta más que operar con ellos." in text.source
+        # a section that fits on the screen is read once it is shown
+        await wait_for(pilot, lambda: ("demo-l1", "bandwidth") in app.store.sections_read())
         await pilot.press("n")
         await pilot.pause()
         assert "Pico de FLOP/s dividido entre el ancho de banda pico." in text.source
+        await wait_for(pilot, lambda: ("demo-l1", "ridge") in app.store.sections_read())
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen.id == "course-map"
@@ -58,6 +61,31 @@ async def test_reading_a_lesson_marks_its_sections(tmp_path: Path) -> None:
         assert "✓ Ancho de banda" in names and "✓ El punto de inflexión" in names
         assert "◐ L1 — El roofline" in names
     assert app.store.sections_read() == {("demo-l1", "bandwidth"), ("demo-l1", "ridge")}
+
+
+async def test_a_long_section_counts_as_read_only_once_scrolled_to_its_end(tmp_path: Path) -> None:
+    """Opening a section is not reading it (issue 30): at 80x24 the bundled L1's first section runs past the screen,
+    and it is marked read when the learner reaches its end, not before."""
+    from tests.support.pilot import quiet
+    from tutor.content import load_course
+    from tutor.paths import bundled_course
+    from tutor.ui.app import make_app
+    from tutor.ui.messages import OpenLesson
+
+    store = ProgressStore(tmp_path / "p.sqlite3")
+    app = make_app(course=load_course(bundled_course()), store=store, lang="es", telemetry=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.post_message(OpenLesson("n0-l1"))
+        await wait_for(pilot, lambda: app.screen.id == "lesson-n0-l1")
+        main = app.screen.query_one("#lesson-main")
+        await wait_for(pilot, lambda: main.max_scroll_y > 0)
+        await quiet(pilot)
+        assert store.sections_read() == set()  # shown, not yet read
+        main.focus()
+        await pilot.press("end")
+        await wait_for(pilot, lambda: len(store.sections_read()) == 1)
+        (lesson, _section), = store.sections_read()
+        assert lesson == "n0-l1"
 
 
 async def test_language_toggle_switches_the_course_text(tmp_path: Path) -> None:

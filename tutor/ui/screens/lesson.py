@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, OptionList
@@ -35,6 +38,10 @@ class LessonScreen(TutorScreen[None]):
         self.marks = marks
         ids = [s.id for s in lesson.sections]
         self.section_index = ids.index(section_id) if section_id in ids else 0
+        self._unread: tuple[str, str] | None = None
+        """The section on screen while the learner has not yet seen its end."""
+        self._rendered: tuple[str, str] | None = None
+        """The section whose text the view has finished rendering (before that, the scroll's end means nothing)."""
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -47,9 +54,12 @@ class LessonScreen(TutorScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        main = self.query_one("#lesson-main", VerticalScroll)
+        self.watch(main, "scroll_y", self._seen_to_the_end, init=False)
+        self.watch(main, "virtual_size", self._seen_to_the_end, init=False)
         self._render_nav()
         self.show_section(self.section_index)
-        self.query_one("#lesson-main").focus()
+        main.focus()
 
     def lang_changed(self, lang: Lang) -> None:
         self._render_nav()
@@ -80,17 +90,36 @@ class LessonScreen(TutorScreen[None]):
         nav.highlighted = nav.get_option_index(keep) if keep is not None and keep in ids else self.section_index
 
     def show_section(self, index: int) -> None:
-        """Render section ``index`` and record it as read."""
+        """Render section ``index``; it is recorded as read once the learner has seen its end (at once for a section
+        that fits on the screen, after scrolling to the bottom for a longer one)."""
         lesson, lang = self.lesson, self.lang
         self.section_index = max(0, min(index, len(lesson.sections) - 1))
         section = lesson.sections[self.section_index]
         header = f"*{clean_line(lesson.title.get(lang))} · {self.section_index + 1}/{len(lesson.sections)}*\n\n"
-        self.query_one("#lesson-text", PackMarkdown).update(header + section.body.get(lang))
+        key = (lesson.id, section.id)
+        self._unread = None if key in self.marks.read else key
+        self._rendered = None
+        done = self.query_one("#lesson-text", PackMarkdown).update(header + section.body.get(lang))
         self.query_one("#lesson-main", VerticalScroll).scroll_home(animate=False)
         self.sub_title = clean_line(section.title.get(lang))
-        if (lesson.id, section.id) not in self.marks.read:
-            self.session.store.mark_section_read(lesson.id, section.id)
-            self.post_message(ProgressChanged())
+        self._await_rendered(done, key)
+
+    @work(exclusive=True, group="lesson-section")
+    async def _await_rendered(self, done: Any, key: tuple[str, str]) -> None:
+        await done
+        self._rendered = key
+        self.call_after_refresh(self._seen_to_the_end)  # once the new text is laid out
+
+    def _seen_to_the_end(self, *_changed: object) -> None:
+        key = self._unread
+        if key is None or self._rendered != key:
+            return
+        main = self.query_one("#lesson-main", VerticalScroll)
+        if main.size.height == 0 or main.scroll_y < main.max_scroll_y - 1:
+            return
+        self._unread = None
+        self.session.store.mark_section_read(*key)
+        self.post_message(ProgressChanged())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         option_id = event.option.id or ""
