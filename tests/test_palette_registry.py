@@ -30,7 +30,26 @@ async def test_an_entry_registered_with_the_app_is_found_and_run(tmp_path: Path)
         assert not CommandPalette.is_open(app)
 
 
-def test_the_app_registers_every_lesson_of_its_course(tmp_path: Path) -> None:
+def test_the_app_registers_every_lesson_and_every_exercise_of_its_course(tmp_path: Path) -> None:
     app = app_for(tmp_path)
     names = [c.name for c in app.palette_commands.commands()]
-    assert len(names) == len(app.course.ordered_lessons()) and names
+    lessons = app.course.ordered_lessons()
+    exercises = [e for lesson in lessons for e in app.course.exercises_of(lesson)]
+    assert exercises and len(names) == len(lessons) + len(exercises)
+
+
+async def test_the_palette_finds_an_exercise_by_its_id_and_opens_it(tmp_path: Path) -> None:
+    """Issue 30 item 7: the palette could find lessons, not exercises."""
+    from tutor.ui.screens.exercise import ExerciseScreen
+
+    app = app_for(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.id == "course-map")
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(app.screen, TutorPalette))
+        await pilot.press(*"t-copy-gbs")
+        options = app.screen.query_one(CommandList)
+        await wait_for(pilot, lambda: options.option_count > 0)
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExerciseScreen))
+        assert app.screen.exercise.id == "t-copy-gbs"  # type: ignore[attr-defined]

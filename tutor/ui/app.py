@@ -82,6 +82,7 @@ class TutorApp(App[None]):
         self.palette_commands = CommandRegistry()
         """What the palette offers beside the screen's keys: the app fills it (today: every lesson)."""
         self.palette_commands.register(self._lesson_commands)
+        self.palette_commands.register(self._exercise_commands)
         self.telemetry_spec = telemetry
         self.telemetry_interval = max(0.25, float(telemetry_interval))
         self.set_reactive(TutorApp.lang, lang)
@@ -450,6 +451,18 @@ class TutorApp(App[None]):
         for lesson in self.course.ordered_lessons():
             yield Command(clean_line(t("palette.open_lesson", lang, title=lesson.title.get(lang))),
                           t("palette.lesson_help", lang, id=lesson.id), partial(self._open_lesson, lesson.id))
+
+    def _exercise_commands(self) -> Iterable[Command]:
+        """Open any exercise of the course, in course order: found by its title or its id."""
+        lang = self.lang
+        for lesson in self.course.ordered_lessons():
+            for exercise in self.course.exercises_of(lesson):
+                yield Command(clean_line(t("palette.open_exercise", lang, title=exercise.title.get(lang))),
+                              t("palette.exercise_help", lang, id=exercise.id),
+                              partial(self._open_exercise, exercise.id))
+
+    def _open_exercise(self, exercise_id: str) -> None:
+        self.post_message(OpenExercise(exercise_id))
 
     def _open_lesson(self, lesson_id: str) -> None:
         self.post_message(OpenLesson(lesson_id))

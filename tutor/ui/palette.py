@@ -97,6 +97,9 @@ class LessonCommands(Provider):
         for command, help_text in self._commands():
             name = command.name
             score, offsets = matcher.fuzzy_search.match(matcher.query, name)
+            if score <= 0:  # found by its help line (an exercise's id), the name shown as it is
+                score, offsets = matcher.fuzzy_search.match(matcher.query, command.help)
+                offsets = ()
             if score <= 0:
                 continue
             shown = Content(name)
