@@ -34,15 +34,16 @@ class LangPanelApp(PanelApp):
 async def test_panel_switches_to_spanish_and_back() -> None:
     app = LangPanelApp(f"replay:{TRACE}")
     async with app.run_test(size=(120, 50)) as pilot:
-        await wait_for(pilot, lambda: "GPU 0" in shown(app))  # the first replayed sample is drawn
+        # the first replayed sample is drawn (the device's header alone comes before it: "waiting for the first sample")
+        await wait_for(pilot, lambda: "GPU 0" in shown(app) and "power" in shown(app))
         english = shown(app)
         app.lang = "es"
-        await pilot.pause()
+        await wait_for(pilot, lambda: "potencia" in shown(app) and "(grabación)" in shown(app))
         spanish = shown(app)
         chart = app.query_one(TelemetryPanel).query_one("#telemetry-chart")
         chart_title = chart.plt._active.monitor.title  # type: ignore[attr-defined]
         app.lang = "en"
-        await pilot.pause()
+        await wait_for(pilot, lambda: "busy" in shown(app) and "(grabación)" not in shown(app))
         back = shown(app)
     assert app.feed is not None
     app.feed.close()

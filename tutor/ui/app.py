@@ -459,7 +459,7 @@ class TutorApp(App[None]):
             for exercise in self.course.exercises_of(lesson):
                 yield Command(clean_line(t("palette.open_exercise", lang, title=exercise.title.get(lang))),
                               t("palette.exercise_help", lang, id=exercise.id),
-                              partial(self._open_exercise, exercise.id))
+                              partial(self._open_exercise, exercise.id), listed=False)
 
     def _open_exercise(self, exercise_id: str) -> None:
         self.post_message(OpenExercise(exercise_id))

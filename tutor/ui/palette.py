@@ -56,6 +56,9 @@ class Command:
     name: str
     help: str
     run: Callable[[], None]
+    listed: bool = True
+    """Shown in the list the palette opens with; ``False`` for the many entries found only by a search (exercises),
+    so the opening list keeps the screen's and the app's own commands in sight."""
 
 
 class CommandRegistry:
@@ -89,7 +92,7 @@ class LessonCommands(Provider):
         return [(command, _literal(command.help)) for command in app.palette_commands.commands()]
 
     async def discover(self) -> Hits:
-        for command, help_text in self._commands()[:50]:
+        for command, help_text in [entry for entry in self._commands() if entry[0].listed][:50]:
             yield DiscoveryHit(Content(command.name), command.run, text=command.name, help=help_text)
 
     async def search(self, query: str) -> Hits:
