@@ -15,7 +15,7 @@ from tutor.content.models import Exercise
 from tutor.grading.units import format_value
 from tutor.i18n import N_, Lang, t
 from tutor.i18n.numbers import format_number, percent
-from tutor.practice.reveal import choice_label, describe_prediction, verdict_word
+from tutor.practice.reveal import choice_label, describe_prediction, scored_verdict
 from tutor.practice.roof_stamp import interference_text
 from tutor.progress.rows import Attempt
 from tutor.results import device_label
@@ -87,10 +87,7 @@ def _truth(exercise: Exercise, attempt: Attempt, lang: Lang) -> str | None:
 
 def _outcome(attempt: Attempt, lang: Lang) -> str:
     if attempt.state == "graded" and attempt.verdict is not None:
-        word = verdict_word(attempt.verdict, lang)
-        if attempt.score is None:  # inconclusive: stored, not counted
-            return f"{word} · {t('ex.not_counted', lang)}"
-        return f"{word} · {t('ex.score', lang)} {format_number(attempt.score, lang, '.2f')}"
+        return scored_verdict(attempt.verdict, attempt.score, lang)  # no score: inconclusive, stored, not counted
     key = STATES.get(attempt.state)
     return t(key, lang) if key is not None else attempt.state
 

@@ -24,6 +24,14 @@ def verdict_word(verdict: str, lang: Lang) -> str:
     return t(f"verdict.{verdict}", lang) if verdict in ("correct", "partly", "wrong", "inconclusive") else verdict
 
 
+def scored_verdict(verdict: str, score: float | None, lang: Lang) -> str:
+    """The verdict with its score ("right · score 1.00"), or with "not counted" when ``score`` is None (an
+    inconclusive run: stored, not counted)."""
+    if score is None:
+        return f"{verdict_word(verdict, lang)} · {t('ex.not_counted', lang)}"
+    return f"{verdict_word(verdict, lang)} · {t('ex.score', lang)} {format_number(score, lang, '.2f')}"
+
+
 def choice_label(exercise: Exercise, choice: str | None, lang: Lang) -> str | None:
     """A choice id as the learner saw it (its label in ``lang``); an unknown id is shown as it is."""
     if choice is None:
@@ -94,9 +102,7 @@ def build_reveal(outcome: Outcome, lang: Lang, *, first_pass_verdict: str | None
     return RevealView(
         verdict=v.verdict,
         verdict_line=RevealField(t("ex.verdict", lang),
-                                 f"{verdict_word(v.verdict, lang)} · {t('ex.score', lang)} "
-                                 f"{format_number(v.score, lang, '.2f')}" if v.counted
-                                 else f"{verdict_word(v.verdict, lang)} · {t('ex.not_counted', lang)}"),
+                                 scored_verdict(v.verdict, v.score if v.counted else None, lang)),
         fields=fields,
         feedback=v.feedback_in(lang),
         reproduced=reproduced_line,
