@@ -4,6 +4,7 @@ whether the app is a TutorApp: an entry registered there is offered, found by a 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.command import CommandList, CommandPalette
 
@@ -12,17 +13,22 @@ from tests.support.pilot import wait_for
 from tutor.ui.palette import Command, TutorPalette
 
 
+async def _search(pilot: Any, app: Any, text: str) -> CommandList:
+    """From the map, open the palette and type ``text``: the palette's list of hits."""
+    await wait_for(pilot, lambda: app.screen.id == "course-map")
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, TutorPalette))
+    await pilot.press(*text)
+    return app.screen.query_one(CommandList)
+
+
 async def test_an_entry_registered_with_the_app_is_found_and_run(tmp_path: Path) -> None:
     app = app_for(tmp_path)
     ran: list[str] = []
     app.palette_commands.register(lambda: [Command("Zebra [b]drill[/b]", "a registered entry",
                                                    lambda: ran.append("zebra"))])
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.id == "course-map")
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, TutorPalette))
-        await pilot.press(*"zebra")
-        options = app.screen.query_one(CommandList)
+        options = await _search(pilot, app, "zebra")
         await wait_for(pilot, lambda: any("Zebra [b]drill[/b]" in str(options.get_option_at_index(i).prompt)
                                           for i in range(options.option_count)))
         await pilot.press("down", "enter")
@@ -44,11 +50,7 @@ async def test_the_palette_finds_an_exercise_by_its_id_and_opens_it(tmp_path: Pa
 
     app = app_for(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: app.screen.id == "course-map")
-        await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, TutorPalette))
-        await pilot.press(*"t-copy-gbs")
-        options = app.screen.query_one(CommandList)
+        options = await _search(pilot, app, "t-copy-gbs")
         await wait_for(pilot, lambda: options.option_count > 0)
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ExerciseScreen))

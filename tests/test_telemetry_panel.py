@@ -50,9 +50,14 @@ async def test_rtx_5090_with_host(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "busy: share of time any kernel ran" in text
 
 
-async def test_no_gpu_banner_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+def _no_gpu_app(monkeypatch: pytest.MonkeyPatch) -> PanelApp:
+    """A panel app on a machine whose NVML library is missing: the host backend samples CPU and RAM."""
     monkeypatch.setitem(sys.modules, "pynvml", fake.FakeNvml(init_error=fake.NVML_ERROR_LIBRARY_NOT_FOUND).module())
-    app = PanelApp(AutoBackend(NvmlBackend(wsl=False), HostBackend()))
+    return PanelApp(AutoBackend(NvmlBackend(wsl=False), HostBackend()))
+
+
+async def test_no_gpu_banner_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    app = _no_gpu_app(monkeypatch)
     async with app.run_test(size=(120, 50)) as pilot:
         await wait_for(pilot, lambda: "No NVIDIA GPU" in shown(app))  # the first sample is in
         text = shown(app)
@@ -66,8 +71,7 @@ async def test_no_gpu_banner_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_a_panel_shown_again_resumes_sampling(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "pynvml", fake.FakeNvml(init_error=fake.NVML_ERROR_LIBRARY_NOT_FOUND).module())
-    app = PanelApp(AutoBackend(NvmlBackend(wsl=False), HostBackend()))
+    app = _no_gpu_app(monkeypatch)
     async with app.run_test(size=(120, 50)) as pilot:
         await wait_for(pilot, lambda: "No NVIDIA GPU" in shown(app))
         assert app.feed is not None and app.feed.sampler is not None
@@ -82,8 +86,7 @@ async def test_a_panel_shown_again_resumes_sampling(monkeypatch: pytest.MonkeyPa
 async def test_a_missed_show_event_does_not_pause_sampling_for_good(monkeypatch: pytest.MonkeyPatch) -> None:
     """The panel on screen whose last visibility news was "hidden" (a Show event Textual did not send): the panel
     notices it is on screen and the sampler runs again."""
-    monkeypatch.setitem(sys.modules, "pynvml", fake.FakeNvml(init_error=fake.NVML_ERROR_LIBRARY_NOT_FOUND).module())
-    app = PanelApp(AutoBackend(NvmlBackend(wsl=False), HostBackend()))
+    app = _no_gpu_app(monkeypatch)
     async with app.run_test(size=(120, 50)) as pilot:
         await wait_for(pilot, lambda: "No NVIDIA GPU" in shown(app))
         assert app.feed is not None and app.feed.sampler is not None
