@@ -12,6 +12,7 @@ import pytest
 from tests.support.lab import FailingWorker, write_lab_course
 from tests.support.pilot import PATIENCE_S, wait_timed
 from tutor.content import Lab, load_course
+from tutor.i18n import Lang
 from tutor.paths import bundled_course
 from tutor.practice.lab_checks import figure_at, read_lab, reading_lines, shape_flags
 from tutor.progress.rows import LabPrediction, LabResult
@@ -177,3 +178,18 @@ def test_a_pack_s_unit_stays_one_line_in_the_reading() -> None:
     lines = reading_lines(read_lab(lab, LabPrediction(text="20", value=20.0, unit="GB/s"), LabResult.of(m)),
                           "working_set", "en")
     assert len(lines) == 1 and "\n" not in lines[0] and "\x1b" not in lines[0] and "⏎" in lines[0], lines
+
+
+@pytest.mark.parametrize(("lang", "word", "english"), [("es", "(medido)", "(measured)"), ("en", "(measured)", None)])
+def test_a_noisy_point_of_a_one_series_sweep_is_named_in_the_learner_s_words(lang: Lang, word: str,
+                                                                            english: str | None) -> None:
+    """`tutor lab run f1-lab01-working-set --lang es` printed "Punto ruidoso: en 512 KiB (measured)": the
+    engine's default series id reached the Spanish line."""
+    raw = [(1 * MiB, 90.0, 0.02), (8 * MiB, 60.0, 0.9), (512 * MiB, 46.0, 0.02)]
+    points = tuple(p for p in (sweep_point("working_set", {"working_set_bytes": ws, "gbs": gbs, "cv": cv})
+                               for ws, gbs, cv in raw) if p is not None)
+    m = Measurement(kind="sweep", name="working_set", points=points, figures={"caches": {"last_level": 32 * MiB}})
+    noisy = [line for line in reading_lines(read_lab(_lab(), None, LabResult.of(m)), "working_set", lang)
+             if "8.0 MiB" in line or "8,0 MiB" in line]
+    assert noisy and all(word in line for line in noisy)
+    assert english is None or not any(english in line for line in noisy)

@@ -181,6 +181,12 @@ def _figure(value: float, lang: Lang) -> str:
     return format_number(value, lang, ",.0f" if abs(value) >= 100 else ".3g")
 
 
+def _series_text(series: str, lang: Lang) -> str:
+    """A flagged point's series as the reading names it: the engine's one-series default (``measured``) in the
+    learner's words; a named series (``python``, ``numpy``, a kernel) as the plain name it is."""
+    return t("lab.series.measured", lang) if series == "measured" else clean_line(series)
+
+
 def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
     """The reading in ``lang``: one line each (Markdown-safe plain text; numbers in the locale's format)."""
     from tutor.practice.roof_stamp import interference_text
@@ -197,8 +203,9 @@ def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
                        unit=unit))
     for flag in reading.flags:
         where = _x_text(sweep, flag.x, lang)
+        series = _series_text(flag.series, lang)
         if flag.code == "faster_when_bigger":
-            lines.append(t("lab.read.faster_when_bigger", lang, where=where, series=flag.series,
+            lines.append(t("lab.read.faster_when_bigger", lang, where=where, series=series,
                            smaller=_x_text(sweep, flag.figures["smaller_x"], lang),
                            by=format_number(flag.figures["faster_by"], lang, ".2f")))
         elif flag.code == "above_roof":
@@ -206,7 +213,7 @@ def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
                            gbs=format_number(flag.figures["gbs"], lang, ",.1f"),
                            roof=format_number(flag.figures["roof_gbs"], lang, ",.1f")))
         elif flag.code == "noisy":
-            lines.append(t("lab.read.noisy", lang, where=where, series=flag.series,
+            lines.append(t("lab.read.noisy", lang, where=where, series=series,
                            cv=format_number(flag.figures["cv"], lang, ".0%")))
     if reading.dram_vs_roof is not None:
         x, gbs, roof, margin = reading.dram_vs_roof
