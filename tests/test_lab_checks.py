@@ -193,3 +193,27 @@ def test_a_noisy_point_of_a_one_series_sweep_is_named_in_the_learner_s_words(lan
              if "8.0 MiB" in line or "8,0 MiB" in line]
     assert noisy and all(word in line for line in noisy)
     assert english is None or not any(english in line for line in noisy)
+
+
+@pytest.mark.parametrize("provisional", [True, False])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_lab_03_s_ridge_from_a_provisional_roof_says_so(lang: Lang, provisional: bool) -> None:
+    """`tutor lab run f1-lab03-roofline` on a busy machine printed 'se midió 10,6 FLOP/B' from a roof measured
+    while others used 1.7 of 2 cores (cached PROVISIONAL: busy, loose) without a word of it; the exercises and the
+    chart's stamp said it, the lab's reading did not."""
+    from tutor.i18n import t
+    from tutor.results import RooflineReference
+
+    roof = RooflineReference.from_json({
+        "peak_bandwidth_gbs": 18.4, "peak_gflops": {"float32": 196.0}, "ridge_point": 10.6,
+        "provisional": ["busy"] if provisional else [],
+        "interference": {"seconds": 26.0, "cpus": 2, "other_cores": 1.7, "busy": provisional}})
+    points = tuple(p for p in (sweep_point("roofline_points", {"kernel": "copy", "intensity": 0.0, "gflops": 0.0,
+                                                               "gbs": 7.3}),) if p is not None)
+    m = Measurement(kind="sweep", name="roofline_points", points=points, roofline=roof)
+    lab = _lab(metric="roofline.ridge_point", unit="FLOP/B", name="roofline_points")
+    lines = reading_lines(read_lab(lab, LabPrediction(text="3", value=3.0, unit="FLOP/B"), LabResult.of(m)),
+                          "roofline_points", lang)
+    stamp = t("roof.provisional", lang, why="").split("(")[0].strip()
+    assert any("10" in line for line in lines)  # the prediction against the measured ridge
+    assert any(stamp in line for line in lines) is provisional
