@@ -38,11 +38,12 @@ def child(rounds: int, steps: int, passes: int, weights_mib: int) -> dict[str, f
     from tutor.measure import kernels
     from tutor.measure.estimators import cv, interleave
     from tutor.measure.model import TrainRig
+    from tutor.measure.registry import GemmParams
 
     rig = TrainRig("cpu", "quick")
     rig.step()
-    f32 = kernels.build("gemm", {"m": 1024, "n": 1024, "k": 1024, "dtype": "float32"}, "cpu")
-    bf16 = kernels.build("gemm", {"m": 2048, "n": 2048, "k": 2048, "dtype": "bfloat16"}, "cpu")
+    f32 = kernels.build("gemm", GemmParams(m=1024, n=1024, k=1024, dtype="float32"), "cpu")
+    bf16 = kernels.build("gemm", GemmParams(m=2048, n=2048, k=2048, dtype="bfloat16"), "cpu")
     for _ in range(4):
         bf16()
     side = 2048

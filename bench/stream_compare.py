@@ -86,6 +86,7 @@ def same_moments(build_dir: Path, cc: str, seconds: float, array_bytes: int | No
 
     from tutor.measure import kernels, roofline
     from tutor.measure.interference import between, read_counters
+    from tutor.measure.registry import StreamParams
 
     source = build_dir / "stream_loops.c"
     source.write_text(_LOOPS_C)
@@ -95,7 +96,7 @@ def same_moments(build_dir: Path, cc: str, seconds: float, array_bytes: int | No
     lib = ctypes.CDLL(str(lib_path))
     size = array_bytes or roofline.stream_array_bytes("cpu", "quick")
     n = size // 4
-    fns = kernels.stream_set(("copy", "triad"), {"n": n, "dtype": "float32"}, "cpu")
+    fns = kernels.stream_set(("copy", "triad"), StreamParams(n=n, dtype="float32"), "cpu")
     c = fns["copy"]()  # the closures' output array (copy returns it)
     a = c.clone()  # equal to the closures' input ``a``; the C loops read these two
     b = (fns["triad"]() - a) / kernels.STREAM_SCALAR

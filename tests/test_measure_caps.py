@@ -16,6 +16,7 @@ from tutor.measure import plan
 from tutor.measure.api import run_request
 from tutor.measure.errors import MeasureTimedOut, WorkloadError
 from tutor.measure.plan import MAX_PEAK_BYTES, MAX_SECONDS, PlanError, build_request, parse_request
+from tutor.measure.registry import validate_params
 from tutor.paths import bundled_course
 
 LESSON = """\
@@ -159,7 +160,7 @@ def test_the_peak_estimate_bounds_the_live_bytes_torch_really_holds(name: str, p
 
     tracker = LiveStorageTracker()
     with tracker:
-        fn = kernels.build(name, params, "cpu")
+        fn = kernels.build(name, validate_params(name, params), "cpu")
         fn()
         fn()
         del fn

@@ -12,6 +12,8 @@ from tutor.measure.registry import (
     MAX_WORKING_SET_BYTES,
     SWEEPS,
     WORKLOADS,
+    GemmParams,
+    StreamParams,
     validate_params,
     validate_sweep_params,
     validate_vram_params,
@@ -60,8 +62,11 @@ def test_validation_messages_are_one_line() -> None:
 
 
 def test_validated_params_are_complete() -> None:
-    assert validate_params("gemm", {"m": 64}) == {"m": 64, "n": 2048, "k": 2048, "dtype": "float32"}
-    assert validate_params("copy", {"n": 4096.0})["n"] == 4096
+    gemm = validate_params("gemm", {"m": 64})
+    assert gemm == GemmParams(m=64, n=2048, k=2048, dtype="float32")
+    assert gemm.to_json() == {"m": 64, "n": 2048, "k": 2048, "dtype": "float32"}  # the request's JSON, as before
+    copy = validate_params("copy", {"n": 4096.0})
+    assert isinstance(copy, StreamParams) and copy.n == 4096 and type(copy.n) is int
 
 
 def test_no_workload_can_exceed_the_memory_cap() -> None:

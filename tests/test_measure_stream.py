@@ -18,7 +18,7 @@ import pytest
 
 from tutor.measure import bench_rounds, kernels, roofline, sweeps, timing
 from tutor.measure.estimators import RoundFigure
-from tutor.measure.registry import WORKLOADS
+from tutor.measure.registry import WORKLOADS, StreamParams
 
 WORDS = {"copy": 2, "scale": 2, "add": 3, "triad": 3}  # STREAM's bytes per element, in words
 WORD_BYTES = {"float32": 4, "float64": 8, "bfloat16": 2, "float16": 2}
@@ -54,7 +54,7 @@ def timed_by(clock: FakeClock, seconds: dict[str, Iterator[float]], monkeypatch:
     scripted duration."""
     real = kernels.stream_set
 
-    def stream_set(names: tuple[str, ...], p: dict[str, Any], dev: str) -> dict[str, Callable[[], Any]]:
+    def stream_set(names: tuple[str, ...], p: StreamParams, dev: str) -> dict[str, Callable[[], Any]]:
         built = real(names, p, dev)
 
         def timed(name: str) -> Callable[[], Any]:
@@ -72,13 +72,13 @@ def timed_by(clock: FakeClock, seconds: dict[str, Iterator[float]], monkeypatch:
 @pytest.mark.parametrize("name", ["copy", "scale", "add", "triad"])
 def test_bytes_per_call_are_streams_words(name: str, dtype: str) -> None:
     n = 1000
-    assert WORKLOADS[name].bytes_fn({"n": n, "dtype": dtype}) == WORDS[name] * n * WORD_BYTES[dtype]
+    assert WORKLOADS[name].bytes_fn(StreamParams(n=n, dtype=dtype)) == WORDS[name] * n * WORD_BYTES[dtype]
 
 
 def test_stream_kernels_compute_streams_loops() -> None:
     import torch
 
-    fns = kernels.stream_set(("copy", "scale", "add", "triad"), {"n": 4096, "dtype": "float64"}, "cpu")
+    fns = kernels.stream_set(("copy", "scale", "add", "triad"), StreamParams(n=4096, dtype="float64"), "cpu")
     # the three arrays are the closures' own: read them back through a kernel's result
     c = fns["copy"]()
     a = c.clone()
@@ -90,7 +90,7 @@ def test_stream_kernels_compute_streams_loops() -> None:
     assert float(a.min()) >= 0.5 and float(b.min()) >= 0.49  # non-zero inputs, never written
     assert torch.equal(fns["copy"](), a)  # the inputs are unchanged after every kernel ran
     with pytest.raises(KeyError):
-        kernels.stream_set(("sum",), {"n": 16, "dtype": "float32"}, "cpu")
+        kernels.stream_set(("sum",), StreamParams(n=16, dtype="float32"), "cpu")
 
 
 def test_stream_figures_divide_each_call_and_report_streams_best() -> None:
@@ -166,12 +166,12 @@ def test_lab01_divides_each_sample_by_its_calls(clock: FakeClock, monkeypatch: p
     """The working-set sweep times many calls per sample at small sizes: the rate is per call."""
     real = kernels.stream_set
 
-    def stream_set(names: tuple[str, ...], p: dict[str, Any], dev: str) -> dict[str, Callable[[], Any]]:
+    def stream_set(names: tuple[str, ...], p: StreamParams, dev: str) -> dict[str, Callable[[], Any]]:
         copy = real(names, p, dev)["copy"]
 
         def call() -> Any:
             out = copy()
-            clock.advance(p["n"] * 1e-7)  # 0.1 µs per element, whatever the size
+            clock.advance(p.n * 1e-7)  # 0.1 µs per element, whatever the size
             return out
         return {"copy": call}
 

@@ -164,7 +164,7 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
     flops, nbytes = workload.flops_fn(params), workload.bytes_fn(params)
     intensity = flops / nbytes
     achieved_gbs, achieved_gflops = nbytes / stats.median / 1e9, flops / stats.median / 1e9
-    dtype = params.get("dtype", "float32")
+    dtype = params.element_type
     working_set = workload.memory_fn(params)
     caches = cache_sizes()
     llc = int(caches["last_level"])  # read from the system now, not remembered with the roof
@@ -192,7 +192,7 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
         kind="workload",
         workload=name,
         description=workload.description,
-        params=params,
+        params=params.to_json(),
         device=Device.from_json(_short(info)),
         flops=flops,
         bytes=nbytes,

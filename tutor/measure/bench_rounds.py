@@ -46,7 +46,7 @@ from tutor.measure.model import (
     weights_read_pass,
 )
 from tutor.measure.phases import Progress, noop, said, within
-from tutor.measure.registry import WORKLOADS
+from tutor.measure.registry import WORKLOADS, GemmParams, StreamParams
 from tutor.measure.roofline import (
     CUDA_GEMM_N,
     MODES,
@@ -93,7 +93,7 @@ def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cance
     out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rcfg["rounds"],
                            "last_level_cache_bytes": cache_sizes()["last_level"],
                            "threads": torch.get_num_threads() if device == "cpu" else None}
-    params = {"n": n, "dtype": dtype}
+    params = StreamParams(n=n, dtype=dtype)
     names = tuple(k for k in ("copy", "triad") if k in cfg["stream_kernels"])
     progress(0.0, said("measure.progress.bandwidth", kernel=", ".join(names), mib=round(n * elem / 2**20)))
     fns = kernels.stream_set(names, params, device)
@@ -146,7 +146,7 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
     for n in sizes:
         check_cancel(should_cancel)
         progress(0.0, said("measure.progress.matmul_probe", dtype=dtype, shape=f"{n}×{n}×{n}"))
-        params = {"m": n, "n": n, "k": n, "dtype": tensor_dtype}
+        params = GemmParams(m=n, n=n, k=n, dtype=tensor_dtype)
         fn = kernels.build("gemm", params, device)
         flops = WORKLOADS["gemm"].flops_fn(params)
         t0 = time.perf_counter()

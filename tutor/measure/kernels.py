@@ -11,7 +11,7 @@ import ctypes
 import math
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -19,6 +19,19 @@ import numpy as np
 import torch
 
 from tutor.measure.device import check_dtype
+from tutor.measure.registry import (
+    WORKLOADS,
+    AttentionParams,
+    BmmParams,
+    GemmParams,
+    Int8MatvecParams,
+    MlpParams,
+    NumpyMatmulParams,
+    PythonMatmulParams,
+    RowsParams,
+    StreamParams,
+    WorkloadParams,
+)
 
 TORCH_DTYPES: dict[str, torch.dtype] = {
     "float32": torch.float32,
@@ -79,12 +92,15 @@ def rand(*shape: int, dtype: str = "float32", device: str = "cpu", generator: to
     return t.to(TORCH_DTYPES[dtype])
 
 
-def build(name: str, p: dict[str, Any], device: str) -> Callable[[], Any]:
-    """A zero-argument callable running workload ``name`` once on ``device`` with validated params ``p``."""
+def build(name: str, p: WorkloadParams | Mapping[str, object], device: str) -> Callable[[], Any]:
+    """A zero-argument callable running workload ``name`` once on ``device`` with its typed parameters ``p``
+    (:func:`tutor.measure.registry.validate_params`, or a family's dataclass built directly; a mapping of
+    checked values is made that family's dataclass first)."""
+    typed = WORKLOADS[name].typed(p)
     if name in _PY_BUILDERS:
-        return _PY_BUILDERS[name](p)
-    check_dtype(device, p.get("dtype", "float32"))
-    return _TORCH_BUILDERS[name](p, device)
+        return _PY_BUILDERS[name](typed)
+    check_dtype(device, typed.element_type)
+    return _TORCH_BUILDERS[name](typed, device)
 
 
 # -- torch ----------------------------------------------------------------------------------------------------
@@ -94,7 +110,8 @@ STREAM_SCALAR = 3.0
 """STREAM's scalar (scale and triad)."""
 
 
-def stream_set(names: tuple[str, ...] | list[str], p: dict[str, Any], dev: str) -> dict[str, Callable[[], Any]]:
+def stream_set(names: tuple[str, ...] | list[str], p: StreamParams | Mapping[str, object], dev: str
+               ) -> dict[str, Callable[[], Any]]:
     """STREAM's kernels over one set of three arrays, as ``stream.c`` runs them: two inputs ``a``, ``b`` (random,
     non-zero, never written) and the output ``c`` every kernel writes (copy ``c = a``, scale ``c = 3·a``, add
     ``c = a + b``, triad ``c = a + 3·b``): each a single pass over its arrays into preallocated memory — the loop
@@ -104,8 +121,9 @@ def stream_set(names: tuple[str, ...] | list[str], p: dict[str, Any], dev: str) 
     change, so repeated calls cannot overflow. Sharing the arrays lets the roof and the bench interleave the
     kernels round by round (a quiet moment on a shared machine then reaches every kernel alike) in three arrays'
     memory, as STREAM does."""
-    check_dtype(dev, p.get("dtype", "float32"))
-    n, dtype = p["n"], p["dtype"]
+    typed = p if isinstance(p, StreamParams) else WORKLOADS["copy"].typed(p)
+    check_dtype(dev, typed.dtype)
+    n, dtype = typed.n, typed.dtype
     a, b = rand(n, dtype=dtype, device=dev), rand(n, dtype=dtype, device=dev)
     c = torch.empty(n, dtype=torch_dtype(dtype), device=dev)
     c.fill_(0)
@@ -121,67 +139,67 @@ def stream_set(names: tuple[str, ...] | list[str], p: dict[str, Any], dev: str) 
     return {name: makers[name]() for name in names}
 
 
-def _copy(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    a, b = rand(p["n"], dtype=p["dtype"], device=dev), torch.empty(p["n"], dtype=torch_dtype(p["dtype"]), device=dev)
+def _copy(p: StreamParams, dev: str) -> Callable[[], Any]:
+    a, b = rand(p.n, dtype=p.dtype, device=dev), torch.empty(p.n, dtype=torch_dtype(p.dtype), device=dev)
     return lambda: b.copy_(a)
 
 
-def _scale(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    a, b = rand(p["n"], dtype=p["dtype"], device=dev), torch.empty(p["n"], dtype=torch_dtype(p["dtype"]), device=dev)
+def _scale(p: StreamParams, dev: str) -> Callable[[], Any]:
+    a, b = rand(p.n, dtype=p.dtype, device=dev), torch.empty(p.n, dtype=torch_dtype(p.dtype), device=dev)
     return lambda: torch.mul(a, 3.0, out=b)
 
 
-def _add(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    a, b = rand(p["n"], dtype=p["dtype"], device=dev), rand(p["n"], dtype=p["dtype"], device=dev)
+def _add(p: StreamParams, dev: str) -> Callable[[], Any]:
+    a, b = rand(p.n, dtype=p.dtype, device=dev), rand(p.n, dtype=p.dtype, device=dev)
     c = torch.empty_like(a)
     return lambda: torch.add(a, b, out=c)
 
 
-def _triad(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    b, c = rand(p["n"], dtype=p["dtype"], device=dev), rand(p["n"], dtype=p["dtype"], device=dev)
+def _triad(p: StreamParams, dev: str) -> Callable[[], Any]:
+    b, c = rand(p.n, dtype=p.dtype, device=dev), rand(p.n, dtype=p.dtype, device=dev)
     a = torch.empty_like(b)
     return lambda: torch.add(b, c, alpha=3.0, out=a)
 
 
-def _axpy(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    x, y = rand(p["n"], dtype=p["dtype"], device=dev), rand(p["n"], dtype=p["dtype"], device=dev)
+def _axpy(p: StreamParams, dev: str) -> Callable[[], Any]:
+    x, y = rand(p.n, dtype=p.dtype, device=dev), rand(p.n, dtype=p.dtype, device=dev)
     # α·x + y, in place; α = 1e-6 keeps repeated runs from overflowing low-precision dtypes.
     return lambda: y.add_(x, alpha=1e-6)
 
 
-def _sum(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    a = rand(p["n"], dtype=p["dtype"], device=dev)
+def _sum(p: StreamParams, dev: str) -> Callable[[], Any]:
+    a = rand(p.n, dtype=p.dtype, device=dev)
     out = torch.empty((), dtype=a.dtype, device=dev)
     return lambda: torch.sum(a, dim=0, out=out)
 
 
-def _softmax(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    x = rand(p["rows"], p["cols"], dtype=p["dtype"], device=dev)
+def _softmax(p: RowsParams, dev: str) -> Callable[[], Any]:
+    x = rand(p.rows, p.cols, dtype=p.dtype, device=dev)
     return lambda: torch.softmax(x, dim=-1)
 
 
-def _layernorm(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    x = rand(p["rows"], p["cols"], dtype=p["dtype"], device=dev)
-    w, b = rand(p["cols"], dtype=p["dtype"], device=dev), rand(p["cols"], dtype=p["dtype"], device=dev)
-    return lambda: torch.nn.functional.layer_norm(x, (p["cols"],), w, b)
+def _layernorm(p: RowsParams, dev: str) -> Callable[[], Any]:
+    x = rand(p.rows, p.cols, dtype=p.dtype, device=dev)
+    w, b = rand(p.cols, dtype=p.dtype, device=dev), rand(p.cols, dtype=p.dtype, device=dev)
+    return lambda: torch.nn.functional.layer_norm(x, (p.cols,), w, b)
 
 
-def _gemm(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    a = rand(p["m"], p["k"], dtype=p["dtype"], device=dev)
-    b = rand(p["k"], p["n"], dtype=p["dtype"], device=dev)
-    c = torch.empty(p["m"], p["n"], dtype=a.dtype, device=dev)
+def _gemm(p: GemmParams, dev: str) -> Callable[[], Any]:
+    a = rand(p.m, p.k, dtype=p.dtype, device=dev)
+    b = rand(p.k, p.n, dtype=p.dtype, device=dev)
+    c = torch.empty(p.m, p.n, dtype=a.dtype, device=dev)
     return lambda: torch.mm(a, b, out=c)
 
 
-def _bmm(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    a = rand(p["batch"], p["m"], p["k"], dtype=p["dtype"], device=dev)
-    b = rand(p["batch"], p["k"], p["n"], dtype=p["dtype"], device=dev)
-    c = torch.empty(p["batch"], p["m"], p["n"], dtype=a.dtype, device=dev)
+def _bmm(p: BmmParams, dev: str) -> Callable[[], Any]:
+    a = rand(p.batch, p.m, p.k, dtype=p.dtype, device=dev)
+    b = rand(p.batch, p.k, p.n, dtype=p.dtype, device=dev)
+    c = torch.empty(p.batch, p.m, p.n, dtype=a.dtype, device=dev)
     return lambda: torch.bmm(a, b, out=c)
 
 
-def _mlp_block(p: dict[str, Any], dev: str) -> Callable[[], Any]:
-    t, h, dtype = p["tokens"], p["hidden"], p["dtype"]
+def _mlp_block(p: MlpParams, dev: str) -> Callable[[], Any]:
+    t, h, dtype = p.tokens, p.hidden, p.dtype
     x = rand(t, h, dtype=dtype, device=dev)
     ln_w, ln_b = rand(h, dtype=dtype, device=dev), rand(h, dtype=dtype, device=dev)
     # Weights scaled by 1/√fan-in, as an initialised layer is: the activations stay O(1) in every dtype.
@@ -196,19 +214,19 @@ def _mlp_block(p: dict[str, Any], dev: str) -> Callable[[], Any]:
     return block
 
 
-def _matvec_int8(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+def _matvec_int8(p: Int8MatvecParams, dev: str) -> Callable[[], Any]:
     """torch's weight-only int8 kernel (``_weight_int8pack_mm``, what torchao's int8 weight-only quantisation
     runs): int8 weights in [1, 127] (none zero), a bf16 scale per output row, one bf16 activation row."""
     generator = torch.Generator(device="cpu").manual_seed(0)
-    w = torch.randint(1, 128, (p["rows"], p["cols"]), dtype=torch.int8, generator=generator).to(dev)
-    x = rand(1, p["cols"], dtype="bfloat16", device=dev)
-    scales = rand(p["rows"], dtype="bfloat16", device=dev)
+    w = torch.randint(1, 128, (p.rows, p.cols), dtype=torch.int8, generator=generator).to(dev)
+    x = rand(1, p.cols, dtype="bfloat16", device=dev)
+    scales = rand(p.rows, dtype="bfloat16", device=dev)
     return lambda: torch._weight_int8pack_mm(x, w, scales)
 
 
-def _qkv(p: dict[str, Any], dev: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    shape = (p["batch"], p["heads"], p["seq_len"], p["head_dim"])
-    return tuple(rand(*shape, dtype=p["dtype"], device=dev) for _ in range(3))  # type: ignore[return-value]
+def _qkv(p: AttentionParams, dev: str) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    shape = (p.batch, p.heads, p.seq_len, p.head_dim)
+    return tuple(rand(*shape, dtype=p.dtype, device=dev) for _ in range(3))  # type: ignore[return-value]
 
 
 def attention_math(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
@@ -217,17 +235,18 @@ def attention_math(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor) -> torch.T
     return torch.matmul(torch.softmax(scores, dim=-1), v)
 
 
-def _attention_naive(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+def _attention_naive(p: AttentionParams, dev: str) -> Callable[[], Any]:
     q, k, v = _qkv(p, dev)
     return lambda: attention_math(q, k, v)
 
 
-def _attention_sdpa(p: dict[str, Any], dev: str) -> Callable[[], Any]:
+def _attention_sdpa(p: AttentionParams, dev: str) -> Callable[[], Any]:
     q, k, v = _qkv(p, dev)
     return lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v)
 
 
-_TORCH_BUILDERS: dict[str, Callable[[dict[str, Any], str], Callable[[], Any]]] = {
+# Each builder takes its family's parameters; the registry's validation built the one its workload names.
+_TORCH_BUILDERS: dict[str, Callable[[Any, str], Callable[[], Any]]] = {
     "copy": _copy,
     "scale": _scale,
     "add": _add,
@@ -261,24 +280,24 @@ def matmul_python(a: list[list[float]], b: list[list[float]]) -> list[list[float
     return c
 
 
-def _matmul_python(p: dict[str, Any]) -> Callable[[], Any]:
+def _matmul_python(p: PythonMatmulParams) -> Callable[[], Any]:
     rng = random.Random(0)
-    n = p["n"]
+    n = p.n
     a = [[rng.uniform(0.5, 1.5) for _ in range(n)] for _ in range(n)]
     b = [[rng.uniform(0.5, 1.5) for _ in range(n)] for _ in range(n)]
     return lambda: matmul_python(a, b)
 
 
-def _matmul_numpy(p: dict[str, Any]) -> Callable[[], Any]:
+def _matmul_numpy(p: NumpyMatmulParams) -> Callable[[], Any]:
     rng = np.random.default_rng(0)
-    dt = np.float32 if p["dtype"] == "float32" else np.float64
-    a = (rng.random((p["n"], p["n"])) + 0.5).astype(dt)
-    b = (rng.random((p["n"], p["n"])) + 0.5).astype(dt)
+    dt = np.float32 if p.dtype == "float32" else np.float64
+    a = (rng.random((p.n, p.n)) + 0.5).astype(dt)
+    b = (rng.random((p.n, p.n)) + 0.5).astype(dt)
     c = np.empty_like(a)
     return lambda: np.matmul(a, b, out=c)
 
 
-_PY_BUILDERS: dict[str, Callable[[dict[str, Any]], Callable[[], Any]]] = {
+_PY_BUILDERS: dict[str, Callable[[Any], Callable[[], Any]]] = {
     "matmul_python": _matmul_python,
     "matmul_numpy": _matmul_numpy,
 }

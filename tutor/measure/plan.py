@@ -27,12 +27,21 @@ from tutor.measure.registry import (
     MAX_WORKING_SET_BYTES,
     SWEEPS,
     WORKLOADS,
+    AttentionParams,
+    BmmParams,
+    GemmParams,
+    NumpyMatmulParams,
     Param,
+    PythonMatmulParams,
+    RowsParams,
+    StreamParams,
+    WorkloadParams,
     _validate,
     get_workload,
     validate_sweep_params,
     validate_vram_params,
 )
+from tutor.results.measurement import ParamValue
 
 OPS = ("workload", "sweep", "roofline", "vram", "decode", "decode_gap", "train_step", "bench")
 PARAM_OPS = ("workload", "sweep", "vram")
@@ -72,10 +81,6 @@ PACK_OPTIONS: dict[str, tuple[Param, ...]] = {
 }
 CALLER_OPTIONS = ("device", "mode", "refresh", "budget_s", "roofline_mode", "time_limit_s")
 MODES = ("tiny", "quick", "full")
-
-
-ParamValue = int | float | str | bool
-"""One validated request parameter, as the registry's :class:`Param` checks it."""
 
 
 class PlanError(WorkloadError):
@@ -183,37 +188,42 @@ def _bytes_of(dtype: str) -> int:
     return {"float64": 8, "float32": 4, "bfloat16": 2, "float16": 2}.get(dtype, 4)
 
 
-def _inputs(name: str, p: Mapping[str, Any]) -> list[int]:
-    """Element counts of each input a workload's kernel creates (one at a time)."""
-    if "n" in p and name in ("copy", "scale", "add", "triad", "axpy", "sum"):
-        return [p["n"]] * {"copy": 1, "scale": 1, "sum": 1}.get(name, 2)
-    if name in ("softmax", "layernorm"):
-        return [p["rows"] * p["cols"]]
-    if name == "gemm":
-        return [p["m"] * p["k"], p["k"] * p["n"]]
-    if name == "bmm":
-        return [p["batch"] * p["m"] * p["k"], p["batch"] * p["k"] * p["n"]]
-    if name.startswith("attention"):
-        return [p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"]] * 3
+def _typed(name: str, p: WorkloadParams | Mapping[str, ParamValue]) -> WorkloadParams:
+    """Workload ``name``'s typed parameters (``p`` already checked against its schema, every name given)."""
+    return p if isinstance(p, WorkloadParams) else get_workload(name).typed(dict(p))
+
+
+def _inputs_of(name: str, p: WorkloadParams) -> list[int]:
+    """Element counts of each input workload ``name``'s kernel creates (one at a time)."""
+    if isinstance(p, StreamParams):
+        return [p.n] * (1 if name in ("copy", "scale", "sum") else 2)
+    if isinstance(p, RowsParams):
+        return [p.rows * p.cols]
+    if isinstance(p, GemmParams):
+        return [p.m * p.k, p.k * p.n]
+    if isinstance(p, BmmParams):
+        return [p.batch * p.m * p.k, p.batch * p.k * p.n]
+    if isinstance(p, AttentionParams):
+        return [p.batch * p.heads * p.seq_len * p.head_dim] * 3
     return []
 
 
-def workload_peak_bytes(name: str, p: Mapping[str, Any]) -> int:
+def workload_peak_bytes(name: str, p: WorkloadParams | Mapping[str, ParamValue]) -> int:
     """Peak bytes of workload ``name`` with validated params ``p``: the registry's inputs, outputs and
     intermediates, plus temporaries — a float16/bfloat16 input is drawn in float32 and converted (a float32 copy
     of the largest input lives meanwhile), and 16-bit softmax, layer norm and naive attention are counted with a
     float32 buffer the size of the rows they normalise (the CPU kernels accumulate in float32)."""
     w = get_workload(name)
-    peak = int(w.memory_fn(dict(p)))
-    dtype = p.get("dtype", "float32")
-    if dtype in ("float16", "bfloat16"):
-        sizes = _inputs(name, p)
+    q = _typed(name, p)
+    peak = int(w.memory_fn(q))
+    if q.element_type in ("float16", "bfloat16"):
+        sizes = _inputs_of(name, q)
         if sizes:
             peak += 4 * max(sizes)
-        if name in ("softmax", "layernorm"):
-            peak += 4 * p["rows"] * p["cols"]
-        if name == "attention_naive":
-            peak += 4 * p["batch"] * p["heads"] * p["seq_len"] ** 2
+        if isinstance(q, RowsParams):
+            peak += 4 * q.rows * q.cols
+        if name == "attention_naive" and isinstance(q, AttentionParams):
+            peak += 4 * q.batch * q.heads * q.seq_len ** 2
     return peak
 
 
@@ -226,11 +236,11 @@ def _rate(name: str, dtype: str) -> float:
     return ELEMENTWISE_RATES.get(dtype, ELEMENTWISE_RATES["float32"])
 
 
-def call_seconds(name: str, p: Mapping[str, Any]) -> float:
+def call_seconds(name: str, p: WorkloadParams | Mapping[str, ParamValue]) -> float:
     """Seconds of one call of workload ``name`` at the slow rates: FLOPs ÷ rate + bytes ÷ bandwidth."""
     w = WORKLOADS[name]
-    dtype = p.get("dtype", "float32")
-    return w.flops_fn(dict(p)) / _rate(name, dtype) + w.bytes_fn(dict(p)) / BANDWIDTH_BYTES_PER_S + CALL_OVERHEAD_S
+    q = _typed(name, p)
+    return w.flops_fn(q) / _rate(name, q.element_type) + w.bytes_fn(q) / BANDWIDTH_BYTES_PER_S + CALL_OVERHEAD_S
 
 
 def _setup_seconds(peak_bytes: int, drawn_values: int = 0) -> float:
@@ -238,11 +248,12 @@ def _setup_seconds(peak_bytes: int, drawn_values: int = 0) -> float:
     return peak_bytes / BANDWIDTH_BYTES_PER_S + drawn_values / RANDOM_VALUES_PER_S
 
 
-def drawn_values(name: str, p: Mapping[str, Any]) -> int:
+def drawn_values(name: str, p: WorkloadParams | Mapping[str, ParamValue]) -> int:
     """Random values workload ``name`` draws for its inputs (``n²`` each for the N×N matmuls)."""
-    if name in ("matmul_python", "matmul_numpy"):
-        return 2 * p["n"] ** 2
-    return sum(_inputs(name, p))
+    q = _typed(name, p)
+    if isinstance(q, PythonMatmulParams | NumpyMatmulParams):
+        return 2 * q.n ** 2
+    return sum(_inputs_of(name, q))
 
 
 def _timed_seconds(per_call: float, *, probe: int, warmup: int, min_repeats: int, budget_s: float) -> float:
@@ -250,7 +261,8 @@ def _timed_seconds(per_call: float, *, probe: int, warmup: int, min_repeats: int
     return per_call * (probe + warmup + min_repeats + 1) + budget_s
 
 
-def _workload_estimate(name: str, p: Mapping[str, Any], budget_s: float, roofline_mode: str = "quick") -> Estimate:
+def _workload_estimate(name: str, p: Mapping[str, ParamValue], budget_s: float, roofline_mode: str = "quick"
+                       ) -> Estimate:
     peak = workload_peak_bytes(name, p)
     per_call = call_seconds(name, p)
     python = WORKLOADS[name].kind == "python"
@@ -277,7 +289,7 @@ def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Est
     elif name == "gemm_sizes":
         lo, hi, count = p["min_n"], max(p["min_n"], p["max_n"]), p["points"]
         for n in sorted({round(lo * (hi / lo) ** (i / max(1, count - 1))) for i in range(count)}):
-            q = {"m": n, "n": n, "k": n, "dtype": p["dtype"]}
+            q = GemmParams(m=n, n=n, k=n, dtype=str(p["dtype"]))
             point_peak = workload_peak_bytes("gemm", q)
             seconds += _setup_seconds(point_peak, drawn_values("gemm", q)) + _timed_seconds(
                 call_seconds("gemm", q), probe=4, warmup=1, min_repeats=3, budget_s=0.3)
@@ -285,12 +297,12 @@ def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Est
     elif name == "naive_vs_numpy":
         for n in naive_sizes(p["max_n"]):
             if n <= p["max_naive_n"]:
-                seconds += call_seconds("matmul_python", {"n": n}) * (4 if n < 64 else 3)
-                peak = max(peak, workload_peak_bytes("matmul_python", {"n": n}))
-            q = {"n": n, "dtype": "float64"}
-            seconds += _timed_seconds(call_seconds("matmul_numpy", q), probe=4, warmup=1, min_repeats=3,
+                seconds += call_seconds("matmul_python", PythonMatmulParams(n=n)) * (4 if n < 64 else 3)
+                peak = max(peak, workload_peak_bytes("matmul_python", PythonMatmulParams(n=n)))
+            numpy_q = NumpyMatmulParams(n=n, dtype="float64")
+            seconds += _timed_seconds(call_seconds("matmul_numpy", numpy_q), probe=4, warmup=1, min_repeats=3,
                                       budget_s=0.3)
-            peak = max(peak, workload_peak_bytes("matmul_numpy", q))
+            peak = max(peak, workload_peak_bytes("matmul_numpy", numpy_q))
     elif name == "gemm_share":
         cfg = MODEL_CONFIGS[mode if mode in MODEL_CONFIGS else "quick"]
         for batch in [b for b in (1, 2, 4, 8, 16) if b <= p["max_batch"]] or [1]:
@@ -299,16 +311,16 @@ def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Est
             seconds += model_init_seconds(cfg) + 2 * (p["steps"] + 1) * train_step_seconds(cfg, tokens)
             peak = max(peak, train_peak_bytes(cfg, tokens))
     elif name == "roofline_points":
-        dtype = p["dtype"]
-        cases: list[tuple[str, dict[str, Any]]] = [
-            ("copy", {"n": 2**24, "dtype": dtype}), ("triad", {"n": 2**24, "dtype": dtype}),
-            ("softmax", {"rows": 2048, "cols": 2048, "dtype": dtype}),
-            ("layernorm", {"rows": 2048, "cols": 2048, "dtype": dtype}),
-        ] + [("gemm", {"m": n, "n": n, "k": n, "dtype": dtype}) for n in (32, 128, 512, 1024, 2048)]
-        for case, q in cases:
-            case_peak = workload_peak_bytes(case, q)
-            seconds += _setup_seconds(case_peak, drawn_values(case, q)) + _timed_seconds(
-                call_seconds(case, q), probe=4, warmup=1, min_repeats=3, budget_s=0.3)
+        dtype = str(p["dtype"])
+        cases: list[tuple[str, WorkloadParams]] = [
+            ("copy", StreamParams(n=2**24, dtype=dtype)), ("triad", StreamParams(n=2**24, dtype=dtype)),
+            ("softmax", RowsParams(rows=2048, cols=2048, dtype=dtype)),
+            ("layernorm", RowsParams(rows=2048, cols=2048, dtype=dtype)),
+        ] + [("gemm", GemmParams(m=n, n=n, k=n, dtype=dtype)) for n in (32, 128, 512, 1024, 2048)]
+        for case, case_q in cases:
+            case_peak = workload_peak_bytes(case, case_q)
+            seconds += _setup_seconds(case_peak, drawn_values(case, case_q)) + _timed_seconds(
+                call_seconds(case, case_q), probe=4, warmup=1, min_repeats=3, budget_s=0.3)
             peak = max(peak, case_peak)
         setup = roofline_seconds("quick")
     return Estimate(peak, seconds, setup_seconds=setup)
@@ -460,7 +472,7 @@ def roofline_seconds(mode: str) -> float:
                              + cfg.budget_s)
     for dtype in cfg.dtypes:
         for n in cfg.gemm_n:
-            q = {"m": n, "n": n, "k": n, "dtype": dtype}
+            q = GemmParams(m=n, n=n, k=n, dtype=dtype)
             seconds += _timed_seconds(call_seconds("gemm", q), probe=4, warmup=2, min_repeats=3,
                                       budget_s=cfg.budget_s)
     return seconds

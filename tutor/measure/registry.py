@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import asdict, dataclass, field
+from typing import Any, Generic, TypeVar
 
 from tutor.measure.errors import WorkloadError
+from tutor.results.measurement import ParamValue
+from tutor.results.wire import JsonObject
 from tutor.theory.formulas import attention_flops, dtype_bytes, gemm_bytes, gemm_flops
 
 FLOAT_DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16", "float64")
@@ -22,7 +24,110 @@ FLOAT_DTYPES: tuple[str, ...] = ("float32", "float16", "bfloat16", "float64")
 # No lesson pack can ask for more than this working set (all inputs and outputs together).
 MAX_WORKING_SET_BYTES = 4 * 2**30
 
-Params = dict[str, Any]
+Params = dict[str, ParamValue]
+"""Parameters by name, as a request carries them (validated by :class:`Param`; a sweep's and the memory run's)."""
+
+
+# -- a workload's validated parameters, typed: one frozen dataclass per family of kernels ------------------------
+
+
+@dataclass(frozen=True)
+class WorkloadParams:
+    """A workload's validated parameters, built by :func:`validate_params`: a builder reads ``p.n``, ``p.dtype``.
+    Each family's fields are its :class:`Param` schema's names, in its order, so :meth:`to_json` is the request's
+    ``params`` object as the worker and the store have always written it."""
+
+    def to_json(self) -> JsonObject:
+        return asdict(self)
+
+    @property
+    def element_type(self) -> str:
+        """The dtype the kernel runs in (``float32`` for the workloads that name none)."""
+        return str(getattr(self, "dtype", "float32"))
+
+
+@dataclass(frozen=True)
+class StreamParams(WorkloadParams):
+    """copy, scale, add, triad, axpy, sum: ``n`` elements per array."""
+
+    n: int
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class RowsParams(WorkloadParams):
+    """softmax, layernorm: a ``rows`` × ``cols`` matrix, reduced over ``cols``."""
+
+    rows: int
+    cols: int
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class GemmParams(WorkloadParams):
+    """C = A·B with A ``m`` × ``k`` and B ``k`` × ``n``."""
+
+    m: int
+    n: int
+    k: int
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class BmmParams(WorkloadParams):
+    """``batch`` GEMMs of ``m`` × ``k`` by ``k`` × ``n``."""
+
+    batch: int
+    m: int
+    n: int
+    k: int
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class MlpParams(WorkloadParams):
+    """A transformer MLP block on ``tokens`` rows of width ``hidden``."""
+
+    tokens: int
+    hidden: int
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class Int8MatvecParams(WorkloadParams):
+    """The int8 weight matrix's ``rows`` (output features) and ``cols`` (input features); its types are fixed."""
+
+    rows: int
+    cols: int
+
+
+@dataclass(frozen=True)
+class AttentionParams(WorkloadParams):
+    """Q, K and V of ``batch`` × ``heads`` × ``seq_len`` × ``head_dim``."""
+
+    batch: int
+    heads: int
+    seq_len: int
+    head_dim: int
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class PythonMatmulParams(WorkloadParams):
+    """Two ``n`` × ``n`` lists of Python floats."""
+
+    n: int
+
+
+@dataclass(frozen=True)
+class NumpyMatmulParams(WorkloadParams):
+    """Two ``n`` × ``n`` NumPy arrays."""
+
+    n: int
+    dtype: str = "float32"
+
+
+P = TypeVar("P", bound=WorkloadParams)
 
 
 @dataclass(frozen=True)
@@ -30,13 +135,13 @@ class Param:
     """One parameter of a workload: an integer with bounds, or a dtype from an allow-list."""
 
     name: str
-    default: Any
+    default: ParamValue
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] | None = None
     help: str = ""
 
-    def validate(self, owner: str, value: Any) -> Any:
+    def validate(self, owner: str, value: object) -> ParamValue:
         if self.choices is not None:
             if not isinstance(value, str) or value not in self.choices:
                 raise WorkloadError(
@@ -52,8 +157,9 @@ class Param:
             raise WorkloadError(f"{owner}: {self.name}={value} exceeds the limit {self.maximum}")
         return value
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "default": self.default, "help": self.help}
+    def to_dict(self) -> JsonObject:
+        """The parameter as ``tutor measure list --json`` shows it."""
+        out: JsonObject = {"name": self.name, "default": self.default, "help": self.help}
         if self.choices is not None:
             out["choices"] = list(self.choices)
         else:
@@ -70,15 +176,17 @@ def _int(name: str, default: int, lo: int, hi: int, help: str = "") -> Param:
 
 
 @dataclass(frozen=True)
-class Workload:
-    """A registered kernel: name, bounded parameters, analytic FLOPs and bytes, and how to build and run it."""
+class Workload(Generic[P]):
+    """A registered kernel: name, bounded parameters (its schema, and the typed ``params_type`` validation
+    builds), analytic FLOPs and bytes of those parameters, and how to build and run it."""
 
     name: str
     description: str
     params: tuple[Param, ...]
-    flops_fn: Callable[[Params], int]
-    bytes_fn: Callable[[Params], int]
-    memory_fn: Callable[[Params], int]
+    params_type: type[P]
+    flops_of: Callable[[P], int]
+    bytes_of: Callable[[P], int]
+    memory_of: Callable[[P], int]
     kind: str = "torch"  # "torch", "numpy" or "python": which engine runs it
     devices: tuple[str, ...] = ("cpu", "cuda")
     defaults_note: str = ""
@@ -87,30 +195,53 @@ class Workload:
     def defaults(self) -> Params:
         return {p.name: p.default for p in self.params}
 
-    def flops(self, params: Mapping[str, Any]) -> int:
-        return int(self.flops_fn(validate_params(self.name, dict(params))))
+    def typed(self, values: P | Mapping[str, object]) -> P:
+        """The typed parameters of already-checked ``values`` (each named by the schema; no bounds applied)."""
+        return self.params_type(**values) if isinstance(values, Mapping) else values
 
-    def bytes_moved(self, params: Mapping[str, Any]) -> int:
-        return int(self.bytes_fn(validate_params(self.name, dict(params))))
+    def flops_fn(self, params: P | Mapping[str, object]) -> int:
+        """FLOPs of one call with ``params`` as given (the formula; no bounds checked)."""
+        return self.flops_of(self.typed(params))
 
-    def memory_bytes(self, params: Mapping[str, Any]) -> int:
+    def bytes_fn(self, params: P | Mapping[str, object]) -> int:
+        """Bytes one call moves with ``params`` as given, counted as STREAM counts them (no bounds checked)."""
+        return self.bytes_of(self.typed(params))
+
+    def memory_fn(self, params: P | Mapping[str, object]) -> int:
+        """Bytes the workload allocates with ``params`` as given (no bounds checked)."""
+        return self.memory_of(self.typed(params))
+
+    def _of(self, params: WorkloadParams | Mapping[str, ParamValue]) -> P:
+        if isinstance(params, self.params_type):
+            return params
+        if isinstance(params, WorkloadParams):
+            raise WorkloadError(f"{self.name}: parameters of another workload ({type(params).__name__})")
+        return validate_params(self.name, params)  # type: ignore[return-value]
+
+    def flops(self, params: WorkloadParams | Mapping[str, ParamValue]) -> int:
+        return int(self.flops_fn(self._of(params)))
+
+    def bytes_moved(self, params: WorkloadParams | Mapping[str, ParamValue]) -> int:
+        return int(self.bytes_fn(self._of(params)))
+
+    def memory_bytes(self, params: WorkloadParams | Mapping[str, ParamValue]) -> int:
         """Bytes the workload allocates (inputs, outputs and intermediates)."""
-        return int(self.memory_fn(validate_params(self.name, dict(params))))
+        return int(self.memory_fn(self._of(params)))
 
-    def arithmetic_intensity(self, params: Mapping[str, Any]) -> float:
+    def arithmetic_intensity(self, params: WorkloadParams | Mapping[str, ParamValue]) -> float:
         return self.flops(params) / max(1, self.bytes_moved(params))
 
-    def build(self, params: Mapping[str, Any], device: str = "cpu") -> Callable[[], Any]:
+    def build(self, params: WorkloadParams | Mapping[str, ParamValue], device: str = "cpu") -> Callable[[], Any]:
         """Allocate random non-zero inputs on ``device`` and return a zero-argument callable that runs the
         kernel once (imports torch; call it only in the measuring process)."""
         kernels = importlib.import_module("tutor.measure.kernels")
-        return kernels.build(self.name, validate_params(self.name, dict(params)), device)  # type: ignore[no-any-return]
+        return kernels.build(self.name, self._of(params), device)  # type: ignore[no-any-return]
 
-    def run(self, params: Mapping[str, Any], device: str = "cpu") -> Any:
+    def run(self, params: WorkloadParams | Mapping[str, ParamValue], device: str = "cpu") -> Any:
         """Build and run the kernel once; returns its output."""
         return self.build(params, device)()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {
             "name": self.name,
             "description": self.description,
@@ -120,8 +251,8 @@ class Workload:
         }
 
 
-def _b(p: Params) -> float:
-    return dtype_bytes(p["dtype"])
+def _b(p: WorkloadParams) -> float:
+    return dtype_bytes(p.element_type)
 
 
 _N = _int("n", 2**25, 1024, 2**28, "elements per array")
@@ -129,20 +260,22 @@ _ROWS = _int("rows", 4096, 1, 65536, "rows")
 _COLS = _int("cols", 4096, 1, 65536, "columns (the reduced dimension)")
 
 
-def _stream(name: str, words: int, flops_per_elem: int, arrays: int, description: str) -> Workload:
+def _stream(name: str, words: int, flops_per_elem: int, arrays: int, description: str
+            ) -> Workload[StreamParams]:
     return Workload(
         name,
         description,
         (_N, _dtype()),
-        lambda p: flops_per_elem * p["n"],
-        lambda p: int(words * p["n"] * _b(p)),
-        lambda p: int(arrays * p["n"] * _b(p)),
+        StreamParams,
+        lambda p: flops_per_elem * p.n,
+        lambda p: int(words * p.n * _b(p)),
+        lambda p: int(arrays * p.n * _b(p)),
         tags=("stream", "memory"),
     )
 
 
-def _attention_naive_bytes(p: Params) -> int:
-    b, h, s, d = p["batch"], p["heads"], p["seq_len"], p["head_dim"]
+def _attention_naive_bytes(p: AttentionParams) -> int:
+    b, h, s, d = p.batch, p.heads, p.seq_len, p.head_dim
     # Q, K, V read and O written, plus six passes over S×S as the kernel runs them: scores written; read and
     # written again by the 1/√d scaling; read by softmax, probabilities written; read by the product with V.
     return int((4 * b * h * s * d + 6 * b * h * s * s) * _b(p))
@@ -156,7 +289,7 @@ _ATTN_PARAMS = (
     _dtype(),
 )
 
-WORKLOADS: dict[str, Workload] = {
+WORKLOADS: dict[str, Workload[Any]] = {
     w.name: w
     for w in (
         _stream("copy", 2, 0, 2, "b = a (STREAM copy: 2 words per element)"),
@@ -168,36 +301,40 @@ WORKLOADS: dict[str, Workload] = {
             "sum",
             "s = Σ a (reduction: 1 word and 1 FLOP per element)",
             (_N, _dtype()),
-            lambda p: p["n"],
-            lambda p: int(p["n"] * _b(p)),
-            lambda p: int(p["n"] * _b(p)),
+            StreamParams,
+            lambda p: p.n,
+            lambda p: int(p.n * _b(p)),
+            lambda p: int(p.n * _b(p)),
             tags=("reduction", "memory"),
         ),
         Workload(
             "softmax",
             "row-wise softmax (max, subtract, exp, sum, divide: 5 FLOPs and 2 words per element)",
             (_ROWS, _COLS, _dtype()),
-            lambda p: 5 * p["rows"] * p["cols"],
-            lambda p: int(2 * p["rows"] * p["cols"] * _b(p)),
-            lambda p: int(2 * p["rows"] * p["cols"] * _b(p)),
+            RowsParams,
+            lambda p: 5 * p.rows * p.cols,
+            lambda p: int(2 * p.rows * p.cols * _b(p)),
+            lambda p: int(2 * p.rows * p.cols * _b(p)),
             tags=("memory",),
         ),
         Workload(
             "layernorm",
             "layer norm over the last dimension with weight and bias (≈8 FLOPs and 2 words per element)",
             (_ROWS, _COLS, _dtype()),
-            lambda p: 8 * p["rows"] * p["cols"],
-            lambda p: int((2 * p["rows"] * p["cols"] + 2 * p["cols"]) * _b(p)),
-            lambda p: int((2 * p["rows"] * p["cols"] + 2 * p["cols"]) * _b(p)),
+            RowsParams,
+            lambda p: 8 * p.rows * p.cols,
+            lambda p: int((2 * p.rows * p.cols + 2 * p.cols) * _b(p)),
+            lambda p: int((2 * p.rows * p.cols + 2 * p.cols) * _b(p)),
             tags=("memory",),
         ),
         Workload(
             "gemm",
             "C = A·B with A M×K and B K×N (2·M·N·K FLOPs; reads A and B, writes C once at best)",
             (_int("m", 2048, 1, 16384), _int("n", 2048, 1, 16384), _int("k", 2048, 1, 16384), _dtype()),
-            lambda p: gemm_flops(p["m"], p["n"], p["k"]),
-            lambda p: int(gemm_bytes(p["m"], p["n"], p["k"], p["dtype"])),
-            lambda p: int(gemm_bytes(p["m"], p["n"], p["k"], p["dtype"])),
+            GemmParams,
+            lambda p: gemm_flops(p.m, p.n, p.k),
+            lambda p: int(gemm_bytes(p.m, p.n, p.k, p.dtype)),
+            lambda p: int(gemm_bytes(p.m, p.n, p.k, p.dtype)),
             tags=("compute",),
         ),
         Workload(
@@ -210,9 +347,10 @@ WORKLOADS: dict[str, Workload] = {
                 _int("k", 512, 1, 8192),
                 _dtype(),
             ),
-            lambda p: gemm_flops(p["m"], p["n"], p["k"], p["batch"]),
-            lambda p: int(gemm_bytes(p["m"], p["n"], p["k"], p["dtype"], p["batch"])),
-            lambda p: int(gemm_bytes(p["m"], p["n"], p["k"], p["dtype"], p["batch"])),
+            BmmParams,
+            lambda p: gemm_flops(p.m, p.n, p.k, p.batch),
+            lambda p: int(gemm_bytes(p.m, p.n, p.k, p.dtype, p.batch)),
+            lambda p: int(gemm_bytes(p.m, p.n, p.k, p.dtype, p.batch)),
             tags=("compute",),
         ),
         Workload(
@@ -221,11 +359,12 @@ WORKLOADS: dict[str, Workload] = {
             "8·T·h² FLOPs each; the layer norm, GELU and residual add ≈ 41·T·h FLOPs)",
             (_int("tokens", 512, 1, 8192, "tokens (rows of x)"), _int("hidden", 1024, 16, 8192, "model width h"),
              _dtype()),
-            lambda p: 16 * p["tokens"] * p["hidden"] ** 2 + 41 * p["tokens"] * p["hidden"],
+            MlpParams,
+            lambda p: 16 * p.tokens * p.hidden ** 2 + 41 * p.tokens * p.hidden,
             # At minimum traffic: the two weight matrices and the layer norm's parameters read, x read, out written.
-            lambda p: int((8 * p["hidden"] ** 2 + 2 * p["hidden"] + 2 * p["tokens"] * p["hidden"]) * _b(p)),
+            lambda p: int((8 * p.hidden ** 2 + 2 * p.hidden + 2 * p.tokens * p.hidden) * _b(p)),
             # Weights, x, the normalised x, the 4h-wide activation before and after GELU, and the output.
-            lambda p: int((8 * p["hidden"] ** 2 + 2 * p["hidden"] + 11 * p["tokens"] * p["hidden"]) * _b(p)),
+            lambda p: int((8 * p.hidden ** 2 + 2 * p.hidden + 11 * p.tokens * p.hidden) * _b(p)),
             tags=("compute",),
         ),
         Workload(
@@ -233,38 +372,42 @@ WORKLOADS: dict[str, Workload] = {
             "weight-only int8 matvec y = (x·Wᵀ)·s: W rows×cols int8 (1 B a weight), one bf16 scale a row, x bf16 "
             "(2·rows·cols FLOPs; reads the int8 weights once)",
             (_int("rows", 8192, 16, 16384, "output features"), _int("cols", 8192, 16, 16384, "input features"),),
-            lambda p: 2 * p["rows"] * p["cols"],
-            lambda p: p["rows"] * p["cols"] + 2 * p["cols"] + 4 * p["rows"],
-            lambda p: p["rows"] * p["cols"] + 2 * p["cols"] + 4 * p["rows"],
+            Int8MatvecParams,
+            lambda p: 2 * p.rows * p.cols,
+            lambda p: p.rows * p.cols + 2 * p.cols + 4 * p.rows,
+            lambda p: p.rows * p.cols + 2 * p.cols + 4 * p.rows,
             tags=("memory", "quantised"),
         ),
         Workload(
             "attention_naive",
             "softmax(Q·Kᵀ/√d)·V with the S×S score matrix materialised (4·B·H·S²·D matmul FLOPs)",
             _ATTN_PARAMS,
-            lambda p: attention_flops(p["batch"], p["heads"], p["seq_len"], p["head_dim"]),
+            AttentionParams,
+            lambda p: attention_flops(p.batch, p.heads, p.seq_len, p.head_dim),
             _attention_naive_bytes,
-            lambda p: int((4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"]
-                           + 2 * p["batch"] * p["heads"] * p["seq_len"] ** 2) * _b(p)),
+            lambda p: int((4 * p.batch * p.heads * p.seq_len * p.head_dim
+                           + 2 * p.batch * p.heads * p.seq_len ** 2) * _b(p)),
             tags=("attention",),
         ),
         Workload(
             "attention_sdpa",
             "torch scaled_dot_product_attention (fused; ideal traffic Q, K, V read and O written once)",
             _ATTN_PARAMS,
-            lambda p: attention_flops(p["batch"], p["heads"], p["seq_len"], p["head_dim"]),
-            lambda p: int(4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"] * _b(p)),
-            lambda p: int((4 * p["batch"] * p["heads"] * p["seq_len"] * p["head_dim"]
-                           + 2 * p["batch"] * p["heads"] * p["seq_len"] ** 2) * _b(p)),
+            AttentionParams,
+            lambda p: attention_flops(p.batch, p.heads, p.seq_len, p.head_dim),
+            lambda p: int(4 * p.batch * p.heads * p.seq_len * p.head_dim * _b(p)),
+            lambda p: int((4 * p.batch * p.heads * p.seq_len * p.head_dim
+                           + 2 * p.batch * p.heads * p.seq_len ** 2) * _b(p)),
             tags=("attention",),
         ),
         Workload(
             "matmul_python",
             "pure-Python triple loop over lists of floats (2·N³ FLOPs) — the Fase 1 baseline",
             (_int("n", 64, 2, 160),),
-            lambda p: gemm_flops(p["n"], p["n"], p["n"]),
-            lambda p: 3 * p["n"] ** 2 * 8,
-            lambda p: 3 * p["n"] ** 2 * 32,
+            PythonMatmulParams,
+            lambda p: gemm_flops(p.n, p.n, p.n),
+            lambda p: 3 * p.n ** 2 * 8,
+            lambda p: 3 * p.n ** 2 * 32,
             kind="python",
             devices=("cpu",),
             tags=("compute",),
@@ -273,9 +416,10 @@ WORKLOADS: dict[str, Workload] = {
             "matmul_numpy",
             "numpy.matmul of two N×N arrays (2·N³ FLOPs, BLAS underneath)",
             (_int("n", 512, 2, 8192), _dtype("float32", ("float32", "float64"))),
-            lambda p: gemm_flops(p["n"], p["n"], p["n"]),
-            lambda p: int(3 * p["n"] ** 2 * _b(p)),
-            lambda p: int(3 * p["n"] ** 2 * _b(p)),
+            NumpyMatmulParams,
+            lambda p: gemm_flops(p.n, p.n, p.n),
+            lambda p: int(3 * p.n ** 2 * _b(p)),
+            lambda p: int(3 * p.n ** 2 * _b(p)),
             kind="numpy",
             devices=("cpu",),
             tags=("compute",),
@@ -297,7 +441,7 @@ class SweepSpec:
     def defaults(self) -> Params:
         return {p.name: p.default for p in self.params}
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {"name": self.name, "description": self.description, "params": [p.to_dict() for p in self.params],
                 "x_label": self.x_label, "y_label": self.y_label}
 
@@ -351,7 +495,7 @@ SWEEPS: dict[str, SweepSpec] = {
 }
 
 
-def _validate(owner: str, schema: tuple[Param, ...], params: Mapping[str, Any] | None) -> Params:
+def _validate(owner: str, schema: tuple[Param, ...], params: Mapping[str, object] | None) -> Params:
     given = dict(params or {})
     names = [p.name for p in schema]
     unknown = [k for k in given if k not in names]
@@ -360,20 +504,21 @@ def _validate(owner: str, schema: tuple[Param, ...], params: Mapping[str, Any] |
     return {p.name: p.validate(owner, given.get(p.name, p.default)) for p in schema}
 
 
-def get_workload(name: str) -> Workload:
+def get_workload(name: str) -> Workload[Any]:
     try:
         return WORKLOADS[name]
     except KeyError:
         raise WorkloadError(f"unknown workload {name!r} (known: {', '.join(WORKLOADS)})") from None
 
 
-def validate_params(name: str, params: Mapping[str, Any] | None) -> Params:
-    """The full, validated parameter dict for workload ``name`` (defaults filled in).
+def validate_params(name: str, params: Mapping[str, object] | None) -> WorkloadParams:
+    """The full, validated, typed parameters of workload ``name`` (defaults filled in; its family's
+    :class:`WorkloadParams`, e.g. :class:`GemmParams`).
 
     Raises :class:`WorkloadError` with a one-line message, e.g. ``gemm: m=10000000 exceeds the limit 16384``.
     """
     workload = get_workload(name)
-    full = _validate(name, workload.params, params)
+    full = workload.typed(_validate(name, workload.params, params))
     need = int(workload.memory_fn(full))
     if need > MAX_WORKING_SET_BYTES:
         raise WorkloadError(
@@ -383,7 +528,7 @@ def validate_params(name: str, params: Mapping[str, Any] | None) -> Params:
     return full
 
 
-def validate_sweep_params(name: str, params: Mapping[str, Any] | None) -> Params:
+def validate_sweep_params(name: str, params: Mapping[str, object] | None) -> Params:
     """The full, validated parameter dict for sweep ``name``; raises :class:`WorkloadError`."""
     try:
         spec = SWEEPS[name]
@@ -405,6 +550,6 @@ def _vram_schema() -> tuple[Param, ...]:
     )
 
 
-def validate_vram_params(params: Mapping[str, Any] | None) -> Params:
+def validate_vram_params(params: Mapping[str, object] | None) -> Params:
     """The full, validated parameters of a ``"vram"`` request; raises :class:`WorkloadError`."""
     return _validate("vram", _vram_schema(), params)

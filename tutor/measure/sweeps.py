@@ -11,7 +11,15 @@ from tutor.i18n.message import Message
 from tutor.measure import kernels
 from tutor.measure.device import cache_sizes
 from tutor.measure.phases import said
-from tutor.measure.registry import WORKLOADS
+from tutor.measure.registry import (
+    WORKLOADS,
+    GemmParams,
+    NumpyMatmulParams,
+    PythonMatmulParams,
+    RowsParams,
+    StreamParams,
+    WorkloadParams,
+)
 from tutor.measure.roofline import stream_figures
 from tutor.measure.timing import CancelCheck, check_cancel, choose_inner, time_callable
 
@@ -36,7 +44,7 @@ def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cance
     for i, size in enumerate(sizes):
         check_cancel(should_cancel)
         n = max(1, size // (2 * elem))
-        params = {"n": n, "dtype": p["dtype"]}
+        params = StreamParams(n=n, dtype=str(p["dtype"]))
         fn = kernels.stream_set(("copy",), params, device)["copy"]  # the roof's and the bench's copy
         inner = choose_inner(fn, device)
         stats = time_callable(fn, device, warmup=1, min_repeats=5, max_repeats=15, budget_s=0.15, inner=inner,
@@ -60,7 +68,7 @@ def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cancel
     points = []
     for i, n in enumerate(sizes):
         check_cancel(should_cancel)
-        params = {"m": n, "n": n, "k": n, "dtype": p["dtype"]}
+        params = GemmParams(m=n, n=n, k=n, dtype=str(p["dtype"]))
         fn = kernels.build("gemm", params, device)
         inner = choose_inner(fn, device, target_s=5e-3)
         stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=20, budget_s=0.3, inner=inner,
@@ -90,7 +98,7 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
     for n in sizes:
         check_cancel(should_cancel)
         if n <= p["max_naive_n"]:
-            fn = kernels.build("matmul_python", {"n": n}, "cpu")
+            fn = kernels.build("matmul_python", PythonMatmulParams(n=n), "cpu")
             stats = time_callable(fn, "cpu", warmup=0 if n >= 64 else 1, min_repeats=1 if n >= 64 else 3,
                                   max_repeats=3, budget_s=0.5, should_cancel=should_cancel)
             t, extrapolated = stats.min, False
@@ -105,7 +113,7 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
         emit(done / total, point, said("measure.progress.python_extrapolated" if extrapolated
                                        else "measure.progress.python_measured", n=n, gflops=point["gflops"]))
         check_cancel(should_cancel)
-        fn = kernels.build("matmul_numpy", {"n": n, "dtype": "float64"}, "cpu")
+        fn = kernels.build("matmul_numpy", NumpyMatmulParams(n=n, dtype="float64"), "cpu")
         inner = choose_inner(fn, "cpu")
         stats = time_callable(fn, "cpu", warmup=1, min_repeats=3, max_repeats=10, budget_s=0.3, inner=inner,
                               should_cancel=should_cancel)
@@ -125,13 +133,13 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
 
 def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None,
                     roofline: dict[str, Any]) -> dict[str, Any]:
-    dtype = p["dtype"]
-    cases: list[tuple[str, dict[str, Any]]] = [
-        ("copy", {"n": 2**24, "dtype": dtype}),
-        ("triad", {"n": 2**24, "dtype": dtype}),
-        ("softmax", {"rows": 2048, "cols": 2048, "dtype": dtype}),
-        ("layernorm", {"rows": 2048, "cols": 2048, "dtype": dtype}),
-    ] + [("gemm", {"m": n, "n": n, "k": n, "dtype": dtype}) for n in (32, 128, 512, 1024, 2048)]
+    dtype = str(p["dtype"])
+    cases: list[tuple[str, WorkloadParams]] = [
+        ("copy", StreamParams(n=2**24, dtype=dtype)),
+        ("triad", StreamParams(n=2**24, dtype=dtype)),
+        ("softmax", RowsParams(rows=2048, cols=2048, dtype=dtype)),
+        ("layernorm", RowsParams(rows=2048, cols=2048, dtype=dtype)),
+    ] + [("gemm", GemmParams(m=n, n=n, k=n, dtype=dtype)) for n in (32, 128, 512, 1024, 2048)]
     points = []
     for i, (name, params) in enumerate(cases):
         check_cancel(should_cancel)
@@ -142,7 +150,7 @@ def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: C
             stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=15, budget_s=0.3,
                                   inner=inner, should_cancel=should_cancel)
         flops, nbytes = w.flops_fn(params), w.bytes_fn(params)
-        point = {"name": name, "params": params, "arithmetic_intensity": flops / nbytes,
+        point = {"name": name, "params": params.to_json(), "arithmetic_intensity": flops / nbytes,
                  "gflops": flops / stats.min / 1e9, "gbs": nbytes / stats.min / 1e9, "time_s": stats.min}
         points.append(point)
         emit((i + 1) / len(cases), point,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from tutor.content.models import Exercise
@@ -62,9 +62,10 @@ def working_set(exercise: Exercise, params: Mapping[str, Any] | None = None, *, 
     arrays = None
     # Arrays of n elements only where the workload's memory is proportional to n (STREAM-like kernels); for a
     # GEMM, n is a matrix side and the working set is given in bytes.
-    if "n" in p and int(workload.memory_fn({**p, "n": 2 * int(p["n"])})) == 2 * total:
-        size = _ELEMENT_BYTES.get(str(p.get("dtype", "float32")), 4)
-        arrays = max(1, round(total / (int(p["n"]) * size)))
+    n = getattr(p, "n", None)
+    if isinstance(n, int) and int(workload.memory_fn(replace(p, **{"n": 2 * n}))) == 2 * total:
+        size = _ELEMENT_BYTES.get(p.element_type, 4)
+        arrays = max(1, round(total / (n * size)))
     info = caches or _caches()
     source = str(info.get("source", ""))
     from tutor.measure.device import cache_origin, last_level_name

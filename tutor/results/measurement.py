@@ -15,6 +15,10 @@ from tutor.results.roofline import Classification, RoofCheck, RooflineReference
 from tutor.results.sweep import SweepPoint
 from tutor.results.timing import TimingStats
 from tutor.results.vram import VRAM_KEYS, VramFigures
+from tutor.results.wire import JsonObject
+
+ParamValue = int | float | str | bool
+"""One validated request parameter (a bounded integer or number, a dtype or choice, a flag), as JSON holds it."""
 
 # Lists longer than this are not kept in an attempt's summary (a sweep's points are, up to this many).
 SUMMARY_MAX_POINTS = 64
@@ -35,8 +39,9 @@ class Measurement:
 
     kind: str
     device: Device | None = None
-    params: Mapping[str, Any] = field(default_factory=dict)
-    """The validated request parameters (open: each workload has its own)."""
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
+    """The validated request parameters by name (each workload, sweep and the memory run has its own names; the
+    engine's typed :class:`~tutor.measure.registry.WorkloadParams` as JSON)."""
     workload: str | None = None
     name: str | None = None
     """The sweep's name (``working_set``, ``gemm_sizes``…)."""
@@ -99,8 +104,8 @@ class Measurement:
         return replace(self, roofline=self.roofline.summary() if self.roofline is not None else None,
                        points=self.points if len(self.points) <= SUMMARY_MAX_POINTS else (), figures=figures)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = dict(self.figures)
+    def to_json(self) -> JsonObject:
+        out: JsonObject = dict(self.figures)
         if self.vram is not None:
             out.update(self.vram.to_json())
         out["kind"] = self.kind
@@ -158,7 +163,7 @@ class Measurement:
             vram = VramFigures.from_json({k: r.raw(k) for k in VRAM_KEYS if r.has(k)}, r.where)
 
         return cls(
-            kind=kind, device=device, params=r.mapping("params"), workload=r.opt_text("workload"), name=name,
+            kind=kind, device=device, params=r.scalars("params"), workload=r.opt_text("workload"), name=name,
             description=r.opt_text("description"), flops=r.opt_number("flops"), bytes=r.opt_number("bytes"),
             arithmetic_intensity=r.opt_number("arithmetic_intensity"), time_s=sub("time_s", TimingStats.from_json),
             achieved_gbs=r.opt_number("achieved_gbs"), achieved_gflops=r.opt_number("achieved_gflops"),

@@ -136,6 +136,22 @@ class Reader:
             raise expected(self.at(key), "object", value)
         return dict(value)
 
+    def scalars(self, key: str) -> dict[str, int | float | str | bool]:
+        """A ``{name: scalar}`` object (a request's parameters: bounded integers, dtypes and choices, flags);
+        a value that is not a JSON number, text or flag is refused (as not the number most parameters are).
+        Empty when absent."""
+        value = self.raw(key)
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise expected(self.at(key), "object", value)
+        out: dict[str, int | float | str | bool] = {}
+        for name, v in value.items():
+            if not isinstance(v, int | float | str | bool):
+                raise expected(f"{self.at(key)}.{name}", "number", v)
+            out[str(name)] = v
+        return out
+
     def opt_mapping(self, key: str) -> dict[str, Any] | None:
         return None if self.raw(key) is None else self.mapping(key)
 
