@@ -14,7 +14,7 @@ from tests.conftest import Classroom
 from tutor.cli import main
 from tutor.content import load_course
 from tutor.paths import bundled_course
-from tutor.progress.class_report import class_report, render_class_report
+from tutor.progress.class_report import WrongAnswer, class_report, render_class_report
 from tutor.progress.postgres import PostgresStore
 from tutor.results import BenchReport
 
@@ -52,20 +52,29 @@ def test_the_report_counts_what_the_class_stored(classroom: Classroom) -> None:
     fill(classroom)
     report = class_report(load_course(bundled_course()), PostgresStore(classroom.admin))
     ana, ben = classroom.learners["ana"].name, classroom.learners["ben"].name
-    assert report["learners"] == sorted([ana, ben])
-    ex = {e["exercise"]: e for e in report["exercises"]}
-    assert ex["ex-bound"]["graded"] == 3 and ex["ex-bound"]["correct"] == 1
-    assert abs(ex["ex-bound"]["share_correct"] - 1 / 3) < 1e-12
-    assert ex["ex-bound"]["most_common_wrong"] == {"kind": "choice", "answer": "compute", "count": 2}
-    assert ex["ex-number"]["most_common_wrong"] == {"kind": "number", "direction": "high", "count": 1,
-                                                   "median_ratio": 3.0}
-    assert report["calibration"]["n"] == 4
-    assert set(report["c0"]) == {ana, ben} and not report["c0"][ana]["passed"]
-    groups = {g["fingerprint"]: g for g in report["roofline"]}
+    assert report.learners == tuple(sorted([ana, ben]))
+    ex = {e.exercise: e for e in report.exercises}
+    assert ex["ex-bound"].graded == 3 and ex["ex-bound"].correct == 1
+    assert abs(ex["ex-bound"].share_correct - 1 / 3) < 1e-12
+    assert ex["ex-bound"].most_common_wrong == WrongAnswer("choice", 2, answer="compute")
+    assert ex["ex-number"].most_common_wrong == WrongAnswer("number", 1, direction="high", median_ratio=3.0)
+    assert report.calibration.n == 4
+    assert set(report.c0) == {ana, ben} and not report.c0[ana].passed
+    groups = {g.fingerprint: g for g in report.roofline}
     assert set(groups) == {"fp-a", "fp-b"}
-    [a_roof] = groups["fp-a"]["learners"]
-    assert a_roof["learner"] == ana and a_roof["bandwidth_gbs"] == 30.0 and a_roof["gflops"] == 300.0
-    assert a_roof["ridge_flops_per_byte"] == 10.0
+    [a_roof] = groups["fp-a"].learners
+    assert a_roof.learner == ana and a_roof.bandwidth_gbs == 30.0 and a_roof.gflops == 300.0
+    assert a_roof.ridge_flops_per_byte == 10.0
+    # the --json document keeps its shape
+    doc = report.to_json()
+    exercises = {e["exercise"]: e for e in doc["exercises"]}
+    assert exercises["ex-bound"]["most_common_wrong"] == {"kind": "choice", "answer": "compute", "count": 2}
+    assert exercises["ex-number"]["most_common_wrong"] == {"kind": "number", "direction": "high", "count": 1,
+                                                          "median_ratio": 3.0}
+    assert list(doc) == ["learners", "attempts", "exercises", "calibration", "c0", "roofline"]
+    assert {g["fingerprint"]: g for g in doc["roofline"]}["fp-a"]["learners"][0] == {
+        "fingerprint": "fp-a", "device": "Box A", "kind": a_roof.kind, "bandwidth_gbs": 30.0, "gflops": 300.0,
+        "source": "bench", "at": a_roof.at, "learner": ana, "ridge_flops_per_byte": 10.0}
     text = render_class_report(report, "es")
     assert "alumnos" in text and "33\xa0%" in text and "«compute» (2×)" in text and "demasiado alto" in text
 

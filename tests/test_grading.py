@@ -379,10 +379,10 @@ def test_partial_credit_is_marked_partial() -> None:
 
 
 def test_the_class_report_words_the_buckets_as_ranges() -> None:
-    from tutor.progress.class_report import render_class_report
+    from tutor.progress.class_report import ClassReport, render_class_report
 
-    cal = calibrate([(0.95, True), (0.95, False), (0.62, True)]).to_json()
-    report = {"learners": ["ana"], "exercises": [], "calibration": cal, "c0": {}, "roofline": []}
+    cal = calibrate([(0.95, True), (0.95, False), (0.62, True)])
+    report = ClassReport(learners=("ana",), attempts=3, exercises=(), calibration=cal, c0={}, roofline=())
     en, es = render_class_report(report, "en"), render_class_report(report, "es")
     assert "- at 90–100 % confidence: 1 of 2 right (50%)" in en and "- at 60–69 % confidence: 1 of 1 right" in en
     assert "- con una confianza del 90 al 100 %: 1 de 2 acertadas (" in es

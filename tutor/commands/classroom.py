@@ -223,7 +223,7 @@ def run_report(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        print(json.dumps(report, ensure_ascii=False, indent=1, default=str))
+        print(json.dumps(report.to_json(), ensure_ascii=False, indent=1, default=str))
     else:
         print(render_class_report(report, _lang(args)), end="")
     return 0

@@ -7,6 +7,7 @@ connection reads. Learner names come from the database: shown as plain text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -18,7 +19,7 @@ from textual_plotext import PlotextPlot
 
 from tutor.i18n import Lang, t
 from tutor.practice.session import Session
-from tutor.progress.class_report import class_report, render_class_report
+from tutor.progress.class_report import ClassReport, DeviceRoofs, class_report, render_class_report
 from tutor.ui.plain import PackMarkdown
 from tutor.ui.screens.base import TutorScreen
 
@@ -28,7 +29,7 @@ _COLORS = ("cyan", "orange", "green", "magenta", "yellow", "red", "blue", "white
 class ClassRooflinePlot(PlotextPlot):
     """Every learner's measured roofline (min(bandwidth × intensity, peak FLOP/s)), coloured by device."""
 
-    def __init__(self, groups: list[dict[str, Any]], **kwargs: Any) -> None:
+    def __init__(self, groups: Sequence[DeviceRoofs], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.groups = groups
 
@@ -45,18 +46,18 @@ class ClassRooflinePlot(PlotextPlot):
         plt.clear_figure()
         plt.xlabel("FLOP/B")
         plt.ylabel("GFLOP/s")
-        roofs = [(i, group, roof) for i, group in enumerate(self.groups) for roof in group["learners"]
-                 if roof.get("bandwidth_gbs") and roof.get("gflops")]
+        roofs = [(i, group, roof, roof.gflops) for i, group in enumerate(self.groups) for roof in group.learners
+                 if roof.bandwidth_gbs and roof.gflops]
         if not roofs:
             return
-        ridges = [r["gflops"] / r["bandwidth_gbs"] for _, _, r in roofs]
+        ridges = [gflops / r.bandwidth_gbs for _, _, r, gflops in roofs if gflops]
         lo, hi = max(min(ridges) / 30, 1e-4), max(ridges) * 30
         plt.xscale("log")
         plt.yscale("log")
         grid = [lo * (hi / lo) ** (k / 60) for k in range(61)]
-        for i, group, roof in roofs:
-            label = f"{roof['learner']} · {str(group['device'] or group['kind'])[:18]}"
-            plt.plot(grid, [min(roof["bandwidth_gbs"] * x, roof["gflops"]) for x in grid],
+        for i, group, roof, gflops in roofs:
+            label = f"{roof.learner} · {str(group.device or group.kind)[:18]}"
+            plt.plot(grid, [min(roof.bandwidth_gbs * x, gflops or 0.0) for x in grid],
                      color=_COLORS[i % len(_COLORS)], label=label[:32], marker="braille")
 
 
@@ -73,7 +74,7 @@ class ClassReportScreen(TutorScreen[None]):
         super().__init__(id="class-report")
         self.session = session
         self.course = session.course
-        self.report: dict[str, Any] = {}
+        self.report: ClassReport | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -91,8 +92,8 @@ class ClassReportScreen(TutorScreen[None]):
 
     def reload(self) -> None:
         self.report = class_report(self.course, self.session.store)
-        groups = self.report["roofline"]
-        plotted = any(r.get("gflops") for g in groups for r in g["learners"])
+        groups = self.report.roofline
+        plotted = any(r.gflops for g in groups for r in g.learners)
         title = t("creport.chart", self.lang) if plotted else t("creport.chart_empty", self.lang)
         self.query_one("#class-report-chart-title", Static).update(Text(title))
         chart = self.query_one("#class-report-chart", ClassRooflinePlot)
