@@ -122,7 +122,7 @@ def test_the_class_commands_print_a_token_once_and_only_it_opens_the_store(
     name = f"cleo_{secrets.token_hex(3)}"
     classroom.roles.append(name)
     assert main(["class", "init", "--store", classroom.admin, "--lang", "en", "--allow-superuser"]) == 0
-    assert "Row-level security is on for 8 tables" in capsys.readouterr().out
+    assert "Row-level security is on for 9 tables" in capsys.readouterr().out
     assert main(["class", "add-learner", name, "--store", classroom.admin, "--lang", "es"]) == 0
     out = capsys.readouterr().out
     assert f"Alumno {name} creado" in out and "no se vuelven a mostrar" in out

@@ -29,7 +29,7 @@ def test_healthy_5090_passes_every_check() -> None:
     assert checks["gpu"].status == "ok" and "RTX 5090" in checks["gpu"].seen
     report = run_doctor(healthy_5090(), lock_mode="off")
     assert report.passed and report.exit_code == 0
-    assert report.fingerprint["device_kind"] == "cuda"
+    assert report.fingerprint.device_kind == "cuda"
 
 
 def test_cpu_wheel_with_a_gpu_present_fails() -> None:
@@ -189,7 +189,7 @@ def test_cpu_only_machine_passes_and_says_so() -> None:
     assert report.check("gpu") is not None and report.check("gpu").status == "warn"  # type: ignore[union-attr]
     assert "no NVIDIA GPU" in report.render_text()
     assert "CPU" in report.headline()
-    assert report.fingerprint["device_kind"] == "cpu"
+    assert report.fingerprint.device_kind == "cpu"
 
 
 def test_missing_torch_fails() -> None:

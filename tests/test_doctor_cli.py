@@ -15,6 +15,7 @@ from tutor.cli import main
 from tutor.doctor import compare, current_lock, gather, read_lock, run_doctor
 from tutor.doctor.lock import LOCK_SCHEMA, LockError
 from tutor.progress import ProgressStore
+from tutor.results.lock import EnvironmentLock
 
 
 @pytest.fixture(scope="module")
@@ -203,11 +204,11 @@ def test_compare_is_pure_and_lists_every_difference() -> None:
     }
     now = json.loads(json.dumps(base))
     now["created_at"] = "now"
-    assert compare(base, now) == []
+    assert compare(EnvironmentLock.from_json(base), EnvironmentLock.from_json(now)) == []
     now["driver"]["version"] = "575.51.03"
     now["packages"]["triton"] = "3.3.0"
     del now["packages"]["textual"]
-    diffs = {d.key: d for d in compare(base, now)}
+    diffs = {d.key: d for d in compare(EnvironmentLock.from_json(base), EnvironmentLock.from_json(now))}
     assert set(diffs) == {"driver.version", "packages.textual", "packages.triton"}
     assert diffs["packages.textual"].describe() == "packages.textual: 8.2.8 in the lock, absent now"
 

@@ -8,7 +8,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,14 +15,16 @@ from tutor.cli import main
 from tutor.doctor.rebuild import base_image, dockerfile_text, pins, requirements_text, torch_build
 from tutor.progress import ProgressStore
 from tutor.progress.c0 import stack_condition
+from tutor.results.lock import EnvironmentLock
 
 
-def lock(torch: str, cuda: str | None = None, cudnn: int | None = None) -> dict[str, Any]:
-    return {"schema": "gpu-tutor/lock/v1", "created_at": "2026-12-03T06:00:00+0000", "written_by": "gpu-tutor 0.1",
-            "python": {"version": "3.12.3"}, "platform": {"system": "Linux", "machine": "x86_64"},
-            "torch": {"version": torch, "cuda": cuda, "cudnn": cudnn},
-            "packages": {"torch": torch.partition("+")[0], "numpy": "2.3.1", "triton": None,
-                         "nvidia-cublas-cu12": "12.8.4.1"}}
+def lock(torch: str, cuda: str | None = None, cudnn: int | None = None) -> EnvironmentLock:
+    return EnvironmentLock.from_json({
+        "schema": "gpu-tutor/lock/v1", "created_at": "2026-12-03T06:00:00+0000", "written_by": "gpu-tutor 0.1",
+        "python": {"version": "3.12.3"}, "platform": {"system": "Linux", "machine": "x86_64"},
+        "torch": {"version": torch, "cuda": cuda, "cudnn": cudnn},
+        "packages": {"torch": torch.partition("+")[0], "numpy": "2.3.1", "triton": None,
+                     "nvidia-cublas-cu12": "12.8.4.1"}})
 
 
 def test_the_torch_build_names_its_index() -> None:
@@ -103,7 +104,7 @@ def test_the_lock_pins_every_runtime_dependency_the_tutor_declares() -> None:
     declared = {dep.split("[")[0].split(">")[0].split("=")[0].split("<")[0].strip().lower()
                 for dep in project["project"]["dependencies"]}
     assert {"babel", "psycopg", "textual-serve"} <= declared
-    locked = {name.lower() for name, version in current_lock()["packages"].items() if version}
+    locked = {name.lower() for name, version in (current_lock().packages or {}).items() if version}
     assert declared <= locked, declared - locked
     pinned = {line.split("==")[0].lower() for line in requirements_text(current_lock()).splitlines()
               if "==" in line and not line.startswith("#")}

@@ -184,7 +184,7 @@ def test_a_lock_just_over_its_limits_is_refused_where_it_grows(tmp_path: Path, k
         line, col = _place(text, '"numpy": ')
         assert f"{path}:{line}:{col}: error: packages.numpy: text longer than {MAX_LOCK_STRING:,}" in err
     within = {"schema": LOCK_SCHEMA, "packages": {f"p{i}": "1.0" for i in range(MAX_LOCK_ITEMS)}}
-    assert read_lock(_lock(tmp_path, within))["packages"]["p0"] == "1.0"
+    assert (read_lock(_lock(tmp_path, within)).packages or {})["p0"] == "1.0"
 
 
 # -- recorded traces ----------------------------------------------------------------------------------------------

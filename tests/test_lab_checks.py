@@ -12,6 +12,7 @@ import pytest
 from tests.support.lab import FailingWorker, write_lab_course
 from tests.support.pilot import PATIENCE_S, wait_timed
 from tutor.content import Lab, load_course
+from tutor.i18n import Lang
 from tutor.paths import bundled_course
 from tutor.practice.lab_checks import figure_at, read_lab, reading_lines, shape_flags
 from tutor.progress.rows import LabPrediction, LabResult
@@ -177,3 +178,42 @@ def test_a_pack_s_unit_stays_one_line_in_the_reading() -> None:
     lines = reading_lines(read_lab(lab, LabPrediction(text="20", value=20.0, unit="GB/s"), LabResult.of(m)),
                           "working_set", "en")
     assert len(lines) == 1 and "\n" not in lines[0] and "\x1b" not in lines[0] and "⏎" in lines[0], lines
+
+
+@pytest.mark.parametrize(("lang", "word", "english"), [("es", "(medido)", "(measured)"), ("en", "(measured)", None)])
+def test_a_noisy_point_of_a_one_series_sweep_is_named_in_the_learner_s_words(lang: Lang, word: str,
+                                                                            english: str | None) -> None:
+    """`tutor lab run f1-lab01-working-set --lang es` printed "Punto ruidoso: en 512 KiB (measured)": the
+    engine's default series id reached the Spanish line."""
+    raw = [(1 * MiB, 90.0, 0.02), (8 * MiB, 60.0, 0.9), (512 * MiB, 46.0, 0.02)]
+    points = tuple(p for p in (sweep_point("working_set", {"working_set_bytes": ws, "gbs": gbs, "cv": cv})
+                               for ws, gbs, cv in raw) if p is not None)
+    m = Measurement(kind="sweep", name="working_set", points=points, figures={"caches": {"last_level": 32 * MiB}})
+    noisy = [line for line in reading_lines(read_lab(_lab(), None, LabResult.of(m)), "working_set", lang)
+             if "8.0 MiB" in line or "8,0 MiB" in line]
+    assert noisy and all(word in line for line in noisy)
+    assert english is None or not any(english in line for line in noisy)
+
+
+@pytest.mark.parametrize("provisional", [True, False])
+@pytest.mark.parametrize("lang", ["es", "en"])
+def test_lab_03_s_ridge_from_a_provisional_roof_says_so(lang: Lang, provisional: bool) -> None:
+    """`tutor lab run f1-lab03-roofline` on a busy machine printed 'se midió 10,6 FLOP/B' from a roof measured
+    while others used 1.7 of 2 cores (cached PROVISIONAL: busy, loose) without a word of it; the exercises and the
+    chart's stamp said it, the lab's reading did not."""
+    from tutor.i18n import t
+    from tutor.results import RooflineReference
+
+    roof = RooflineReference.from_json({
+        "peak_bandwidth_gbs": 18.4, "peak_gflops": {"float32": 196.0}, "ridge_point": 10.6,
+        "provisional": ["busy"] if provisional else [],
+        "interference": {"seconds": 26.0, "cpus": 2, "other_cores": 1.7, "busy": provisional}})
+    points = tuple(p for p in (sweep_point("roofline_points", {"kernel": "copy", "intensity": 0.0, "gflops": 0.0,
+                                                               "gbs": 7.3}),) if p is not None)
+    m = Measurement(kind="sweep", name="roofline_points", points=points, roofline=roof)
+    lab = _lab(metric="roofline.ridge_point", unit="FLOP/B", name="roofline_points")
+    lines = reading_lines(read_lab(lab, LabPrediction(text="3", value=3.0, unit="FLOP/B"), LabResult.of(m)),
+                          "roofline_points", lang)
+    stamp = t("roof.provisional", lang, why="").split("(")[0].strip()
+    assert any("10" in line for line in lines)  # the prediction against the measured ridge
+    assert any(stamp in line for line in lines) is provisional

@@ -188,7 +188,9 @@ def test_a_hostile_lock_is_read_or_refused_and_its_differences_print_clean(
         _assert_clean(said.replace("\n", "⏎"), "lock error")
         assert "\n" not in said
         return
-    for difference in compare(lock, {"python": "3.11", "torch": "2.5"}):
+    from tutor.results.lock import EnvironmentLock, TorchPin
+
+    for difference in compare(lock, EnvironmentLock(python_version="3.11", torch=TorchPin(version="2.5"))):
         for text in (str(difference), *(str(v) for v in vars(difference).values())):
             shown = text.replace("\n", " ")
             _assert_clean(shown, "lock difference")

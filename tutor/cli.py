@@ -30,6 +30,7 @@ def build_parser(lang: Lang | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--telemetry", default="auto", metavar="BACKEND", help=t("cli.help.tutor.telemetry", lang))
     parser.add_argument("--telemetry-interval", type=float, default=1.0, metavar="S",
                         help=t("cli.help.tutor.telemetry_interval", lang))
+    parser.add_argument("--map", action="store_true", help=t("cli.help.tutor.map", lang))
     # the browser's door to a class (``tutor serve`` runs each tab's app with it): name and token first
     parser.add_argument("--class-login", action="store_true", help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.title.commands", lang))

@@ -59,6 +59,7 @@ def _lock_path(value: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     from tutor.doctor import LockError, run_doctor
+    from tutor.results.lock import LockRebuild
 
     if args.lock is not None:
         mode, lock_path = "write", _lock_path(args.lock)
@@ -85,9 +86,9 @@ def run(args: argparse.Namespace) -> int:
         lang = output_lang(args)
         print(report.render_text(lang=lang))
         if report.lock is not None and report.lock.written:
-            rebuild = report.lock.rebuild
-            print(t("doctor.cli.lock_written", lang, path=report.lock.path, requirements=rebuild.get("requirements"),
-                    dockerfile=rebuild.get("dockerfile"), image=rebuild.get("base_image")))
+            rebuild = report.lock.rebuild or LockRebuild()
+            print(t("doctor.cli.lock_written", lang, path=report.lock.path, requirements=rebuild.requirements,
+                    dockerfile=rebuild.dockerfile, image=rebuild.base_image))
     return report.exit_code
 
 

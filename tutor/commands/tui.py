@@ -61,6 +61,7 @@ def run_tui(args: argparse.Namespace) -> int:
         telemetry=args.telemetry,
         telemetry_interval=args.telemetry_interval,
         login=login,
+        resume=not getattr(args, "map", False),
     )
     try:
         app.run()

@@ -3,14 +3,16 @@
 ``tutor doctor --lock`` writes both beside the lock (``<lock>.requirements.txt`` and ``<lock>.Dockerfile``). The
 torch pin names its build (``2.13.0+cpu``, ``2.7.0+cu128``) and the index that serves it; every key package the lock
 records is pinned with ``==``. The Dockerfile starts from an official image: ``pytorch/pytorch`` with the locked
-CUDA and cuDNN for a CUDA build, ``python:<major.minor>-slim`` for a CPU build. Pure functions of the lock's dict.
+CUDA and cuDNN for a CUDA build, ``python:<major.minor>-slim`` for a CPU build. Pure functions of the
+:class:`~tutor.results.lock.EnvironmentLock`.
 """
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+
+from tutor.results.lock import EnvironmentLock, LockRebuild
 
 PYTORCH_INDEX = "https://download.pytorch.org/whl"
 
@@ -21,49 +23,48 @@ def rebuild_paths(lock_path: Path) -> tuple[Path, Path]:
     return lock_path.with_name(stem + ".requirements.txt"), lock_path.with_name(stem + ".Dockerfile")
 
 
-def torch_build(lock: dict[str, Any]) -> tuple[str | None, str | None]:
+def torch_build(lock: EnvironmentLock) -> tuple[str | None, str | None]:
     """``(torch pin, index URL)``: the exact version with its build tag, and the index serving that build.
 
     ``+cpu`` and ``+cuXYZ`` builds come from download.pytorch.org; a plain version with CUDA is PyPI's default
     Linux wheel (its CUDA build is the one PyTorch's index calls ``cu<cuda>``, named for the record); a plain CPU
     version (macOS, Windows) is PyPI's.
     """
-    torch = lock.get("torch") if isinstance(lock.get("torch"), dict) else {}
-    version = torch.get("version") if isinstance(torch, dict) else None
-    if not isinstance(version, str) or not version:
+    version = lock.torch.version
+    if not version:
         return None, None
     local = version.partition("+")[2]
     if local == "cpu" or re.fullmatch(r"cu\d+|rocm[\d.]+", local):
         return version, f"{PYTORCH_INDEX}/{local}"
-    cuda = torch.get("cuda") if isinstance(torch, dict) else None
-    if isinstance(cuda, str) and re.fullmatch(r"\d+\.\d+", cuda):
+    cuda = lock.torch.cuda
+    if cuda is not None and re.fullmatch(r"\d+\.\d+", cuda):
         return version, f"{PYTORCH_INDEX}/cu{cuda.replace('.', '')}"
     return version, None
 
 
-def pins(lock: dict[str, Any]) -> dict[str, str]:
+def pins(lock: EnvironmentLock) -> dict[str, str]:
     """Every package the lock records with a version, as ``name -> version`` (torch with its build tag)."""
-    packages = lock.get("packages") if isinstance(lock.get("packages"), dict) else {}
-    out = {str(k): str(v) for k, v in (packages or {}).items() if isinstance(v, str) and v}
+    out = {name: version for name, version in (lock.packages or {}).items() if version}
     torch, _index = torch_build(lock)
     if torch:
         out["torch"] = torch
     return dict(sorted(out.items(), key=lambda kv: kv[0].lower()))
 
 
-def _python(lock: dict[str, Any]) -> str:
-    python = lock.get("python") if isinstance(lock.get("python"), dict) else {}
-    version = str((python or {}).get("version") or "")
-    return version
+def _python(lock: EnvironmentLock) -> str:
+    return lock.python_version or ""
 
 
-def requirements_text(lock: dict[str, Any]) -> str:
+def _written(lock: EnvironmentLock) -> str:
+    return f"{lock.written_by or 'gpu-tutor'} on {lock.created_at or '?'}"
+
+
+def requirements_text(lock: EnvironmentLock) -> str:
     """The requirements file: one ``name==version`` per pinned package, the torch index first."""
     torch, index = torch_build(lock)
-    platform = lock.get("platform") if isinstance(lock.get("platform"), dict) else {}
-    system = f"{(platform or {}).get('system', '?')} {(platform or {}).get('machine', '?')}"
+    system = f"{lock.system or '?'} {lock.machine or '?'}"
     lines = [
-        f"# Rebuilds the environment locked by {lock.get('written_by', 'gpu-tutor')} on {lock.get('created_at', '?')}",
+        f"# Rebuilds the environment locked by {_written(lock)}",
         f"# (Python {_python(lock) or '?'}, {system}).",
         "#   python -m venv .venv && .venv/bin/pip install -r THIS_FILE",
         "#   .venv/bin/pip install <your gpu-tutor checkout>  # then: tutor doctor --check-lock <the lock>",
@@ -77,28 +78,27 @@ def requirements_text(lock: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def base_image(lock: dict[str, Any]) -> str:
+def base_image(lock: EnvironmentLock) -> str:
     """The official image the Dockerfile starts from."""
-    torch = lock.get("torch") if isinstance(lock.get("torch"), dict) else {}
-    cuda = (torch or {}).get("cuda")
+    cuda = lock.torch.cuda
     version, _index = torch_build(lock)
-    if isinstance(cuda, str) and version:
-        cudnn = (torch or {}).get("cudnn")
+    if cuda is not None and version:
+        cudnn = lock.torch.cudnn
         major = 9
-        if isinstance(cudnn, int) and cudnn > 0:
+        if cudnn is not None and cudnn > 0:
             major = cudnn // 10000 if cudnn >= 10000 else cudnn // 1000
         return f"pytorch/pytorch:{version.partition('+')[0]}-cuda{cuda}-cudnn{major}-runtime"
     python = ".".join(_python(lock).split(".")[:2]) or "3"
     return f"python:{python}-slim"
 
 
-def dockerfile_text(lock: dict[str, Any], requirements_name: str, lock_name: str) -> str:
+def dockerfile_text(lock: EnvironmentLock, requirements_name: str, lock_name: str) -> str:
     """A Dockerfile on :func:`base_image` that installs the requirements and carries the lock to check against."""
     image = base_image(lock)
     gpu = image.startswith("pytorch/")
     run = "docker run --gpus all" if gpu else "docker run"
     lines = [
-        f"# Rebuilds the environment locked by {lock.get('written_by', 'gpu-tutor')} on {lock.get('created_at', '?')}.",
+        f"# Rebuilds the environment locked by {_written(lock)}.",
         "# Build from the folder that holds this file, the requirements and the lock:",
         f"#   docker build -f {lock_name.removesuffix('.json')}.Dockerfile -t gpu-tutor-env .",
         "# then install gpu-tutor from your checkout inside it and check the lock:",
@@ -117,18 +117,19 @@ def dockerfile_text(lock: dict[str, Any], requirements_name: str, lock_name: str
     return "\n".join(lines) + "\n"
 
 
-def write_rebuild(lock_path: Path, lock: dict[str, Any]) -> dict[str, Any]:
-    """Write the requirements file and the Dockerfile beside ``lock_path``; what they hold, JSON-ready."""
+def write_rebuild(lock_path: Path, lock: EnvironmentLock) -> LockRebuild:
+    """Write the requirements file and the Dockerfile beside ``lock_path``; what they hold."""
     requirements, dockerfile = rebuild_paths(lock_path)
     _atomic(requirements, requirements_text(lock))
     _atomic(dockerfile, dockerfile_text(lock, requirements.name, lock_path.name))
     return rebuild_summary(lock, requirements, dockerfile)
 
 
-def rebuild_summary(lock: dict[str, Any], requirements: Path, dockerfile: Path) -> dict[str, Any]:
+def rebuild_summary(lock: EnvironmentLock, requirements: Path, dockerfile: Path) -> LockRebuild:
+    """What the rebuild files written for ``lock`` at these paths hold."""
     torch, index = torch_build(lock)
-    return {"requirements": str(requirements), "dockerfile": str(dockerfile), "torch": torch, "index_url": index,
-            "base_image": base_image(lock), "pins": pins(lock)}
+    return LockRebuild(requirements=str(requirements), dockerfile=str(dockerfile), torch=torch, index_url=index,
+                       base_image=base_image(lock), pins=pins(lock))
 
 
 def _atomic(path: Path, text: str) -> None:
@@ -138,16 +139,15 @@ def _atomic(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def pins_text(rebuild: dict[str, Any], most: int = 4) -> str:
+def pins_text(rebuild: LockRebuild, most: int = 4) -> str:
     """``torch 2.13.0+cpu (https://…/cpu), numpy 2.3.1, … and N more``: what a lock pins, for one line.
 
-    ``rebuild`` may come from a lock file on disk, so every value is cleaned to one plain line."""
+    ``rebuild`` may come from a lock file on disk or a stored row, so every value is cleaned to one plain line."""
     from tutor.untrusted import clean_line
 
-    raw = rebuild.get("pins") if isinstance(rebuild.get("pins"), dict) else {}
-    items = [(clean_line(str(k))[:60], clean_line(str(v))[:40]) for k, v in (raw or {}).items()]
+    items = [(clean_line(str(k))[:60], clean_line(str(v))[:40]) for k, v in rebuild.pins.items()]
     torch = next((v for k, v in items if k == "torch"), None)
-    index = rebuild.get("index_url")
+    index = rebuild.index_url
     parts = []
     if torch:
         parts.append(f"torch {torch}" + (f" ({clean_line(str(index))[:80]})" if index else ""))
@@ -173,20 +173,3 @@ def age_text(ts: float | None, lang: str, now: float | None = None) -> str:
     if seconds < 36 * 3600:
         return f"{seconds / 3600:.0f} h"
     return f"{seconds / 86400:.0f} d"
-
-
-def clean_rebuild(found: Any) -> dict[str, Any]:
-    """The ``rebuild`` part of a lock read from disk, reduced to its known fields as plain one-line text."""
-    from tutor.untrusted import clean_line
-
-    if not isinstance(found, dict):
-        return {}
-    out: dict[str, Any] = {}
-    for key in ("requirements", "dockerfile", "torch", "index_url", "base_image"):
-        value = found.get(key)
-        if isinstance(value, str):
-            out[key] = clean_line(value)[:300]
-    raw = found.get("pins")
-    if isinstance(raw, dict):
-        out["pins"] = {clean_line(str(k))[:80]: clean_line(str(v))[:80] for k, v in list(raw.items())[:500]}
-    return out

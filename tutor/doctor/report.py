@@ -15,10 +15,12 @@ from typing import Any, Literal
 
 from tutor.doctor.checks import Check, Status, run_checks
 from tutor.doctor.lock import Difference, LockError, compare, current_lock, read_lock, write_lock
-from tutor.doctor.rebuild import age_text, clean_rebuild, pins_text, rebuild_paths, rebuild_summary, write_rebuild
+from tutor.doctor.rebuild import age_text, pins_text, rebuild_paths, rebuild_summary, write_rebuild
 from tutor.doctor.view import EnvironmentView, gather
 from tutor.i18n import as_lang, numbers, t
 from tutor.i18n.message import Message, Param
+from tutor.results.lock import EnvironmentLock, LockRebuild
+from tutor.results.wire import JsonObject
 from tutor.untrusted import clean_line
 
 REPORT_SCHEMA = "gpu-tutor/doctor/v1"
@@ -41,15 +43,16 @@ class LockResult:
     lock_id: str | None = None
     """The lock's own id (a later run that compares names the lock it compared with)."""
     locked_ts: float | None = None
-    rebuild: dict[str, Any] = field(default_factory=dict)
-    """What rebuilds the locked environment: requirements and Dockerfile paths, the torch build, its index, pins."""
+    rebuild: LockRebuild | None = None
+    """What rebuilds the locked environment: requirements and Dockerfile paths, the torch build, its index, pins
+    (None when the lock read says nothing of it)."""
 
     @property
     def matches(self) -> bool | None:
         """True/False once compared or written; None when the lock could not be read."""
         return None if self.error is not None else not self.differences
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "path": str(self.path),
             "mode": self.mode,
@@ -59,8 +62,41 @@ class LockResult:
             "differences": [d.to_json() for d in self.differences],
             "lock_id": self.lock_id,
             "locked_ts": self.locked_ts,
-            "rebuild": self.rebuild,
+            "rebuild": self.rebuild.to_json() if self.rebuild is not None else {},
         }
+
+
+@dataclass(frozen=True)
+class StackFingerprint:
+    """What identifies this machine's stack; the same fields give the same :attr:`id` (a short hash of them)."""
+
+    id: str
+    device_kind: str
+    """``cuda`` when torch can run a kernel on the GPU, else ``cpu``."""
+    device: str
+    gpus: tuple[str, ...]
+    compute_capabilities: tuple[str | None, ...]
+    driver: str | None
+    torch: str | None
+    torch_cuda: str | None
+    cudnn: int | None
+    python: str
+    platform: str
+    wsl: bool
+    container: bool
+
+    @classmethod
+    def of(cls, fields: JsonObject) -> StackFingerprint:
+        """The fingerprint of ``fields`` (every field but the id, JSON-ready), hashed as it always was."""
+        digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
+        return cls(id=digest, **{**fields, "gpus": tuple(fields["gpus"]),
+                                 "compute_capabilities": tuple(fields["compute_capabilities"])})
+
+    def to_json(self) -> JsonObject:
+        return {"id": self.id, "device_kind": self.device_kind, "device": self.device, "gpus": list(self.gpus),
+                "compute_capabilities": list(self.compute_capabilities), "driver": self.driver, "torch": self.torch,
+                "torch_cuda": self.torch_cuda, "cudnn": self.cudnn, "python": self.python, "platform": self.platform,
+                "wsl": self.wsl, "container": self.container}
 
 
 @dataclass(frozen=True)
@@ -68,11 +104,11 @@ class DoctorReport:
     """One run of the doctor. ``passed`` when no check failed; :meth:`to_json` is the ``--json`` document."""
 
     checks: tuple[Check, ...]
-    fingerprint: dict[str, Any]
+    fingerprint: StackFingerprint
     view: EnvironmentView
     lock: LockResult | None = None
     seconds: float = 0.0
-    current_lock: dict[str, Any] = field(default_factory=dict)
+    current_lock: EnvironmentLock = field(default_factory=EnvironmentLock)
 
     @property
     def passed(self) -> bool:
@@ -101,7 +137,7 @@ class DoctorReport:
             return t("doctor.headline.gpu_usable" if usable else "doctor.headline.gpu_unusable", code, names=names)
         return t("doctor.headline.no_driver" if v.gpu_present else "doctor.headline.cpu", code)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         counts = self.counts()
         return {
             "schema": REPORT_SCHEMA,
@@ -110,7 +146,7 @@ class DoctorReport:
             "summary": counts,
             "seconds": round(self.seconds, 3),
             "checks": [c.to_json() for c in self.checks],
-            "fingerprint": self.fingerprint,
+            "fingerprint": self.fingerprint.to_json(),
             "lock": self.lock.to_json() if self.lock else None,
             # which process ran it: C0 asks for a check in a later process than the one that wrote the lock
             "process": {"pid": os.getpid(), "python": sys.executable, "prefix": sys.prefix},
@@ -157,12 +193,12 @@ def _wrap(text: str, width: int, first: str, rest: str) -> list[str]:
     )
 
 
-def fingerprint(view: EnvironmentView) -> dict[str, Any]:
+def fingerprint(view: EnvironmentView) -> StackFingerprint:
     """What identifies this machine's stack: the same fields give the same ``id`` (a short hash)."""
     t = view.torch
     gpus = [g.name for g in view.gpus]
     usable = t.cuda_available and (view.kernel_probe is None or view.kernel_probe.ok)
-    fields: dict[str, Any] = {
+    fields: JsonObject = {
         "device_kind": "cuda" if usable else "cpu",
         "device": gpus[0] if usable and gpus else (view.cpu_name or view.machine),
         "gpus": gpus,
@@ -176,11 +212,10 @@ def fingerprint(view: EnvironmentView) -> dict[str, Any]:
         "wsl": view.is_wsl,
         "container": view.in_container,
     }
-    digest = hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
-    return {"id": digest, **fields}
+    return StackFingerprint.of(fields)
 
 
-def record_doctor_run(store: Any, report: DoctorReport) -> dict[str, Any]:
+def record_doctor_run(store: Any, report: DoctorReport) -> JsonObject:
     """Store ``report`` as C0 evidence in ``store`` (any progress store); returns the ``--json`` document stored."""
     document = report.to_json()
     store.record_doctor_run(passed=report.passed, report=document,
@@ -224,17 +259,17 @@ def run_doctor(
     )
 
 
-def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[LockResult | None, Check]:
+def _lock_step(mode: LockMode, path: Path, current: EnvironmentLock) -> tuple[LockResult | None, Check]:
     if mode == "write":
         requirements, dockerfile = rebuild_paths(path)
-        current = {**current, "rebuild": rebuild_summary(current, requirements, dockerfile)}
+        current = current.with_rebuild(rebuild_summary(current, requirements, dockerfile))
         write_lock(path, current)
         rebuild = write_rebuild(path, current)
         pinned = pins_text(rebuild)
-        return LockResult(path, mode, written=True, lock_id=current.get("lock_id"),
-                          locked_ts=current.get("created_ts"), rebuild=rebuild), Check(
+        return LockResult(path, mode, written=True, lock_id=current.lock_id,
+                          locked_ts=current.created_ts, rebuild=rebuild), Check(
             "lock", "ok", Message.of("doctor.lock.wrote", path=str(path), pinned=pinned, requirements=str(requirements),
-                                     dockerfile=str(dockerfile), image=str(rebuild["base_image"])))
+                                     dockerfile=str(dockerfile), image=str(rebuild.base_image)))
     if mode == "auto" and not path.exists():
         return None, Check("lock", "skip", Message.of("doctor.lock.none", path=str(path)),
                            Message.of("doctor.lock.none_fix"))
@@ -247,13 +282,12 @@ def _lock_step(mode: LockMode, path: Path, current: dict[str, Any]) -> tuple[Loc
             "lock", "warn", exc.said,
             Message.of("doctor.lock.rewrite"))
     diffs = tuple(compare(locked, current))
-    locked_rebuild = clean_rebuild(locked.get("rebuild"))
-    lock_id = locked.get("lock_id") if isinstance(locked.get("lock_id"), str) else None
-    ts = locked.get("created_ts")
-    locked_ts = float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+    locked_rebuild = locked.rebuild
+    lock_id = locked.lock_id
+    locked_ts = float(locked.created_ts) if locked.created_ts is not None else None
     result = LockResult(path, mode, differences=diffs, lock_id=clean_line(lock_id)[:40] if lock_id else None,
                         locked_ts=locked_ts, rebuild=locked_rebuild)
-    created = clean_line(str(locked.get("created_at")))[:40] if locked.get("created_at") else None
+    created = clean_line(locked.created_at)[:40] if locked.created_at else None
     age: Param = Message.of("doctor.lock.age", age=age_text(locked_ts, "en")) if locked_ts else ""
     written: Param = (Message.of("doctor.lock.written", created=created, age=age) if created
                       else Message.of("doctor.lock.undated", age=age))

@@ -26,7 +26,7 @@ from typing import Any
 from tutor.content import Lab
 from tutor.i18n import Lang, format_bytes, format_number, t
 from tutor.progress.rows import LabPrediction, LabResult
-from tutor.results import Interference, SweepPoint
+from tutor.results import Interference, RooflineReference, SweepPoint
 from tutor.untrusted import clean_line
 
 #: A point whose own repeats spread more than this is flagged (the number exercises' full-marks tolerance).
@@ -59,6 +59,8 @@ class LabReading:
     dram_vs_roof: tuple[float, float, float, float] | None = None
     """For the working-set sweep: ``(x, gbs, roof_gbs, margin)`` of its largest point past the last-level cache
     against the machine's roof (the same copy kernel), or None."""
+    roof: RooflineReference | None = None
+    """The roof this run measured or was read against (its provisional stamp is part of the reading)."""
 
     @property
     def ratio(self) -> float | None:
@@ -166,8 +168,9 @@ def read_lab(lab: Lab, prediction: LabPrediction | None, result: LabResult) -> L
             assert last.x is not None and last.y is not None
             margin = _margin(_cv(last), roof.bandwidth_cv, 0.05)
             dram_vs_roof = (last.x, last.y, roof.peak_bandwidth_gbs, margin)
+    roof_used = result.roofline or (m.roofline if m is not None else None)
     return LabReading(predicted=predicted, measured=measured, unit=lab.prediction_unit, flags=tuple(flags),
-                      spread=spread, interference=interference, dram_vs_roof=dram_vs_roof)
+                      spread=spread, interference=interference, dram_vs_roof=dram_vs_roof, roof=roof_used)
 
 
 def _x_text(sweep: str, x: float, lang: Lang) -> str:
@@ -181,9 +184,15 @@ def _figure(value: float, lang: Lang) -> str:
     return format_number(value, lang, ",.0f" if abs(value) >= 100 else ".3g")
 
 
+def _series_text(series: str, lang: Lang) -> str:
+    """A flagged point's series as the reading names it: the engine's one-series default (``measured``) in the
+    learner's words; a named series (``python``, ``numpy``, a kernel) as the plain name it is."""
+    return t("lab.series.measured", lang) if series == "measured" else clean_line(series)
+
+
 def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
     """The reading in ``lang``: one line each (Markdown-safe plain text; numbers in the locale's format)."""
-    from tutor.practice.roof_stamp import interference_text
+    from tutor.practice.roof_stamp import interference_text, provisional_text
 
     lines = []
     unit = clean_line(reading.unit or "")  # a pack's text: one line, no control characters
@@ -195,10 +204,14 @@ def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
     elif reading.predicted is not None:
         lines.append(t("lab.read.no_figure", lang, predicted=_figure(reading.predicted, lang),
                        unit=unit))
+    provisional = provisional_text(reading.roof, lang) if reading.roof is not None else None
+    if provisional:
+        lines.append(provisional)
     for flag in reading.flags:
         where = _x_text(sweep, flag.x, lang)
+        series = _series_text(flag.series, lang)
         if flag.code == "faster_when_bigger":
-            lines.append(t("lab.read.faster_when_bigger", lang, where=where, series=flag.series,
+            lines.append(t("lab.read.faster_when_bigger", lang, where=where, series=series,
                            smaller=_x_text(sweep, flag.figures["smaller_x"], lang),
                            by=format_number(flag.figures["faster_by"], lang, ".2f")))
         elif flag.code == "above_roof":
@@ -206,7 +219,7 @@ def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
                            gbs=format_number(flag.figures["gbs"], lang, ",.1f"),
                            roof=format_number(flag.figures["roof_gbs"], lang, ",.1f")))
         elif flag.code == "noisy":
-            lines.append(t("lab.read.noisy", lang, where=where, series=flag.series,
+            lines.append(t("lab.read.noisy", lang, where=where, series=series,
                            cv=format_number(flag.figures["cv"], lang, ".0%")))
     if reading.dram_vs_roof is not None:
         x, gbs, roof, margin = reading.dram_vs_roof

@@ -26,6 +26,7 @@ from tutor.practice.labs import LabRunner
 from tutor.practice.runner import AttemptFailed, ExerciseRunner, MeasureFn, OnProgress
 from tutor.progress import StoreBase
 from tutor.progress.passes import ExerciseStatus, exercise_status
+from tutor.progress.place import Place
 from tutor.progress.rows import Attempt
 from tutor.results import ResultError, RooflineReference
 
@@ -120,6 +121,29 @@ class Session:
             save_lang(lang)
         else:
             self._save_lang(lang)
+
+    # -- where the learner was ---------------------------------------------------------------------------------
+
+    def save_place(self, place: Place | None) -> None:
+        """Remember the lesson section, exercise or lab on screen (None: the map) for the next start. A bookmark,
+        not evidence: a store that cannot write it (a class not yet upgraded, a full disk) loses only that."""
+        from tutor.progress.store_errors import StoreError
+
+        if self._store is None:
+            return
+        with contextlib.suppress(StoreError):
+            self._store.save_place(place)
+
+    def last_place(self) -> Place | None:
+        """Where the learner was when the app last showed a lesson, an exercise or a lab (None: the map)."""
+        from tutor.progress.store_errors import StoreError
+
+        if self._store is None:
+            return None
+        try:
+            return self._store.last_place()
+        except StoreError:
+            return None
 
     # -- the measurement process -------------------------------------------------------------------------------
 

@@ -164,7 +164,7 @@ def stack_condition(doctor_runs: Sequence[DoctorRun], env_matches: bool | None =
         return Condition("stack", title, False,
                          _both("c0.stack.no_rebuild", run=str(w.id), at=when(w_at)), w_at, refs)
     refs.update(pins=dict(rebuild.pins), requirements=rebuild.requirements, dockerfile=rebuild.dockerfile)
-    pinned = pins_text(rebuild.to_json())
+    pinned = pins_text(rebuild)
     head = _both("c0.stack.head", run=str(w.id), age=age_text(w_at, "en", now), at=when(w_at),
                  pins=pinned, requirements=str(rebuild.requirements), dockerfile=str(rebuild.dockerfile))
     checks = [r for r in doctor_runs if r.id > w.id and r.lock is not None and not r.lock.written

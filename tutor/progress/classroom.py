@@ -33,8 +33,8 @@ from tutor.progress.postgres import (
     pin_search_path,
     schema_writers,
 )
-from tutor.progress.schema import LEARNER_RIGHTS, tables_with_id
-from tutor.progress.store import TABLES, StoreError
+from tutor.progress.schema import LEARNER_RIGHTS, LEARNER_WRITES, tables_with_id
+from tutor.progress.store import StoreError
 from tutor.progress.store_errors import StoreDenied
 
 __all__ = [
@@ -75,7 +75,7 @@ __all__ = [
 LEARNER_ROLE = "tutor_learner"
 INSTRUCTOR_ROLE = "tutor_instructor"
 #: The tables a learner writes (their own rows) and those they may only read (their own rows).
-_WRITABLE = TABLES
+_WRITABLE = LEARNER_WRITES
 _READABLE = ("store_recoveries", "quarantined_rows")
 #: What a learner may do to their own rows, column by column (see :data:`tutor.progress.schema.LEARNER_RIGHTS`),
 #: and the tables whose ``id`` is an identity column.

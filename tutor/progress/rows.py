@@ -23,6 +23,7 @@ from tutor.grading.verdict import Prediction, ResolvedTruth
 from tutor.i18n import Lang, format_number
 from tutor.i18n.message import Message
 from tutor.results import BenchReport, Device, Measurement, ResultError, RooflineReference
+from tutor.results.lock import LockRebuild
 from tutor.results.reading import Reader, expected
 
 __all__ = ["ENTRY_SCHEMA", "LEARNER_FIELDS", "PASS_SCORE", "SECTIONS", "Attempt", "BenchRun", "DoctorRun",
@@ -205,33 +206,6 @@ def _where(data: Any, noun: str = "attempt") -> str:
 
 
 # -- doctor runs ------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class LockRebuild:
-    """What rebuilds a locked environment, as a ``tutor doctor --lock`` run recorded it."""
-
-    requirements: str | None = None
-    dockerfile: str | None = None
-    torch: str | None = None
-    index_url: str | None = None
-    base_image: str | None = None
-    pins: Mapping[str, str] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {k: getattr(self, k) for k in ("requirements", "dockerfile", "torch", "index_url",
-                                                             "base_image") if getattr(self, k) is not None}
-        if self.pins:
-            out["pins"] = dict(self.pins)
-        return out
-
-    @classmethod
-    def from_json(cls, data: Any, where: str) -> LockRebuild:
-        r = Reader(data, where)
-        pins = r.mapping("pins")
-        return cls(requirements=r.opt_text("requirements"), dockerfile=r.opt_text("dockerfile"),
-                   torch=r.opt_text("torch"), index_url=r.opt_text("index_url"), base_image=r.opt_text("base_image"),
-                   pins={str(k): str(v) for k, v in pins.items()})
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from typing import Literal
 __all__ = [
     "COLUMNS",
     "LEARNER_RIGHTS",
+    "LEARNER_WRITES",
     "MAX_TIMESTAMP",
     "ROW_RULES",
     "SPEC",
@@ -170,6 +171,12 @@ SPEC: tuple[Table, ...] = (
     ), since=2, rules_since=None),
     Table("quarantined_rows", (_ID, _text("source_table"), _text("row"), _ts("quarantined_at")),
           since=2, rules_since=None),
+    # Schema 3: where the learner was when the app last showed a lesson, an exercise or a lab (one row, ``slot``
+    # 'last'; per learner in a class), so the next start opens there. Not progress evidence: never exported.
+    Table("places", (
+        _text("slot"), _text("kind"), _text("lesson_id"), _text("item_id", nullable=True),
+        Column("pass", "integer", default="1", between=(1, 1000)), _ts("saved_at"),
+    ), primary_key=("slot",), since=3, rules_since=3),
 )
 _BY_NAME = {table.name: table for table in SPEC}
 
@@ -258,9 +265,14 @@ def _sqlite_v2() -> str:
     return ";\n".join(parts)
 
 
+def _sqlite_v3() -> str:
+    """Schema 3: the learner's last place, a new table born with its CHECKs."""
+    return ";\n".join(_sqlite_create(t, checks=True) for t in SPEC if t.since == 3)
+
+
 def sqlite_migrations() -> tuple[str, ...]:
     """Each entry migrates a SQLite store from version i to i + 1 (statements separated by ``;``)."""
-    return (_sqlite_v1(), _sqlite_v2())
+    return (_sqlite_v1(), _sqlite_v2(), _sqlite_v3())
 
 
 # -- PostgreSQL --------------------------------------------------------------------------------------------------
@@ -290,7 +302,7 @@ def _pg_step(version: int) -> str:
 def postgres_migrations() -> tuple[str, ...]:
     """The same versions in PostgreSQL's dialect, every table with its ``learner`` (``current_user``): new tables
     and indexes, then CHECK constraints (``<table>_rule_<i>``) added in place (PostgreSQL can add them)."""
-    return (_pg_step(1), _pg_step(2))
+    return (_pg_step(1), _pg_step(2), _pg_step(3))
 
 
 # -- PostgreSQL only: what a learner's role may write (tutor class init grants it; row-level security keys it) --
@@ -315,7 +327,11 @@ LEARNER_RIGHTS: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
     "doctor_runs": (("INSERT", ("passed", "lock_matches", "report", "created_at")), ("DELETE", ())),
     "store_recoveries": (("UPDATE", ("acknowledged_at",)),),
     "quarantined_rows": (),
+    "places": (("INSERT", ("slot", "kind", "lesson_id", "item_id", "pass", "saved_at")), ("DELETE", ())),
 }
+#: The tables a class's learner writes their own rows of (the learner's tables and their last place).
+LEARNER_WRITES: tuple[str, ...] = tuple(t.name for t in SPEC if any(r == "INSERT" for r, _ in LEARNER_RIGHTS[t.name]))
+
 assert set(LEARNER_RIGHTS) == set(_BY_NAME), "every table says what a learner may write to it"
 assert all(set(cols) <= set(_BY_NAME[t].column_names) - {"id"} for t, rights in LEARNER_RIGHTS.items()
            for _, cols in rights), "a learner's rights name the table's own columns, never its id"

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 from tutor import paths
 from tutor.progress.lease import MeasurementLease, local_lease
+from tutor.progress.place import Place
 from tutor.progress.rows import (
     Attempt,
     BenchRun,
@@ -196,6 +197,23 @@ class StoreBase:
         else:
             rows = self._query("SELECT lesson_id, section_id FROM sections_read WHERE lesson_id = ?", (lesson_id,))
         return {(r["lesson_id"], r["section_id"]) for r in rows}
+
+    # -- the learner's last place (schema 3) -------------------------------------------------------------------
+
+    def save_place(self, place: Place | None) -> None:
+        """Remember where the learner is (None: on the map, so the next start opens there)."""
+        with self.transaction() as conn:
+            conn.execute("DELETE FROM places WHERE slot = ?", ("last",))
+            if place is not None:
+                conn.execute(
+                    'INSERT INTO places (slot, kind, lesson_id, item_id, "pass", saved_at) VALUES (?, ?, ?, ?, ?, ?)',
+                    ("last", place.kind, place.lesson_id, place.item_id, place.pass_number, time.time()),
+                )
+
+    def last_place(self) -> Place | None:
+        """Where the learner was when the app last showed a lesson, an exercise or a lab (None: the map)."""
+        rows = self._query('SELECT kind, lesson_id, item_id, "pass" FROM places WHERE slot = ?', ("last",))
+        return Place.from_row(rows[0]) if rows else None
 
     # -- attempts ---------------------------------------------------------------------------------------------
 

@@ -16,13 +16,14 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from tutor.content import Course
 from tutor.i18n import Lang, t
 from tutor.practice.session import DoctorRunner, Session
 from tutor.progress import StoreBase
+from tutor.progress.place import Place
 from tutor.telemetry import TelemetrySnapshot
 from tutor.ui.course_source import CourseSource, merge
 from tutor.ui.keys import bindings, translate_bindings
@@ -30,6 +31,7 @@ from tutor.ui.layout import BREAKPOINTS
 from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson, ProgressChanged, WorkFailed
 from tutor.ui.palette import Command, CommandRegistry, LessonCommands
+from tutor.ui.place import KEEP, screen_place
 from tutor.ui.screens.course_map import CourseMapScreen
 from tutor.ui.screens.lesson import LessonScreen
 from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
@@ -69,6 +71,7 @@ class TutorApp(App[None]):
         login: Callable[[str, str], StoreBase] | None = None,
         measure_worker: MeasureWorker | None = None,
         doctor: DoctorRunner | None = None,
+        resume: bool = True,
     ) -> None:
         super().__init__()
         # A CourseSource is loaded by a worker after the map has drawn; until then the map shows what has loaded.
@@ -87,6 +90,10 @@ class TutorApp(App[None]):
         self.telemetry_interval = max(0.25, float(telemetry_interval))
         self.set_reactive(TutorApp.lang, lang)
         self.marks = CourseMarks.load(store) if store is not None else CourseMarks(frozenset(), {}, frozenset())
+        self.resume = resume
+        """Whether the start opens where the learner was (``tutor --map``: on the map)."""
+        self._resume_place: Place | None = None
+        """The place this start still has to open (once its lesson, exercise or lab has loaded)."""
 
     @property
     def store(self) -> StoreBase:
@@ -101,6 +108,7 @@ class TutorApp(App[None]):
     def on_mount(self) -> None:
         self.sub_title = t("app.subtitle", self.lang)
         self.screen_change_signal.subscribe(self, self._translate_keys)
+        self.screen_change_signal.subscribe(self, self._remember_place)
         if not self.logged_in:
             from tutor.ui.screens.login import LoginScreen
 
@@ -115,8 +123,12 @@ class TutorApp(App[None]):
         self._open_course()
 
     def _open_course(self) -> None:
+        # Read before the map is shown: showing it records the map as the place.
+        self._resume_place = self.session.last_place() if self.resume else None
         course_map = CourseMapScreen(self.session, self.marks)
         self.push_screen(course_map)
+        if self._resume_place is not None:
+            self.call_after_refresh(self._resume, self.course_loaded)
         if self.course_source is not None:
             course_map.show_loading((0, len(self.course_source.files)))
             self.call_after_refresh(self._load_course, self.course_source)
@@ -195,6 +207,8 @@ class TutorApp(App[None]):
         new_invalid = self.course.invalid[invalid_before:]
         finished = message.done >= message.total
         self.course_loaded = finished
+        if self._resume_place is not None:
+            self._resume(finished)
         for screen in self.screen_stack:
             if isinstance(screen, CourseMapScreen):
                 if not had_info and self.course.info is not None:
@@ -280,6 +294,51 @@ class TutorApp(App[None]):
 
         keys = screen_keys(self, screen, self.lang, in_class=self.session.in_class)
         self.push_screen(HelpScreen(keys, title))
+
+    # -- where the learner was: recorded as screens change, opened again on the next start ------------------------
+
+    def _remember_place(self, screen: Screen[Any]) -> None:
+        """Record the lesson section, exercise or lab now on screen (the map: no place); other screens (help,
+        progress, the notebook, an exercise's attempts) leave the place as it was."""
+        if self.logged_in and not isinstance(screen, ModalScreen):
+            place = screen_place(screen)
+            if place is not KEEP:
+                self.session.save_place(place)
+
+    def _resume(self, final: bool) -> None:
+        """Open the place this start resumes, over the map, once the course holds it. A place the course no longer
+        has (a pack removed, a file now invalid) leaves the map with a notice once the whole course has loaded; a
+        learner who has left the map in the meantime is not taken anywhere."""
+        place = self._resume_place
+        if place is None or not self.logged_in:
+            return
+        if not isinstance(self.screen, CourseMapScreen):
+            self._resume_place = None
+            return
+        opening = self._opening(place)
+        if opening is None and not final:
+            return  # perhaps in a part of the course not loaded yet
+        self._resume_place = None
+        if opening is None:
+            what = clean_line(place.lesson_id if place.kind == "lesson" else place.item_id)
+            self.notify(t("app.resume_gone", self.lang, place=what), severity="warning", timeout=10, markup=False)
+            return
+        self.post_message(opening)
+
+    def _opening(self, place: Place) -> Message | None:
+        """The message that opens ``place``, or None if the course does not hold it."""
+        course = self.course
+        if place.kind == "exercise":
+            known = place.item_id in course.exercises
+            return OpenExercise(place.item_id, pass_number=place.pass_number) if known and place.item_id else None
+        lesson = course.lessons.get(place.lesson_id)
+        if lesson is None:
+            return None
+        if place.kind == "lab":
+            known = any(lab.id == place.item_id for lab in lesson.labs)
+            return OpenLab(lesson.id, place.item_id) if known and place.item_id else None
+        sections = {s.id for s in lesson.sections}
+        return OpenLesson(lesson.id, place.item_id if place.item_id in sections else None)
 
     def action_toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "es" else "es"
@@ -498,16 +557,18 @@ def make_app(
     login: Callable[[str, str], StoreBase] | None = None,
     measure_worker: MeasureWorker | None = None,
     doctor: DoctorRunner | None = None,
+    resume: bool = True,
 ) -> TutorApp:
     """The one factory the CLI and the tests use; tests pass a replay telemetry backend and a temporary store.
 
     ``store=None`` with ``login(name, token) -> store`` opens a class's door first (``tutor serve``): nothing of
     the course is shown until the database accepts the learner. ``course`` is a loaded course, or a
     :class:`CourseSource` that the app loads after the map has drawn. ``measure_worker`` and ``doctor`` stand in
-    for the measurement process and the doctor (tests inject failing or slow ones)."""
+    for the measurement process and the doctor (tests inject failing or slow ones). ``resume=False``
+    (``tutor --map``) starts on the map instead of where the learner was."""
     if store is None and login is None:
         raise ValueError("make_app needs a store, or a login that gives one")
     return TutorApp(
         course=course, store=store, lang=lang, telemetry=telemetry, telemetry_interval=telemetry_interval,
-        login=login, measure_worker=measure_worker, doctor=doctor,
+        login=login, measure_worker=measure_worker, doctor=doctor, resume=resume,
     )

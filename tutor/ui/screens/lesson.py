@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from tutor.content import Lesson
 from tutor.i18n import Lang, t
 from tutor.practice.session import Session
+from tutor.progress.place import Place
 from tutor.ui.keys import bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.marks import CourseMarks
@@ -103,6 +104,13 @@ class LessonScreen(TutorScreen[None]):
         self.query_one("#lesson-main", VerticalScroll).scroll_home(animate=False)
         self.sub_title = clean_line(section.title.get(lang))
         self._await_rendered(done, key)
+        if self.is_current:  # the section being read is the learner's place (a redraw behind another screen is not)
+            self.session.save_place(self.place)
+
+    @property
+    def place(self) -> Place:
+        """The lesson and the section on screen: where the next start opens if the learner leaves from here."""
+        return Place("lesson", self.lesson.id, self.lesson.sections[self.section_index].id)
 
     @work(exclusive=True, group="lesson-section")
     async def _await_rendered(self, done: Any, key: tuple[str, str]) -> None:
