@@ -42,15 +42,20 @@ def _app(tmp_path: Path, shots: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[
     return app, ran
 
 
+#: The word a parsed ``@click`` would make clickable is "Pick", 4 cells wide: a click every 4th column of a line's
+#: first ``width`` columns lands on it wherever it starts in columns 0 to ``width`` - 2.
+PICK_CELLS = 4
+
+
 async def _click_along(pilot: Any, widget: Any, rows: int = 1, width: int = 14) -> None:
     """Click the start of the first ``rows`` lines of ``widget``: where "Pick" would be if the markup had been
-    parsed (the pack text starts each line)."""
+    parsed (the pack text starts each line, after at most a mark or a tree guide)."""
     region = widget.content_region
     if region.width == 0 or region.height == 0:
         return
     screen = pilot.app.screen.size.region
     for y in range(min(rows, region.height)):
-        for x in range(0, min(width, region.width), 2):
+        for x in range(0, min(width, region.width), PICK_CELLS):
             if screen.contains(region.x + x, region.y + y):
                 await pilot.click(offset=(region.x + x, region.y + y))
 
