@@ -45,7 +45,7 @@ bench: $(STAMP)
 # Mutation testing of grading, theory, the progress rules and the timing harness ([tool.mutmut] in pyproject.toml;
 # the survivors and why each is left are in README's development section). Niced: it keeps the cores busy.
 mutants: $(STAMP)
-	nice -n 19 $(BIN)/mutmut run --max-children 2
+	nice -n 19 $(BIN)/mutmut run --max-children 1
 	$(BIN)/mutmut results
 
 clean:
