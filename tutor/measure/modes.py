@@ -25,13 +25,23 @@ class TransformerConfig:
     mlp: str = "gelu"
     max_seq_len: int = 512
     tied_embeddings: bool = True
+    sliding_window: int | None = None
+    """Tokens each layer attends to and caches (Mistral-7B-v0.1: 4096); None: every token."""
 
     @property
     def head_dim(self) -> int:
         return self.hidden // self.heads
 
+    @property
+    def cache_len(self) -> int:
+        """Tokens the KV cache holds per layer: ``max_seq_len``, or at most ``sliding_window``."""
+        return self.max_seq_len if self.sliding_window is None else min(self.max_seq_len, self.sliding_window)
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        fields = asdict(self)
+        if fields["sliding_window"] is None:  # the configs without one read as they always did
+            del fields["sliding_window"]
+        return fields
 
 
 @dataclass(frozen=True)

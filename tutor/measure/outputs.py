@@ -220,7 +220,7 @@ def _slots(op: str, name: str | None, params: Mapping[str, Any], mode: str | Non
     slots: dict[str, Callable[[], Collection[str] | None]] = {
         "dtype": lambda: ROOF_DTYPES,
         "param": lambda: tuple(k for k, v in params.items() if isinstance(v, int | float)),
-        "part": lambda: ("weights", "kv_cache", "weights_grads_adam", "activations", "total"),
+        "part": lambda: ("weights", "kv_cache", "prefill_working", "weights_grads_adam", "activations", "total"),
     }
     if op == "decode":
         big = _DECODE_MODE_BIG_BATCH.get(mode or "quick", 8)

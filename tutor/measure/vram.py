@@ -67,29 +67,37 @@ class LiveStorageTracker(TorchDispatchMode):
 def preset_config(preset: formulas.ModelPreset, seq_len: int) -> TransformerConfig:
     return TransformerConfig(vocab=preset.vocab, hidden=preset.hidden, layers=preset.layers, heads=preset.heads,
                              kv_heads=preset.kv_heads, intermediate=preset.intermediate, mlp=preset.mlp,
-                             max_seq_len=seq_len, tied_embeddings=preset.tied_embeddings)
+                             max_seq_len=seq_len, tied_embeddings=preset.tied_embeddings,
+                             sliding_window=preset.sliding_window)
 
 
-def small_config(preset: formulas.ModelPreset, seq_len: int) -> TransformerConfig:
-    """The preset narrowed 16× and cut to 2 layers, keeping its GQA ratio, MLP kind and tying."""
+def small_config(preset: formulas.ModelPreset, seq_len: int, full_seq_len: int | None = None) -> TransformerConfig:
+    """The preset narrowed 16× and cut to 2 layers, keeping its GQA ratio, MLP kind and tying; a sliding window
+    that binds at ``full_seq_len`` tokens is scaled with the sequence (4096 of 8192 → 64 of 128), so the small run
+    keeps the same share of its tokens in the cache as the full one."""
     heads = max(1, preset.heads // 8)
     kv_heads = max(1, preset.kv_heads * heads // preset.heads)
     head_dim = max(8, preset.hidden // 16 // heads)
+    full = seq_len if full_seq_len is None else full_seq_len
+    window = preset.sliding_window
+    small_window = None if window is None or window >= full else max(1, -(-window * seq_len // full))
     return TransformerConfig(vocab=min(preset.vocab, 4096), hidden=heads * head_dim, layers=2, heads=heads,
                              kv_heads=kv_heads, intermediate=max(16, preset.intermediate // 16), mlp=preset.mlp,
-                             max_seq_len=seq_len, tied_embeddings=preset.tied_embeddings)
+                             max_seq_len=seq_len, tied_embeddings=preset.tied_embeddings, sliding_window=small_window)
 
 
 def formula_bytes(
     cfg: TransformerConfig, n: float, mode: str, batch: int, seq_len: int, dtype: str,
-    sliding_window: int | None = None,
 ) -> dict[str, float]:
-    """The lesson's formula, by component (a sliding-window preset caches min(seq_len, window) tokens a layer)."""
+    """The lesson's formula, by component, for what this module's run holds (a sliding-window config caches
+    min(seq_len, window) tokens a layer; the inference run is a prefill of the whole prompt with naive attention,
+    so it also holds :func:`tutor.theory.formulas.prefill_working_bytes`)."""
     if mode == "inference":
         parts = {
             "weights": formulas.weights_bytes(n, dtype),
             "kv_cache": formulas.kv_cache_bytes(cfg.layers, cfg.kv_heads, cfg.head_dim, seq_len, batch, dtype,
-                                                sliding_window),
+                                                cfg.sliding_window),
+            "prefill_working": formulas.prefill_working_bytes(batch, cfg.heads, seq_len, cfg.vocab, dtype),
         }
     else:
         parts = {
@@ -135,7 +143,7 @@ def measure_vram(device: str, p: dict[str, Any], should_cancel: CancelCheck | No
     mode, batch, seq_len, dtype = p["mode"], p["batch"], p["seq_len"], p["dtype"]
     capacity = p["capacity_gb"] * formulas.GB
     full_cfg = preset_config(preset, seq_len)
-    formula_full = formula_bytes(full_cfg, preset.n_params, mode, batch, seq_len, dtype, preset.sliding_window)
+    formula_full = formula_bytes(full_cfg, preset.n_params, mode, batch, seq_len, dtype)
     base = {"preset": preset.key, "display": preset.display, "mode": mode, "dtype": dtype, "batch": batch,
             "seq_len": seq_len, "capacity_gb": p["capacity_gb"], "formula_bytes": formula_full,
             "formula_gb": formula_full["total"] / formulas.GB,
@@ -148,7 +156,7 @@ def measure_vram(device: str, p: dict[str, Any], should_cancel: CancelCheck | No
 def _measure_cpu(preset: formulas.ModelPreset, mode: str, batch: int, seq_len: int, dtype: str, capacity: float,
                  formula_full: dict[str, float], should_cancel: CancelCheck | None) -> dict[str, Any]:
     small_seq, small_batch = min(seq_len, 128), min(batch, 2)
-    cfg = small_config(preset, small_seq)
+    cfg = small_config(preset, small_seq, seq_len)
     # Training is measured in float32 (Adam's 16 bytes/param either way); inference in the asked dtype.
     run_dtype = "float32" if mode == "training" else dtype
     torch.manual_seed(0)

@@ -65,6 +65,29 @@ def kv_cache_bytes(
     return 2 * layers * kv_heads * head_dim * tokens * batch * dtype_bytes(dtype)
 
 
+def naive_attention_bytes(batch: int, heads: int, seq_len: int, dtype: str = "bfloat16") -> float:
+    """What one layer's naive attention holds at its peak in a prefill of ``seq_len`` tokens at once: the scores,
+    B × heads × S × S elements, twice (each element-wise op on them, the scale, the mask and the softmax, holds its
+    input and its output at once), plus the causal mask and its negation, one byte per S × S entry each.
+
+    Measured with the storage tracker on the CPU (``tutor.measure.model.attention``): the scale's output and the
+    mask's output are the two copies at the peak. A fused kernel (FlashAttention, PyTorch's SDPA) never writes the
+    scores out, and holds none of this."""
+    return 2 * batch * heads * seq_len**2 * dtype_bytes(dtype) + 2 * seq_len**2
+
+
+def logits_bytes(batch: int, seq_len: int, vocab: int, dtype: str = "bfloat16") -> float:
+    """The logits a forward pass over ``seq_len`` tokens writes: B × S × vocabulary elements."""
+    return batch * seq_len * vocab * dtype_bytes(dtype)
+
+
+def prefill_working_bytes(batch: int, heads: int, seq_len: int, vocab: int, dtype: str = "bfloat16") -> float:
+    """The prefill's working memory above weights and KV cache, naive attention over the whole prompt at once: the
+    larger of one layer's :func:`naive_attention_bytes` and the :func:`logits_bytes` (they are never held
+    together: a layer's scores are freed before the next layer runs)."""
+    return max(naive_attention_bytes(batch, heads, seq_len, dtype), logits_bytes(batch, seq_len, vocab, dtype))
+
+
 def activation_bytes(
     layers: int, hidden: int, heads: int, seq_len: int, batch: int = 1, dtype: str = "bfloat16"
 ) -> float:
