@@ -308,3 +308,81 @@ def test_an_aside_and_a_figure_label_read_in_the_readers_language() -> None:
     assert Aside.of_message(two).render("en") == " (2 differences)"
     assert FigureLabel.of_key("peak_flops_tflops.float32").render("es") == "pico de matmul float32"
     assert FigureLabel.of_key("peak_flops_tflops.float32").render("en") == "matmul peak float32"
+
+
+# -- passes: the exercise's and the lesson's status as `tutor progress --json` and the lesson list read them -------
+
+
+def test_an_exercise_status_json_names_each_pass_its_attempt_score_and_verdict() -> None:
+    from tutor.progress.passes import exercise_status
+
+    attempts = [attempt(1, "a", 0.4), attempt(2, "a", 1.0), attempt(3, "a", 0.75, pass_number=2),
+                attempt(4, "b", 0.0)]
+    assert exercise_status("a", attempts).to_json() == {
+        "exercise": "a", "attempts": 3, "best_score": 1.0, "passed": True, "marks": "✓✓",
+        "pass1": {"score": 1.0, "attempt": 2, "passed": True, "verdict": "correct"},
+        "pass2": {"open": True, "score": 0.75, "attempt": 3, "passed": True, "verdict": "wrong"},
+        "pass1_verdict": "correct", "pass2_verdict": "wrong", "reproduced": True, "counts_for_c0": True}
+    assert exercise_status("b", attempts).to_json() == {
+        "exercise": "b", "attempts": 1, "best_score": 0.0, "passed": False, "marks": "✗○",
+        "pass1": {"score": 0.0, "attempt": 4, "passed": False, "verdict": "wrong"},
+        "pass2": {"open": True, "score": None, "attempt": None, "passed": False, "verdict": None},
+        "pass1_verdict": "wrong", "pass2_verdict": None, "reproduced": False, "counts_for_c0": False}
+    untried = exercise_status("c", attempts).to_json()
+    assert (untried["marks"], untried["pass2"]["open"], untried["best_score"]) == ("○○", False, None)
+
+
+def test_a_pass_2_counts_from_the_pass_mark_and_only_after_pass_1() -> None:
+    from tutor.progress.passes import PASS_SCORE, exercise_status
+
+    at_mark = exercise_status("a", [attempt(1, "a", PASS_SCORE), attempt(2, "a", PASS_SCORE, pass_number=2)])
+    assert at_mark.pass1_passed and at_mark.pass2_passed and at_mark.reproduced and at_mark.marks == "✓✓"
+    under = exercise_status("a", [attempt(1, "a", PASS_SCORE - 0.01), attempt(2, "a", 1.0, pass_number=2)])
+    assert not under.pass1_passed and not under.reproduced and under.marks == "~✓"
+    # pass 3 is a pass 2 too (a later rebuild); one with a hint is practice
+    third = exercise_status("a", [attempt(1, "a", 1.0), attempt(2, "a", 1.0, pass_number=3)])
+    assert third.pass2_attempt == 2 and third.reproduced
+    hinted = exercise_status("a", [attempt(1, "a", 1.0), attempt(2, "a", 1.0, pass_number=2, hints=1)])
+    assert hinted.pass2_attempt is None and hinted.pass2_score is None and hinted.attempts == 2
+    # a pass 1 graded later than the pass 2 it would reproduce (an import's clock) does not count before it
+    import dataclasses
+
+    late = dataclasses.replace(attempt(1, "a", 1.0), graded_at=9999.0)
+    assert not exercise_status("a", [late, attempt(2, "a", 1.0, pass_number=2)]).reproduced
+    same = dataclasses.replace(attempt(1, "a", 1.0), graded_at=attempt(2, "a", 1.0).at)
+    assert exercise_status("a", [same, attempt(2, "a", 1.0, pass_number=2)]).reproduced  # at the same time: before
+
+
+def test_a_closed_pass_2_says_why_and_names_the_exercise() -> None:
+    from tutor.progress.passes import PassClosed
+
+    closed = PassClosed("n0-l1-a")
+    assert str(closed) == "n0-l1-a: pass 2 opens once pass 1 was attempted — run pass 1 first"
+    assert closed.exercise_id == "n0-l1-a"
+
+
+def test_each_lesson_status_counts_its_passes_and_what_was_read() -> None:
+    from types import SimpleNamespace
+
+    from tutor.progress.passes import lesson_statuses
+
+    def lesson(lid: str, *sections: str) -> SimpleNamespace:
+        return SimpleNamespace(id=lid, sections=[SimpleNamespace(id=s) for s in sections])
+
+    lessons = [lesson("l1", "s1", "s2", "s3"), lesson("l2", "s1"), lesson("l3")]
+    exercises = {"l1": ["a", "b"], "l2": ["c"], "l3": []}
+    course = SimpleNamespace(ordered_lessons=lambda: lessons,
+                             exercises_of=lambda ls: [SimpleNamespace(id=e) for e in exercises[ls.id]])
+    attempts = [attempt(1, "a", 1.0), attempt(2, "a", 1.0, pass_number=2), attempt(3, "b", 1.0),
+                attempt(4, "c", 0.2)]
+    l1, l2, l3 = lesson_statuses(course, attempts, {("l1", "s1"), ("l1", "s3"), ("l2", "s9"), ("l9", "s1")})
+    assert (l1.lesson_id, l1.passed, l1.second_pass_counts, l1.sections_read, l1.sections_total) == (
+        "l1", True, False, 2, 3)
+    assert l1.to_json() == {"lesson": "l1", "passed": True, "second_pass": False, "pass1_passed": 2,
+                            "pass2_passed": 1, "reproduced": 1, "sections_read": 2, "sections_total": 3,
+                            "exercises": [e.to_json() for e in l1.exercises]}
+    assert [e.exercise_id for e in l1.exercises] == ["a", "b"]
+    assert (l2.passed, l2.sections_read, l2.sections_total, l2.to_json()["pass1_passed"]) == (False, 0, 1, 0)
+    assert (l3.passed, l3.second_pass_counts) == (False, False)  # a lesson with no exercise is not passed
+    both = lesson_statuses(course, [*attempts, attempt(5, "b", 1.0, pass_number=2)], set())[0]
+    assert both.second_pass_counts and both.to_json()["reproduced"] == 2
