@@ -69,13 +69,14 @@ def test_the_cpu_peak_names_its_inputs_and_counts_amx_for_bf16(monkeypatch: pyte
     assert specs.cpu_flops_per_cycle_per_core(SPR, "float16") == 128  # AVX512-FP16; no AMX-FP16 here
     roofline = cpu_roofline(monkeypatch, SPR, max_ghz=3.8, clock=2.6)
     limits = roofline.physical_limits("cpu", "Xeon", {"float32": 396.0})
-    assert limits["gflops"]["float32"] == pytest.approx(2 * 3.8 * 64)  # cpufreq's maximum: a hard ceiling
-    assert limits["ghz_implied_by"] is None and "cpuinfo_max_freq" in limits["clock_source"]
+    assert limits is not None
+    assert limits.gflops["float32"] == pytest.approx(2 * 3.8 * 64)  # cpufreq's maximum: a hard ceiling
+    assert limits.ghz_implied_by is None and "cpuinfo_max_freq" in (limits.clock_source or "")
     peak, source = theoretical_peak(limits, "float32")
     assert peak == pytest.approx(486.4)
     assert source == ("2 cores × 3.80 GHz from cpufreq's cpuinfo_max_freq (the highest boost clock) × 64 FLOP/cycle: "
                       "2 AVX-512 FMA pipes × 16 float32 lanes × 2 (multiply + add)")
-    assert "AMX" in limits["source_by_dtype"]["bfloat16"]
+    assert "AMX" in limits.source_by_dtype["bfloat16"]
 
 
 def test_a_vm_clock_below_what_a_measured_matmul_needs_is_raised_and_said(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,17 +86,19 @@ def test_a_vm_clock_below_what_a_measured_matmul_needs_is_raised_and_said(monkey
 
     roofline = cpu_roofline(monkeypatch, SPR, max_ghz=None, clock=2.6)
     quiet = roofline.physical_limits("cpu", "Xeon", {"float32": 300.0, "bfloat16": 2400.0})
-    assert quiet["nominal_gflops"]["float32"] == pytest.approx(332.8) and quiet["ghz_implied_by"] is None
+    assert quiet is not None
+    assert quiet.nominal_gflops["float32"] == pytest.approx(332.8) and quiet.ghz_implied_by is None
     limits = roofline.physical_limits("cpu", "Xeon", {"float32": 396.0, "float64": 190.0, "bfloat16": 2400.0})
-    assert limits["ghz"] == pytest.approx(396 / 128) and limits["ghz_reported"] == 2.6
-    assert limits["ghz_implied_by"] == "float32"
+    assert limits is not None
+    assert limits.ghz == pytest.approx(396 / 128) and limits.ghz_reported == 2.6
+    assert limits.ghz_implied_by == "float32"
     peak, source = theoretical_peak(limits, "float32")
     assert peak == pytest.approx(396.0)
     assert source is not None and "3.09 GHz at least: the measured float32 matmul (396 GFLOP/s) needs it" in source
     assert "reports 2.60 GHz" in source and "upper bound" in source
     assert roofline.physical_limits("cpu", "Xeon") == quiet
     cpu_roofline(monkeypatch, SPR, max_ghz=None, clock=None)
-    assert roofline.physical_limits("cpu", "Xeon") == {}
+    assert roofline.physical_limits("cpu", "Xeon") is None
 
 
 def test_interleaved_bench_with_real_torch_at_tiny_sizes() -> None:
@@ -122,13 +125,16 @@ def test_interleaved_bench_with_real_torch_at_tiny_sizes() -> None:
                            + [f"round {r + 1}/{decode_rounds}: {name}" for r in range(decode_rounds)
                               for name in ("decode", "decode bound")])
     roof, decode, train = out["roofline"], out["decode"], out["train_step"]
-    copy = roof["bandwidth"]["kernels"]["copy"]
-    assert len(copy["gbs_round_best"]) == rounds
+    assert roof.bandwidth is not None
+    copy = roof.bandwidth.kernels["copy"]
+    assert len(copy.gbs_round_best) == rounds
     assert rounds % 2 == 1  # an odd count: the median is one round's value, and 1 ÷ median(times) is the same
-    assert roof["peak_bandwidth_gbs"] == max(copy["gbs_round_best"]) == copy["gbs_best"]  # STREAM's rule
-    assert copy["gbs_round_median"] == statistics.median(copy["gbs_round_best"])
-    gemm = roof["gemm"]["float32"]
-    assert gemm["rounds"]["rounds"] == rounds and gemm["peak_gflops"] == gemm["rounds"]["estimate"] > 0
+    assert roof.peak_bandwidth_gbs == max(copy.gbs_round_best) == copy.gbs_best  # STREAM's rule
+    assert copy.gbs_round_median == statistics.median(copy.gbs_round_best)
+    gemm = roof.gemm["float32"]
+    assert gemm.rounds is not None
+    assert len(gemm.rounds.values) == rounds and gemm.peak_gflops == gemm.rounds.estimate
+    assert gemm.peak_gflops is not None and gemm.peak_gflops > 0
     assert decode["batches"]["1"]["rounds"] == decode_rounds == decode["rounds"]["rounds"]
     assert decode["tokens_per_s"] == pytest.approx(decode["rounds"]["estimate"])
     assert str(decode["batches"]["1"]["threads"]) in decode["thread_probe_s"]  # the faster of the probed counts

@@ -145,11 +145,14 @@ def test_lab02_says_why_when_the_clock_was_raised_and_not_also_above_100(monkeyp
     from tests.support.roofline import SPR, cpu_roofline
 
     roofline = cpu_roofline(monkeypatch, SPR, max_ghz=None, clock=2.6)
-    gemm = {d: {"peak_gflops": g} for d, g in {"float32": 390.0, "bfloat16": 2400.0}.items()}
-    bw = {"peak_bandwidth_gbs": 25.0}
+    from tutor.results import GemmFigures, StreamFigures
+
+    gemm = {d: GemmFigures(peak_gflops=g) for d, g in {"float32": 390.0, "bfloat16": 2400.0}.items()}
+    bw = StreamFigures(peak_bandwidth_gbs=25.0)
     roof = roofline.assemble_roofline("cpu", {"kind": "cpu", "name": "Xeon", "fingerprint": "f"}, "quick", bw, gemm,
                                       0.0)
-    limits = roof["physical_limits"]
+    assert roof.physical_limits is not None
+    limits = roof.physical_limits.to_json()  # the exercise reads the roof's figures by their JSON keys
     assert round(100 * 390.0 / (2 * 2.6 * 64)) == 117  # last round's figure: 2 cores × 2.6 GHz × 64 FLOP/cycle
     assert limits["theoretical_gflops"]["float32"] == pytest.approx(390.0) and limits["clock_raise"] > 1
     exercise = load_course(bundled_course()).exercises["f1-lab02-fraction-of-roof"]
@@ -158,4 +161,4 @@ def test_lab02_says_why_when_the_clock_was_raised_and_not_also_above_100(monkeyp
              and (value if not isinstance(value, dict) else value["float32"]) > (v.when.above or 0)]
     assert [v.when.metric for v in shown] == ["physical_limits.clock_raise"]
     with_cpufreq = cpu_roofline(monkeypatch, SPR, max_ghz=3.8, clock=2.6).physical_limits("cpu", "Xeon", None)
-    assert with_cpufreq["theoretical_gflops"]["float32"] == pytest.approx(486.4)  # the key the exercise reads
+    assert with_cpufreq.theoretical_gflops["float32"] == pytest.approx(486.4)  # the key the exercise reads

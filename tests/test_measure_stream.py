@@ -98,12 +98,12 @@ def test_stream_figures_divide_each_call_and_report_streams_best() -> None:
     rounds = [(0.010, 0.008, 0.012), (0.004, 0.020), (0.016,)]
     out = roofline.stream_figures(gigabytes, rounds)
     every = [t for r in rounds for t in r]
-    assert out["gbs_best"] == pytest.approx(gigabytes / 0.004) == pytest.approx(out["gbs_single_best"])
-    assert out["gbs_median"] == pytest.approx(gigabytes / statistics.median(every))  # 0.5 / 0.011
-    assert out["gbs_round_best"] == pytest.approx([gigabytes / 0.008, gigabytes / 0.004, gigabytes / 0.016])
-    assert out["gbs_round_median"] == pytest.approx(gigabytes / 0.008)
-    assert out["gbs_samples"] == pytest.approx([gigabytes / t for t in every])
-    assert out["time_s"]["repeats"] == 6 and out["time_s"]["min"] == 0.004
+    assert out.gbs_best == pytest.approx(gigabytes / 0.004) == pytest.approx(out.gbs_single_best)
+    assert out.gbs_median == pytest.approx(gigabytes / statistics.median(every))  # 0.5 / 0.011
+    assert out.gbs_round_best == pytest.approx([gigabytes / 0.008, gigabytes / 0.004, gigabytes / 0.016])
+    assert out.gbs_round_median == pytest.approx(gigabytes / 0.008)
+    assert out.gbs_samples == pytest.approx([gigabytes / t for t in every])
+    assert out.time_s is not None and out.time_s.repeats == 6 and out.time_s.min == 0.004
     with pytest.raises(ValueError):
         roofline.stream_figures(gigabytes, [])
     with pytest.raises(ValueError):
@@ -127,19 +127,19 @@ def test_the_roofs_bandwidth_with_a_fake_clock(clock: FakeClock, monkeypatch: py
             yield from [t * (r + 1) for t in timed[name]]  # round r runs (r + 1)× slower
     timed_by(clock, {name: script(name) for name in timed}, monkeypatch)
     out = roofline.measure_bandwidth("cpu", "fake", array_bytes=n * 4)
-    assert out["array_bytes"] == n * 4 and out["rounds"] == rounds
+    assert out.array_bytes == n * 4 and out.rounds == rounds
     for name, seconds in timed.items():
-        k = out["kernels"][name]
+        k = out.kernels[name]
         gigabytes = WORDS[name] * n * 4 / 1e9
-        assert k["bytes"] == WORDS[name] * n * 4
-        assert k["gbs_best"] == pytest.approx(gigabytes / min(seconds))
+        assert k.bytes == WORDS[name] * n * 4
+        assert k.gbs_best == pytest.approx(gigabytes / min(seconds))
         every = [t * (r + 1) for r in range(rounds) for t in seconds]
-        assert k["gbs_median"] == pytest.approx(gigabytes / statistics.median(every))
-        assert k["gbs_round_best"] == pytest.approx([gigabytes / (min(seconds) * (r + 1)) for r in range(rounds)])
-        assert k["gbs_round_median"] == pytest.approx(gigabytes / (min(seconds) * 2))
-        assert k["time_s"]["repeats"] == 5 * rounds
-    assert out["peak_bandwidth_gbs"] == pytest.approx(2 * n * 4 / 1e9 / 0.004)
-    assert len(out["rounds_other_cores"]) == rounds
+        assert k.gbs_median == pytest.approx(gigabytes / statistics.median(every))
+        assert k.gbs_round_best == pytest.approx([gigabytes / (min(seconds) * (r + 1)) for r in range(rounds)])
+        assert k.gbs_round_median == pytest.approx(gigabytes / (min(seconds) * 2))
+        assert k.time_s is not None and k.time_s.repeats == 5 * rounds
+    assert out.peak_bandwidth_gbs == pytest.approx(2 * n * 4 / 1e9 / 0.004)
+    assert len(out.rounds_other_cores) == rounds
 
 
 def test_the_benchs_bandwidth_with_a_fake_clock(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -153,13 +153,14 @@ def test_the_benchs_bandwidth_with_a_fake_clock(clock: FakeClock, monkeypatch: p
     values = tuple(task() for _ in range(rounds))
     copy_gb, triad_gb = 2 * n * 4 / 1e9, 3 * n * 4 / 1e9
     assert values == pytest.approx((copy_gb / 0.001, copy_gb / 0.004, copy_gb / 0.008))  # each round's best copy
-    bench_rounds.stream_result(bw, samples, RoundFigure(values), "fake")
-    assert bw["peak_bandwidth_gbs"] == pytest.approx(copy_gb / 0.001)
-    assert bw["kernels"]["copy"]["gbs_round_median"] == pytest.approx(copy_gb / 0.004)
-    assert bw["kernels"]["triad"]["gbs_best"] == pytest.approx(triad_gb / 0.003)
-    assert bw["kernels"]["triad"]["gbs_median"] == pytest.approx(triad_gb / 0.0075)  # median of 12 calls
-    assert bw["kernels"]["triad"]["time_s"]["repeats"] == rounds * repeats
-    assert bw["cv"] == pytest.approx(RoundFigure(values).cv)
+    bw = bench_rounds.stream_result(bw, samples, RoundFigure(values), "fake")
+    assert bw.peak_bandwidth_gbs == pytest.approx(copy_gb / 0.001)
+    assert bw.kernels["copy"].gbs_round_median == pytest.approx(copy_gb / 0.004)
+    assert bw.kernels["triad"].gbs_best == pytest.approx(triad_gb / 0.003)
+    assert bw.kernels["triad"].gbs_median == pytest.approx(triad_gb / 0.0075)  # median of 12 calls
+    triad_time = bw.kernels["triad"].time_s
+    assert triad_time is not None and triad_time.repeats == rounds * repeats
+    assert bw.cv == pytest.approx(RoundFigure(values).cv)
 
 
 def test_lab01_divides_each_sample_by_its_calls(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:

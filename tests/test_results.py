@@ -19,6 +19,7 @@ from tutor.results import (
     ResultError,
     RoofCheck,
     RooflineReference,
+    StreamFigures,
     SweepPoint,
     TimingStats,
     device_label,
@@ -68,7 +69,7 @@ def test_each_type_round_trips_through_its_json() -> None:
                              ridge_flops_per_byte={"float32": 5.0}, ridge_point=5.0, device=Device("cpu", "x", "fp"),
                              mode="quick", measured_at=1.7e9, load_average=0.3, cached=True,
                              datasheet=Datasheet("Some GPU", 1000.0, {"float32": 50.0}), warnings=("busy",),
-                             tables={"bandwidth": {"cv": 0.02}})
+                             bandwidth=StreamFigures(cv=0.02))
     cls = Classification("memory", True, "memory", "compute", 0.62, 0.01, 5.0, ridge_dtype="float32", in_band=True,
                          band_factor=1.5, arithmetic_intensity=4.0, attainable_gflops=128.0,
                          fraction_of_attainable=0.1, extra={"a_newer_field": 1})
@@ -153,6 +154,8 @@ def test_the_summary_an_attempt_keeps_drops_the_raw_tables() -> None:
                                   "kernels": {"a": 1}})
     summary = full.summary()
     # the raw STREAM and matmul tables go; the bandwidth's CV stays (every chart says how noisy its roof was)
-    assert summary.roofline is not None and summary.roofline.tables == {"bandwidth_cv": 0.1}
+    assert summary.roofline is not None and summary.roofline.bandwidth is None and not summary.roofline.gemm
+    assert summary.roofline.bandwidth_cv == 0.1 and summary.roofline.to_json()["bandwidth_cv"] == 0.1
+    assert summary.roofline.tables == {}
     assert "kernels" not in summary.figures
     assert summary.time_s == full.time_s and summary.classification == full.classification

@@ -28,6 +28,7 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def _roof(gbs: float, gflops: float, llc: int, **extra: Any) -> dict[str, Any]:
+    """A roof's cache entry (its JSON, as the cache file holds it)."""
     info = device_info("cpu")
     return {
         "device": {k: info[k] for k in ("kind", "name", "fingerprint")},
@@ -82,25 +83,25 @@ def test_a_workload_above_a_stale_compute_roof_re_measures_it() -> None:
 def test_a_roof_measured_when_busy_is_replaced_when_quiet(monkeypatch: pytest.MonkeyPatch) -> None:
     info = device_info("cpu")
     busy = _roof(10.0, 100.0, 1, load_average=50.0, cpus=2)
-    assert measured_when_busy(busy)
+    assert measured_when_busy(RooflineReference.from_json(busy))
     store_roofline(info["fingerprint"], busy)
     measured: list[str] = []
 
-    def fake_measure(device: str, dev_info: dict[str, Any], mode: str, *_a: Any, **_k: Any) -> dict[str, Any]:
+    def fake_measure(device: str, dev_info: dict[str, Any], mode: str, *_a: Any, **_k: Any) -> RooflineReference:
         measured.append(mode)
-        return _roof(20.0, 200.0, 1, load_average=0.1, cpus=2)
+        return RooflineReference.from_json(_roof(20.0, 200.0, 1, load_average=0.1, cpus=2))
 
     monkeypatch.setattr(roofline_mod, "measure_roofline", fake_measure)
     quiet = [True]
     monkeypatch.setattr(roofline_mod, "machine_quiet", lambda: quiet[0])
     monkeypatch.setattr(roofline_mod, "InterferenceProbe", _QuietProbe)
     roof = roofline_mod.get_roofline("cpu", info, mode="quick")
-    assert measured == ["quick"] and roof["remeasured_because"] == "provisional" and roof["provisional"] == []
+    assert measured == ["quick"] and roof.remeasured_because == "provisional" and roof.provisional == ()
     # While the machine stays busy, the busy roof is kept (no re-measuring in a loop) and says it is provisional.
     store_roofline(info["fingerprint"], busy)
     quiet[0] = False
     kept = roofline_mod.get_roofline("cpu", info, mode="quick")
-    assert kept["cached"] is True and kept["provisional"] == ["busy"]
+    assert kept.cached is True and kept.provisional == ("busy",)
     assert measured == ["quick"]
 
 
@@ -133,14 +134,14 @@ def test_a_roof_measured_under_load_or_loose_is_never_cached_as_final(monkeypatc
     info = device_info("cpu")
     loose = _roof(20.0, 200.0, 1, load_average=0.1, cpus=2)
     loose["gemm"] = {"float32": {"cv": 0.48}}
-    results = iter([_roof(20.0, 200.0, 1, load_average=0.1, cpus=2), loose])
+    results = iter([RooflineReference.from_json(r) for r in (_roof(20.0, 200.0, 1, load_average=0.1, cpus=2), loose)])
     monkeypatch.setattr(roofline_mod, "measure_roofline", lambda *_a, **_k: next(results))
     monkeypatch.setattr(roofline_mod, "machine_quiet", lambda: True)
     monkeypatch.setattr(roofline_mod, "InterferenceProbe", _BusyProbe)
     busy = roofline_mod.get_roofline("cpu", info, mode="quick")
-    assert busy["provisional"] == ["busy"] and busy["interference"]["other_cores"] == 1.8
+    assert busy.provisional == ("busy",) and busy.interference is not None and busy.interference.other_cores == 1.8
     assert cached_roofline(info["fingerprint"])["provisional"] == ["busy"]  # type: ignore[index]
-    reference = RooflineReference.from_json(busy)
+    reference = RooflineReference.from_json(busy.to_json())  # as it crosses the worker's pipe
     assert reference.provisional == ("busy",)
     en, es = provisional_text(reference, "en") or "", provisional_text(reference, "es") or ""
     assert "PROVISIONAL" in en and "1.8 of your 2 cores" in en
@@ -148,12 +149,12 @@ def test_a_roof_measured_under_load_or_loose_is_never_cached_as_final(monkeypatc
     # a quiet re-measure whose matmul repeats spread 48 % is provisional too (loose)
     monkeypatch.setattr(roofline_mod, "InterferenceProbe", _QuietProbe)
     again = roofline_mod.get_roofline("cpu", info, mode="quick")
-    assert again["provisional"] == ["loose_matmul"] and again["cached"] is False
+    assert again.provisional == ("loose_matmul",) and again.cached is False
     # a provisional roof never replaces a final one
     final = _roof(30.0, 300.0, 1, load_average=0.1, cpus=2)
     final["provisional"] = []
     store_roofline(info["fingerprint"], final)
-    monkeypatch.setattr(roofline_mod, "measure_roofline", lambda *_a, **_k: dict(loose))
+    monkeypatch.setattr(roofline_mod, "measure_roofline", lambda *_a, **_k: RooflineReference.from_json(loose))
     roofline_mod.get_roofline("cpu", info, mode="quick", refresh=True)
     assert cached_roofline(info["fingerprint"])["peak_bandwidth_gbs"] == 30.0  # type: ignore[index]
 
@@ -212,12 +213,12 @@ def _fake_timer(monkeypatch: pytest.MonkeyPatch, copy_gbs: float, gemm_gflops: f
 def test_a_probe_confirms_a_roof_that_still_holds(monkeypatch: pytest.MonkeyPatch) -> None:
     roofline_mod._PROBED.clear()
     _fake_timer(monkeypatch, copy_gbs=41.0, gemm_gflops=190.0)
-    probe = roofline_mod.probe_roof("cpu", _probed_roof(40.0, 200.0))
-    assert probe is not None and probe["agrees"] is True and not probe["faster"] and not probe["slower"]
-    assert probe["bandwidth_ratio"] == pytest.approx(41.0 / 40.0) and probe["gflops_ratio"] == pytest.approx(0.95)
-    assert probe["bandwidth_margin"] == pytest.approx(0.15)  # the floor: the peaks reproduced within 1 %
+    probe = roofline_mod.probe_roof("cpu", RooflineReference.from_json(_probed_roof(40.0, 200.0)))
+    assert probe is not None and probe.agrees is True and not probe.faster and not probe.slower
+    assert probe.bandwidth_ratio == pytest.approx(41.0 / 40.0) and probe.gflops_ratio == pytest.approx(0.95)
+    assert probe.bandwidth_margin == pytest.approx(0.15)  # the floor: the peaks reproduced within 1 %
     # a roof without its sizes (older, made up) is not probed
-    assert roofline_mod.probe_roof("cpu", _roof(40.0, 200.0, 1)) is None
+    assert roofline_mod.probe_roof("cpu", RooflineReference.from_json(_roof(40.0, 200.0, 1))) is None
 
 
 def test_a_probe_that_beats_the_roof_measures_it_again_one_that_is_slower_keeps_it(
@@ -233,17 +234,17 @@ def test_a_probe_that_beats_the_roof_measures_it_again_one_that_is_slower_keeps_
     _fake_timer(monkeypatch, copy_gbs=84.0, gemm_gflops=200.0)
     monkeypatch.setattr(roofline_mod, "InterferenceProbe", _QuietProbe)
     fresh = _roof(84.0, 200.0, 1, load_average=0.1, cpus=2)
-    monkeypatch.setattr(roofline_mod, "measure_roofline", lambda *_a, **_k: dict(fresh))
+    monkeypatch.setattr(roofline_mod, "measure_roofline", lambda *_a, **_k: RooflineReference.from_json(fresh))
     monkeypatch.setattr(roofline_mod, "machine_quiet", lambda: False)
     kept = roofline_mod.get_roofline("cpu", info, mode="quick")
-    assert kept["cached"] is True and kept["probe"]["faster"] is True
-    assert kept["probe"]["bandwidth_ratio"] == pytest.approx(84.0 / 46.0)
-    assert "disagreed" in (probe_text(RooflineReference.from_json(kept), "en") or "")
+    assert kept.cached is True and kept.probe is not None and kept.probe.faster is True
+    assert kept.probe.bandwidth_ratio == pytest.approx(84.0 / 46.0)
+    assert "disagreed" in (probe_text(kept, "en") or "")
     monkeypatch.setattr(roofline_mod, "machine_quiet", lambda: True)
     again = roofline_mod.get_roofline("cpu", info, mode="quick")
-    assert again["cached"] is False and again["remeasured_because"] == "probe_disagreed"
-    assert again["peak_bandwidth_gbs"] == 84.0
-    reference = RooflineReference.from_json(again).summary()  # what an attempt keeps says it too
+    assert again.cached is False and again.remeasured_because == "probe_disagreed"
+    assert again.peak_bandwidth_gbs == 84.0
+    reference = RooflineReference.from_json(again.to_json()).summary()  # what an attempt keeps says it too
     assert "MEASURED AGAIN" in (probe_text(reference, "en") or "")
     assert "MEDIDO DE NUEVO" in (probe_text(reference, "es") or "")
     # slower now: kept, even on a quiet machine
@@ -253,9 +254,10 @@ def test_a_probe_that_beats_the_roof_measures_it_again_one_that_is_slower_keeps_
     store_roofline(info["fingerprint"], good)
     _fake_timer(monkeypatch, copy_gbs=46.0, gemm_gflops=200.0)
     slow = roofline_mod.get_roofline("cpu", info, mode="quick")
-    assert slow["cached"] is True and slow["probe"]["slower"] is True and slow["peak_bandwidth_gbs"] == 84.0
-    assert "slower now" in (probe_text(RooflineReference.from_json(slow), "en") or "")
-    assert "más lenta ahora" in (probe_text(RooflineReference.from_json(slow), "es") or "")
+    assert slow.cached is True and slow.probe is not None and slow.probe.slower is True
+    assert slow.peak_bandwidth_gbs == 84.0
+    assert "slower now" in (probe_text(slow, "en") or "")
+    assert "más lenta ahora" in (probe_text(slow, "es") or "")
 
 
 def test_a_peak_is_loose_when_it_stands_above_its_typical_repeat_not_when_one_call_stalled() -> None:
@@ -264,11 +266,12 @@ def test_a_peak_is_loose_when_it_stands_above_its_typical_repeat_not_when_one_ca
     GB/s (the peak 2 % above their median, tight) against 34.5, 33.6, 34.1, 38.6, 33.9 (13 %: not reproduced)."""
     from tutor.theory.roofline import TIGHT_SPREAD, peak_spreads, provisional_reasons
 
-    def roof(bests: list[float], best: float, median: float, cv: float) -> dict[str, Any]:
-        return {"bandwidth": {"peak_bandwidth_gbs": max(bests), "cv": 0.2,
-                              "kernels": {"copy": {"gbs_round_best": bests}}},
-                "gemm": {"float32": {"n": 512, "cv": cv, "peak_gflops": best,
-                                     "sizes": [{"n": 512, "gflops_best": best, "gflops_median": median}]}}}
+    def roof(bests: list[float], best: float, median: float, cv: float) -> RooflineReference:
+        return RooflineReference.from_json({
+            "peak_bandwidth_gbs": max(bests),
+            "bandwidth": {"peak_bandwidth_gbs": max(bests), "cv": 0.2, "kernels": {"copy": {"gbs_round_best": bests}}},
+            "gemm": {"float32": {"n": 512, "cv": cv, "peak_gflops": best,
+                                 "sizes": [{"n": 512, "gflops_best": best, "gflops_median": median}]}}})
 
     tight = roof([40.5, 34.8, 41.4, 40.6, 36.3], 213.0, 201.0, cv=1.12)
     spreads = peak_spreads(tight)
@@ -278,5 +281,6 @@ def test_a_peak_is_loose_when_it_stands_above_its_typical_repeat_not_when_one_ca
     assert peak_spreads(loose)["bandwidth"] > TIGHT_SPREAD
     assert provisional_reasons(loose) == ["loose_bandwidth", "loose_matmul"]
     # the bench's matmul keeps rounds, not sizes: the peak against the rounds' median
-    bench = {"gemm": {"float32": {"peak_gflops": 200.0, "rounds": {"values": [150.0, 200.0, 195.0]}, "cv": 0.9}}}
+    bench = RooflineReference.from_json({"peak_bandwidth_gbs": 1.0, "gemm": {"float32": {
+        "peak_gflops": 200.0, "rounds": {"values": [150.0, 200.0, 195.0]}, "cv": 0.9}}})
     assert peak_spreads(bench)["matmul"] == pytest.approx(200 / 195 - 1)

@@ -89,11 +89,12 @@ def _roofline_on(shape: MachineShape, recorded: dict[str, Any]) -> dict[str, Any
             bandwidth["cv"] = shape.bandwidth_cv
     roof.pop("physical_limits", None)  # the recording machine's clocks and cores are not the shape's
     if shape.other_cores is not None or (shape.bandwidth_cv or 0.0) > 0.10:  # measured under load: provisional
+        from tutor.results import RooflineReference
         from tutor.theory.roofline import provisional_reasons
 
         if shape.other_cores is not None:
             roof["interference"] = {"seconds": 5.0, "cpus": 2, "other_cores": shape.other_cores}
-        roof["provisional"] = provisional_reasons(roof)
+        roof["provisional"] = provisional_reasons(RooflineReference.from_json(roof, "the shape's roof"))
     return roof
 
 

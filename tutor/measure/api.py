@@ -52,7 +52,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import replace
 from typing import Any
 
@@ -61,7 +60,7 @@ from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut,
 from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.plan import Request, parse_request
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
-from tutor.results import BenchReport, Device, Measurement, ResultError, RoofCheck, RooflineReference
+from tutor.results import BenchReport, Device, Measurement, PreviousRoof, RoofCheck, RooflineReference
 
 MeasureResult = Measurement | BenchReport | RooflineReference
 """What an op measured, typed: a measurement (workload, sweep, memory, decode, training), a bench report, or the
@@ -111,9 +110,8 @@ def _roofline(device: str, info: dict[str, Any], request: Request, progress: Pro
 
     _ROOF_CLOCK["since"] = time.monotonic()
     try:
-        roof = get_roofline(device, info, refresh=refresh, mode=_mode(request.roofline_mode),
+        return get_roofline(device, info, refresh=refresh, mode=_mode(request.roofline_mode),
                             should_cancel=should_cancel, progress=progress)
-        return RooflineReference.from_json(roof, "the roofline")
     finally:
         _ROOF_CLOCK["spent"] = _roof_seconds()
         _ROOF_CLOCK["since"] = None
@@ -171,20 +169,18 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
     check = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs, working_set_bytes=working_set,
                        roofline=roof, last_level_cache_bytes=llc, dtype=dtype, cv=stats.cv)
     if check is not None:  # where the cache size came from (a simulated one is never called the learner's)
-        check = replace(check, extra={**check.extra, "cache_source": caches["source"]})
+        check = replace(check, cache_source=str(caches["source"]))
     if check is not None and check.code != "cache_resident":
         # Above a roof it should not beat: the roof is suspect (measured under load, the machine changed).
         # Measure it again, once, and judge the workload against the new one.
-        previous = {"measured_at": roof.measured_at, "peak_bandwidth_gbs": roof.peak_bandwidth_gbs,
-                    "peak_gflops": dict(roof.peak_gflops)}
+        previous = PreviousRoof.of(roof)
         again = within(progress, 0.9, 0.9, "measure.progress.roofline_again")
         roof = _roofline(device, info, request, again, should_cancel, refresh=True)
         after = roof_check(achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
                            working_set_bytes=working_set, roofline=roof, last_level_cache_bytes=llc, dtype=dtype,
                            cv=stats.cv)
         check = replace(check, remeasured=True, still_above=after is not None and after.code != "cache_resident",
-                        fraction_after=None if after is None else after.fraction,
-                        extra={**check.extra, "previous_roofline": previous})
+                        fraction_after=None if after is None else after.fraction, previous_roofline=previous)
     classification = classify(intensity=intensity, achieved_gflops=achieved_gflops, achieved_gbs=achieved_gbs,
                               roofline=roof, dtype=dtype)
     progress(1.0, said("measure.progress.done", workload=name))
@@ -215,9 +211,8 @@ def op_roofline(request: Request, progress: Progress, should_cancel: CancelCheck
     from tutor.measure.roofline import get_roofline
 
     device, info = _device(request)
-    roof = get_roofline(device, info, refresh=bool(request.options.refresh), mode=_mode(request.mode()),
+    return get_roofline(device, info, refresh=bool(request.options.refresh), mode=_mode(request.mode()),
                         should_cancel=should_cancel, progress=progress)
-    return RooflineReference.from_json(roof, "the roofline")
 
 
 def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | None,
@@ -256,12 +251,11 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
     if name == "working_set":
         # the machine's roof beside the sweep (read, never measured here): the lab compares its DRAM points with
         # the bandwidth the exercises are graded against
-        from tutor.measure.roofline_model import cached_roofline
+        from tutor.measure.roofline import read_cached_roof
 
-        cached = cached_roofline(info["fingerprint"])
+        cached, _unreadable = read_cached_roof(info["fingerprint"])
         if cached is not None:
-            with suppress(ResultError):
-                swept = replace(swept, roofline=RooflineReference.from_json(cached, "the cached roofline"))
+            swept = replace(swept, roofline=cached)
     return swept
 
 
@@ -273,23 +267,22 @@ def _points_check(device: str, info: dict[str, Any], request: Request, params: d
     no point is above) and the roof the sweep is judged against."""
     from tutor.measure.device import cache_sizes
     from tutor.measure.registry import WORKLOADS
-    from tutor.theory.roofline import points_above_roof
+    from tutor.theory.roofline import RoofPoint, points_above_roof
 
     llc = int(cache_sizes()["last_level"]) if device == "cpu" else None
-    points = [{**p, "working_set_bytes": WORKLOADS[p["name"]].memory_fn(p["params"])} for p in body["points"]]
+    points = [RoofPoint(name=str(p.get("name", "?")), gflops=float(p.get("gflops") or 0.0),
+                        gbs=float(p.get("gbs") or 0.0),
+                        working_set_bytes=WORKLOADS[p["name"]].memory_bytes(p["params"])) for p in body["points"]]
     dtype = str(params.get("dtype", "float32"))
-    found = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
-    check = RoofCheck.from_json(found, "the roofline points' check") if found is not None else None
+    check = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
     if check is None or not roof.cached:
         return check, roof
-    previous = {"measured_at": roof.measured_at, "peak_bandwidth_gbs": roof.peak_bandwidth_gbs,
-                "peak_gflops": dict(roof.peak_gflops)}
+    previous = PreviousRoof.of(roof)
     again = within(progress, 0.95, 0.95, "measure.progress.roofline_again")
     roof = _roofline(device, info, request, again, should_cancel, refresh=True)
     after = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
     return replace(check, remeasured=True, still_above=after is not None,
-                   fraction_after=None if after is None else float(after["fraction"]),
-                   extra={**check.extra, "previous_roofline": previous}), roof
+                   fraction_after=None if after is None else after.fraction, previous_roofline=previous), roof
 
 
 def op_vram(request: Request, progress: Progress, should_cancel: CancelCheck | None,
@@ -332,9 +325,10 @@ def op_decode_gap(request: Request, progress: Progress, should_cancel: CancelChe
     llc = caches.get("last_level") if device == "cpu" else None
     out = measure_decode_gap(device, mode, roof.peak_bandwidth_gbs, llc, should_cancel,
                              within(progress, 0.2, 1.0))
-    if device == "cpu":
-        out["feeding"].update(cache_source=caches["source"], llc_name=last_level_name(caches["levels"]))
-    return _measured({"kind": "decode_gap", "device": _short(info), **out})
+    if device == "cpu" and out.feeding is not None:
+        out = replace(out, feeding=replace(out.feeding, cache_source=str(caches["source"]),
+                                           llc_name=last_level_name(caches["levels"])))
+    return Measurement(kind="decode_gap", device=Device.from_json(_short(info)), decode_gap=out)
 
 
 def op_train_step(request: Request, progress: Progress, should_cancel: CancelCheck | None,
@@ -345,8 +339,7 @@ def op_train_step(request: Request, progress: Progress, should_cancel: CancelChe
     mode = _mode(request.mode())
     roof = _roofline(device, info, request, within(progress, 0.0, 0.3, "measure.progress.roofline"), should_cancel)
     dtype = "bfloat16" if device == "cuda" and "bfloat16" in roof.peak_gflops else "float32"
-    limits = roof.physical_limits
-    peak, source = theoretical_peak(dict(limits) if limits is not None else None, dtype)
+    peak, source = theoretical_peak(roof.physical_limits, dtype)
     out = measure_train_step(device, mode, roof.peak_gflops[dtype], dtype, should_cancel,
                              within(progress, 0.3, 1.0),
                              theoretical_gflops=peak, theoretical_source=source)

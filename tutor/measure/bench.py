@@ -51,8 +51,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
 
     from tutor.measure.bench_rounds import measure_interleaved
     from tutor.measure.interference import InterferenceProbe
-    from tutor.measure.roofline import judge_roof, keep_as_machine_roof
-    from tutor.measure.roofline_model import cached_roofline
+    from tutor.measure.roofline import judge_roof, keep_as_machine_roof, read_cached_roof
 
     if mode not in BENCH_MODES:
         raise WorkloadError(f"unknown bench mode {mode!r} (choose quick, standard or full)")
@@ -72,18 +71,20 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
                                            rounds_factor=STANDARD_ROUNDS_FACTOR if mode == "standard" else 1)
     finally:
         torch.set_num_threads(threads)
-    roof, decode, train = measured["roofline"], measured["decode"], measured["train_step"]
+    roof: RooflineReference = measured["roofline"]
+    decode, train = measured["decode"], measured["train_step"]
     train_dtype = measured["train_dtype"]
-    bw = roof["bandwidth"]
+    bw = roof.bandwidth
+    assert bw is not None and bw.array_bytes is not None and bw.last_level_cache_bytes is not None
     interference = load.result
-    judge_roof(roof, interference, mode)
-    within_cache = dev == "cpu" and bw["array_bytes"] < 4 * bw["last_level_cache_bytes"]
+    roof = judge_roof(roof, interference, mode)
+    within_cache = dev == "cpu" and bw.array_bytes < 4 * bw.last_level_cache_bytes
     if mode != "tiny" and not (sizes == "quick" and within_cache):
         # one roof per machine: the bench's, unless its arrays fit the cache or it is provisional beside a final one
-        keep_as_machine_roof(info["fingerprint"], roof, cached_roofline(info["fingerprint"]))
+        keep_as_machine_roof(info["fingerprint"], roof, read_cached_roof(info["fingerprint"])[0])
     report_progress(1.0, phase("measure.progress.bench_done"))
     load_after = _load_average()
-    said = [m for m in (Message.from_dict(x) for x in roof.get("warnings_said", ())) if m is not None]
+    said = list(roof.warnings_said)
     cpus = os.cpu_count() or 1
     busiest = max(load_before or 0.0, load_after or 0.0)
     if dev == "cpu" and busiest > 0.5 * cpus + 1:
@@ -92,23 +93,23 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         said.append(Message.of("bench.warn.disturbed", used=round(interference.other_cores, 1),
                                cpus=interference.cpus))
     if sizes == "quick" and within_cache:
-        said.append(Message.of("bench.warn.quick_cache", arrays=round(bw["array_bytes"] / 2**20),
-                               llc=round(bw["last_level_cache_bytes"] / 2**20)))
+        said.append(Message.of("bench.warn.quick_cache", arrays=round(bw.array_bytes / 2**20),
+                               llc=round(bw.last_level_cache_bytes / 2**20)))
     warnings = [m.render("en") for m in said]
-    gemm_cv = {d: g["cv"] for d, g in roof["gemm"].items() if "cv" in g}
+    gemm_cv = {d: g.cv for d, g in roof.gemm.items() if g.cv is not None}
     rounds = measured["rounds"]
     decode_threads = decode["batches"]["1"]["threads"]
     headline = {
-        "peak_bandwidth_gbs": roof["peak_bandwidth_gbs"],
-        "peak_flops_tflops": dict(roof["peak_tflops"]),
-        "ridge_flops_per_byte": roof["ridge_point"],
+        "peak_bandwidth_gbs": roof.peak_bandwidth_gbs,
+        "peak_flops_tflops": {d: g / 1e3 for d, g in roof.peak_gflops.items()},
+        "ridge_flops_per_byte": roof.ridge_point,
         "decode_tokens_per_s": decode["tokens_per_s"],
         "decode_bound_tokens_per_s": decode["bound_tokens_per_s"],
         "train_tokens_per_s": train["tokens_per_s"],
         "mfu": train["mfu"],
     }
-    bw_cv = roof["bandwidth"]["cv"]
-    implied_by = (roof.get("physical_limits") or {}).get("ghz_implied_by")
+    bw_cv = bw.cv
+    implied_by = roof.physical_limits.ghz_implied_by if roof.physical_limits is not None else None
     cv = {
         "peak_bandwidth_gbs": bw_cv,
         "peak_flops_tflops": gemm_cv,
@@ -120,10 +121,10 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         "mfu": combined_cv(train["cv"], gemm_cv.get(implied_by) if implied_by else None),
     }
     notes = [
-        f"peak bandwidth: {roof['bandwidth']['method']}, arrays of "
-        f"{roof['bandwidth']['array_bytes'] / 2**20:.0f} MiB (last-level cache "
-        f"{roof['bandwidth']['last_level_cache_bytes'] / 2**20:.0f} MiB)",
-        f"matmul peak: {roof['gemm']['float32']['method']}",
+        f"peak bandwidth: {bw.method}, arrays of "
+        f"{bw.array_bytes / 2**20:.0f} MiB (last-level cache "
+        f"{bw.last_level_cache_bytes / 2**20:.0f} MiB)",
+        f"matmul peak: {roof.gemm['float32'].method}",
         "ridge point: fp32 matmul peak ÷ peak bandwidth",
         f"decode: the bundled {decode['n_params'] / 1e6:.1f} M-parameter transformer (random weights, float32), "
         f"{decode['decode_steps']} tokens after a {decode['prompt_tokens']}-token prompt; bound = "
@@ -147,11 +148,12 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
         created_at=started,
         duration_s=time.time() - started,
         env=environment(),
-        tests={"bandwidth": roof["bandwidth"], "gemm": roof["gemm"], "decode": decode, "train_step": train,
+        tests={"bandwidth": bw.to_json(), "gemm": {d: g.to_json() for d, g in roof.gemm.items()}, "decode": decode,
+               "train_step": train,
                "rounds": rounds, **({"interference": interference.to_json()} if interference is not None else {})},
-        roofline=RooflineReference.from_json({k: roof[k] for k in (
-            "peak_bandwidth_gbs", "peak_gflops", "ridge_flops_per_byte", "ridge_point", "datasheet",
-            "physical_limits")}),
+        roofline=RooflineReference(peak_bandwidth_gbs=roof.peak_bandwidth_gbs, peak_gflops=roof.peak_gflops,
+                                   ridge_flops_per_byte=roof.ridge_flops_per_byte, ridge_point=roof.ridge_point,
+                                   datasheet=roof.datasheet, physical_limits=roof.physical_limits),
         warnings=tuple(warnings),
         warnings_said=tuple(m.as_dict() for m in said),
         notes=tuple(notes),

@@ -315,22 +315,18 @@ def _peak_source(report: BenchReport, dtype: str, lang: Lang) -> str | None:
     FLOPs per cycle on a CPU (the clock read from cpufreq, or /proc/cpuinfo, or the clock a measured matmul needs),
     the datasheet on a GPU; None when the report does not say."""
     limits = report.roofline.physical_limits if report.roofline is not None else None
-    if not isinstance(limits, Mapping):
+    if limits is None:
         return None
-    cores, ghz = _num(limits, "cores"), _num(limits, "ghz")
-    per_cycle = limits.get("flops_per_cycle")
-    if cores is not None and ghz is not None and isinstance(per_cycle, Mapping) \
-            and isinstance(per_cycle.get(dtype), int | float):
-        implied = limits.get("ghz_implied_by")
-        reported = _num(limits, "ghz_reported")
-        clock = t("bench.clock.cpufreq" if "gflops" in limits else "bench.clock.cpuinfo", lang)
-        if isinstance(implied, str) and reported is not None:
+    cores, ghz, per_cycle = limits.cores, limits.ghz, limits.flops_per_cycle.get(dtype)
+    if cores is not None and ghz is not None and per_cycle is not None:
+        implied, reported = limits.ghz_implied_by, limits.ghz_reported
+        clock = t("bench.clock.cpufreq" if limits.gflops else "bench.clock.cpuinfo", lang)
+        if implied is not None and reported is not None:
             clock = t("bench.clock.implied", lang, dtype=implied, reported=numbers.decimal(reported, lang, 2),
                       clock=clock)
         return t("bench.peak.cpu", lang, cores=numbers.integer(cores, lang), ghz=numbers.decimal(ghz, lang, 2),
-                 clock=clock, per_cycle=numbers.integer(per_cycle[dtype], lang))
-    source = limits.get("source")
-    return t("bench.peak.datasheet", lang, source=source) if isinstance(source, str) and source else None
+                 clock=clock, per_cycle=numbers.integer(per_cycle, lang))
+    return t("bench.peak.datasheet", lang, source=limits.source) if limits.source else None
 
 
 def note_lines(report: BenchReport, lang: str = "en") -> list[str]:

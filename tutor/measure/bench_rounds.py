@@ -18,6 +18,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import torch
@@ -57,6 +58,7 @@ from tutor.measure.roofline import (
     stream_figures,
 )
 from tutor.measure.timing import CancelCheck, check_cancel, time_callable
+from tutor.results import GemmFigures, GemmSize, MatmulRounds, StreamFigures, StreamKernel
 
 # The rounds per mode (how many, each figure's slice of a round, decode's own rounds) are in
 # tutor.measure.roofline.MODES beside the sizes they time.
@@ -82,7 +84,7 @@ def _one_call(fn: Callable[[], Any], device: str) -> Callable[[], float]:
 
 
 def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cancel: CancelCheck | None,
-               progress: Progress) -> tuple[Callable[[], float], dict[str, Any], dict[str, list[list[float]]]]:
+               progress: Progress) -> tuple[Callable[[], float], StreamFigures, dict[str, list[list[float]]]]:
     """The STREAM round task: the mode's STREAM kernels (copy, and triad where the mode has it) over one set of
     three arrays (:func:`tutor.measure.kernels.stream_set`), each timed ``copy_repeats`` times in a row every
     round. The task's value is the round's best copy (its spread across the rounds is the bandwidth's CV); every
@@ -90,9 +92,7 @@ def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cance
     cfg = rcfg = MODES[mode]
     dtype, elem = "float32", 4
     n = stream_array_bytes(device, mode, array_cap_bytes) // elem
-    out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rcfg["rounds"],
-                           "last_level_cache_bytes": cache_sizes()["last_level"],
-                           "threads": torch.get_num_threads() if device == "cpu" else None}
+    last_level = int(cache_sizes()["last_level"])
     params = StreamParams(n=n, dtype=dtype)
     names = tuple(k for k in ("copy", "triad") if k in cfg["stream_kernels"])
     progress(0.0, said("measure.progress.bandwidth", kernel=", ".join(names), mib=round(n * elem / 2**20)))
@@ -111,38 +111,38 @@ def _copy_task(device: str, mode: str, array_cap_bytes: int | None, should_cance
             samples[name].append(list(stats.times_s))
         return best_rate(gigabytes, samples["copy"][-1])
 
-    for name in names:
-        out["kernels"][name] = {"bytes": WORKLOADS[name].bytes_fn(params)}
+    out = StreamFigures(kernels={name: StreamKernel(bytes=int(WORKLOADS[name].bytes_fn(params))) for name in names},
+                        array_bytes=n * elem, dtype=dtype, rounds=rcfg["rounds"], last_level_cache_bytes=last_level,
+                        threads=torch.get_num_threads() if device == "cpu" else None)
     return task, out, samples
 
 
-def stream_result(bw: dict[str, Any], samples: dict[str, list[list[float]]], copy_rounds: RoundFigure,
-                  mode: str) -> dict[str, Any]:
-    """Fill ``bw`` (:func:`_copy_task`'s result) from the STREAM kernels' timed calls per round
+def stream_result(bw: StreamFigures, samples: dict[str, list[list[float]]], copy_rounds: RoundFigure,
+                  mode: str) -> StreamFigures:
+    """``bw`` (:func:`_copy_task`'s result) with the STREAM kernels' figures from their timed calls per round
     (:func:`tutor.measure.roofline.stream_figures` per kernel): the peak is the fastest copy, as STREAM reports
     it; the CV is the spread of the rounds' best copies."""
     rcfg = MODES[mode]
     rounds = len(copy_rounds.values)
+    figures: dict[str, StreamKernel] = {}
     for name, per_round in samples.items():
-        figures_of = stream_figures(bw["kernels"][name]["bytes"] / 1e9, per_round)
-        figures_of.pop("gbs_samples")
-        bw["kernels"][name].update(figures_of, rounds=rounds)
-    bw.update(peak_bandwidth_gbs=bw["kernels"]["copy"]["gbs_best"], cv=copy_rounds.cv,
-              method=f"STREAM copy (2 words per element): {STREAM_ESTIMATOR}; {rcfg['copy_repeats']} copies "
-                     f"(and as many of each other STREAM kernel) in each of {rounds} rounds interleaved with the "
-                     f"other figures")
-    return bw
+        moved = bw.kernels[name].bytes or 0
+        figures[name] = replace(stream_figures(moved / 1e9, per_round), gbs_samples=(), bytes=moved, rounds=rounds)
+    return replace(bw, kernels=figures, peak_bandwidth_gbs=figures["copy"].gbs_best, cv=copy_rounds.cv,
+                   method=f"STREAM copy (2 words per element): {STREAM_ESTIMATOR}; {rcfg['copy_repeats']} copies "
+                          f"(and as many of each other STREAM kernel) in each of {rounds} rounds interleaved with "
+                          f"the other figures")
 
 
 def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | None, progress: Progress
-               ) -> tuple[Callable[[], float], dict[str, Any]]:
+               ) -> tuple[Callable[[], float], GemmFigures]:
     """Probe the mode's square sizes for ``dtype`` (after the dtype's warm-up), keep the fastest size's
     matrices and return its round task: the best of k calls, k sized to the mode's slice of a round."""
     cfg = rcfg = MODES[mode]
     sizes = CUDA_GEMM_N[mode] if device == "cuda" else cfg["gemm_n"]
     tensor_dtype = "float32" if dtype == "tfloat32" else dtype
-    tried: list[dict[str, Any]] = []
-    fns: dict[int, Callable[[], Any]] = {}
+    tried: list[GemmSize] = []
+    fns: dict[int, tuple[Callable[[], Any], int]] = {}
     for n in sizes:
         check_cancel(should_cancel)
         progress(0.0, said("measure.progress.matmul_probe", dtype=dtype, shape=f"{n}×{n}×{n}"))
@@ -164,16 +164,16 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
             warmup = 0
         stats = time_callable(fn, device, warmup=warmup, min_repeats=3, max_repeats=3,
                               budget_s=0, should_cancel=should_cancel)
-        tried.append({"n": n, "gflops_best": flops / stats.min / 1e9, "gflops_median": flops / stats.median / 1e9,
-                      "time_s": stats.stats().to_json(), "flops": flops})
-        fns[n] = fn
+        tried.append(GemmSize(n=n, gflops_best=flops / stats.min / 1e9, gflops_median=flops / stats.median / 1e9,
+                              time_s=stats.stats()))
+        fns[n] = fn, flops
         if device == "cpu" and first > 2.0:
             break
-    fastest = max(e["gflops_best"] for e in tried)
-    chosen = max((e for e in tried if e["gflops_best"] >= (1 - SIZE_TOLERANCE) * fastest), key=lambda e: e["n"])
-    fn, flops = fns[chosen["n"]], chosen["flops"]
+    fastest = max(e.gflops_best or 0.0 for e in tried)
+    chosen = max((e for e in tried if (e.gflops_best or 0.0) >= (1 - SIZE_TOLERANCE) * fastest), key=lambda e: e.n)
+    fn, flops = fns[chosen.n]
     fns.clear()  # only the chosen size's matrices stay allocated
-    per_call = chosen["time_s"]["min"]
+    per_call = chosen.time_s.min if chosen.time_s is not None else 0.0
     # calls per round: enough to fill the slice; one call when a single call already fills it (fp64 at 2048 on a
     # CPU), else at least two, so a round's best skips one interrupted call
     fewest = 1 if per_call >= rcfg["gemm_round_s"] else 2
@@ -191,10 +191,7 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
                 torch.backends.cuda.matmul.allow_tf32 = prev_tf32
         return best_rate(flops / 1e9, stats.times_s)
 
-    info = {"dtype": dtype, "n": chosen["n"], "sizes": [{k2: v for k2, v in e.items() if k2 != "flops"}
-                                                        for e in tried],
-            "calls_per_round": k}
-    return task, info
+    return task, GemmFigures(dtype=dtype, n=chosen.n, sizes=tuple(tried), calls_per_round=k)
 
 
 def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
@@ -214,20 +211,20 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     tasks.append(("bandwidth", copy_task))
 
     dtypes = measure_dtypes(device, mode)
-    gemm_info: dict[str, dict[str, Any]] = {}
+    gemm_info: dict[str, GemmFigures] = {}
     for i, dtype in enumerate(dtypes):
         try:
             lo, hi = 0.08 + 0.12 * i / len(dtypes), 0.08 + 0.12 * (i + 1) / len(dtypes)
             task, gemm_info[dtype] = _gemm_task(device, dtype, mode, should_cancel, within(progress, lo, hi))
         except (DeviceError, RuntimeError) as exc:
-            gemm_info[dtype] = {"dtype": dtype, "error": str(exc).splitlines()[0]}
+            gemm_info[dtype] = GemmFigures(dtype=dtype, error=str(exc).splitlines()[0])
             continue
         tasks.append((f"matmul {dtype}", task))
-    if "float32" not in {d for d, g in gemm_info.items() if "error" not in g}:
+    if "float32" not in {d for d, g in gemm_info.items() if g.error is None}:
         raise RuntimeError("could not measure the float32 matmul peak")
 
-    train_dtype = "bfloat16" if device == "cuda" and "bfloat16" in gemm_info and "error" not in gemm_info[
-        "bfloat16"] else "float32"
+    bf16 = gemm_info.get("bfloat16")
+    train_dtype = "bfloat16" if device == "cuda" and bf16 is not None and bf16.error is None else "float32"
     progress(0.2, said("measure.progress.train_build"))
     rig = TrainRig(device, mode, train_dtype)  # its FLOP count runs one forward and backward
     for _ in range(rcfg["train_warmup_steps"]):  # discarded: the first step allocates Adam's state
@@ -248,20 +245,23 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     figures = interleave(tasks, rounds, should_cancel, within(progress, 0.25, 0.7))
 
     # -- results in the single-figure functions' shapes -----------------------------------------------------
-    stream_result(bw, copy_samples, figures["bandwidth"], mode)
-    gemm: dict[str, dict[str, Any]] = {}
+    bw = stream_result(bw, copy_samples, figures["bandwidth"], mode)
+    gemm: dict[str, GemmFigures] = {}
     for dtype, g in gemm_info.items():
-        if "error" in g:
+        if g.error is not None:
             gemm[dtype] = g
             continue
         fig = figures[f"matmul {dtype}"]
-        gemm[dtype] = {**g, "peak_gflops": fig.estimate, "cv": fig.cv, "rounds": fig.to_dict(),
-                       "method": f"torch.mm of random square matrices ({g['n']}³, the fastest size probed): "
-                                 f"{ROUND_ESTIMATOR}, a round's value the best of {g['calls_per_round']} calls"}
+        gemm[dtype] = replace(
+            g, peak_gflops=fig.estimate, cv=fig.cv,
+            rounds=MatmulRounds(values=fig.values, estimate=fig.estimate, cv=fig.cv, best_round=fig.best,
+                                estimator=ROUND_ESTIMATOR),
+            method=f"torch.mm of random square matrices ({g.n}³, the fastest size probed): "
+                   f"{ROUND_ESTIMATOR}, a round's value the best of {g.calls_per_round} calls")
     roof = assemble_roofline(device, device_info, mode, bw, gemm, started)
 
-    theoretical, source = theoretical_peak(roof.get("physical_limits"), train_dtype)
-    train = rig.result(train_times, roof["peak_gflops"][train_dtype], theoretical_gflops=theoretical,
+    theoretical, source = theoretical_peak(roof.physical_limits, train_dtype)
+    train = rig.result(train_times, roof.peak_gflops[train_dtype], theoretical_gflops=theoretical,
                        theoretical_source=source, round_times=train_round_best, steps_per_round=steps_per_round)
     train["rounds"] = figures["training"].to_dict()
     # The decode model is sized to this machine's cache (up to 1 GiB of weights in quick mode): it cannot sit in
@@ -271,7 +271,7 @@ def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
     del copy_task
     gc.collect()
     decode_rounds = odd(rcfg["decode_rounds"] * rounds_factor)
-    decode = _decode_rounds(device, mode, roof["peak_bandwidth_gbs"], should_cancel,
+    decode = _decode_rounds(device, mode, roof.peak_bandwidth_gbs, should_cancel,
                             within(progress, 0.7, 1.0), rounds=decode_rounds)
     progress(1.0, said("measure.progress.measured"))
     return {"roofline": roof, "decode": decode, "train_step": train, "train_dtype": train_dtype,

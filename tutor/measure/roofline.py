@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import torch
@@ -25,7 +26,7 @@ from tutor.measure.errors import DeviceError
 from tutor.measure.interference import InterferenceProbe
 from tutor.measure.modes import ROOFLINE_MODES
 from tutor.measure.phases import Progress, noop, said, within
-from tutor.measure.registry import WORKLOADS
+from tutor.measure.registry import WORKLOADS, GemmParams, StreamParams
 from tutor.measure.roofline_model import ROOFLINE_FORMAT, cached_roofline, store_roofline
 from tutor.measure.specs import (
     cpu_flops_per_cycle_explained,
@@ -34,7 +35,19 @@ from tutor.measure.specs import (
     lookup_spec,
 )
 from tutor.measure.timing import CancelCheck, TimedRuns, check_cancel, time_callable
-from tutor.results import Interference
+from tutor.results import (
+    Datasheet,
+    Device,
+    GemmFigures,
+    GemmSize,
+    Interference,
+    PhysicalLimits,
+    ResultError,
+    RooflineReference,
+    RoofProbe,
+    StreamFigures,
+    StreamKernel,
+)
 from tutor.theory.roofline import peak_spreads, provisional_reasons
 
 #: Per mode: the sizes and budgets the roof and the bench's rounds run at (one table, in measure/modes.py).
@@ -42,13 +55,6 @@ MODES = ROOFLINE_MODES
 CUDA_GEMM_N: dict[str, tuple[int, ...]] = {"tiny": (1024,), "quick": (2048, 4096, 8192),
                                             "full": (2048, 4096, 8192, 16384)}
 CUDA_DTYPES = ("float32", "tfloat32", "bfloat16", "float16")
-
-
-
-
-def _stat(stats: TimedRuns, work: float) -> dict[str, Any]:
-    """Rates from the best (min) and median times; CV of the times."""
-    return {"time_s": stats.stats().to_json(), "best": work / stats.min, "median": work / stats.median}
 
 
 def stream_array_bytes(device: str, mode: str, array_cap_bytes: int | None = None) -> int:
@@ -67,12 +73,13 @@ STREAM_ESTIMATOR = "the bytes STREAM counts ÷ the fastest timed call, as stream
 """How the peak bandwidth is read from the timed calls (said in the result's ``method``)."""
 
 
-def stream_figures(gigabytes: float, round_times_s: Sequence[Sequence[float]]) -> dict[str, Any]:
+def stream_figures(gigabytes: float, round_times_s: Sequence[Sequence[float]]) -> StreamKernel:
     """A STREAM kernel's rates from its per-call seconds, grouped by round (pure arithmetic, no timing).
 
     ``gigabytes`` is what the kernel moves per call as STREAM counts it (the registry's ``bytes_fn``: copy and
     scale 2 words per element, add and triad 3; write-allocate traffic not counted). Every sample is divided
-    separately. ``gbs_best`` is STREAM's figure: the fastest call's rate. Beside it: the median call's rate, each
+    separately, and every call's rate is kept (``gbs_samples``).
+    ``gbs_best`` is STREAM's figure: the fastest call's rate. Beside it: the median call's rate, each
     round's best, their median (``gbs_round_median``, what a majority of rounds reached) and the timing stats.
 
     Why the fastest call and not a median: with arrays many times the last-level cache no call can run faster
@@ -88,21 +95,21 @@ def stream_figures(gigabytes: float, round_times_s: Sequence[Sequence[float]]) -
         raise ValueError("a timed call took no time")
     stats = TimedRuns(samples)
     round_best = [gigabytes / min(r) for r in rounds]
-    return {
-        "gbs_best": gigabytes / stats.min,
-        "gbs_median": gigabytes / stats.median,
-        "gbs_single_best": gigabytes / stats.min,
-        "gbs_round_best": round_best,
-        "gbs_round_median": statistics.median(round_best),
-        "gbs_samples": [gigabytes / t for t in samples],
-        "time_s": stats.stats().to_json(),
-    }
+    return StreamKernel(
+        gbs_best=gigabytes / stats.min,
+        gbs_median=gigabytes / stats.median,
+        gbs_single_best=gigabytes / stats.min,
+        gbs_round_best=tuple(round_best),
+        gbs_round_median=statistics.median(round_best),
+        gbs_samples=tuple(gigabytes / t for t in samples),
+        time_s=stats.stats(),
+    )
 
 
 def measure_bandwidth(
     device: str, mode: str = "quick", should_cancel: CancelCheck | None = None, progress: Progress = noop,
     dtype: str = "float32", array_cap_bytes: int | None = None, array_bytes: int | None = None,
-) -> dict[str, Any]:
+) -> StreamFigures:
     """STREAM kernels on large arrays (at most ``array_cap_bytes`` each when given: ``tutor bench --quick`` keeps
     its memory bounded whatever the cache size, and says when that leaves the arrays within reach of the cache;
     exactly ``array_bytes`` when given, for ``bench/stream_compare.py``). The peak bandwidth is STREAM copy's best.
@@ -121,10 +128,9 @@ def measure_bandwidth(
     n = size // elem
     rounds = cfg.get("stream_rounds", 1)
     names = tuple(cfg["stream_kernels"])
-    out: dict[str, Any] = {"array_bytes": n * elem, "dtype": dtype, "kernels": {}, "rounds": rounds,
-                           "last_level_cache_bytes": cache_sizes()["last_level"],
-                           "threads": torch.get_num_threads() if device == "cpu" else None}
-    params = {"n": n, "dtype": dtype}
+    last_level = int(cache_sizes()["last_level"])
+    threads = torch.get_num_threads() if device == "cpu" else None
+    params = StreamParams(n=n, dtype=dtype)
     progress(0.0, said("measure.progress.bandwidth", kernel=", ".join(names), mib=round(n * elem / 2**20)))
     fns = kernels.stream_set(names, params, device)
     times: dict[str, list[tuple[float, ...]]] = {name: [] for name in names}
@@ -144,24 +150,23 @@ def measure_bandwidth(
             times[name].append(stats.times_s)
         other_cores.append(round(between(start, read_counters(), cpus).other_cores, 3))
     del fns
+    figures: dict[str, StreamKernel] = {}
     for name in names:
-        w = WORKLOADS[name]
-        figures = stream_figures(w.bytes_fn(params) / 1e9, times[name])
-        figures.pop("gbs_samples")
-        out["kernels"][name] = {**figures, "bytes": w.bytes_fn(params)}
-    copy = out["kernels"]["copy"]
-    out["peak_bandwidth_gbs"] = copy["gbs_best"]
-    out["cv"] = copy["time_s"]["cv"]
-    out["rounds_other_cores"] = other_cores
-    out["method"] = (f"STREAM copy (2 words per element): {STREAM_ESTIMATOR}; {rounds} rounds of the kernels "
-                     f"{', '.join(names)} over three shared arrays")
-    return out
+        moved = int(WORKLOADS[name].bytes_fn(params))
+        figures[name] = replace(stream_figures(moved / 1e9, times[name]), gbs_samples=(), bytes=moved)
+    copy = figures["copy"]
+    return StreamFigures(
+        kernels=figures, array_bytes=n * elem, dtype=dtype, rounds=rounds, last_level_cache_bytes=last_level,
+        threads=threads, peak_bandwidth_gbs=copy.gbs_best, cv=copy.time_s.cv if copy.time_s is not None else None,
+        rounds_other_cores=tuple(other_cores),
+        method=(f"STREAM copy (2 words per element): {STREAM_ESTIMATOR}; {rounds} rounds of the kernels "
+                f"{', '.join(names)} over three shared arrays"))
 
 
 def measure_gemm_peak(
     device: str, dtype: str, mode: str = "quick", should_cancel: CancelCheck | None = None,
     progress: Progress = noop,
-) -> dict[str, Any]:
+) -> GemmFigures:
     """The best GEMM FLOP/s for ``dtype`` over the mode's square sizes (torch.mm of random matrices).
 
     The peak is the best size's best time: mid-size matrices that fit the last-level cache are often fastest
@@ -169,8 +174,8 @@ def measure_gemm_peak(
     cfg = MODES[mode]
     sizes = CUDA_GEMM_N[mode] if device == "cuda" else cfg["gemm_n"]
     tensor_dtype = "float32" if dtype == "tfloat32" else dtype
-    best: dict[str, Any] | None = None
-    tried = []
+    best: GemmSize | None = None
+    tried: list[GemmSize] = []
     prev_tf32 = torch.backends.cuda.matmul.allow_tf32 if device == "cuda" else None
     try:
         if device == "cuda":
@@ -178,7 +183,7 @@ def measure_gemm_peak(
         for n in sizes:
             check_cancel(should_cancel)
             progress(0.0, said("measure.progress.matmul_peak", dtype=dtype, shape=f"{n}×{n}×{n}"))
-            params = {"m": n, "n": n, "k": n, "dtype": tensor_dtype}
+            params = GemmParams(m=n, n=n, k=n, dtype=tensor_dtype)
             fn = kernels.build("gemm", params, device)
             flops = WORKLOADS["gemm"].flops_fn(params)
             # Slow dtypes on the CPU (no native kernels) would take minutes at full size: probe first.
@@ -193,19 +198,19 @@ def measure_gemm_peak(
                                   max_repeats=cfg["max_repeats"], budget_s=cfg["budget_s"],
                                   should_cancel=should_cancel)
             del fn
-            res = _stat(stats, flops / 1e9)
-            entry = {"n": n, "gflops_best": res["best"], "gflops_median": res["median"], "time_s": res["time_s"]}
+            entry = GemmSize(n=n, gflops_best=flops / 1e9 / stats.min, gflops_median=flops / 1e9 / stats.median,
+                             time_s=stats.stats())
             tried.append(entry)
-            if best is None or entry["gflops_best"] > best["gflops_best"]:
+            if best is None or (entry.gflops_best or 0.0) > (best.gflops_best or 0.0):
                 best = entry
             if device == "cpu" and probe > 2.0:
                 break
     finally:
         if device == "cuda" and prev_tf32 is not None:
             torch.backends.cuda.matmul.allow_tf32 = prev_tf32
-    assert best is not None
-    return {"dtype": dtype, "peak_gflops": best["gflops_best"], "n": best["n"], "cv": best["time_s"]["cv"],
-            "sizes": tried, "method": "torch.mm of random square matrices, best of the timed repeats"}
+    assert best is not None and best.time_s is not None
+    return GemmFigures(dtype=dtype, peak_gflops=best.gflops_best, n=best.n, cv=best.time_s.cv, sizes=tuple(tried),
+                       method="torch.mm of random square matrices, best of the timed repeats")
 
 
 def measure_dtypes(device: str, mode: str) -> tuple[str, ...]:
@@ -222,26 +227,27 @@ CLOCK_SOURCES = {
 }
 
 
-def physical_limits(device: str, device_name: str, measured_gflops: dict[str, float] | None = None
-                    ) -> dict[str, Any]:
+def physical_limits(device: str, device_name: str, measured_gflops: Mapping[str, float] | None = None
+                    ) -> PhysicalLimits | None:
     """Ceilings no honest figure may exceed: the datasheet on a known GPU; cores × clock × FLOPs per cycle on the
     CPU, each input named with where it was read.
 
     On a CPU without cpufreq (a VM, a container) the only clock the OS reports is /proc/cpuinfo's, the base rate
     the cores exceed when they boost. When a matmul measured at ``measured_gflops`` needs a faster clock than that,
     the clock used is the one it needs (a lower bound on the real clock, so the peak is a lower bound too and an
-    MFU over it an upper bound): a theoretical peak below a measured rate would be wrong."""
+    MFU over it an upper bound): a theoretical peak below a measured rate would be wrong. None when neither is
+    known (an unknown GPU, a CPU whose clock the OS does not report)."""
     if device == "cuda":
         spec = lookup_spec(device_name)
         if spec is None:
-            return {}
+            return None
         gflops = {k: v * 1e3 for k, v in spec.tflops.items()}
-        return {"bandwidth_gbs": spec.bandwidth_gbs, "gflops": gflops, "theoretical_gflops": dict(gflops),
-                "source": spec.source}
+        return PhysicalLimits(bandwidth_gbs=spec.bandwidth_gbs, gflops=gflops, theoretical_gflops=dict(gflops),
+                              source=spec.source)
     max_ghz = cpu_max_ghz()
     reported = max_ghz or cpu_clock_ghz()
     if reported is None:
-        return {}
+        return None
     flags = set(cpu_flags())
     cores = physical_cores()
     dtypes = ("float32", "float64", "bfloat16", "float16")
@@ -259,93 +265,100 @@ def physical_limits(device: str, device_name: str, measured_gflops: dict[str, fl
         clock = (f"{ghz:.2f} GHz at least: the measured {implied_by} matmul "
                  f"({(measured_gflops or {})[implied_by]:.0f} GFLOP/s) needs it, while {clock_source} reports "
                  f"{reported:.2f} GHz (so this peak is a lower bound and an MFU over it an upper bound)")
-    key = "gflops" if max_ghz else "nominal_gflops"
     theoretical = {d: cpu_theoretical_peak_flops(cores, ghz, flags, d) / 1e9 for d in dtypes}
-    return {
-        key: theoretical,
+    return PhysicalLimits(
+        # a hard ceiling only where cpufreq gives the maximum clock; else the figures at the clock the OS reports
+        gflops=theoretical if max_ghz else {},
+        nominal_gflops={} if max_ghz else theoretical,
         # the same figures whichever clock fed them, so an exercise reads one key on every machine (with cpufreq
         # or without), and what the OS reported next to the clock used (above 1: a measured matmul needed more)
-        "theoretical_gflops": dict(theoretical),
-        "clock_raise": ghz / reported,
+        theoretical_gflops=dict(theoretical),
+        clock_raise=ghz / reported,
         # the inputs of the formula, so an exercise can apply it to this machine's own numbers
-        "cores": cores,
-        "ghz": ghz,
-        "ghz_reported": reported,
-        "clock_source": clock_source,
-        "ghz_implied_by": implied_by,
-        "flops_per_cycle": per_cycle,
-        "source": f"{cores} cores × {clock} × FLOPs per cycle per core (SIMD width × FMA pipes, or AMX tiles)",
-        "source_by_dtype": {
+        cores=cores,
+        ghz=ghz,
+        ghz_reported=reported,
+        clock_source=clock_source,
+        ghz_implied_by=implied_by,
+        flops_per_cycle=per_cycle,
+        source=f"{cores} cores × {clock} × FLOPs per cycle per core (SIMD width × FMA pipes, or AMX tiles)",
+        source_by_dtype={
             d: f"{cores} cores × {clock} × {cpu_flops_per_cycle_explained(flags, d)}" for d in dtypes},
-    }
+    )
 
 
 def measure_roofline(
     device: str, device_info: dict[str, Any], mode: str = "quick", should_cancel: CancelCheck | None = None,
     progress: Progress = noop, array_cap_bytes: int | None = None,
-) -> dict[str, Any]:
+) -> RooflineReference:
     """Measure the roofline of ``device``: bandwidth, matmul peak per dtype, ridge points."""
     started = time.time()
     bw = measure_bandwidth(device, mode, should_cancel, within(progress, 0.0, 0.4),
                            array_cap_bytes=array_cap_bytes)
     dtypes = measure_dtypes(device, mode)
-    gemm: dict[str, Any] = {}
+    gemm: dict[str, GemmFigures] = {}
     for i, dtype in enumerate(dtypes):
 
         gemm_progress = within(progress, 0.4 + 0.6 * i / len(dtypes), 0.4 + 0.6 * (i + 1) / len(dtypes))
         try:
             gemm[dtype] = measure_gemm_peak(device, dtype, mode, should_cancel, gemm_progress)
         except (DeviceError, RuntimeError) as exc:
-            gemm[dtype] = {"dtype": dtype, "error": str(exc).splitlines()[0]}
+            gemm[dtype] = GemmFigures(dtype=dtype, error=str(exc).splitlines()[0])
     progress(1.0, said("measure.progress.roofline_measured"))
     return assemble_roofline(device, device_info, mode, bw, gemm, started)
 
 
-def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: dict[str, Any],
-                      gemm: dict[str, dict[str, Any]], started: float) -> dict[str, Any]:
-    """The roofline from measured bandwidth (:func:`measure_bandwidth`'s shape) and matmul peaks per dtype
-    (:func:`measure_gemm_peak`'s shape, or ``{"error": ...}``): ridge points, physical limits, warnings."""
-    peak_gflops = {d: g["peak_gflops"] for d, g in gemm.items() if "peak_gflops" in g}
+def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: StreamFigures,
+                      gemm: Mapping[str, GemmFigures], started: float) -> RooflineReference:
+    """The roofline from measured bandwidth (:func:`measure_bandwidth`) and matmul peaks per dtype
+    (:func:`measure_gemm_peak`, or one with its ``error``): ridge points, physical limits, warnings."""
+    peak_gflops = {d: g.peak_gflops for d, g in gemm.items() if g.peak_gflops is not None}
     if "float32" not in peak_gflops:
         raise RuntimeError("could not measure the float32 matmul peak")
-    peak_gbs = bw["peak_bandwidth_gbs"]
+    peak_gbs = bw.peak_bandwidth_gbs
+    if peak_gbs is None:
+        raise RuntimeError("could not measure the peak bandwidth")
     ridge = {d: g / peak_gbs for d, g in peak_gflops.items()}
     spec = lookup_spec(device_info["name"]) if device == "cuda" else None
     limits = physical_limits(device, device_info["name"], peak_gflops)
-    theoretical = limits.get("theoretical_gflops") or {}
-    if theoretical:  # each measured peak as a fraction of the theoretical one (above 1: an input of it is wrong)
-        limits["measured_fraction"] = {d: g / theoretical[d] for d, g in peak_gflops.items() if theoretical.get(d)}
+    theoretical = limits.theoretical_gflops if limits is not None else {}
+    if limits is not None and theoretical:  # each measured peak as a fraction of the theoretical one (above 1: an
+        # input of it is wrong)
+        limits = replace(limits, measured_fraction={
+            d: g / theoretical[d] for d, g in peak_gflops.items() if theoretical.get(d)})
     said: list[Message] = []
-    if "bandwidth_gbs" in limits and peak_gbs > limits["bandwidth_gbs"]:
+    if limits is not None and limits.bandwidth_gbs is not None and peak_gbs > limits.bandwidth_gbs:
         said.append(Message.of("bench.warn.above_datasheet", measured=round(peak_gbs),
-                               datasheet=round(limits["bandwidth_gbs"])))
+                               datasheet=round(limits.bandwidth_gbs)))
     for d, g in peak_gflops.items():
-        lim = limits.get("gflops", {}).get(d)
+        lim = limits.gflops.get(d) if limits is not None else None
         if lim is not None and g > lim:
             said.append(Message.of("bench.warn.above_limit", dtype=d, measured=round(g), limit=round(lim)))
-    warnings = [m.render("en") for m in said]
-    return {
-        "device": {k: device_info[k] for k in ("kind", "name", "fingerprint")},
-        "mode": mode,
-        "measured_at": started,
-        "duration_s": time.time() - started,
-        "peak_bandwidth_gbs": peak_gbs,
-        "peak_gflops": peak_gflops,
-        "peak_tflops": {d: g / 1e3 for d, g in peak_gflops.items()},
-        "ridge_flops_per_byte": ridge,
-        "ridge_point": ridge["float32"],
-        "bandwidth": bw,
-        "gemm": gemm,
-        "datasheet": None if spec is None else {**spec.to_dict(), "ridge_flops_per_byte": {
-            d: spec.ridge_flops_per_byte(d) for d in spec.tflops}},
-        "physical_limits": limits,
-        "warnings": warnings,
-        "warnings_said": [m.as_dict() for m in said],
-        "threads": torch.get_num_threads(),
-        "load_average": _load_now(),
-        "cpus": os.cpu_count() or 1,
-        "format": ROOFLINE_FORMAT,
-    }
+    datasheet = None if spec is None else Datasheet(
+        name=spec.name, bandwidth_gbs=spec.bandwidth_gbs, tflops=dict(spec.tflops),
+        ridge_flops_per_byte={d: r for d in spec.tflops if (r := spec.ridge_flops_per_byte(d)) is not None},
+        source=spec.source, extra={k: v for k, v in spec.to_dict().items()
+                                   if k not in ("name", "bandwidth_gbs", "tflops", "source")})
+    return RooflineReference(
+        device=Device.from_json({k: device_info[k] for k in ("kind", "name", "fingerprint")}),
+        mode=mode,
+        measured_at=started,
+        duration_s=time.time() - started,
+        peak_bandwidth_gbs=peak_gbs,
+        peak_gflops=peak_gflops,
+        ridge_flops_per_byte=ridge,
+        ridge_point=ridge["float32"],
+        bandwidth=bw,
+        gemm=dict(gemm),
+        datasheet=datasheet,
+        physical_limits=limits,
+        warnings=tuple(m.render("en") for m in said),
+        warnings_said=tuple(said),
+        threads=torch.get_num_threads(),
+        load_average=_load_now(),
+        cpus=os.cpu_count() or 1,
+        format=ROOFLINE_FORMAT,
+    )
 
 
 def _load_now() -> float | None:
@@ -356,33 +369,49 @@ def _load_now() -> float | None:
         return None
 
 
-def provisional_of(roof: dict[str, Any]) -> list[str]:
-    """Why a roof (its JSON, as measured or cached) is provisional: the reasons it was stored with, or read from
-    its figures when it was stored without them (an older cache)."""
-    return list(roof.get("provisional") or []) or provisional_reasons(roof)
+def provisional_of(roof: RooflineReference) -> list[str]:
+    """Why a roof (as measured or cached) is provisional: the reasons it was stored with, or read from its figures
+    when it was stored without them (an older cache)."""
+    return list(roof.provisional) or provisional_reasons(roof)
 
 
-def judge_roof(roof: dict[str, Any], interference: Interference | None, mode: str) -> None:
-    """Put on a just-measured roof what others judge it by: the interference it was measured under, whether it is
+def judge_roof(roof: RooflineReference, interference: Interference | None, mode: str) -> RooflineReference:
+    """A just-measured roof with what others judge it by: the interference it was measured under, whether it is
     provisional and why, its peaks' spread. The test-only tiny roof (a few repeats of arrays in cache) is never
     judged final."""
     if interference is not None:
-        roof["interference"] = interference.to_json()
-    roof["provisional"] = provisional_reasons(roof) if mode != "tiny" else []
-    roof["peak_spread"] = peak_spreads(roof)
+        roof = replace(roof, interference=interference)
+    return replace(roof, provisional=tuple(provisional_reasons(roof)) if mode != "tiny" else (),
+                   peak_spread=peak_spreads(roof))
 
 
-def keep_as_machine_roof(fingerprint: str, roof: dict[str, Any], cached: dict[str, Any] | None) -> None:
+def keep_as_machine_roof(fingerprint: str, roof: RooflineReference, cached: RooflineReference | None) -> None:
     """Cache ``roof`` as the machine's one roof, unless it is provisional and the cached one is final."""
-    if roof["provisional"] and cached is not None and not provisional_of(cached):
+    if roof.provisional and cached is not None and not provisional_of(cached):
         return
-    store_roofline(fingerprint, roof)
+    store_roofline(fingerprint, {k: v for k, v in roof.to_json().items() if k != "cached"})
+
+
+UNREADABLE = "unreadable"
+"""``remeasured_because`` of a roof whose cached entry did not read as a roof (a field of the wrong type)."""
+
+
+def read_cached_roof(fingerprint: str) -> tuple[RooflineReference | None, bool]:
+    """The cached roof of ``fingerprint``, typed, and whether an entry was there but did not read as a roof (then
+    it is measured again, and says so). None without an entry of the current format."""
+    entry = cached_roofline(fingerprint)
+    if entry is None:
+        return None, False
+    try:
+        return RooflineReference.from_json(entry, "the cached roofline"), False
+    except ResultError:
+        return None, True
 
 
 def get_roofline(
     device: str, device_info: dict[str, Any], *, refresh: bool = False, mode: str = "quick",
     should_cancel: CancelCheck | None = None, progress: Progress = noop,
-) -> dict[str, Any]:
+) -> RooflineReference:
     """The roofline of this device fingerprint: the cached one, or measured (and cached) when missing or
     ``refresh``.
 
@@ -391,45 +420,46 @@ def get_roofline(
     repeat, is cached as
     *provisional* (its ``provisional`` reasons) and measured again the next time it is asked for on a quiet
     machine (:func:`machine_quiet`); on a busy machine it is used as it is, and every verdict graded against it
-    says so. A provisional roof never replaces a final one in the cache (:func:`keep_as_machine_roof`)."""
+    says so. A provisional roof never replaces a final one in the cache (:func:`keep_as_machine_roof`). A cached
+    entry that does not read as a roof is measured again (``remeasured_because``: :data:`UNREADABLE`)."""
     fp = device_info["fingerprint"]
     stale_reason = None
-    cached = cached_roofline(fp)
+    cached, unreadable = read_cached_roof(fp)
+    disagreed: RoofProbe | None = None
     if not refresh and cached is not None:
         reasons = provisional_of(cached)
         if not reasons:
             check = probe_roof(device, cached) if mode != "tiny" else None
-            if check is None or not check["faster"] or not machine_quiet():
-                return {**cached, "cached": True, **({"probe": check} if check is not None else {})}
+            if check is None or not check.faster or not machine_quiet():
+                return replace(cached, cached=True, probe=check if check is not None else cached.probe)
             stale_reason = "probe_disagreed"  # the machine beat its roof: the roof was measured low
             disagreed = check
         else:
-            disagreed = None
             if not machine_quiet():  # a busy machine keeps the roof it has (never a loop)
-                return {**cached, "provisional": reasons, "cached": True}
+                return replace(cached, provisional=tuple(reasons), cached=True)
             stale_reason = "provisional"
-    else:
-        disagreed = None
+    elif unreadable and not refresh:
+        stale_reason = UNREADABLE
     with InterferenceProbe() as load:
         roof = measure_roofline(device, device_info, mode, should_cancel, progress)
-    judge_roof(roof, load.result, mode)
+    roof = judge_roof(roof, load.result, mode)
     if stale_reason:
-        roof["remeasured_because"] = stale_reason
+        roof = replace(roof, remeasured_because=stale_reason)
     if disagreed is not None:
-        roof["probe"] = disagreed
+        roof = replace(roof, probe=disagreed)
     if mode != "tiny":
         keep_as_machine_roof(fp, roof, cached)
-    return {**roof, "cached": False}
+    return replace(roof, cached=False)
 
 
 #: A roof probed less than this long ago is not probed again (the warm worker runs exercise after exercise).
 PROBE_EVERY_S = 60.0
 #: The smallest disagreement between a probe and its roof called a disagreement (3 combined CVs when larger).
 PROBE_FLOOR = 0.15
-_PROBED: dict[tuple[str, float], tuple[float, dict[str, Any]]] = {}
+_PROBED: dict[tuple[str, float], tuple[float, RoofProbe]] = {}
 
 
-def probe_roof(device: str, roof: dict[str, Any], *, now: float | None = None) -> dict[str, Any] | None:
+def probe_roof(device: str, roof: RooflineReference, *, now: float | None = None) -> RoofProbe | None:
     """A short check of a cached roof before it grades (issue 26 item 3): STREAM copy on the roof's own arrays and
     fp32 torch.mm at the roof's best size, a few calls each (≈ 0.1–1 s), their fastest call against the roof's
     peaks (the roof's own rule: STREAM's fastest call).
@@ -439,26 +469,23 @@ def probe_roof(device: str, roof: dict[str, Any], *, now: float | None = None) -
     now than when its roof was measured (a slow host, a throttled laptop); the roof is kept, a slow moment does not
     replace it, and the stamp says so. None when the roof does not say which sizes it measured (an older or made-up
     roof) or the probe cannot run."""
-    bandwidth, gemm = roof.get("bandwidth"), roof.get("gemm")
-    fp32 = gemm.get("float32") if isinstance(gemm, dict) else None
-    array_bytes = bandwidth.get("array_bytes") if isinstance(bandwidth, dict) else None
-    peak_gbs = roof.get("peak_bandwidth_gbs")
-    peak_gflops = (roof.get("peak_gflops") or {}).get("float32") if isinstance(roof.get("peak_gflops"), dict) else None
-    if not (isinstance(fp32, dict) and isinstance(array_bytes, int) and isinstance(fp32.get("n"), int)
-            and isinstance(peak_gbs, int | float) and isinstance(peak_gflops, int | float)):
+    fp32 = roof.gemm.get("float32")
+    array_bytes = roof.bandwidth.array_bytes if roof.bandwidth is not None else None
+    peak_gflops = roof.peak_gflops.get("float32")
+    if fp32 is None or fp32.n is None or array_bytes is None or peak_gflops is None:
         return None
-    key = (str(roof.get("device", {}).get("fingerprint")), float(roof.get("measured_at") or 0.0))
+    key = (str(roof.device.fingerprint if roof.device is not None else None), float(roof.measured_at or 0.0))
     now = time.monotonic() if now is None else now
     seen = _PROBED.get(key)
     if seen is not None and now - seen[0] < PROBE_EVERY_S:
         return seen[1]
     try:
-        copy_params = {"n": array_bytes // 4, "dtype": "float32"}
+        copy_params = StreamParams(n=array_bytes // 4, dtype="float32")
         fn = kernels.build("copy", copy_params, device)
         copy_stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=5, budget_s=0.05)
         del fn
-        n = int(fp32["n"])
-        gemm_params = {"m": n, "n": n, "k": n, "dtype": "float32"}
+        n = fp32.n
+        gemm_params = GemmParams(m=n, n=n, k=n, dtype="float32")
         fn = kernels.build("gemm", gemm_params, device)
         gemm_stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=5, budget_s=0.05)
         del fn
@@ -466,15 +493,15 @@ def probe_roof(device: str, roof: dict[str, Any], *, now: float | None = None) -
         return None
     gbs = WORKLOADS["copy"].bytes_fn(copy_params) / 1e9 / copy_stats.min
     gflops = WORKLOADS["gemm"].flops_fn(gemm_params) / 1e9 / gemm_stats.min
-    bw_ratio, gemm_ratio = gbs / float(peak_gbs), gflops / float(peak_gflops)
+    bw_ratio, gemm_ratio = gbs / roof.peak_bandwidth_gbs, gflops / peak_gflops
     spreads = peak_spreads(roof)
     bw_margin = max(PROBE_FLOOR, 3.0 * spreads.get("bandwidth", 0.0))
     gemm_margin = max(PROBE_FLOOR, 3.0 * spreads.get("matmul", 0.0))
     faster = bw_ratio > 1 + bw_margin or gemm_ratio > 1 + gemm_margin
     slower = bw_ratio < 1 / (1 + bw_margin) or gemm_ratio < 1 / (1 + gemm_margin)
-    result = {"bandwidth_ratio": bw_ratio, "gflops_ratio": gemm_ratio, "bandwidth_margin": bw_margin,
-              "gflops_margin": gemm_margin, "agrees": not (faster or slower), "faster": faster, "slower": slower,
-              "gbs": gbs, "gflops": gflops}
+    result = RoofProbe(bandwidth_ratio=bw_ratio, gflops_ratio=gemm_ratio, bandwidth_margin=bw_margin,
+                       gflops_margin=gemm_margin, agrees=not (faster or slower), faster=faster, slower=slower,
+                       gbs=gbs, gflops=gflops)
     _PROBED[key] = (now, result)
     return result
 

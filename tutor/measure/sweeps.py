@@ -49,7 +49,7 @@ def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cance
         inner = choose_inner(fn, device)
         stats = time_callable(fn, device, warmup=1, min_repeats=5, max_repeats=15, budget_s=0.15, inner=inner,
                               should_cancel=should_cancel)
-        gbs = stream_figures(WORKLOADS["copy"].bytes_fn(params) / 1e9, [stats.times_s])["gbs_best"]
+        gbs = stream_figures(WORKLOADS["copy"].bytes_fn(params) / 1e9, [stats.times_s]).gbs_best
         point = {"working_set_bytes": 2 * n * elem, "gbs": gbs, "level": _level(2 * n * elem, caches["levels"]),
                  "time_per_call_s": stats.min, "cv": stats.cv, "inner": inner}
         points.append(point)

@@ -56,18 +56,16 @@ def roof_stamp(roof: RooflineReference | None, lang: Lang, now: float | None = N
 def probe_text(roof: RooflineReference, lang: Lang) -> str | None:
     """What the short probe before grading found (:func:`tutor.measure.roofline.probe_roof`): the cached roof
     confirmed, or measured again because the probe disagreed; None when no probe ran."""
-    probe = roof.tables.get("probe")
-    if not isinstance(probe, dict):
+    probe = roof.probe
+    if probe is None:
         return None
-    bw, gflops = _number(probe.get("bandwidth_ratio")), _number(probe.get("gflops_ratio"))
-    if bw is None or gflops is None:
-        return None
-    ratios = {"bw": format_number(bw, lang, ".2f"), "flops": format_number(gflops, lang, ".2f")}
-    if roof.tables.get("remeasured_because") == "probe_disagreed":
+    ratios = {"bw": format_number(probe.bandwidth_ratio, lang, ".2f"),
+              "flops": format_number(probe.gflops_ratio, lang, ".2f")}
+    if roof.remeasured_because == "probe_disagreed":
         return t("roof.probe.disagreed", lang, **ratios)
-    if probe.get("agrees"):
+    if probe.agrees:
         return t("roof.probe.agreed", lang, **ratios)
-    return t("roof.probe.slower", lang, **ratios) if probe.get("slower") else t("roof.probe.busy", lang, **ratios)
+    return t("roof.probe.slower", lang, **ratios) if probe.slower else t("roof.probe.busy", lang, **ratios)
 
 
 def provisional_text(roof: RooflineReference, lang: Lang) -> str | None:
@@ -76,8 +74,7 @@ def provisional_text(roof: RooflineReference, lang: Lang) -> str | None:
     if not roof.provisional:
         return None
     why = []
-    kept = roof.tables.get("peak_spread")
-    spreads = kept if isinstance(kept, dict) else {}
+    spreads = roof.peak_spread
     for reason in roof.provisional:
         if reason == "busy":
             busy = roof.interference

@@ -22,7 +22,20 @@ from tutor.results.device import Device, device_label
 from tutor.results.interference import Interference
 from tutor.results.measurement import Measurement
 from tutor.results.reading import ResultError
-from tutor.results.roofline import Classification, Datasheet, RoofCheck, RooflineReference
+from tutor.results.roofline import (
+    Classification,
+    Datasheet,
+    GemmFigures,
+    GemmSize,
+    MatmulRounds,
+    PhysicalLimits,
+    PreviousRoof,
+    RoofCheck,
+    RooflineReference,
+    RoofProbe,
+    StreamFigures,
+    StreamKernel,
+)
 from tutor.results.sweep import SWEEP_AXES, SweepPoint, sweep_point
 from tutor.results.timing import TimingStats
 from tutor.results.vram import VramFigures
@@ -38,11 +51,19 @@ __all__ = [
     "ComparedFigure",
     "Datasheet",
     "Device",
+    "GemmFigures",
+    "GemmSize",
     "Interference",
+    "MatmulRounds",
     "Measurement",
+    "PhysicalLimits",
+    "PreviousRoof",
     "ResultError",
     "RoofCheck",
+    "RoofProbe",
     "RooflineReference",
+    "StreamFigures",
+    "StreamKernel",
     "SweepPoint",
     "TimingStats",
     "VramFigures",

@@ -2,13 +2,15 @@
 
 Pure Python on the typed roofline (:class:`tutor.results.RooflineReference`) and achieved rates; it answers with a
 :class:`~tutor.results.Classification` or a :class:`~tutor.results.RoofCheck`. The measured roofline and its cache
-(plain JSON, :func:`measured_when_busy` reads it) live in :mod:`tutor.measure`.
+live in :mod:`tutor.measure`.
 """
 
 from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from tutor.results import Classification, RoofCheck, RooflineReference
@@ -77,12 +79,12 @@ def busy_threshold(cpus: int) -> float:
     return 0.5 * max(1, cpus) + 1.0
 
 
-def measured_when_busy(roofline: dict[str, Any]) -> bool:
+def measured_when_busy(roofline: RooflineReference) -> bool:
     """Whether this roofline was measured while the machine was busy (its figures are likely low)."""
-    load, cpus = roofline.get("load_average"), roofline.get("cpus")
-    if not isinstance(load, int | float) or not isinstance(cpus, int):
+    load, cpus = roofline.load_average, roofline.cpus
+    if load is None or cpus is None:
         return False
-    return roofline.get("device", {}).get("kind") == "cpu" and load > busy_threshold(cpus)
+    return roofline.device is not None and roofline.device.kind == "cpu" and load > busy_threshold(cpus)
 
 
 #: A roof whose peak stands more than this above its own typical repeat is provisional: the peak was reached
@@ -94,55 +96,44 @@ def measured_when_busy(roofline: dict[str, Any]) -> bool:
 TIGHT_SPREAD = 0.10
 
 
-def _over_median(best: Any, values: Any) -> float | None:
-    if not isinstance(values, list | tuple):
-        return None
-    numbers = [float(v) for v in values if isinstance(v, int | float) and not isinstance(v, bool) and v > 0]
-    if not numbers or not isinstance(best, int | float) or best <= 0:
+def _over_median(best: float | None, values: Sequence[float]) -> float | None:
+    numbers = [v for v in values if v > 0]
+    if not numbers or best is None or best <= 0:
         return None
     return float(best) / statistics.median(numbers) - 1.0
 
 
-def peak_spreads(roofline: dict[str, Any]) -> dict[str, float]:
+def peak_spreads(roofline: RooflineReference) -> dict[str, float]:
     """How far each peak stands above its typical repeat (``bandwidth``, ``matmul``: fp32), as fractions; a
     figure whose repeats the roof does not keep falls back to its CV."""
     out: dict[str, float] = {}
-    bandwidth, gemm = roofline.get("bandwidth"), roofline.get("gemm")
-    if isinstance(bandwidth, dict):
-        copy = (bandwidth.get("kernels") or {}).get("copy") if isinstance(bandwidth.get("kernels"), dict) else None
-        spread = _over_median(bandwidth.get("peak_bandwidth_gbs"), copy.get("gbs_round_best")) \
-            if isinstance(copy, dict) else None
-        if spread is None and isinstance(bandwidth.get("cv"), int | float):
-            spread = float(bandwidth["cv"])
+    bandwidth = roofline.bandwidth
+    if bandwidth is not None:
+        copy = bandwidth.copy
+        spread = _over_median(bandwidth.peak_bandwidth_gbs, copy.gbs_round_best) if copy is not None else None
+        if spread is None and bandwidth.cv is not None:
+            spread = bandwidth.cv
         if spread is not None:
             out["bandwidth"] = spread
-    fp32 = gemm.get("float32") if isinstance(gemm, dict) else None
-    if isinstance(fp32, dict):
-        spread = None
-        rounds = fp32.get("rounds")
-        if isinstance(rounds, dict):
-            spread = _over_median(fp32.get("peak_gflops"), rounds.get("values"))
-        sizes = fp32.get("sizes")
-        if spread is None and isinstance(sizes, list):
-            best = next((z for z in sizes if isinstance(z, dict) and z.get("n") == fp32.get("n")), None)
-            if best is not None and isinstance(best.get("gflops_median"), int | float):
-                spread = _over_median(best.get("gflops_best"), [best["gflops_median"]])
-        if spread is None and isinstance(fp32.get("cv"), int | float):
-            spread = float(fp32["cv"])
+    fp32 = roofline.gemm.get("float32")
+    if fp32 is not None:
+        spread = _over_median(fp32.peak_gflops, fp32.rounds.values) if fp32.rounds is not None else None
+        best = fp32.best_size
+        if spread is None and best is not None and best.gflops_median is not None:
+            spread = _over_median(best.gflops_best, [best.gflops_median])
+        if spread is None and fp32.cv is not None:
+            spread = fp32.cv
         if spread is not None:
             out["matmul"] = spread
     return out
 
 
-def provisional_reasons(roofline: dict[str, Any]) -> list[str]:
-    """Why a measured roofline (its JSON) should not be kept as this machine's roof: ``busy`` (other programs
-    took a share of the machine while it was measured, or the load average was high), ``loose_bandwidth`` /
-    ``loose_matmul`` (its peak stood more than :data:`TIGHT_SPREAD` above its typical repeat). Empty: a roof to
-    grade with."""
-    from tutor.results import Interference
-
+def provisional_reasons(roofline: RooflineReference) -> list[str]:
+    """Why a measured roofline should not be kept as this machine's roof: ``busy`` (other programs took a share
+    of the machine while it was measured, or the load average was high), ``loose_bandwidth`` / ``loose_matmul``
+    (its peak stood more than :data:`TIGHT_SPREAD` above its typical repeat). Empty: a roof to grade with."""
     reasons = []
-    interference = Interference.of(roofline.get("interference"))
+    interference = roofline.interference
     if (interference is not None and interference.busy) or measured_when_busy(roofline):
         reasons.append("busy")
     spreads = peak_spreads(roofline)
@@ -182,13 +173,12 @@ def roof_check(
     margin = max(ABOVE_ROOF_FLOOR, 3.0 * max(0.0, cv))
     peak_gflops, _ = peak_gflops_for(roofline, dtype)
     peak_gbs = roofline.peak_bandwidth_gbs
-    bandwidth = roofline.tables.get("bandwidth")
-    llc = last_level_cache_bytes or (bandwidth.get("last_level_cache_bytes") if isinstance(bandwidth, dict) else None)
+    llc = last_level_cache_bytes or roofline.last_level_cache_bytes
     if peak_gflops > 0 and achieved_gflops > peak_gflops * (1 + margin):
         return RoofCheck("above_compute_roof", achieved_gflops / peak_gflops, margin)
     if peak_gbs > 0 and achieved_gbs > peak_gbs * (1 + margin):
         fraction = achieved_gbs / peak_gbs
-        if isinstance(llc, int | float) and working_set_bytes is not None and working_set_bytes <= llc:
+        if llc is not None and working_set_bytes is not None and working_set_bytes <= llc:
             return RoofCheck("cache_resident", fraction, margin, working_set_bytes=working_set_bytes,
                              last_level_cache_bytes=int(llc))
         return RoofCheck("above_bandwidth_roof", fraction, margin)
@@ -214,16 +204,25 @@ def bound_check(*, measured: float, bound: float, cv: float, samples: int = 1) -
             "cv": cv}
 
 
-def points_above_roof(points: list[dict[str, Any]], roofline: RooflineReference, *,
-                      last_level_cache_bytes: int | None = None, dtype: str = "float32") -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class RoofPoint:
+    """One point of a roofline sweep, as its roof check reads it: its achieved rates and working set."""
+
+    name: str
+    gflops: float
+    gbs: float
+    working_set_bytes: int | None = None
+
+
+def points_above_roof(points: Sequence[RoofPoint], roofline: RooflineReference, *,
+                      last_level_cache_bytes: int | None = None, dtype: str = "float32") -> RoofCheck | None:
     """The points of a roofline sweep that sit above a roof they should not beat (``roof_check`` of each, a
-    cache-resident one excepted), or None. Each point has ``name``, ``gflops``, ``gbs`` and ``working_set_bytes``."""
+    cache-resident one excepted), as one ``points_above_roof`` check (the worst point's fraction), or None."""
     above, worst = [], 0.0
     for p in points:
-        check = roof_check(achieved_gflops=float(p.get("gflops") or 0.0), achieved_gbs=float(p.get("gbs") or 0.0),
-                           working_set_bytes=p.get("working_set_bytes"), roofline=roofline,
-                           last_level_cache_bytes=last_level_cache_bytes, dtype=dtype)
+        check = roof_check(achieved_gflops=p.gflops, achieved_gbs=p.gbs, working_set_bytes=p.working_set_bytes,
+                           roofline=roofline, last_level_cache_bytes=last_level_cache_bytes, dtype=dtype)
         if check is not None and check.code != "cache_resident":
-            above.append(str(p.get("name", "?")))
+            above.append(p.name)
             worst = max(worst, check.fraction)
-    return {"code": "points_above_roof", "points": above, "fraction": worst} if above else None
+    return RoofCheck("points_above_roof", worst, points=tuple(above)) if above else None
