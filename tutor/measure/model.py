@@ -45,14 +45,12 @@ class Block(nn.Module):
         h = self.norm1(x)
         q = self.q(h).view(b, s, cfg.heads, hd).transpose(1, 2)
         k, v = self.kv(h).view(b, s, 2, cfg.kv_heads, hd).permute(2, 0, 3, 1, 4)
-        if cache is not None:  # cache: [2, B, kv_heads, max_seq, hd]
-            cache[0, :, :, pos : pos + s] = k
-            cache[1, :, :, pos : pos + s] = v
-            k, v = cache[0, :, :, : pos + s], cache[1, :, :, : pos + s]
+        if cache is not None:  # cache: [2, B, kv_heads, cache_len, hd]
+            k, v = _cached(cache, k, v, pos, cfg.sliding_window)
         if cfg.kv_heads != cfg.heads:
             rep = cfg.heads // cfg.kv_heads
             k, v = k.repeat_interleave(rep, dim=1), v.repeat_interleave(rep, dim=1)
-        attn = attention(q, k, v, causal=s > 1, offset=pos)
+        attn = attention(q, k, v, causal=s > 1, window=cfg.sliding_window)
         x = x + self.o(attn.transpose(1, 2).reshape(b, s, cfg.heads * hd))
         h = self.norm2(x)
         if cfg.mlp == "swiglu":
@@ -63,12 +61,46 @@ class Block(nn.Module):
         return x + self.down(h)
 
 
-def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, offset: int = 0) -> torch.Tensor:
-    """Attention from matmuls (so FlopCounterMode counts it on every device), causal over the cached prefix."""
+def _cached(cache: torch.Tensor, k: torch.Tensor, v: torch.Tensor, pos: int, window: int | None
+            ) -> tuple[torch.Tensor, torch.Tensor]:
+    """Store the new keys and values of tokens ``pos…pos+s`` in the layer's cache; the keys and values they attend.
+
+    Without a window the cache holds every token in order. With one, it holds only the last ``window`` tokens, as
+    a ring (token p in slot p mod window, as Mistral's rolling buffer cache): a prefill longer than the window keeps
+    its last ``window`` tokens and attends over its own keys (the mask keeps the window), and a decode step attends
+    to the whole ring, itself and the ``window`` − 1 tokens before it (no positions enter this model's attention, so
+    the slots' order does not matter)."""
+    s, size = k.shape[-2], cache.shape[-2]
+    if window is None or pos + s <= size:
+        cache[0, :, :, pos : pos + s] = k
+        cache[1, :, :, pos : pos + s] = v
+        return cache[0, :, :, : pos + s], cache[1, :, :, : pos + s]
+    if s == 1:
+        cache[0, :, :, pos % size] = k[:, :, 0]
+        cache[1, :, :, pos % size] = v[:, :, 0]
+        return cache[0], cache[1]
+    if pos != 0:
+        raise ValueError("a windowed cache takes a prefill only at position 0")
+    shift = (s - size) % size  # the first kept token, s − size, goes to slot (s − size) mod size
+    cache[0] = k[:, :, s - size :].roll(shift, dims=-2)
+    cache[1] = v[:, :, s - size :].roll(shift, dims=-2)
+    return k, v
+
+
+def attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, *, causal: bool, window: int | None = None
+              ) -> torch.Tensor:
+    """Attention from matmuls (so FlopCounterMode counts it on every device), causal over the cached prefix; with
+    a ``window``, each query sees only itself and the ``window`` − 1 keys before it.
+
+    This is naive attention: it holds a layer's scores, B × heads × queries × keys, and while each element-wise op
+    turns them into the next (the scale, the mask, the softmax) its input and output at once, with the causal mask
+    (one byte per query × key) and its negation: :func:`tutor.theory.formulas.naive_attention_bytes`."""
     scores = torch.matmul(q, k.transpose(-2, -1)) * (1.0 / math.sqrt(q.shape[-1]))
     if causal:
         s, t = q.shape[-2], k.shape[-2]
         mask = torch.ones(s, t, dtype=torch.bool, device=q.device).tril(diagonal=t - s)
+        if window is not None:
+            mask = mask.triu_(diagonal=t - s - window + 1)
         scores = scores.masked_fill(~mask, float("-inf"))
     return torch.matmul(torch.softmax(scores, dim=-1), v)
 
@@ -103,7 +135,7 @@ class TinyTransformer(nn.Module):
 
     def new_cache(self, batch: int, dtype: torch.dtype, device: str) -> torch.Tensor:
         cfg = self.cfg
-        return torch.zeros(cfg.layers, 2, batch, cfg.kv_heads, cfg.max_seq_len, cfg.head_dim, dtype=dtype,
+        return torch.zeros(cfg.layers, 2, batch, cfg.kv_heads, cfg.cache_len, cfg.head_dim, dtype=dtype,
                            device=device)
 
 
