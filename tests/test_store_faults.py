@@ -210,7 +210,7 @@ def test_a_corrupt_header_is_moved_aside_recorded_and_announced(tmp_path: Path) 
     moved = store.open_report.recovered_from_corrupt
     assert moved is not None and moved.exists() and [r.recovered_from_corrupt for r in heard] == [moved]
     (recovery,) = store.recoveries()
-    assert recovery["backup_path"] == str(moved) and recovery["acknowledged_at"] is None
+    assert recovery.backup_path == str(moved) and recovery.acknowledged_at is None
     store.close()
     # the next start still shows it, until acknowledged
     again = ProgressStore(path)
@@ -329,11 +329,11 @@ def test_upgrading_keeps_odd_rows_aside_and_reports_never_crash(tmp_path: Path) 
     store = ProgressStore(path)
     assert store.schema_version == SCHEMA_VERSION
     assert [a.exercise_id for a in store.attempts()] == ["good"]
-    kept = {json.loads(r["row"])["exercise_id"] for r in store.quarantined_rows()}
+    kept = {json.loads(r.row)["exercise_id"] for r in store.quarantined_rows()}
     assert kept == {"'nan-ish'", "'confidence'", "'far-future'", "'infinite'"}
     assert store.notebook_entries()[0].lab_run_id == store.lab_runs()[0].id  # the FK survived the rebuild
     report = progress_report(load_course(bundled_course()), store)
-    assert report["store"]["quarantined_rows"] == 4 and report["counts"]["attempts"] == 1
+    assert report.store.quarantined_rows == 4 and report.counts.attempts == 1
 
 
 RACER = """

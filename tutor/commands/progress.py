@@ -21,6 +21,7 @@ ID_WIDTH = 64
 LINE_WIDTH = 1000
 
 if TYPE_CHECKING:
+    from tutor.progress.report import ProgressReport, StoreNotices
     from tutor.progress.rows import Attempt
 
 
@@ -104,74 +105,74 @@ def env_lock_matches() -> bool | None:
         return False
 
 
-def render_store_notices(notices: dict[str, Any], lang: str) -> list[str]:
+def render_store_notices(notices: StoreNotices, lang: str) -> list[str]:
     """The lines that say a corrupt file was moved aside (until acknowledged) or rows were kept aside."""
     import time
 
     from tutor.i18n import as_lang, t
 
     lines = []
-    for r in notices.get("recoveries", []):
-        at = time.strftime("%Y-%m-%d %H:%M", time.localtime(r["at"]))
-        said = t("store.recovered", as_lang(lang), backup=clean_line(r["backup"]), at=at)
+    for r in notices.recoveries:
+        at = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.recovered_at))
+        said = t("store.recovered", as_lang(lang), backup=clean_line(r.backup_path), at=at)
         lines.append("! " + said.removeprefix("tutor: "))
-    if notices.get("quarantined_rows"):
-        lines.append("! " + t("progress.cli.quarantined", as_lang(lang), n=notices["quarantined_rows"]))
+    if notices.quarantined_rows:
+        lines.append("! " + t("progress.cli.quarantined", as_lang(lang), n=notices.quarantined_rows))
     return lines + ([""] if lines else [])
 
 
-def render_report(report: dict[str, Any], lang: str) -> str:
+def render_report(report: ProgressReport, lang: str) -> str:
     from tutor.i18n import as_lang, format_number, t, tn
     from tutor.practice.reveal import verdict_word
+    from tutor.progress.c0 import when
     from tutor.progress.report import damaged_lines
 
     code = as_lang(lang)
-    c0 = report["c0"]
-    lines = [*render_store_notices(report.get("store", {}), code),
-             *("! " + line for line in damaged_lines(report.get("damaged"), code)),
-             t("progress.cli.c0_passed" if c0["passed"] else "progress.cli.c0_not_yet", code, name=c0["name"])]
-    if c0["cpu_only"]:
+    c0 = report.c0
+    lines = [*render_store_notices(report.store, code),
+             *("! " + line for line in damaged_lines(report.damaged, code)),
+             t("progress.cli.c0_passed" if c0.passed else "progress.cli.c0_not_yet", code, name=c0.name)]
+    if c0.cpu_only:
         lines.append("  " + t("progress.cli.cpu_only", code))
-    for cond in c0["conditions"]:
-        mark = "✓" if cond["passed"] else "✗"
-        lines.append(f"  {mark} {cond['title'][code]}")
-        lines.append(f"      {cond['evidence'][code]}")
+    for cond in c0.conditions:
+        mark = "✓" if cond.passed else "✗"
+        lines.append(f"  {mark} {cond.title.render(code)}")
+        lines.append(f"      {cond.evidence.render(code)}")
     lines.append("")
     lines.append(t("progress.lessons", code))
-    for lesson in report["lessons"]:
-        ex = lesson["exercises"]
-        passed = sum(1 for e in ex if e["passed"])
+    for lesson in report.lessons:
+        ex = lesson.exercises
         n = len(ex)
-        passes = t("progress.cli.passes", code, pass1=lesson["pass1_passed"], pass2=lesson["pass2_passed"],
-                   reproduced=lesson["reproduced"], n=n) if n else ""
-        summary = t("progress.cli.lesson", code, mark="✓" if lesson["passed"] else "·", passed=passed, n=n,
-                    read=lesson["sections_read"], total=lesson["sections_total"])
-        lines.append(f"  {clean_line(lesson['lesson'], ID_WIDTH):<14} {summary}{passes}")
+        passes = t("progress.cli.passes", code, pass1=lesson.pass1_count, pass2=lesson.pass2_count,
+                   reproduced=lesson.reproduced_count, n=n) if n else ""
+        summary = t("progress.cli.lesson", code, mark="✓" if lesson.passed else "·", passed=lesson.passed_count,
+                    n=n, read=lesson.sections_read, total=lesson.sections_total)
+        lines.append(f"  {clean_line(lesson.lesson_id, ID_WIDTH):<14} {summary}{passes}")
         for e in ex:
-            note = t("progress.cli.reproduced", code) if e["reproduced"] else ""
-            lines.append(f"      {e['marks']} {clean_line(e['exercise'], ID_WIDTH)}{note}")
-    if any(lesson["exercises"] for lesson in report["lessons"]):
+            note = t("progress.cli.reproduced", code) if e.reproduced else ""
+            lines.append(f"      {e.marks} {clean_line(e.exercise_id, ID_WIDTH)}{note}")
+    if any(lesson.exercises for lesson in report.lessons):
         lines.append("  " + t("progress.cli.marks", code))
-    cal = report["calibration"]
+    cal = report.calibration
     lines.append("")
     lines.append(t("progress.calibration", code))
-    if cal["n"]:
-        lines.append("  " + t("progress.brier", code, brier=format_number(cal["brier"], code, ".3f"),
-                              predictions=tn("count.prediction", int(cal["n"]), code)))
-        for b in cal["buckets"]:
-            lines.append("  " + b[f"sentence_{code}"])
+    if cal.n:
+        lines.append("  " + t("progress.brier", code, brier=format_number(cal.brier or 0.0, code, ".3f"),
+                              predictions=tn("count.prediction", cal.n, code)))
+        for b in cal.buckets:
+            lines.append("  " + b.sentence(code))
     else:
         lines.append("  " + t("progress.no_graded", code))
-    if report["history"]:
+    if report.history:
         lines.append("")
         lines.append(t("progress.history", code))
-        for h in report["history"]:
-            score = "" if h["score"] is None else f" {format_number(h['score'], code, '.2f')}"
-            state = (t(f"progress.state.{h['state']}", code) if h["state"] in ATTEMPT_STATES
-                     else clean_line(h["state"], 20))
-            verdict = verdict_word(h["verdict"], code) if h["verdict"] else ""
-            lines.append(f"  #{clean_line(h['id'], 24):<4} {clean_line(h['at_text'], 40)}  "
-                         f"{clean_line(h['exercise'], ID_WIDTH):<24} p{clean_line(h['pass'], 8)} {state:<10} "
+        for h in report.history:
+            score = "" if h.score is None else f" {format_number(h.score, code, '.2f')}"
+            state = (t(f"progress.state.{h.state}", code) if h.state in ATTEMPT_STATES
+                     else clean_line(h.state, 20))
+            verdict = verdict_word(h.verdict, code) if h.verdict else ""
+            lines.append(f"  #{clean_line(h.id, 24):<4} {clean_line(when(h.created_at), 40)}  "
+                         f"{clean_line(h.exercise_id, ID_WIDTH):<24} p{clean_line(h.pass_number, 8)} {state:<10} "
                          f"{clean_line(verdict, 20):<10}{score}")
     # every entry is one line, whatever a stored or imported value holds (a newline shows as ⏎)
     return "\n".join(clean_line(line, LINE_WIDTH) for line in lines)
@@ -193,22 +194,23 @@ def run_report(args: argparse.Namespace) -> int:
     store = _store()
     try:
         report = progress_report(course, store, env)
-        report["store_location"] = str(store.path)
+        location = str(store.path)
         from tutor.practice import unfinished
 
         left = unfinished.unfinished(store)
     finally:
         store.close()
-    report["unfinished"] = [{"id": a.id, "exercise": a.exercise_id, "pass": a.pass_number,
-                             "prediction": a.prediction.to_json(), "created_at": a.created_at} for a in left]
     if args.json:
-        print(json_for_terminal(report, default=str))
+        document = {**report.to_json(), "store_location": location,
+                    "unfinished": [{"id": a.id, "exercise": a.exercise_id, "pass": a.pass_number,
+                                    "prediction": a.prediction.to_json(), "created_at": a.created_at} for a in left]}
+        print(json_for_terminal(document, default=str))
     else:
         print(render_report(report, lang))
         lines = render_unfinished(left, lang)
         if lines:
             print("\n" + "\n".join(lines))
-        print("\n" + t("progress.stored_at", as_lang(lang), where=clean_line(report["store_location"])))
+        print("\n" + t("progress.stored_at", as_lang(lang), where=clean_line(location)))
     return 0
 
 

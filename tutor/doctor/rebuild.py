@@ -173,3 +173,20 @@ def age_text(ts: float | None, lang: str, now: float | None = None) -> str:
     if seconds < 36 * 3600:
         return f"{seconds / 3600:.0f} h"
     return f"{seconds / 86400:.0f} d"
+
+
+def clean_rebuild(found: LockRebuild | None) -> LockRebuild | None:
+    """The rebuild part of a lock read from disk as plain one-line text, each field and at most 500 pins bounded."""
+    from dataclasses import replace
+
+    from tutor.untrusted import clean_line
+
+    if found is None:
+        return None
+
+    def line(value: str | None) -> str | None:
+        return clean_line(value)[:300] if value is not None else None
+
+    return replace(found, requirements=line(found.requirements), dockerfile=line(found.dockerfile),
+                   torch=line(found.torch), index_url=line(found.index_url), base_image=line(found.base_image),
+                   pins={clean_line(k)[:80]: clean_line(v)[:80] for k, v in list(found.pins.items())[:500]})

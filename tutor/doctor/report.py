@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from tutor.doctor.checks import Check, Status, run_checks
 from tutor.doctor.lock import Difference, LockError, compare, current_lock, read_lock, write_lock
-from tutor.doctor.rebuild import age_text, pins_text, rebuild_paths, rebuild_summary, write_rebuild
+from tutor.doctor.rebuild import age_text, clean_rebuild, pins_text, rebuild_paths, rebuild_summary, write_rebuild
 from tutor.doctor.view import EnvironmentView, gather
 from tutor.i18n import as_lang, numbers, t
 from tutor.i18n.message import Message, Param
@@ -282,7 +282,7 @@ def _lock_step(mode: LockMode, path: Path, current: EnvironmentLock) -> tuple[Lo
             "lock", "warn", exc.said,
             Message.of("doctor.lock.rewrite"))
     diffs = tuple(compare(locked, current))
-    locked_rebuild = locked.rebuild
+    locked_rebuild = clean_rebuild(locked.rebuild)
     lock_id = locked.lock_id
     locked_ts = float(locked.created_ts) if locked.created_ts is not None else None
     result = LockResult(path, mode, differences=diffs, lock_id=clean_line(lock_id)[:40] if lock_id else None,

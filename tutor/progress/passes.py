@@ -142,11 +142,27 @@ class LessonStatus:
         """Every exercise's pass 2 reproduced its pass 1."""
         return bool(self.exercises) and all(e.reproduced for e in self.exercises)
 
+    @property
+    def passed_count(self) -> int:
+        """How many of its exercises are passed."""
+        return sum(1 for e in self.exercises if e.passed)
+
+    @property
+    def pass1_count(self) -> int:
+        return sum(1 for e in self.exercises if e.pass1_passed)
+
+    @property
+    def pass2_count(self) -> int:
+        return sum(1 for e in self.exercises if e.pass2_passed)
+
+    @property
+    def reproduced_count(self) -> int:
+        return sum(1 for e in self.exercises if e.reproduced)
+
     def to_json(self) -> dict[str, Any]:
         return {"lesson": self.lesson_id, "passed": self.passed, "second_pass": self.second_pass_counts,
-                "pass1_passed": sum(1 for e in self.exercises if e.pass1_passed),
-                "pass2_passed": sum(1 for e in self.exercises if e.pass2_passed),
-                "reproduced": sum(1 for e in self.exercises if e.reproduced),
+                "pass1_passed": self.pass1_count, "pass2_passed": self.pass2_count,
+                "reproduced": self.reproduced_count,
                 "sections_read": self.sections_read, "sections_total": self.sections_total,
                 "exercises": [e.to_json() for e in self.exercises]}
 

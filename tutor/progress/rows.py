@@ -26,9 +26,27 @@ from tutor.results import BenchReport, Device, Measurement, ResultError, Rooflin
 from tutor.results.lock import LockRebuild
 from tutor.results.reading import Reader, expected
 
-__all__ = ["ENTRY_SCHEMA", "LEARNER_FIELDS", "PASS_SCORE", "SECTIONS", "Attempt", "BenchRun", "DoctorRun",
-           "LabPrediction", "LabResult", "LabRun", "LockRebuild", "NotebookEntry", "NotebookNote",
-           "PredictionLocked", "StackLock", "StoredEntry", "decode_json"]
+__all__ = [
+    "ENTRY_SCHEMA",
+    "LEARNER_FIELDS",
+    "PASS_SCORE",
+    "SECTIONS",
+    "Attempt",
+    "BenchRun",
+    "DoctorRun",
+    "LabPrediction",
+    "LabResult",
+    "LabRun",
+    "LockRebuild",
+    "NotebookEntry",
+    "NotebookNote",
+    "PredictionLocked",
+    "QuarantinedRow",
+    "StackLock",
+    "StoreRecovery",
+    "StoredEntry",
+    "decode_json",
+]
 
 PASS_SCORE = 0.7
 """A graded attempt passes once it scores at least this (the one pass mark)."""
@@ -635,3 +653,42 @@ class StoredEntry:
             entry, damaged = NotebookEntry(lab_id, lab_run_id=lab_run_id, created_at=created_at), str(exc)
         return cls(id=ident, entry=entry, updated_at=r.opt_number("updated_at"), lab_run_id=lab_run_id,
                    learner=r.opt_text("learner"), damaged=damaged)
+
+
+# -- the store's own log ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoreRecovery:
+    """A corrupt store file this store replaced: where the damaged file was moved, why, and when (and when the
+    learner was told, once acknowledged)."""
+
+    id: int
+    backup_path: str
+    reason: str
+    recovered_at: float
+    acknowledged_at: float | None = None
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> StoreRecovery:
+        r = Reader(dict(row), _where(row, "recovery"))
+        return cls(id=r.integer("id", 0), backup_path=r.text("backup_path"), reason=r.text("reason"),
+                   recovered_at=r.number("recovered_at"), acknowledged_at=r.opt_number("acknowledged_at"))
+
+
+@dataclass(frozen=True)
+class QuarantinedRow:
+    """A row an upgrade found out of range: its table and the row as the JSON object of its SQL literals, kept
+    out of every report."""
+
+    id: int
+    source_table: str
+    row: str
+    """The row's JSON text, as stored (read it with :func:`decode_json`)."""
+    quarantined_at: float
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any]) -> QuarantinedRow:
+        r = Reader(dict(row), _where(row, "quarantined row"))
+        return cls(id=r.integer("id", 0), source_table=r.text("source_table"), row=r.text("row"),
+                   quarantined_at=r.number("quarantined_at"))

@@ -35,7 +35,9 @@ from tutor.progress.rows import (
     LabResult,
     LabRun,
     NotebookEntry,
+    QuarantinedRow,
     StoredEntry,
+    StoreRecovery,
 )
 from tutor.progress.schema import COLUMNS, MAX_TIMESTAMP, ROW_RULES, TABLES, sqlite_migrations
 from tutor.progress.store_errors import (
@@ -166,10 +168,10 @@ class StoreBase:
 
     # -- recoveries (a corrupt file moved aside) and quarantined rows --------------------------------------------
 
-    def recoveries(self, *, include_acknowledged: bool = False) -> list[dict[str, Any]]:
-        """Corrupt files this store replaced: ``backup_path``, ``reason``, ``recovered_at``, ``acknowledged_at``."""
+    def recoveries(self, *, include_acknowledged: bool = False) -> list[StoreRecovery]:
+        """Corrupt files this store replaced (not yet acknowledged, unless ``include_acknowledged``)."""
         where = "" if include_acknowledged else " WHERE acknowledged_at IS NULL"
-        return [dict(r) for r in self._query(f"SELECT * FROM store_recoveries{where} ORDER BY id")]
+        return [StoreRecovery.from_row(r) for r in self._query(f"SELECT * FROM store_recoveries{where} ORDER BY id")]
 
     def acknowledge_recoveries(self) -> int:
         """Mark every recovery as seen (the notices stop); returns how many were marked."""
@@ -178,9 +180,9 @@ class StoreBase:
                                (time.time(),))
             return int(cur.rowcount)
 
-    def quarantined_rows(self) -> list[dict[str, Any]]:
+    def quarantined_rows(self) -> list[QuarantinedRow]:
         """Rows an upgrade found out of range (kept as JSON, left out of every report)."""
-        return [dict(r) for r in self._query("SELECT * FROM quarantined_rows ORDER BY id")]
+        return [QuarantinedRow.from_row(r) for r in self._query("SELECT * FROM quarantined_rows ORDER BY id")]
 
     # -- sections read ----------------------------------------------------------------------------------------
 

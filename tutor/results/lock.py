@@ -137,8 +137,8 @@ class EnvironmentLock:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> EnvironmentLock:
         """The lock in a parsed lock file (its schema already checked). Raises :class:`LockShapeError` at the
-        first value of the wrong type; the rebuild part, which only the tutor reads back, is kept as it was
-        written when it reads (:attr:`rebuild` None otherwise)."""
+        first value of the wrong type; of the rebuild part, which only the tutor reads back, the fields that read
+        are kept (:attr:`rebuild` None when none does)."""
         known = {"schema", "created_at", "created_ts", "lock_id", "written_by", "python", "platform", "torch",
                  "driver", "gpus", "packages", "rebuild"}
         python, platform = _obj(data, ("python",)), _obj(data, ("platform",))
@@ -169,18 +169,17 @@ class EnvironmentLock:
 
 
 def _rebuild(found: object) -> LockRebuild | None:
-    """The rebuild part of a lock read from disk, reduced to its known fields as plain one-line text."""
-    from tutor.untrusted import clean_line
-
+    """The rebuild part of a lock read from disk, its known fields that are text (pins as text); None when it
+    holds none. The text is as the file has it: the doctor cleans it before showing it
+    (:func:`tutor.doctor.rebuild.clean_rebuild`)."""
     if not isinstance(found, Mapping):
         return None
-    texts = {key: clean_line(value)[:300] for key in ("requirements", "dockerfile", "torch", "index_url", "base_image")
+    texts = {key: value for key in ("requirements", "dockerfile", "torch", "index_url", "base_image")
              if isinstance(value := found.get(key), str)}
     raw = found.get("pins")
     if not texts and not isinstance(raw, Mapping):
         return None  # nothing of what rebuilds it (an older lock, or another program's)
-    pins = ({clean_line(str(k))[:80]: clean_line(str(v))[:80] for k, v in list(raw.items())[:500]}
-            if isinstance(raw, Mapping) else {})
+    pins = {str(k): str(v) for k, v in raw.items()} if isinstance(raw, Mapping) else {}
     return LockRebuild(pins=pins, **texts)
 
 

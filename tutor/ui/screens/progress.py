@@ -18,7 +18,8 @@ from tutor.i18n import Lang, format_number, t, tn
 from tutor.i18n.numbers import percent
 from tutor.practice.reveal import verdict_word
 from tutor.practice.session import Session
-from tutor.progress.report import damaged_lines
+from tutor.progress.c0 import when
+from tutor.progress.report import ProgressReport, damaged_lines
 from tutor.ui.keys import bindings
 from tutor.ui.messages import ProgressChanged
 from tutor.ui.plain import plain, plain_text, styled
@@ -34,9 +35,9 @@ def state_word(state: str, lang: Lang) -> str:
     return state if worded == key else worded
 
 
-def _pass_cell(p: dict[str, Any], lang: Lang) -> str:
+def _pass_cell(score: float | None, attempt: int | None, lang: Lang) -> str:
     """One pass of one exercise: its score (in the learner's decimals) and the attempt it rests on, or nothing."""
-    return "" if p["score"] is None else f"{format_number(p['score'], lang, '.2f')} (#{p['attempt']})"
+    return "" if score is None else f"{format_number(score, lang, '.2f')} (#{attempt})"
 
 
 class ConfirmReset(TutorModal[bool]):
@@ -73,7 +74,7 @@ class ProgressScreen(TutorScreen[None]):
         super().__init__(id="progress")
         self.session = session
         self.course = session.course
-        self.report: dict[str, Any] = {}
+        self.report: ProgressReport | None = None
 
     def compose(self) -> ComposeResult:
         yield Header(show_clock=False)
@@ -126,19 +127,19 @@ class ProgressScreen(TutorScreen[None]):
 
         self.report = progress_report(self.course, self.session.store)
         lang, rep = self.lang, self.report
-        c0 = rep["c0"]
-        head = "✓" if c0["passed"] else "·"
-        lines = [styled("[b]$text[/b]", text=f"{head} {c0['name']}")]
-        if c0["cpu_only"]:
+        c0 = rep.c0
+        head = "✓" if c0.passed else "·"
+        lines = [styled("[b]$text[/b]", text=f"{head} {c0.name}")]
+        if c0.cpu_only:
             lines.append(styled("[i]$text[/i]", text=t("progress.cpu", lang)))
-        for cond in c0["conditions"]:
-            mark = "[green]✓[/green]" if cond["passed"] else "[red]✗[/red]"
-            lines.append(styled(f"{mark} $title", title=cond["title"][lang]))
-            lines.append(styled("    [dim]$evidence[/dim]", evidence=cond["evidence"][lang]))
+        for cond in c0.conditions:
+            mark = "[green]✓[/green]" if cond.passed else "[red]✗[/red]"
+            lines.append(styled(f"{mark} $title", title=cond.title.render(lang)))
+            lines.append(styled("    [dim]$evidence[/dim]", evidence=cond.evidence.render(lang)))
         self.query_one("#progress-c0", Static).update(Content("\n").join(lines))
         self._show_unfinished()
         damaged = self.query_one("#progress-damaged", Static)
-        said = damaged_lines(rep.get("damaged"), lang)
+        said = damaged_lines(rep.damaged, lang)
         damaged.display = bool(said)
         damaged.update(plain("\n".join(said)))
         self.query_one("#progress-lessons-title", Static).update(styled("[b]$t[/b]", t=t("progress.lessons", lang)))
@@ -149,23 +150,22 @@ class ProgressScreen(TutorScreen[None]):
         exercises.clear(columns=True)
         exercises.add_columns(*t("progress.exercise_columns", lang).split("|"))
         self.query_one("#progress-exercises-title", Static).update(f"[b]{t('progress.exercises', lang)}[/b]")
-        for item in rep["lessons"]:
-            ex = item["exercises"]
-            passed = sum(1 for e in ex if e["passed"])
-            n = len(ex)
-            lessons.add_row(plain_text(item["lesson"]), "✓" if item["passed"] else "·", f"{passed}/{n}",
-                            f"{item['sections_read']}/{item['sections_total']}", f"{item['pass1_passed']}/{n}",
-                            f"{item['pass2_passed']}/{n}", f"{item['reproduced']}/{n}", key=item["lesson"])
-            for e in ex:
-                exercises.add_row(plain_text(e["exercise"]), plain_text(e["marks"]), _pass_cell(e["pass1"], lang),
-                                  _pass_cell(e["pass2"], lang),
-                                  t("progress.reproduced", lang) if e["reproduced"] else "", key=f"ex:{e['exercise']}")
-        cal = rep["calibration"]
+        for item in rep.lessons:
+            n = len(item.exercises)
+            lessons.add_row(plain_text(item.lesson_id), "✓" if item.passed else "·", f"{item.passed_count}/{n}",
+                            f"{item.sections_read}/{item.sections_total}", f"{item.pass1_count}/{n}",
+                            f"{item.pass2_count}/{n}", f"{item.reproduced_count}/{n}", key=item.lesson_id)
+            for e in item.exercises:
+                exercises.add_row(plain_text(e.exercise_id), plain_text(e.marks),
+                                  _pass_cell(e.pass1_score, e.pass1_attempt, lang),
+                                  _pass_cell(e.pass2_score, e.pass2_attempt, lang),
+                                  t("progress.reproduced", lang) if e.reproduced else "", key=f"ex:{e.exercise_id}")
+        cal = rep.calibration
         cal_lines = [styled("[b]$text[/b]", text=t("progress.calibration", lang))]
-        if cal["n"]:
-            cal_lines.append(plain(t("progress.brier", lang, brier=format_number(cal["brier"], lang, ".3f"),
-                                     predictions=tn("count.prediction", int(cal["n"]), lang))))
-            cal_lines.extend(plain(b[f"sentence_{lang}"]) for b in cal["buckets"])
+        if cal.n:
+            cal_lines.append(plain(t("progress.brier", lang, brier=format_number(cal.brier or 0.0, lang, ".3f"),
+                                     predictions=tn("count.prediction", cal.n, lang))))
+            cal_lines.extend(plain(b.sentence(lang)) for b in cal.buckets)
         else:
             cal_lines.append(plain(t("progress.no_graded", lang)))
         self.query_one("#progress-calibration", Static).update(Content("\n").join(cal_lines))
@@ -176,14 +176,14 @@ class ProgressScreen(TutorScreen[None]):
         history = self.query_one("#progress-history", DataTable)
         history.clear(columns=True)
         history.add_columns(*t("progress.history_columns", lang).split("|"))
-        for h in rep["history"]:
-            state = state_word(str(h["state"]), lang)
-            verdict = verdict_word(h["verdict"] or "", lang)
-            history.add_row(str(h["id"]), plain_text(h["at_text"]), plain_text(h["exercise"]), str(h["pass"]),
+        for h in rep.history:
+            state = state_word(h.state, lang)
+            verdict = verdict_word(h.verdict or "", lang)
+            history.add_row(str(h.id), plain_text(when(h.created_at)), plain_text(h.exercise_id), str(h.pass_number),
                             plain_text(state), plain_text(verdict),
-                            "" if h["score"] is None else format_number(h["score"], lang, ".2f"),
-                            percent(h["confidence"] * 100, lang),
-                            str(h["hints_used"]), key=f"{h['id']}:{h['exercise']}")
+                            "" if h.score is None else format_number(h.score, lang, ".2f"),
+                            percent(h.confidence * 100, lang),
+                            str(h.hints_used), key=f"{h.id}:{h.exercise_id}")
 
     def _selected(self, table_id: str) -> str | None:
         table = self.query_one(table_id, DataTable)
