@@ -150,15 +150,16 @@ def test_the_fit_spread_is_the_line_fitted_on_each_round() -> None:
     xs = [1e8, 2e8, 3e8]
     exact = [[0.002 + x / 5e9 for x in xs] for _ in range(3)]
     still = fit_spread(xs, exact)
-    assert still["fixed_ms_sd"] == pytest.approx(0.0, abs=1e-9) and still["effective_bandwidth_cv"] < 1e-9
+    assert still.fixed_ms_sd == pytest.approx(0.0, abs=1e-9)
+    assert still.effective_bandwidth_cv is not None and still.effective_bandwidth_cv < 1e-9
     rounds = [[0.002 + x / 5e9 for x in xs], [0.004 + x / 5e9 for x in xs], [0.001 + x / 4e9 for x in xs]]
     moved = fit_spread(xs, rounds)
     fixed = [fit_line(xs, r)[3] * 1e3 for r in rounds]
-    assert moved["rounds_fixed_ms"] == pytest.approx(fixed) and moved["fixed_ms_sd"] == pytest.approx(
+    assert moved.rounds_fixed_ms == pytest.approx(fixed) and moved.fixed_ms_sd == pytest.approx(
         statistics.stdev(fixed))
-    assert moved["effective_bandwidth_cv"] == pytest.approx(statistics.stdev([5, 5, 4]) / statistics.fmean([5, 5, 4]))
-    assert fit_spread(xs, rounds[:1])["fixed_ms_sd"] is None  # one round: no spread to give
-    assert math.isfinite(moved["fixed_ms_sd"])
+    assert moved.effective_bandwidth_cv == pytest.approx(statistics.stdev([5, 5, 4]) / statistics.fmean([5, 5, 4]))
+    assert fit_spread(xs, rounds[:1]).fixed_ms_sd is None  # one round: no spread to give
+    assert math.isfinite(moved.fixed_ms_sd)
 
 
 def test_a_spread_inside_the_tolerance_is_only_mentioned(course: Any) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import statistics
 import time
+from dataclasses import replace
 from typing import Any
 
 import torch
@@ -35,6 +36,16 @@ from tutor.measure.model import (
 from tutor.measure.modes import GAP_MODES, TransformerConfig
 from tutor.measure.phases import Progress, said
 from tutor.measure.timing import CancelCheck, check_cancel
+from tutor.results.decode_gap import (
+    DecodeGapFigures,
+    FitSpread,
+    GapFeeding,
+    GapFit,
+    GapParts,
+    GapSize,
+    WeightsRead,
+)
+from tutor.results.training import ModelShape
 
 
 def kv_bytes_per_step(cfg: TransformerConfig, prompt: int, steps: int, elem: int = 4) -> float:
@@ -61,7 +72,7 @@ def fit_line(xs: list[float], ys: list[float]) -> tuple[float, float, float, flo
     return a, b, r2, raw
 
 
-def fit_spread(xs: list[float], per_round: list[list[float]]) -> dict[str, Any]:
+def fit_spread(xs: list[float], per_round: list[list[float]]) -> FitSpread:
     """How much the line moves from round to round: the same least-squares fit on each interleaved round's typical
     steps alone, and the standard deviation of its intercept (ms, unclamped) and the CV of its effective bandwidth
     across the rounds. A grader compares a prediction with the measurement's own spread (:mod:`tutor.grading.noise`);
@@ -75,17 +86,15 @@ def fit_spread(xs: list[float], per_round: list[list[float]]) -> dict[str, Any]:
         fixed_ms.append(raw * 1e3)
         if slope > 0:
             bandwidth.append(1 / slope / 1e9)
-    out: dict[str, Any] = {"rounds_fixed_ms": fixed_ms, "rounds_effective_bandwidth_gbs": bandwidth,
-                           "fixed_ms_sd": None, "effective_bandwidth_cv": None}
-    if len(fixed_ms) >= 2:
-        out["fixed_ms_sd"] = statistics.stdev(fixed_ms)
-    if len(bandwidth) >= 2:
-        out["effective_bandwidth_cv"] = statistics.stdev(bandwidth) / statistics.fmean(bandwidth)
-    return out
+    return FitSpread(
+        rounds_fixed_ms=tuple(fixed_ms), rounds_effective_bandwidth_gbs=tuple(bandwidth),
+        fixed_ms_sd=statistics.stdev(fixed_ms) if len(fixed_ms) >= 2 else None,
+        effective_bandwidth_cv=statistics.stdev(bandwidth) / statistics.fmean(bandwidth) if len(bandwidth) >= 2
+        else None)
 
 
 def decompose(step_s: float, weights_bytes: float, extra_bytes: float, fixed_s: float, eff_bw: float,
-              peak_bw: float) -> dict[str, float]:
+              peak_bw: float) -> GapParts:
     """The gap between a measured step and the bound ``weights ÷ peak`` in its parts (seconds and % of the gap).
 
     ``step = weights/peak + extra/peak + (total/eff − total/peak) + fixed + residual``, exactly."""
@@ -95,16 +104,17 @@ def decompose(step_s: float, weights_bytes: float, extra_bytes: float, fixed_s: 
     bandwidth = total / eff_bw - total / peak_bw if eff_bw > 0 else 0.0
     residual = step_s - bound - extra - bandwidth - fixed_s
     gap = step_s - bound
-    parts = {"fixed": fixed_s, "bandwidth": bandwidth, "extra_bytes": extra, "residual": residual}
-    out: dict[str, float] = {"measured_step_ms": step_s * 1e3, "bound_step_ms": bound * 1e3, "gap_ms": gap * 1e3,
-                             "measured_tokens_per_s": 1 / step_s, "bound_tokens_per_s": 1 / bound,
-                             "fraction_of_bound": bound / step_s}
-    for name, seconds in parts.items():
-        out[f"{name}_ms"] = seconds * 1e3
-        out[f"{name}_share_pct"] = 100 * seconds / gap if gap > 0 else 0.0
-    out["achieved_bandwidth_pct"] = 100 * eff_bw / peak_bw
-    out["extra_bytes_pct"] = 100 * extra_bytes / weights_bytes
-    return out
+
+    def share(seconds: float) -> float:
+        return 100 * seconds / gap if gap > 0 else 0.0
+
+    return GapParts(
+        measured_step_ms=step_s * 1e3, bound_step_ms=bound * 1e3, gap_ms=gap * 1e3, measured_tokens_per_s=1 / step_s,
+        bound_tokens_per_s=1 / bound, fraction_of_bound=bound / step_s,
+        fixed_ms=fixed_s * 1e3, fixed_share_pct=share(fixed_s), bandwidth_ms=bandwidth * 1e3,
+        bandwidth_share_pct=share(bandwidth), extra_bytes_ms=extra * 1e3, extra_bytes_share_pct=share(extra),
+        residual_ms=residual * 1e3, residual_share_pct=share(residual),
+        achieved_bandwidth_pct=100 * eff_bw / peak_bw, extra_bytes_pct=100 * extra_bytes / weights_bytes)
 
 
 def _timed_steps(model: Any, prompt: int, steps: int, device: str, should_cancel: CancelCheck | None,
@@ -159,7 +169,7 @@ def _pick_threads(model: Any, prompt: int, device: str, should_cancel: CancelChe
 
 def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_level_cache_bytes: int | None = None,
                        should_cancel: CancelCheck | None = None, progress: Progress | None = None,
-                       threads: int | None = None) -> dict[str, Any]:
+                       threads: int | None = None) -> DecodeGapFigures:
     """Time decode at batch 1 for each size of ``GAP_MODES[mode]``, fit ``t = fixed + bytes/eff_bw`` and decompose
     the largest model's gap to ``weights ÷ roof``, the roof measured reading those weights with decode's GEMVs
     (``peak_bandwidth_gbs``, the roofline's STREAM copy, is recorded beside it). Sizes are interleaved round by
@@ -188,64 +198,62 @@ def measure_decode_gap(device: str, mode: str, peak_bandwidth_gbs: float, last_l
                 per_round[-1].append(typical_step(timed))
     finally:
         torch.set_num_threads(previous_threads)
-    sizes: list[dict[str, Any]] = []
+    sizes: list[GapSize] = []
+    xs: list[float] = []  # each size's bytes per step
+    ys: list[float] = []  # and its typical step, seconds
+    parts: list[tuple[float, float]] = []  # and its weights' and KV cache's bytes
     for cfg, model, times in zip(configs, models, samples, strict=True):
         w = weight_bytes_per_step(model)
         kv = kv_bytes_per_step(cfg, prompt, steps)
         typical = typical_step(times)
-        sizes.append({"model": cfg.to_dict(), "n_params": n_params(model), "weights_bytes": w, "kv_bytes": kv,
-                      "bytes_per_step": w + kv, "step_s": typical, "step_ms": typical * 1e3,
-                      "step_ms_median": statistics.median(times) * 1e3, "step_ms_min": min(times) * 1e3,
-                      "cv": statistics.stdev(times) / statistics.fmean(times) if len(times) > 1 else 0.0,
-                      "timed_steps": len(times), "tokens_per_s": 1 / typical})
-    xs = [s["bytes_per_step"] for s in sizes]
-    fixed_s, slope, r2, raw_fixed_s = fit_line(xs, [s["step_s"] for s in sizes])
+        xs.append(w + kv)
+        ys.append(typical)
+        parts.append((w, kv))
+        sizes.append(GapSize(model=ModelShape.from_json(cfg.to_dict()), n_params=n_params(model), weights_bytes=w,
+                             kv_bytes=kv, bytes_per_step=w + kv, step_s=typical, step_ms=typical * 1e3,
+                             step_ms_median=statistics.median(times) * 1e3, step_ms_min=min(times) * 1e3,
+                             cv=statistics.stdev(times) / statistics.fmean(times) if len(times) > 1 else 0.0,
+                             timed_steps=len(times), tokens_per_s=1 / typical))
+    fixed_s, slope, r2, raw_fixed_s = fit_line(xs, ys)
     eff_bw = 1 / slope if slope > 0 else float("inf")
     spread = fit_spread(xs, per_round)
-    ref = sizes[-1]
+    ref = sizes[-1]  # the largest model: the one whose gap is split
+    (ref_weights, ref_kv), ref_step_s = parts[-1], ys[-1]
     # The roof that feeds the largest model's weights, read with decode's own GEMVs where they live (DRAM, or the
     # cache that holds them): the same roof as decode's bound, so the gap is split against the bandwidth those
     # weights can really arrive at, not against a STREAM copy over arrays the weights are unlike.
-    feed = weights_read_bandwidth(models[-1], device, should_cancel)
-    roof_gbs = float(feed["gbs"])
-    gap = decompose(ref["step_s"], ref["weights_bytes"], ref["kv_bytes"], fixed_s, eff_bw, roof_gbs * 1e9)
-    read_cv = feed.get("cv")
-    if spread.get("effective_bandwidth_cv") is not None and isinstance(read_cv, int | float):
+    read = weights_read_bandwidth(models[-1], device, should_cancel)
+    feed = WeightsRead.from_json(read, "the weights' read")
+    roof_gbs = float(read["gbs"])
+    gap = decompose(ref_step_s, ref_weights, ref_kv, fixed_s, eff_bw, roof_gbs * 1e9)
+    if spread.effective_bandwidth_cv is not None and feed.cv is not None:
         # achieved = effective ÷ roof: both measured, so their relative spreads add in quadrature
-        gap["achieved_bandwidth_pct_cv"] = math.hypot(spread["effective_bandwidth_cv"], float(read_cv))
-    largest = max(s["bytes_per_step"] for s in sizes)
+        gap = replace(gap, achieved_bandwidth_pct_cv=math.hypot(spread.effective_bandwidth_cv, feed.cv))
+    largest = max(xs)
     resident = device == "cpu" and last_level_cache_bytes is not None and largest <= last_level_cache_bytes
     llc = last_level_cache_bytes if device == "cpu" else None
-    feeding = {"kind": "gap", "level": "dram" if llc is None else weights_level(ref["weights_bytes"], llc),
-               "bandwidth_gbs": roof_gbs, "read": feed, "weights_bytes": ref["weights_bytes"],
-               "last_level_cache_bytes": llc, "llc_multiple": ref["weights_bytes"] / llc if llc else None,
-               "dram_bandwidth_gbs": peak_bandwidth_gbs}
+    feeding = GapFeeding(level="dram" if llc is None else weights_level(ref_weights, llc),
+                         bandwidth_gbs=roof_gbs, read=feed, weights_bytes=ref.weights_bytes,
+                         last_level_cache_bytes=llc, llc_multiple=ref_weights / llc if llc else None,
+                         dram_bandwidth_gbs=peak_bandwidth_gbs)
     if progress:
         progress(1.0, said("measure.progress.gap_fitted"))
-    return {
-        "sizes": sizes,
-        "prompt_tokens": prompt,
-        "decode_steps": steps,
-        "rounds": rounds,
-        "threads": pinned if device == "cpu" else None,
-        "step_statistic": f"{STEP_QUANTILE:.0%} percentile of the timed steps, {rounds} interleaved rounds",
-        "dtype": "float32",
+    return DecodeGapFigures(
+        sizes=tuple(sizes), prompt_tokens=prompt, decode_steps=steps, rounds=rounds,
+        threads=pinned if device == "cpu" else None,
+        step_statistic=f"{STEP_QUANTILE:.0%} percentile of the timed steps, {rounds} interleaved rounds",
+        dtype="float32",
         # the decomposition's roof (decode's GEMVs on the largest model's weights) and the STREAM copy beside it
-        "roof_bandwidth_gbs": roof_gbs,
-        "stream_copy_gbs": peak_bandwidth_gbs,
-        "peak_bandwidth_gbs": peak_bandwidth_gbs,
-        "roof": {"method": "decode's GEMVs reading the largest model's weights where they live (best pass)",
-                 "level": feeding["level"], "bandwidth_gbs": roof_gbs,
-                 "over_stream_copy": roof_gbs / peak_bandwidth_gbs if peak_bandwidth_gbs > 0 else None},
-        "fit": {"fixed_ms": fixed_s * 1e3, "effective_bandwidth_gbs": eff_bw / 1e9, "r2": r2,
-                "intercept_ms": raw_fixed_s * 1e3, "clamped": fixed_s != raw_fixed_s, **spread,
-                "formula": "step time = fixed + bytes per step ÷ effective bandwidth (least squares)"},
-        "reference": {"n_params": ref["n_params"], "weights_bytes": ref["weights_bytes"],
-                      "kv_bytes": ref["kv_bytes"], "step_ms": ref["step_ms"]},
-        "gap": gap,
-        "feeding": feeding,
-        "cache": {"last_level_cache_bytes": last_level_cache_bytes, "largest_bytes_per_step": largest,
-                  "resident": resident,
-                  # above 100: even the largest model spills out of the cache; below, decode may never reach DRAM
-                  "largest_to_llc_pct": 100 * largest / last_level_cache_bytes if last_level_cache_bytes else None},
-    }
+        roof_bandwidth_gbs=roof_gbs, stream_copy_gbs=peak_bandwidth_gbs, peak_bandwidth_gbs=peak_bandwidth_gbs,
+        roof_method="decode's GEMVs reading the largest model's weights where they live (best pass)",
+        roof_level=feeding.level,
+        roof_over_stream_copy=roof_gbs / peak_bandwidth_gbs if peak_bandwidth_gbs > 0 else None,
+        fit=GapFit(fixed_ms=fixed_s * 1e3, effective_bandwidth_gbs=eff_bw / 1e9, r2=r2, intercept_ms=raw_fixed_s * 1e3,
+                   clamped=fixed_s != raw_fixed_s, spread=spread,
+                   formula="step time = fixed + bytes per step ÷ effective bandwidth (least squares)"),
+        reference_n_params=ref.n_params, reference_weights_bytes=ref.weights_bytes, reference_kv_bytes=ref.kv_bytes,
+        reference_step_ms=ref.step_ms, gap=gap, feeding=feeding,
+        last_level_cache_bytes=last_level_cache_bytes, largest_bytes_per_step=largest, resident=resident,
+        # above 100: even the largest model spills out of the cache; below, decode may never reach DRAM
+        largest_to_llc_pct=100 * largest / last_level_cache_bytes if last_level_cache_bytes else None,
+    )

@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tutor.results.decode_gap import DECODE_GAP_KEYS, DecodeGapFigures
 from tutor.results.device import Device
 from tutor.results.interference import Interference
 from tutor.results.reading import Reader, expected, put
 from tutor.results.roofline import Classification, RoofCheck, RooflineReference
 from tutor.results.sweep import SweepPoint
 from tutor.results.timing import TimingStats
+from tutor.results.training import TRAINING_KEYS, TrainingFigures
 from tutor.results.vram import VRAM_KEYS, VramFigures
 from tutor.results.wire import JsonObject
 
@@ -33,9 +35,10 @@ class Measurement:
     Every kind names its ``device`` and ``params``. A workload adds its FLOPs and bytes (the lesson's formulas),
     the timing statistics, the achieved rates (from the median time; ``best_*`` from the fastest repeat), the
     roofline it was judged against, the classification and, when it beat a roof, the roof check. A sweep adds its
-    ``points``. A memory run adds its :class:`VramFigures`. Figures this type does not name yet (a decode run's
-    ``batches``, the device lease…) are in ``figures``, under their JSON names; an exercise names any of them by
-    its JSON path (:meth:`figure`)."""
+    ``points``. A memory run adds its :class:`VramFigures`, a training run its :class:`TrainingFigures`, a
+    decode-gap run its :class:`DecodeGapFigures`. Figures this type does not name yet (a decode run's ``batches``,
+    the device lease…) are in ``figures``, under their JSON names; an exercise names any of them by its JSON path
+    (:meth:`figure`)."""
 
     kind: str
     device: Device | None = None
@@ -67,6 +70,11 @@ class Measurement:
     """What other programs took of the machine while this was measured (None: not sampled, an older row)."""
     vram: VramFigures | None = None
     """A memory run's figures (formula, measured or extrapolated total, fits), named and with their units."""
+    training: TrainingFigures | None = None
+    """A training-step run's figures (tokens/s, FLOPs per step, achieved GFLOP/s, MFU), named and with their
+    units."""
+    decode_gap: DecodeGapFigures | None = None
+    """A decode-gap run's figures (the sizes, the fitted line, the gap in parts), named and with their units."""
     figures: Mapping[str, Any] = field(default_factory=dict)
 
     @property
@@ -108,6 +116,10 @@ class Measurement:
         out: JsonObject = dict(self.figures)
         if self.vram is not None:
             out.update(self.vram.to_json())
+        if self.training is not None:
+            out.update(self.training.to_json())
+        if self.decode_gap is not None:
+            out.update(self.decode_gap.to_json())
         out["kind"] = self.kind
         put(out, "workload", self.workload)
         put(out, "name", self.name)
@@ -161,6 +173,12 @@ class Measurement:
         vram = None
         if kind == "vram":
             vram = VramFigures.from_json({k: r.raw(k) for k in VRAM_KEYS if r.has(k)}, r.where)
+        training = None
+        if kind == "train_step":
+            training = TrainingFigures.from_json({k: r.raw(k) for k in TRAINING_KEYS if r.has(k)}, r.where)
+        decode_gap = None
+        if kind == "decode_gap":
+            decode_gap = DecodeGapFigures.from_json({k: r.raw(k) for k in DECODE_GAP_KEYS if r.has(k)}, r.where)
 
         return cls(
             kind=kind, device=device, params=r.scalars("params"), workload=r.opt_text("workload"), name=name,
@@ -173,5 +191,5 @@ class Measurement:
             classification=sub("classification", Classification.from_json),
             roof_check=sub("roof_check", RoofCheck.from_json), points=points, label=r.opt_text("label"),
             warnings=r.texts("warnings"), interference=sub("interference", Interference.from_json),
-            vram=vram, figures=r.rest(),
+            vram=vram, training=training, decode_gap=decode_gap, figures=r.rest(),
         )
