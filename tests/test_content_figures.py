@@ -318,3 +318,22 @@ def test_the_korthikanti_formula_says_it_approximates_llama() -> None:
         text = _flat(_section_text("n0-l3", "training", lang))
         assert f"**{ratio} {'veces' if lang == 'es' else 'times'}**" in text, lang
         assert ("aproximación por lo bajo" if lang == "es" else "an approximation, on the low side") in text, lang
+
+
+def test_the_5090_fp64_rate_is_in_the_spec_table_with_where_it_comes_from() -> None:
+    """f1-lab03-rtx5090-ridge credited NVIDIA's whitepaper with the RTX 5090's 1/64 FP64 rate, a figure taken from
+    public spec listings (issue 31: NVIDIA's RTX Blackwell whitepaper and the CUDA programming guide's throughput
+    table were searched for it and not found). The spec table holds it, saying so, and the exercise's input and
+    both prompts follow it."""
+    from tutor.measure.specs import SPECS
+
+    spec = SPECS["rtx-5090"]
+    assert spec.tflops["float64"] == spec.tflops["float32"] / 64
+    assert "public spec listings" in spec.source and "not found in NVIDIA's whitepaper" in spec.source
+    exercise = load_course(bundled_course()).exercises["f1-lab03-rtx5090-ridge"]
+    assert exercise.truth is not None
+    assert exercise.truth.inputs["peak_flops"] == spec.tflops["float64"] * 1e12
+    assert exercise.truth.inputs["peak_bandwidth_bytes_per_s"] == spec.bandwidth_gbs * 1e9
+    for lang, words in (("es", "la dan las fichas técnicas públicas, no el *whitepaper*"),
+                        ("en", "comes from public spec listings, not from the whitepaper")):
+        assert words in _flat(getattr(exercise.prompt, lang)), lang

@@ -42,8 +42,10 @@ SPECS: dict[str, DeviceSpec] = {
     for s in (
         DeviceSpec(
             "rtx-5090", "NVIDIA GeForce RTX 5090", 32, "GDDR7", 1792,
-            {"float32": 104.8, "tfloat32": 104.8, "bfloat16": 209.5, "float16": 209.5},
-            "NVIDIA RTX Blackwell GPU architecture whitepaper (GB202), RTX 5090 column", 170, "12.0",
+            {"float64": 1.6375, "float32": 104.8, "tfloat32": 104.8, "bfloat16": 209.5, "float16": 209.5},
+            "NVIDIA RTX Blackwell GPU architecture whitepaper (GB202), RTX 5090 column; float64 = float32 ÷ 64, the "
+            "rate public spec listings give (1.637 TFLOP/s), not found in NVIDIA's whitepaper or CUDA programming "
+            "guide as searched", 170, "12.0",
             (r"rtx\s*5090",),
         ),
         DeviceSpec(
