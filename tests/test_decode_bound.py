@@ -88,9 +88,9 @@ def test_weights_level() -> None:
 def test_bound_check_tells_noise_from_a_figure_above_its_bound() -> None:
     assert bound_check(measured=9.0, bound=10.0, cv=0.1, samples=30) is None
     noise = bound_check(measured=10.3, bound=10.0, cv=1.87, samples=16)  # the 103 %, CV 187 %
-    assert noise is not None and noise["code"] == "noise"
+    assert noise is not None and noise.code == "noise"
     above = bound_check(measured=13.0, bound=10.0, cv=0.05, samples=30)
-    assert above is not None and above["code"] == "above_bound" and above["fraction"] == pytest.approx(1.3)
+    assert above is not None and above.code == "above_bound" and above.fraction == pytest.approx(1.3)
 
 
 def test_decode_bound_is_the_bandwidth_measured_reading_the_weights(data_dir: Path) -> None:

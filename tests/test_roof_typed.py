@@ -111,3 +111,16 @@ class _QuietProbe:
 
     def __exit__(self, *exc: object) -> None:
         return None
+
+
+def test_a_decode_figure_above_its_bound_is_a_typed_check_written_as_before() -> None:
+    from tutor.results import BoundCheck
+    from tutor.theory.roofline import bound_check
+
+    above = bound_check(measured=13.0, bound=10.0, cv=0.05, samples=30)
+    assert isinstance(above, BoundCheck) and above.code == "above_bound"
+    assert set(above.to_json()) == {"code", "fraction", "margin", "cv"}  # the keys the decode result always had
+    again = BoundCheck.from_json({**above.to_json(), "remeasured": True, "bandwidth_before_gbs": 1.0,
+                                  "bandwidth_after_gbs": 2.0, "fraction_after": 0.9, "still_above": False})
+    assert again.remeasured and again.bandwidth_after_gbs == 2.0
+    assert BoundCheck.from_json(again.to_json()) == again

@@ -7,7 +7,7 @@ import math
 import statistics
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
@@ -319,7 +319,7 @@ def measure_decode(
     b1 = out["batches"]["1"]
     check = bound_check(measured=b1["tokens_per_s"], bound=b1["bound_tokens_per_s"], cv=b1["cv"],
                         samples=b1.get("rounds") or b1["timed_steps"])
-    if check is not None and check["code"] == "above_bound":
+    if check is not None and check.code == "above_bound":
         # Above its bound by more than its noise: the bandwidth behind the bound is suspect (measured during a
         # busy spell). Measure it again, once, keep the better of the two (a roof is the best the memory sustains)
         # and judge the figure against that.
@@ -331,9 +331,9 @@ def measure_decode(
         _set_bounds(out, feeding["bandwidth_gbs"], bandwidth_gbs)
         after = bound_check(measured=b1["tokens_per_s"], bound=b1["bound_tokens_per_s"], cv=b1["cv"],
                             samples=b1.get("rounds") or b1["timed_steps"])
-        check = {**check, "remeasured": True, "bandwidth_before_gbs": before, "bandwidth_after_gbs": again["gbs"],
-                 "fraction_after": b1["fraction_of_bound"],
-                 "still_above": after is not None and after["code"] == "above_bound"}
+        check = replace(check, remeasured=True, bandwidth_before_gbs=before, bandwidth_after_gbs=again["gbs"],
+                        fraction_after=b1["fraction_of_bound"],
+                        still_above=after is not None and after.code == "above_bound")
     # the larger batch under one name whatever its size (8 in quick mode, 16 in full), for the explanations, and
     # whether it reached a larger fraction of its bound than batch 1 (the fixed cost shared) or a smaller one (the
     # step's matrix work, no longer the bytes, sets the pace)
@@ -341,7 +341,8 @@ def measure_decode(
     out["big_batch_gain"] = big["fraction_of_bound"] / b1["fraction_of_bound"]
     out.update(tokens_per_s=b1["tokens_per_s"], bound_tokens_per_s=b1["bound_tokens_per_s"], cv=b1["cv"],
                bandwidth_gbs=feeding["bandwidth_gbs"], dram_bandwidth_gbs=bandwidth_gbs,
-               dram_bound_tokens_per_s=b1["dram_bound_tokens_per_s"], bound_check=check,
+               dram_bound_tokens_per_s=b1["dram_bound_tokens_per_s"],
+               bound_check=check.to_json() if check is not None else None,
                bound_formula="bandwidth that feeds the weights (measured reading them) ÷ bytes per token "
                              "(weights read once per step + KV cache)")
     return out

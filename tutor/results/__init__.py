@@ -23,6 +23,7 @@ from tutor.results.interference import Interference
 from tutor.results.measurement import Measurement
 from tutor.results.reading import ResultError
 from tutor.results.roofline import (
+    BoundCheck,
     Classification,
     Datasheet,
     GemmFigures,
@@ -47,6 +48,7 @@ __all__ = [
     "BenchComparison",
     "BenchReport",
     "BenchRow",
+    "BoundCheck",
     "Classification",
     "ComparedFigure",
     "Datasheet",

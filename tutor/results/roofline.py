@@ -662,3 +662,41 @@ class RoofCheck:
                    cache_source=r.opt_text("cache_source"), points=r.texts("points"), remeasured=r.flag("remeasured"),
                    still_above=r.flag("still_above"), fraction_after=r.opt_number("fraction_after"),
                    previous_roofline=previous, extra=r.rest())
+
+
+@dataclass(frozen=True)
+class BoundCheck:
+    """A measured rate above the bound a formula gives it (decode tokens/s above bandwidth ÷ bytes per token):
+    ``code`` is ``noise`` (within :func:`tutor.theory.roofline.noise_margin`: read it as "at the bound") or
+    ``above_bound`` (beyond its noise: the bandwidth behind the bound is suspect and is measured again)."""
+
+    code: str
+    fraction: float
+    """The measured rate ÷ the bound."""
+    margin: float
+    """How far above the bound the figure's own noise could carry it (3 standard errors, at least the floor)."""
+    cv: float
+    """The coefficient of variation of the measured rate's timings."""
+    remeasured: bool = False
+    bandwidth_before_gbs: float | None = None
+    """The bandwidth behind the bound before it was measured again."""
+    bandwidth_after_gbs: float | None = None
+    fraction_after: float | None = None
+    """The measured rate ÷ the bound made from the better of the two bandwidths."""
+    still_above: bool = False
+
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {"code": self.code, "fraction": self.fraction, "margin": self.margin, "cv": self.cv}
+        if self.remeasured:
+            out.update(remeasured=True, bandwidth_before_gbs=self.bandwidth_before_gbs,
+                       bandwidth_after_gbs=self.bandwidth_after_gbs, fraction_after=self.fraction_after,
+                       still_above=self.still_above)
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "bound_check") -> BoundCheck:
+        r = Reader(data, where)
+        return cls(code=r.text("code"), fraction=r.number("fraction"), margin=r.number("margin"), cv=r.number("cv"),
+                   remeasured=r.flag("remeasured"), bandwidth_before_gbs=r.opt_number("bandwidth_before_gbs"),
+                   bandwidth_after_gbs=r.opt_number("bandwidth_after_gbs"),
+                   fraction_after=r.opt_number("fraction_after"), still_above=r.flag("still_above"))

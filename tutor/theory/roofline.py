@@ -11,9 +11,8 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from tutor.results import Classification, RoofCheck, RooflineReference
+from tutor.results import BoundCheck, Classification, RoofCheck, RooflineReference
 
 # Inside [ridge / BAND, ridge × BAND] the bound is "too close to call": both answers count.
 TOO_CLOSE_BAND = 2.0
@@ -191,7 +190,7 @@ def noise_margin(cv: float, samples: int = 1) -> float:
     return max(ABOVE_ROOF_FLOOR, 3.0 * max(0.0, cv) / math.sqrt(max(1, samples)))
 
 
-def bound_check(*, measured: float, bound: float, cv: float, samples: int = 1) -> dict[str, Any] | None:
+def bound_check(*, measured: float, bound: float, cv: float, samples: int = 1) -> BoundCheck | None:
     """Whether a measured rate sits above its bound (None when it does not).
 
     ``noise``: above, but within :func:`noise_margin` (read it as "at the bound"); ``above_bound``: above by more
@@ -200,8 +199,7 @@ def bound_check(*, measured: float, bound: float, cv: float, samples: int = 1) -
         return None
     fraction = measured / bound
     margin = noise_margin(cv, samples)
-    return {"code": "noise" if fraction <= 1 + margin else "above_bound", "fraction": fraction, "margin": margin,
-            "cv": cv}
+    return BoundCheck("noise" if fraction <= 1 + margin else "above_bound", fraction, margin, cv)
 
 
 @dataclass(frozen=True)
