@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from tutor.content.models import Exercise, Grading
 from tutor.grading import noise
@@ -101,7 +102,13 @@ def grade_number(prediction: Prediction, truth: ResolvedTruth, grading: Grading)
     fb: tuple[Message, ...] = (_feedback(key, **fields),)
     if truth.spread is not None and truth.spread > 0:
         fb = _with_spread(fb, t_value, truth, grading)
-    return Verdict(verdict_word(score), score, fb, truth, ratio=None if math.isinf(ratio) else ratio)
+    shown_ratio = None if math.isinf(ratio) else ratio
+    if truth.disturbed and score < MOST_SCORE:
+        # The load moved the figure by an unknown amount: this run cannot say the answer is wrong (issue 26's rule
+        # for a bound, applied to a measured number). It is not counted; a quiet run decides.
+        return Verdict("inconclusive", 0.0, (*fb, _feedback(N_("grade.number.disturbed"))),
+                       replace(truth, inconclusive=("disturbed",)), ratio=shown_ratio, counted=False)
+    return Verdict(verdict_word(score), score, fb, truth, ratio=shown_ratio)
 
 
 #: A measurement's spread within the tolerance is mentioned from this size on (σ ÷ value); a wider one always is.

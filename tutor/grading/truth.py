@@ -107,7 +107,8 @@ def resolve_truth(exercise: Exercise, measurement: Measurement | None) -> Resolv
         if spread is not None:
             sigma = abs(_to_target(spread.sigma(raw), unit_of_metric(metric), target, metric))
             details["spread"] = _spread_details(spread, sigma)
-        return ResolvedTruth(said=said, value=value, unit=target, details=details, spread=sigma)
+        disturbed = measurement.interference is not None and measurement.interference.busy
+        return ResolvedTruth(said=said, value=value, unit=target, details=details, spread=sigma, disturbed=disturbed)
     return _formula_truth(exercise, measurement, target)
 
 

@@ -80,6 +80,10 @@ class ResolvedTruth:
     #: Why this run cannot decide the answer (codes: ``near_ridge``, ``rates_disagree``, ``roof_provisional``,
     #: ``disturbed``); empty when it can. An inconclusive truth grades nobody: the attempt is not counted.
     inconclusive: tuple[str, ...] = ()
+    #: Other programs took part of the machine while this measured truth was measured
+    #: (:attr:`~tutor.results.Interference.busy`): the figure may be off by the load, so it can confirm an
+    #: answer but not call one wrong (:func:`~tutor.grading.kinds.grade_number`).
+    disturbed: bool = False
 
     def __post_init__(self) -> None:
         if self.said is None:
