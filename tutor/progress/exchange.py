@@ -336,6 +336,12 @@ def _key(table: str, row: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(json.dumps(row.get(c), sort_keys=True) for c in _NATURAL_KEY[table])
 
 
+def _attempt_moment(row: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What names one attempt across stores (ids are reassigned on import): its exercise, pass and the moment its
+    prediction was locked."""
+    return tuple(json.dumps(row.get(c)) for c in ("exercise_id", "pass", "created_at"))
+
+
 def import_document(store: StoreBase, doc: Any, mode: ImportMode = "refuse") -> dict[str, int]:
     """Load a validated export into ``store``; returns rows added per table (see the module docstring)."""
     tables = validate_document(doc)
@@ -348,6 +354,7 @@ def import_document(store: StoreBase, doc: Any, mode: ImportMode = "refuse") -> 
             for table in reversed(TABLES):
                 conn.execute(f"DELETE FROM {table}")
         existing: dict[str, set[tuple[Any, ...]]] = {}
+        locked: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # an attempt's moment -> its key (with its prediction)
         for table in TABLES:
             rows = conn.execute(f"SELECT * FROM {table}").fetchall()
             keys = set()
@@ -356,12 +363,19 @@ def import_document(store: StoreBase, doc: Any, mode: ImportMode = "refuse") -> 
                 for col in _JSON_COLUMNS.get(table, ()):
                     d[col] = None if d[col] is None else json.loads(d[col])
                 keys.add(_key(table, d))
+                if table == "attempts":
+                    locked[_attempt_moment(d)] = _key(table, d)
             existing[table] = keys
         lab_ids: dict[int, int] = {}
         for table in TABLES:
             count = 0
-            for row in tables[table]:
+            for i, row in enumerate(tables[table]):
                 key = _key(table, row)
+                if table == "attempts" and locked.get(_attempt_moment(row), key) != key:
+                    # the same attempt (exercise, pass, the moment it was locked) with another prediction: a locked
+                    # prediction never changes, and a twin beside it would read as a second attempt
+                    raise _refuse_at(("tables", "attempts", i, "prediction"), N_("exchange.prediction_changed"),
+                                     exercise=clean_line(str(row["exercise_id"])))
                 if key in existing[table]:
                     if table == "lab_runs":
                         match = conn.execute("SELECT id FROM lab_runs WHERE lab_id = ? AND created_at = ?",
@@ -387,6 +401,8 @@ def import_document(store: StoreBase, doc: Any, mode: ImportMode = "refuse") -> 
                 else:
                     conn.execute(sql, tuple(values.values()))
                 existing[table].add(key)
+                if table == "attempts":
+                    locked[_attempt_moment(row)] = key
                 count += 1
             added[table] = count
     return added

@@ -34,6 +34,7 @@ from tutor.ui.palette import Command, CommandRegistry, LessonCommands
 from tutor.ui.place import KEEP, screen_place
 from tutor.ui.screens.course_map import CourseMapScreen
 from tutor.ui.screens.lesson import LessonScreen
+from tutor.ui.widgets.cut_text import ShowWhole
 from tutor.ui.widgets.telemetry_panel import TelemetryFeed, TelemetryPanel, TelemetryUpdated
 from tutor.untrusted import clean, clean_line
 
@@ -339,6 +340,13 @@ class TutorApp(App[None]):
             return OpenLab(lesson.id, place.item_id) if known and place.item_id else None
         sections = {s.id for s in lesson.sections}
         return OpenLesson(lesson.id, place.item_id if place.item_id in sections else None)
+
+    def on_show_whole(self, message: ShowWhole) -> None:
+        """A formula, table or title shown cut (…), whole in a view of its own (``z`` or Enter on it)."""
+        from tutor.ui.screens.whole_text import WholeText
+
+        if not isinstance(self.screen, WholeText):
+            self.push_screen(WholeText(message.text, message.kind))
 
     def action_toggle_lang(self) -> None:
         self.lang = "en" if self.lang == "es" else "es"

@@ -58,6 +58,7 @@ KEYMAP: dict[str, KeySpec] = {
     "class_report": KeySpec("I", "app.open_class_report", show=False),
     "remeasure_roof": KeySpec("f5", "remeasure_roof", priority=True),
     "attempts": KeySpec("f4", "app.open_attempts", priority=True),
+    "expand": KeySpec("z", "expand"),  # a formula, table or title shown cut (…), whole
 }
 
 

@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.widgets import Markdown
 
+from tutor.ui.widgets.cut_text import CutFence, CutTable
 from tutor.untrusted import clean, clean_line
 
 __all__ = ["PackMarkdown", "lines", "plain", "plain_line", "plain_text", "styled"]
@@ -59,6 +60,9 @@ class PackMarkdown(Markdown):
     Textual's Markdown already treats the document as text (no markup), but a link would be opened by the app on
     click; here a click only tells the learner where the link points, as plain text.
     """
+
+    # A code block or table that does not fit shows it (…) and can be shown whole (tutor.ui.widgets.cut_text).
+    BLOCKS = {**Markdown.BLOCKS, "fence": CutFence, "code_block": CutFence, "table_open": CutTable}
 
     def __init__(self, markdown: str | None = None, **kwargs: Any) -> None:
         kwargs.setdefault("open_links", False)

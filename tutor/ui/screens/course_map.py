@@ -7,6 +7,7 @@ import bisect
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.widgets import Footer, Header, Tree
 from textual.widgets.tree import TreeNode
 
@@ -19,6 +20,7 @@ from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson
 from tutor.ui.plain import PackMarkdown, plain_text
 from tutor.ui.screens.base import TutorScreen
+from tutor.ui.widgets.cut_text import ShowWhole, cut_header
 from tutor.ui.widgets.map_tree import MapTree
 
 
@@ -33,7 +35,7 @@ class CourseMapScreen(TutorScreen[None]):
     """The first screen: the whole course as a tree, details of the highlighted entry beside it."""
 
     CSS_PATH = "../styles/course_map.tcss"
-    BINDINGS = bindings("open", "second_pass", "progress", "lang_letter", "quit")
+    BINDINGS = bindings("open", "second_pass", "progress", "expand", "lang_letter", "quit")
 
     def __init__(self, session: Session, marks: CourseMarks) -> None:
         super().__init__(id="course-map")
@@ -247,6 +249,19 @@ class CourseMapScreen(TutorScreen[None]):
             self.post_message(OpenExercise(entry.item_id, pass_number=2))
         else:
             self.notify(t("map.second_pass_hint", self.lang), severity="information", markup=False)
+
+    def action_expand(self) -> None:
+        """``z``: the highlighted entry's title whole when the tree shows it cut (…), else the header's."""
+        tree = self.query_one(MapTree)
+        node = tree.cursor_node
+        if node is not None and tree.label_is_cut(node):
+            self.post_message(ShowWhole(Content(str(node.label)), "title"))
+            return
+        title = cut_header(self)
+        if title is not None:
+            self.post_message(ShowWhole(title, "title"))
+            return
+        self.notify(t("whole.nothing_cut", self.lang), timeout=3, markup=False)
 
     def _open(self, node: TreeNode[MapEntry] | None) -> None:
         entry = node.data if node is not None else None

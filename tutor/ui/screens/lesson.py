@@ -20,6 +20,7 @@ from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain_line
 from tutor.ui.screens.base import TutorScreen
+from tutor.ui.widgets.cut_text import CutFence, CutTable, ShowWhole, cut_blocks, cut_header
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean_line, widget_id
 
@@ -28,8 +29,8 @@ class LessonScreen(TutorScreen[None]):
     """One lesson: its sections, labs and exercises in a list, the selected section rendered beside it."""
 
     CSS_PATH = "../styles/lesson.tcss"
-    BINDINGS = bindings("back", "next_section", "previous_section", "telemetry", "telemetry_enlarge", "lang_letter",
-                        "second_pass", "quit", back="app.pop_screen")
+    BINDINGS = bindings("back", "next_section", "previous_section", "expand", "telemetry", "telemetry_enlarge",
+                        "lang_letter", "second_pass", "quit", back="app.pop_screen")
 
     def __init__(self, session: Session, lesson: Lesson, marks: CourseMarks, section_id: str | None = None) -> None:
         super().__init__(id=widget_id("lesson-", lesson.id))
@@ -162,6 +163,25 @@ class LessonScreen(TutorScreen[None]):
             self.post_message(OpenExercise(exercises[0].id, pass_number=2))
         else:
             self.notify(t("lesson.no_exercises", self.lang), severity="warning", markup=False)
+
+    def action_expand(self) -> None:
+        """``z``: show whole the formula or table that is focused, else the first one on screen shown cut (…), else
+        the header's title if it is cut."""
+        focused = self.focused
+        if isinstance(focused, CutFence | CutTable) and focused.is_cut:
+            focused.action_show_whole()
+            return
+        main = self.query_one("#lesson-main", VerticalScroll)
+        blocks = cut_blocks(self.query_one("#lesson-text", PackMarkdown), main.region)
+        if blocks:
+            blocks[0].focus(scroll_visible=False)
+            blocks[0].action_show_whole()  # type: ignore[attr-defined]
+            return
+        title = cut_header(self)
+        if title is not None:
+            self.post_message(ShowWhole(title, "title"))
+            return
+        self.notify(t("whole.nothing_cut", self.lang), timeout=3, markup=False)
 
     def action_toggle_telemetry(self) -> None:
         toggle_telemetry(self)

@@ -27,15 +27,23 @@ def label_room(width: int, depth: int, guide_depth: int, show_root: bool) -> int
 class MapTree(Tree[T]):
     """A :class:`Tree` whose labels end in … when they do not fit its width."""
 
-    def render_label(self, node: TreeNode[T], base_style: Style, style: Style) -> Text:
-        text = super().render_label(node, base_style, style)
+    def _room(self, node: TreeNode[T]) -> int:
         depth, parent = 0, node.parent
         while parent is not None:
             depth, parent = depth + 1, parent.parent
-        room = label_room(self.scrollable_content_region.width, depth, self.guide_depth, self.show_root)
+        return label_room(self.scrollable_content_region.width, depth, self.guide_depth, self.show_root)
+
+    def render_label(self, node: TreeNode[T], base_style: Style, style: Style) -> Text:
+        text = super().render_label(node, base_style, style)
+        room = self._room(node)
         if room >= 4 and text.cell_len > room:
             text.truncate(room, overflow="ellipsis")
         return text
+
+    def label_is_cut(self, node: TreeNode[T]) -> bool:
+        """Whether ``node``'s label is shown cut (ending in …) at the tree's width now (``z`` shows it whole)."""
+        room = self._room(node)
+        return room >= 4 and super().render_label(node, Style(), Style()).cell_len > room
 
     def on_resize(self, _event: events.Resize) -> None:
         self._invalidate()  # the labels' room changed: cut them again
