@@ -113,3 +113,16 @@ def test_a_malformed_figure_is_refused_at_its_field() -> None:
     train["model"] = [1, 2]
     with pytest.raises(ResultError, match=r"measurement\.model"):
         Measurement.from_json(train)
+
+
+def test_the_engine_names_its_device_typed() -> None:
+    """Inside the engine the device is the typed Device; its JSON (what a roofline cache is keyed by) is unchanged."""
+    from tutor.measure.device import device_info, measured_device
+    from tutor.results import Device
+
+    dev = measured_device("cpu")
+    assert isinstance(dev, Device) and dev.kind == "cpu" and dev.fingerprint and dev.fields["kind"] == "cpu"
+    wire = device_info("cpu")
+    assert set(wire) == {"kind", "name", "fingerprint", "fingerprint_fields"} and wire["fingerprint"] == dev.fingerprint
+    assert Device.from_json(wire) == dev
+    assert dev.identity() == Device(kind="cpu", name=dev.name, fingerprint=dev.fingerprint)

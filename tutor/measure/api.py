@@ -61,6 +61,7 @@ from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.plan import Request, parse_request
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
 from tutor.results import BenchReport, Device, Measurement, PreviousRoof, RoofCheck, RooflineReference
+from tutor.results.wire import JsonObject
 
 MeasureResult = Measurement | BenchReport | RooflineReference
 """What an op measured, typed: a measurement (workload, sweep, memory, decode, training), a bench report, or the
@@ -82,15 +83,17 @@ def _mode(mode: str) -> str:
     return str(mode)
 
 
-def _device(request: Request) -> tuple[str, dict[str, Any]]:
-    from tutor.measure.device import device_info, resolve_device
+def _device(request: Request) -> tuple[str, Device]:
+    from tutor.measure.device import measured_device, resolve_device
 
     device = resolve_device(request.device)
-    return device, device_info(device)
+    return device, measured_device(device)
 
 
-def _short(info: dict[str, Any]) -> dict[str, Any]:
-    return {k: info[k] for k in ("kind", "name", "fingerprint")}
+def _short(info: Device) -> JsonObject:
+    """The device as a measurement's JSON names it (kind, name, fingerprint), for the results still read from
+    their engine module's JSON (:func:`_measured`)."""
+    return info.identity().to_json()
 
 
 # Time this process has spent measuring a roofline for the current request (not counted against its run limit):
@@ -103,7 +106,7 @@ def _roof_seconds() -> float:
     return float(_ROOF_CLOCK["spent"] or 0.0) + (time.monotonic() - since if since is not None else 0.0)
 
 
-def _roofline(device: str, info: dict[str, Any], request: Request, progress: Progress,
+def _roofline(device: str, info: Device, request: Request, progress: Progress,
               should_cancel: CancelCheck | None, refresh: bool = False) -> RooflineReference:
     """The device's roofline (cached per fingerprint, measured when missing or ``refresh``), read once."""
     from tutor.measure.roofline import get_roofline
@@ -189,7 +192,7 @@ def op_workload(request: Request, progress: Progress, should_cancel: CancelCheck
         workload=name,
         description=workload.description,
         params=params.to_json(),
-        device=Device.from_json(_short(info)),
+        device=info.identity(),
         flops=flops,
         bytes=nbytes,
         arithmetic_intensity=intensity,
@@ -226,9 +229,9 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
     device, info = _device(request)
     if name == "naive_vs_numpy":
         device = "cpu"
-        from tutor.measure.device import device_info
+        from tutor.measure.device import measured_device
 
-        info = device_info("cpu")
+        info = measured_device("cpu")
 
     def emit(fraction: float, point: dict[str, Any], message: Message) -> None:
         if on_point is not None:
@@ -253,13 +256,13 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
         # the bandwidth the exercises are graded against
         from tutor.measure.roofline import read_cached_roof
 
-        cached, _unreadable = read_cached_roof(info["fingerprint"])
+        cached, _unreadable = read_cached_roof(str(info.fingerprint))
         if cached is not None:
             swept = replace(swept, roofline=cached)
     return swept
 
 
-def _points_check(device: str, info: dict[str, Any], request: Request, params: dict[str, Any],
+def _points_check(device: str, info: Device, request: Request, params: dict[str, Any],
                   body: dict[str, Any], roof: RooflineReference, progress: Progress,
                   should_cancel: CancelCheck | None) -> tuple[RoofCheck | None, RooflineReference]:
     """Points of the roofline sweep above a cached roof they should not beat make the roof suspect: it is measured
@@ -328,7 +331,7 @@ def op_decode_gap(request: Request, progress: Progress, should_cancel: CancelChe
     if device == "cpu" and out.feeding is not None:
         out = replace(out, feeding=replace(out.feeding, cache_source=str(caches["source"]),
                                            llc_name=last_level_name(caches["levels"])))
-    return Measurement(kind="decode_gap", device=Device.from_json(_short(info)), decode_gap=out)
+    return Measurement(kind="decode_gap", device=info.identity(), decode_gap=out)
 
 
 def op_train_step(request: Request, progress: Progress, should_cancel: CancelCheck | None,

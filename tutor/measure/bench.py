@@ -15,13 +15,13 @@ import time
 
 from tutor.i18n.message import Message
 from tutor.measure.bench_report import COMPARISON_RULE
-from tutor.measure.device import device_info, environment, resolve_device
+from tutor.measure.device import environment, measured_device, resolve_device
 from tutor.measure.errors import WorkloadError
 from tutor.measure.estimators import ROUND_CV, combined_cv
 from tutor.measure.phases import Progress, noop
 from tutor.measure.phases import said as phase
 from tutor.measure.timing import CancelCheck
-from tutor.results import BenchReport, Device, RooflineReference
+from tutor.results import BenchReport, RooflineReference
 from tutor.results.bench import bench_rows
 
 BENCH_MODES = ("tiny", "quick", "standard", "full")
@@ -60,8 +60,8 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     load_before = _load_average()
     started = time.time()
     dev = resolve_device(device)
-    info = device_info(dev)
-    report_progress(0.0, phase("measure.progress.bench_start", device=str(info["name"]), kind=dev))
+    info = measured_device(dev)
+    report_progress(0.0, phase("measure.progress.bench_start", device=info.name, kind=dev))
     threads = torch.get_num_threads()
     try:
         torch.set_num_threads(threads)  # pinned: every part of this run uses the same count (decode may try one)
@@ -81,7 +81,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     within_cache = dev == "cpu" and bw.array_bytes < 4 * bw.last_level_cache_bytes
     if mode != "tiny" and not (sizes == "quick" and within_cache):
         # one roof per machine: the bench's, unless its arrays fit the cache or it is provisional beside a final one
-        keep_as_machine_roof(info["fingerprint"], roof, read_cached_roof(info["fingerprint"])[0])
+        keep_as_machine_roof(str(info.fingerprint), roof, read_cached_roof(str(info.fingerprint))[0])
     report_progress(1.0, phase("measure.progress.bench_done"))
     load_after = _load_average()
     said = list(roof.warnings_said)
@@ -143,7 +143,7 @@ def run_bench(mode: str = "quick", device: str = "auto", progress: Progress | No
     ]
     return BenchReport(
         mode=mode,
-        device=Device.from_json({k: info[k] for k in ("kind", "name", "fingerprint", "fingerprint_fields")}),
+        device=info,
         rows=bench_rows(headline, cv),
         created_at=started,
         duration_s=time.time() - started,

@@ -17,7 +17,7 @@ import gc
 import math
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -58,7 +58,7 @@ from tutor.measure.roofline import (
     stream_figures,
 )
 from tutor.measure.timing import CancelCheck, check_cancel, time_callable
-from tutor.results import GemmFigures, GemmSize, MatmulRounds, StreamFigures, StreamKernel
+from tutor.results import Device, GemmFigures, GemmSize, MatmulRounds, StreamFigures, StreamKernel
 
 # The rounds per mode (how many, each figure's slice of a round, decode's own rounds) are in
 # tutor.measure.roofline.MODES beside the sizes they time.
@@ -194,7 +194,7 @@ def _gemm_task(device: str, dtype: str, mode: str, should_cancel: CancelCheck | 
     return task, GemmFigures(dtype=dtype, n=chosen.n, sizes=tuple(tried), calls_per_round=k)
 
 
-def measure_interleaved(device: str, device_info: dict[str, Any], mode: str,
+def measure_interleaved(device: str, device_info: Device | Mapping[str, Any], mode: str,
                         should_cancel: CancelCheck | None = None, progress: Progress = noop,
                         array_cap_bytes: int | None = None, rounds_factor: int = 1) -> dict[str, Any]:
     """Build every workload, run the interleaved rounds, and return ``{"roofline", "decode", "train_step",

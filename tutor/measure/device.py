@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from tutor.measure.errors import DeviceError
+from tutor.results.device import Device
+from tutor.results.wire import JsonObject
 
 DEVICE_CHOICES: tuple[str, ...] = ("auto", "cpu", "cuda")
 
@@ -264,8 +266,9 @@ def fingerprint_id(fields: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
 
-def device_info(device: str) -> dict[str, Any]:
-    """``{"kind", "name", "fingerprint", "fingerprint_fields"}`` for a resolved device ("cpu" or "cuda").
+def measured_device(device: str) -> Device:
+    """The resolved device ("cpu" or "cuda") measurements run on: its kind, name, fingerprint and the
+    fingerprint's fields.
 
     The fingerprint covers what changes the numbers: device name, driver, torch, CUDA, maximum clocks (not the
     current ones, which wander) on a GPU; CPU model, cores and torch's thread count on the CPU.
@@ -295,7 +298,13 @@ def device_info(device: str) -> dict[str, Any]:
         name = cpu_model()
         fields.update(name=name, physical_cores=physical_cores(), max_ghz=cpu_max_ghz(),
                       numpy=_version("numpy"))
-    return {"kind": device, "name": name, "fingerprint": fingerprint_id(fields), "fingerprint_fields": fields}
+    return Device(kind=device, name=name, fingerprint=fingerprint_id(fields), fields=fields)
+
+
+def device_info(device: str) -> JsonObject:
+    """:func:`measured_device` as JSON, ``{"kind", "name", "fingerprint", "fingerprint_fields"}`` (what a tool or a
+    test that writes a roofline cache entry keys it by)."""
+    return measured_device(device).to_json()
 
 
 def environment() -> dict[str, Any]:

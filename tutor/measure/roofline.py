@@ -287,8 +287,13 @@ def physical_limits(device: str, device_name: str, measured_gflops: Mapping[str,
     )
 
 
+def _device_of(device_info: Device | Mapping[str, Any]) -> Device:
+    """The device (:func:`tutor.measure.device.measured_device`), or the one its JSON names."""
+    return device_info if isinstance(device_info, Device) else Device.from_json(device_info)
+
+
 def measure_roofline(
-    device: str, device_info: dict[str, Any], mode: str = "quick", should_cancel: CancelCheck | None = None,
+    device: str, device_info: Device | Mapping[str, Any], mode: str = "quick", should_cancel: CancelCheck | None = None,
     progress: Progress = noop, array_cap_bytes: int | None = None,
 ) -> RooflineReference:
     """Measure the roofline of ``device``: bandwidth, matmul peak per dtype, ridge points."""
@@ -308,7 +313,7 @@ def measure_roofline(
     return assemble_roofline(device, device_info, mode, bw, gemm, started)
 
 
-def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: StreamFigures,
+def assemble_roofline(device: str, device_info: Device | Mapping[str, Any], mode: str, bw: StreamFigures,
                       gemm: Mapping[str, GemmFigures], started: float) -> RooflineReference:
     """The roofline from measured bandwidth (:func:`measure_bandwidth`) and matmul peaks per dtype
     (:func:`measure_gemm_peak`, or one with its ``error``): ridge points, physical limits, warnings."""
@@ -319,8 +324,9 @@ def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: S
     if peak_gbs is None:
         raise RuntimeError("could not measure the peak bandwidth")
     ridge = {d: g / peak_gbs for d, g in peak_gflops.items()}
-    spec = lookup_spec(device_info["name"]) if device == "cuda" else None
-    limits = physical_limits(device, device_info["name"], peak_gflops)
+    dev = _device_of(device_info)
+    spec = lookup_spec(dev.name) if device == "cuda" else None
+    limits = physical_limits(device, dev.name, peak_gflops)
     theoretical = limits.theoretical_gflops if limits is not None else {}
     if limits is not None and theoretical:  # each measured peak as a fraction of the theoretical one (above 1: an
         # input of it is wrong)
@@ -340,7 +346,7 @@ def assemble_roofline(device: str, device_info: dict[str, Any], mode: str, bw: S
         source=spec.source, extra={k: v for k, v in spec.to_dict().items()
                                    if k not in ("name", "bandwidth_gbs", "tflops", "source")})
     return RooflineReference(
-        device=Device.from_json({k: device_info[k] for k in ("kind", "name", "fingerprint")}),
+        device=dev.identity(),
         mode=mode,
         measured_at=started,
         duration_s=time.time() - started,
@@ -409,7 +415,7 @@ def read_cached_roof(fingerprint: str) -> tuple[RooflineReference | None, bool]:
 
 
 def get_roofline(
-    device: str, device_info: dict[str, Any], *, refresh: bool = False, mode: str = "quick",
+    device: str, device_info: Device | Mapping[str, Any], *, refresh: bool = False, mode: str = "quick",
     should_cancel: CancelCheck | None = None, progress: Progress = noop,
 ) -> RooflineReference:
     """The roofline of this device fingerprint: the cached one, or measured (and cached) when missing or
@@ -422,7 +428,7 @@ def get_roofline(
     machine (:func:`machine_quiet`); on a busy machine it is used as it is, and every verdict graded against it
     says so. A provisional roof never replaces a final one in the cache (:func:`keep_as_machine_roof`). A cached
     entry that does not read as a roof is measured again (``remeasured_because``: :data:`UNREADABLE`)."""
-    fp = device_info["fingerprint"]
+    fp = str(_device_of(device_info).fingerprint)
     stale_reason = None
     cached, unreadable = read_cached_roof(fp)
     disagreed: RoofProbe | None = None

@@ -74,6 +74,10 @@ class Device:
             raise expected(where, "device", data, show=True)
         return device
 
+    def identity(self) -> Device:
+        """The device as a measurement names it: kind, name and fingerprint (not its fingerprint's fields)."""
+        return Device(kind=self.kind, name=self.name, fingerprint=self.fingerprint)
+
     def label(self) -> str:
         """``NVIDIA GeForce RTX 5090 (cuda)`` or ``AMD EPYC 7B13 (cpu)``: how every screen names the device."""
         name = self.name or self.kind or "?"
