@@ -396,18 +396,26 @@ def _first_pass_verdict(store: Any, exercise_id: str) -> str | None:
     return exercise_status(exercise_id, store.attempts(exercise_id)).pass1_verdict
 
 
+#: A reveal's line is the tutor's own sentences around bounded pack text: the feedback of a noisy, disturbed run
+#: with its roof stamp runs past the one-line default (400), which cut "…the load moves this…" mid-sentence.
+REVEAL_LINE_LIMIT = 4000
+
+
 def _one_line_each(view: Any) -> Any:
     """The reveal's labelled lines, each one line whatever the pack's labels or the store's text hold (a choice's
     label with a line break printed a forged line under 'Your prediction')."""
     from tutor.practice.reveal import RevealField
 
+    def line(text: str) -> str:
+        return clean_line(text, REVEAL_LINE_LIMIT)
+
     def field(f: RevealField | None) -> RevealField | None:
-        return None if f is None else RevealField(clean_line(f.label), clean_line(f.text))
+        return None if f is None else RevealField(line(f.label), line(f.text))
 
     return dataclasses.replace(
         view, verdict_line=field(view.verdict_line), fields=tuple(field(f) for f in view.fields),
-        feedback=clean_line(view.feedback), reproduced=clean_line(view.reproduced) if view.reproduced else None,
-        measured_on=field(view.measured_on), figures=tuple(clean_line(f) for f in view.figures))
+        feedback=line(view.feedback), reproduced=line(view.reproduced) if view.reproduced else None,
+        measured_on=field(view.measured_on), figures=tuple(line(f) for f in view.figures))
 
 
 def render_outcome(outcome: Any, lang: Any, first_pass_verdict: str | None = None,
