@@ -124,3 +124,22 @@ def test_a_decode_figure_above_its_bound_is_a_typed_check_written_as_before() ->
                                   "bandwidth_after_gbs": 2.0, "fraction_after": 0.9, "still_above": False})
     assert again.remeasured and again.bandwidth_after_gbs == 2.0
     assert BoundCheck.from_json(again.to_json()) == again
+
+
+def test_a_known_gpus_datasheet_is_written_as_the_spec_table_has_it() -> None:
+    """The datasheet beside a measured GPU roof keeps every column of the spec table, as the code before the
+    types wrote it (``{**spec.to_dict(), "ridge_flops_per_byte": ...}``), and reads back to the same type."""
+    from tutor.measure.specs import lookup_spec
+
+    spec = lookup_spec("NVIDIA GeForce RTX 5090")
+    assert spec is not None
+    roof = roofline_mod.assemble_roofline(
+        "cuda", {"kind": "cuda", "name": "NVIDIA GeForce RTX 5090", "fingerprint": "f"}, "quick",
+        StreamFigures(peak_bandwidth_gbs=1500.0), {"float32": GemmFigures(peak_gflops=90_000.0)}, 0.0)
+    assert roof.datasheet is not None and roof.datasheet.sms == spec.sms and roof.datasheet.extra == {}
+    old = {**spec.to_dict(), "ridge_flops_per_byte": {d: spec.ridge_flops_per_byte(d) for d in spec.tflops}}
+    assert roof.to_json()["datasheet"] == _without_nulls(old)
+    assert RooflineReference.from_json(roof.to_json()).datasheet == roof.datasheet
+    limits = roof.physical_limits
+    assert limits is not None and limits.bandwidth_gbs == spec.bandwidth_gbs
+    assert limits.theoretical_peak("float32") == (spec.tflops["float32"] * 1e3, spec.source)

@@ -343,8 +343,8 @@ def assemble_roofline(device: str, device_info: Device | Mapping[str, Any], mode
     datasheet = None if spec is None else Datasheet(
         name=spec.name, bandwidth_gbs=spec.bandwidth_gbs, tflops=dict(spec.tflops),
         ridge_flops_per_byte={d: r for d in spec.tflops if (r := spec.ridge_flops_per_byte(d)) is not None},
-        source=spec.source, extra={k: v for k, v in spec.to_dict().items()
-                                   if k not in ("name", "bandwidth_gbs", "tflops", "source")})
+        source=spec.source, key=spec.key, memory_gb=spec.memory_gb, memory_type=spec.memory_type, sms=spec.sms,
+        compute_capability=spec.compute_capability)
     return RooflineReference(
         device=dev.identity(),
         mode=mode,

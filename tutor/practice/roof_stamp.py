@@ -81,11 +81,11 @@ def provisional_text(roof: RooflineReference, lang: Lang) -> str | None:
             why.append(t("roof.provisional.busy", lang, used=format_number(busy.other_cores, lang, ".1f"),
                          cpus=busy.cpus) if busy is not None else t("roof.provisional.busy_load", lang))
         elif reason == "loose_bandwidth":
-            spread = _number(spreads.get("bandwidth"))
+            spread = spreads.get("bandwidth")
             why.append(t("roof.provisional.loose", lang, what=t("roof.provisional.bandwidth", lang),
                          cv=format_number(spread if spread is not None else roof.bandwidth_cv or 0.0, lang, ".0%")))
         elif reason == "loose_matmul":
-            spread = _number(spreads.get("matmul"))
+            spread = spreads.get("matmul")
             why.append(t("roof.provisional.loose", lang, what=t("roof.provisional.matmul", lang),
                          cv=format_number(spread if spread is not None else roof.gemm_cv() or 0.0, lang, ".0%")))
     return t("roof.provisional", lang, why="; ".join(why) or "?")

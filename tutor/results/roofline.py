@@ -60,19 +60,27 @@ class Datasheet:
 
     name: str
     bandwidth_gbs: float | None = None
+    """The datasheet's memory bandwidth, GB/s."""
     tflops: Mapping[str, float] = field(default_factory=dict)
+    """Dense TFLOP/s per dtype (fp32 without tensor cores; tf32, bf16, fp16 on them)."""
     ridge_flops_per_byte: Mapping[str, float] = field(default_factory=dict)
     source: str | None = None
+    key: str | None = None
+    """The spec table's key (``rtx-5090``)."""
+    memory_gb: float | None = None
+    memory_type: str | None = None
+    sms: int | None = None
+    compute_capability: str | None = None
     extra: JsonObject = field(default_factory=dict)
-    """The spec table's other columns (memory, SMs, compute capability), as the table writes them."""
+    """Columns this type does not name (a newer spec table's), as they were read."""
 
     def to_json(self) -> JsonObject:
         out: JsonObject = dict(self.extra)
         out["name"] = self.name
-        put(out, "bandwidth_gbs", self.bandwidth_gbs)
+        for key in ("bandwidth_gbs", "source", "key", "memory_gb", "memory_type", "sms", "compute_capability"):
+            put(out, key, getattr(self, key))
         put(out, "tflops", dict(self.tflops))
         put(out, "ridge_flops_per_byte", dict(self.ridge_flops_per_byte))
-        put(out, "source", self.source)
         return out
 
     @classmethod
@@ -80,7 +88,8 @@ class Datasheet:
         r = Reader(data, where)
         return cls(name=r.text("name", "?"), bandwidth_gbs=r.opt_number("bandwidth_gbs"), tflops=r.numbers("tflops"),
                    ridge_flops_per_byte=r.numbers("ridge_flops_per_byte"), source=r.opt_text("source"),
-                   extra=r.rest())
+                   key=r.opt_text("key"), memory_gb=r.opt_number("memory_gb"), memory_type=r.opt_text("memory_type"),
+                   sms=r.opt_integer("sms"), compute_capability=r.opt_text("compute_capability"), extra=r.rest())
 
 
 # -- what the roof was measured from ----------------------------------------------------------------------------
