@@ -49,8 +49,9 @@ def roof_stamp(roof: RooflineReference | None, lang: Lang, now: float | None = N
         stamp = t("roof.stamp.no_load", lang, age=age, cv=cv_text)
     else:
         stamp = t("roof.stamp", lang, age=age, load=format_number(load, lang, ".1f"), cv=cv_text)
-    notes = [n for n in (provisional_text(roof, lang), probe_text(roof, lang)) if n]
-    return "; ".join([stamp, *notes])
+    # PROVISIONAL first: where the line is cut to its width (a chart's title) the word that matters stays in sight
+    provisional, probe = provisional_text(roof, lang), probe_text(roof, lang)
+    return "; ".join(n for n in (provisional, stamp, probe) if n)
 
 
 def probe_text(roof: RooflineReference, lang: Lang) -> str | None:
