@@ -24,6 +24,7 @@ from tutor.untrusted import clean_line, json_for_terminal
 
 if TYPE_CHECKING:
     from tutor.progress.rows import Attempt
+    from tutor.telemetry.sampler import WindowSummary
 
 
 def register(sub: argparse._SubParsersAction, lang: Lang) -> None:
@@ -280,10 +281,10 @@ def run_exercise(args: argparse.Namespace) -> int:
 
     measure, close_measure = make_measure(lang, quiet=args.json)
 
-    def window(t0: float, t1: float) -> dict[str, Any] | None:
+    def window(t0: float, t1: float) -> dict[str, WindowSummary] | None:
         if sampler is None:
             return None
-        return {dev: s.as_dict() for dev, s in sampler.window_summary(t0, t1).items()}
+        return sampler.window_summary(t0, t1)
 
     if not args.json:
         from tutor.practice.sizing import setup_line

@@ -6,7 +6,6 @@ Pack text (choice labels, titles) and numbers arrive here as plain strings; the 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from tutor.content.models import Exercise
@@ -158,7 +157,7 @@ def _figures(outcome: Outcome, lang: Lang) -> tuple[RevealField | None, list[str
     if busy:
         lines.append(busy)
     for dev, s in (outcome.telemetry or {}).items():
-        line = describe_window(dev, s, lang) if isinstance(s, Mapping) else None
+        line = describe_window(dev, s, lang)
         if line:
             lines.append(t("ex.fig.telemetry", lang, line=line))
     return measured_on, lines

@@ -30,6 +30,7 @@ from tutor.measure.decode_sizing import cache_source_text, decode_roof_text
 from tutor.progress.passes import require_pass2_open
 from tutor.progress.store import StoreBase
 from tutor.results import Measurement, ResultError
+from tutor.telemetry.sampler import WindowSummary, windows_to_json
 
 OnProgress = Callable[[float, Message], None]
 OnQueue = Callable[[int], None]
@@ -39,8 +40,8 @@ MeasureFn = Callable[[dict[str, Any], OnProgress | None, threading.Event | None]
 
 The process boundary: request and result are the JSON the worker's pipe carries; the runner reads the result into
 a :class:`~tutor.results.Measurement` as soon as it arrives."""
-TelemetryWindow = Callable[[float, float], Mapping[str, Any] | None]
-"""``window(t0, t1)`` → the telemetry window summary per device (plain dicts), or None."""
+TelemetryWindow = Callable[[float, float], Mapping[str, WindowSummary] | None]
+"""``window(t0, t1)`` → the telemetry window summary per device, or None."""
 
 class AttemptFailed(Exception):
     """The locked attempt could not be graded: the measurement failed or was cancelled, or the truth could not be
@@ -84,7 +85,8 @@ class Outcome:
     verdict: Verdict
     measurement: Measurement | None
     """What the attempt keeps of the measurement (:meth:`Measurement.summary`)."""
-    telemetry: dict[str, Any] | None
+    telemetry: Mapping[str, WindowSummary] | None
+    """The telemetry over the measurement's window, per device (None when none was recorded)."""
     explanation: dict[str, str] = field(default_factory=dict)
     pass_number: int = 1
 
@@ -117,7 +119,7 @@ class Outcome:
             "explanation": self.explanation,
             "truth_details": v.truth.details,
             "measurement": self.measurement.to_json() if self.measurement is not None else None,
-            "telemetry": self.telemetry,
+            "telemetry": windows_to_json(self.telemetry) if self.telemetry is not None else None,
         }
 
 
@@ -274,7 +276,7 @@ class ExerciseRunner:
         roofline_mode: str | None = None,
         budget_s: float | None = None,
         on_queue: OnQueue | None = None,
-    ) -> tuple[Measurement | None, dict[str, Any] | None]:
+    ) -> tuple[Measurement | None, dict[str, WindowSummary] | None]:
         """Run the exercise's measurement under the device's lease; ``(measurement, telemetry window)``. The
         measurement keeps the lease (held or not, acquired and released at) as its ``lease`` figure. In a class,
         ``on_queue(n)`` hears how many learners are ahead while this one waits; ``cancel`` also ends the wait.
@@ -325,7 +327,7 @@ class ExerciseRunner:
         attempt_id: int,
         prediction: Prediction,
         result: Measurement | None,
-        telemetry: Mapping[str, Any] | None = None,
+        telemetry: Mapping[str, WindowSummary] | None = None,
         *,
         pass_number: int = 1,
     ) -> Outcome:
@@ -338,7 +340,8 @@ class ExerciseRunner:
             self._fail(attempt_id, str(exc), "failed")
         values = explanation_values(summary, prediction, verdict)
         explanation = explanation_for(exercise, values, verdict)
-        stored = summary.with_figures(telemetry=dict(telemetry)) if summary is not None and telemetry else summary
+        stored = (summary.with_figures(telemetry=windows_to_json(telemetry)) if summary is not None and telemetry
+                  else summary)
         fingerprint = summary.device.fingerprint if summary is not None and summary.device is not None else None
         self.store.record_grade(
             attempt_id,

@@ -33,7 +33,7 @@ from tutor.results import ResultError, RooflineReference
 if TYPE_CHECKING:
     from tutor.doctor.report import DoctorReport, LockMode
     from tutor.measure.worker import MeasureWorker
-    from tutor.telemetry import Sampler
+    from tutor.telemetry import Sampler, WindowSummary
 
 DoctorRunner = Callable[["LockMode"], "DoctorReport"]
 """What runs the doctor for the doctor screen: a lock mode in, a report out (tests pass one on a fake view)."""
@@ -185,10 +185,10 @@ class Session:
         the telemetry window of each run kept with its measurement."""
         sampler = self.sampler
 
-        def window(t0: float, t1: float) -> dict[str, Any] | None:
+        def window(t0: float, t1: float) -> dict[str, WindowSummary] | None:
             if sampler is None:
                 return None
-            return {dev: s.as_dict() for dev, s in sampler.window_summary(t0, t1).items()}
+            return sampler.window_summary(t0, t1)
 
         return ExerciseRunner(self.store, measure or self.measure_fn(on_stall), telemetry_window=window)
 

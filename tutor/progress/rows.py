@@ -25,6 +25,7 @@ from tutor.i18n.message import Message
 from tutor.results import BenchReport, Device, Measurement, ResultError, RooflineReference
 from tutor.results.lock import LockRebuild
 from tutor.results.reading import Reader, expected
+from tutor.telemetry.sampler import WindowSummary, windows_from_json
 
 __all__ = [
     "ENTRY_SCHEMA",
@@ -382,12 +383,10 @@ class LabResult:
         return self._extra().get(key)
 
     @property
-    def telemetry(self) -> Mapping[str, Mapping[str, Any]]:
-        """The telemetry window over the run, per device (empty when none was recorded)."""
-        window = self.figure("telemetry")
-        if not isinstance(window, Mapping):
-            return {}
-        return {str(dev): s for dev, s in window.items() if isinstance(s, Mapping)}
+    def telemetry(self) -> Mapping[str, WindowSummary]:
+        """The telemetry window over the run, per device (empty when none was recorded; a device's window that
+        does not read is left out)."""
+        return windows_from_json(self.figure("telemetry"))
 
     def with_figures(self, **figures: Any) -> LabResult:
         """This result with more figures (the device lease, the telemetry window)."""

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tutor.i18n import N_, as_lang, numbers, t, tn
 from tutor.telemetry.model import MetricValue
+
+if TYPE_CHECKING:
+    from tutor.telemetry.sampler import WindowSummary
 
 NA = "N/A"
 
@@ -79,26 +81,26 @@ def words(value: MetricValue) -> tuple[str, ...]:
     return tuple(str(w) for w in value) if isinstance(value, tuple) else ()
 
 
-def describe_window(device: str, summary: Mapping[str, Any], lang: str = "en") -> str | None:
-    """One line for the telemetry over a measurement's window (a ``WindowSummary.as_dict()``): mean and peak
-    utilization, peak memory, mean power — what the reveal and the lab notebook show. None without samples."""
-    if not summary.get("samples"):
+def describe_window(device: str, summary: WindowSummary, lang: str = "en") -> str | None:
+    """One line for the telemetry over a measurement's window: mean and peak utilization, peak memory, mean
+    power — what the reveal and the lab notebook show. None without samples."""
+    if not summary.samples:
         return None
     code = as_lang(lang)
-    gpu = summary.get("kind") != "host"
+    gpu = summary.kind != "host"
     parts = []
-    mean, peak = number(summary.get("util_mean_pct")), number(summary.get("util_peak_pct"))
+    mean, peak = number(summary.util_mean_pct), number(summary.util_peak_pct)
     if mean is not None:
         text = t("window.busy_mean" if gpu else "window.cpu_mean", code, value=pct(mean, lang=code))
         parts.append(text + (t("window.peak", code, value=pct(peak, lang=code)) if peak is not None else ""))
-    mem = number(summary.get("mem_peak_bytes"))
+    mem = number(summary.mem_peak_bytes)
     if mem is not None:
-        total = number(summary.get("mem_total_bytes"))
+        total = number(summary.mem_total_bytes)
         key = (N_("window.vram") if gpu else N_("window.ram")) + ("_of" if total is not None else "")
         parts.append(t(key, code, peak=gib(mem, lang=code), total=gib(total, lang=code)))
-    power = number(summary.get("power_mean_w"))
+    power = number(summary.power_mean_w)
     if power is not None:
         parts.append(t("window.power", code, value=watts(power, lang=code)))
-    name = summary.get("name") or device
-    samples = tn("count.sample", int(summary["samples"]), code)
+    name = summary.name or device
+    samples = tn("count.sample", summary.samples, code)
     return f"{name}: " + " · ".join(parts) + f" ({samples})"

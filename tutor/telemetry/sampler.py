@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.i18n.message import Message
+from tutor.results.wire import JsonObject
 from tutor.telemetry.model import (
     NUMERIC_METRICS,
     BackendStatus,
@@ -146,9 +147,47 @@ class WindowSummary:
     power_mean_w: float | None
     power_peak_w: float | None
 
-    def as_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready values, for storing with a measurement."""
+    def as_dict(self) -> JsonObject:
+        """Plain JSON-ready values, for storing with a measurement (its ``telemetry`` figure, per device)."""
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "telemetry") -> WindowSummary:
+        """A window stored with a measurement (:meth:`as_dict`); a field an older row lacks reads as unknown.
+        Raises :class:`~tutor.results.ResultError` naming a field of the wrong type."""
+        from tutor.results.reading import Reader
+
+        r = Reader(data, where)
+        mem_peak, mem_total = r.opt_number("mem_peak_bytes"), r.opt_number("mem_total_bytes")
+        return cls(device=r.text("device"), kind=r.text("kind"), name=r.text("name"), backend=r.text("backend"),
+                   t0=r.opt_number("t0") or 0.0, t1=r.opt_number("t1") or 0.0, samples=r.integer("samples", 0),
+                   util_metric=r.text("util_metric"), util_mean_pct=r.opt_number("util_mean_pct"),
+                   util_peak_pct=r.opt_number("util_peak_pct"), mem_metric=r.text("mem_metric"),
+                   mem_peak_bytes=round(mem_peak) if mem_peak is not None else None,
+                   mem_total_bytes=round(mem_total) if mem_total is not None else None,
+                   power_mean_w=r.opt_number("power_mean_w"), power_peak_w=r.opt_number("power_peak_w"))
+
+
+def windows_to_json(windows: Mapping[str, WindowSummary]) -> JsonObject:
+    """The ``telemetry`` figure a measurement stores: each device's window as JSON."""
+    return {dev: s.as_dict() for dev, s in windows.items()}
+
+
+def windows_from_json(data: Any) -> dict[str, WindowSummary]:
+    """The windows in a stored ``telemetry`` figure; a device's entry that does not read is left out (a report
+    still shows the rest)."""
+    from tutor.results import ResultError
+
+    if not isinstance(data, Mapping):
+        return {}
+    out: dict[str, WindowSummary] = {}
+    for dev, s in data.items():
+        try:
+            out[str(dev)] = WindowSummary.from_json({"device": str(dev), **s} if isinstance(s, Mapping) else s,
+                                                    f"telemetry.{dev}")
+        except ResultError:
+            continue
+    return out
 
 
 @dataclass
