@@ -51,9 +51,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from tutor.i18n.message import Message
 from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut, WorkloadError
@@ -61,6 +60,7 @@ from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.plan import Request, parse_request
 from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
 from tutor.results import BenchReport, Device, Measurement, PreviousRoof, RoofCheck, RooflineReference
+from tutor.results.measurement import ParamValue
 from tutor.results.wire import JsonObject
 
 MeasureResult = Measurement | BenchReport | RooflineReference
@@ -68,7 +68,8 @@ MeasureResult = Measurement | BenchReport | RooflineReference
 roofline. :func:`to_wire` is its one serialisation, where it crosses the worker's pipe."""
 
 CancelCheck = Callable[[], bool]
-OnPoint = Callable[[dict[str, Any]], None]
+OnPoint = Callable[[JsonObject], None]
+"""A sweep point as it is measured: the JSON the worker's pipe carries to the caller at once."""
 
 TEST_OPS_ENV = "TUTOR_MEASURE_TEST_OPS"
 TEST_SWAP_ENV = "TUTOR_MEASURE_TEST_SWAP"
@@ -120,14 +121,14 @@ def _roofline(device: str, info: Device, request: Request, progress: Progress,
         _ROOF_CLOCK["since"] = None
 
 
-def _measured(body: dict[str, Any]) -> Measurement:
+def _measured(body: JsonObject) -> Measurement:
     """The measurement in what an engine module returned (:mod:`sweeps`, :mod:`vram`, :mod:`model` still build
     their figures as JSON): read once here, where it leaves the engine, so a malformed figure fails the run with
     its field named instead of reaching the learner."""
     return Measurement.from_json(body, f"the {body['kind']} result")
 
 
-def to_wire(result: MeasureResult) -> dict[str, Any]:
+def to_wire(result: MeasureResult) -> JsonObject:
     """The JSON of a typed result, as it crosses the worker's pipe (read back by ``Measurement.from_json``,
     ``BenchReport.from_json`` or ``RooflineReference.from_json``; ``LabResult.from_json`` reads any of them)."""
     if isinstance(result, RooflineReference):
@@ -233,7 +234,7 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
 
         info = measured_device("cpu")
 
-    def emit(fraction: float, point: dict[str, Any], message: Message) -> None:
+    def emit(fraction: float, point: JsonObject, message: Message) -> None:
         if on_point is not None:
             on_point(point)
         progress(fraction, message)
@@ -262,8 +263,8 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
     return swept
 
 
-def _points_check(device: str, info: Device, request: Request, params: dict[str, Any],
-                  body: dict[str, Any], roof: RooflineReference, progress: Progress,
+def _points_check(device: str, info: Device, request: Request, params: Mapping[str, ParamValue],
+                  body: JsonObject, roof: RooflineReference, progress: Progress,
                   should_cancel: CancelCheck | None) -> tuple[RoofCheck | None, RooflineReference]:
     """Points of the roofline sweep above a cached roof they should not beat make the roof suspect: it is measured
     again, once (not when it was just measured), and the sweep carries the new one. Returns the check (None when
@@ -359,8 +360,8 @@ def op_bench(request: Request, progress: Progress, should_cancel: CancelCheck | 
 # -- test-only ops (crash, raise, hang), enabled by TUTOR_MEASURE_TEST_OPS=1 ----------------------------------
 
 
-def _test_echo(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
-               on_point: OnPoint | None) -> dict[str, Any]:
+def _test_echo(request: JsonObject, progress: Progress, should_cancel: CancelCheck | None,
+               on_point: OnPoint | None) -> JsonObject:
     for i in range(3):
         point = {"i": i}
         if on_point is not None:
@@ -371,8 +372,8 @@ def _test_echo(request: dict[str, Any], progress: Progress, should_cancel: Cance
     return {"kind": "echo", "request": request, "pid": os.getpid()}
 
 
-def _test_sleep(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
-                on_point: OnPoint | None) -> dict[str, Any]:
+def _test_sleep(request: JsonObject, progress: Progress, should_cancel: CancelCheck | None,
+                on_point: OnPoint | None) -> JsonObject:
     end = time.monotonic() + float(request.get("seconds", 30))
     while time.monotonic() < end:
         if should_cancel is not None and should_cancel():
@@ -381,33 +382,33 @@ def _test_sleep(request: dict[str, Any], progress: Progress, should_cancel: Canc
     return {"kind": "slept"}
 
 
-def _test_hang(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
-               on_point: OnPoint | None) -> dict[str, Any]:
+def _test_hang(request: JsonObject, progress: Progress, should_cancel: CancelCheck | None,
+               on_point: OnPoint | None) -> JsonObject:
     time.sleep(float(request.get("seconds", 60)))  # ignores cancellation on purpose
     return {"kind": "hung"}
 
 
-def _test_crash(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
-                on_point: OnPoint | None) -> dict[str, Any]:
+def _test_crash(request: JsonObject, progress: Progress, should_cancel: CancelCheck | None,
+                on_point: OnPoint | None) -> JsonObject:
     os._exit(int(request.get("code", 3)))
 
 
-def _test_kill(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
-               on_point: OnPoint | None) -> dict[str, Any]:
+def _test_kill(request: JsonObject, progress: Progress, should_cancel: CancelCheck | None,
+               on_point: OnPoint | None) -> JsonObject:
     import signal
 
     os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
     return {}
 
 
-def _test_raise(request: dict[str, Any], progress: Progress, should_cancel: CancelCheck | None,
-                on_point: OnPoint | None) -> dict[str, Any]:
+def _test_raise(request: JsonObject, progress: Progress, should_cancel: CancelCheck | None,
+                on_point: OnPoint | None) -> JsonObject:
     raise RuntimeError(str(request.get("message", "boom")))
 
 
 Handler = Callable[[Request, Progress, CancelCheck | None, OnPoint | None], MeasureResult]
 """An op: the validated request in, the typed result out (:func:`to_wire` serialises it for the pipe)."""
-TestHandler = Callable[[dict[str, Any], Progress, CancelCheck | None, OnPoint | None], dict[str, Any]]
+TestHandler = Callable[[JsonObject, Progress, CancelCheck | None, OnPoint | None], JsonObject]
 """A test op: the raw request (its own keys: seconds, code, message), no plan."""
 
 OPS: dict[str, Handler] = {
@@ -431,12 +432,12 @@ TEST_OPS: dict[str, TestHandler] = {
 
 
 def run_request(
-    request: dict[str, Any],
+    request: JsonObject,
     *,
     progress: Progress | None = None,
     should_cancel: CancelCheck | None = None,
     on_point: OnPoint | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Run one measurement request (see the module docstring for the formats); the result as the JSON the
     worker's pipe carries (:func:`measure` is the typed call)."""
     if not isinstance(request, dict):
@@ -448,7 +449,7 @@ def run_request(
 
 
 def measure(
-    request: dict[str, Any],
+    request: JsonObject,
     *,
     progress: Progress | None = None,
     should_cancel: CancelCheck | None = None,

@@ -234,9 +234,9 @@ def _version(dist: str) -> str | None:
         return None
 
 
-def _nvml_fields(index: int) -> dict[str, Any]:
+def _nvml_fields(index: int) -> JsonObject:
     """Driver version and maximum clocks from NVML when it loads (never raises)."""
-    out: dict[str, Any] = {}
+    out: JsonObject = {}
     try:
         import pynvml
 
@@ -261,7 +261,7 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def fingerprint_id(fields: dict[str, Any]) -> str:
+def fingerprint_id(fields: JsonObject) -> str:
     """A short stable id of a fingerprint dict (sha256 of its canonical JSON, 16 hex digits)."""
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -275,7 +275,7 @@ def measured_device(device: str) -> Device:
     """
     import torch
 
-    fields: dict[str, Any] = {
+    fields: JsonObject = {  # hashed as canonical JSON (fingerprint_id) and kept as the Device's fields
         "kind": device,
         "torch": torch.__version__,
         "cpu_model": cpu_model(),
@@ -307,7 +307,7 @@ def device_info(device: str) -> JsonObject:
     return measured_device(device).to_json()
 
 
-def environment() -> dict[str, Any]:
+def environment() -> JsonObject:
     """The software environment a bench report records."""
     import sys
 

@@ -42,6 +42,7 @@ from tutor.measure.registry import (
     validate_vram_params,
 )
 from tutor.results.measurement import ParamValue
+from tutor.results.wire import JsonObject
 
 OPS = ("workload", "sweep", "roofline", "vram", "decode", "decode_gap", "train_step", "bench")
 PARAM_OPS = ("workload", "sweep", "vram")
@@ -103,7 +104,7 @@ class Estimate:
     setup_seconds: float = 0.0
     capped: bool = True  # False for work of a fixed size the pack cannot change (roofline, bench, the model)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         return {"peak_bytes": self.peak_bytes, "seconds": self.seconds, "setup_seconds": self.setup_seconds}
 
 
@@ -161,9 +162,9 @@ class Request:
         run past it (at its next look at the clock, between repeats)."""
         return time_limit_s(self.estimate, self.options.time_limit_s, with_setup=False)
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> JsonObject:
         """The plain dict :func:`tutor.measure.api.run_request` takes. ``op`` and ``name`` are written last."""
-        out: dict[str, Any] = self.options.to_wire()
+        out: JsonObject = dict(self.options.to_wire())
         if self.op in PARAM_OPS:
             out["params"] = dict(self.params)
         out["op"] = self.op
@@ -711,7 +712,7 @@ def build_request(
     return Request(op, name, full, options, est)
 
 
-def parse_request(wire: Mapping[str, Any]) -> Request:
+def parse_request(wire: JsonObject) -> Request:
     """Validate a plain request dict (what :func:`tutor.measure.api.run_request` receives) the same way: known
     op, name and parameters, known options of the right type, and the caps."""
     if not isinstance(wire, Mapping):

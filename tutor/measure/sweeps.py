@@ -22,8 +22,10 @@ from tutor.measure.registry import (
 )
 from tutor.measure.roofline import stream_figures
 from tutor.measure.timing import CancelCheck, check_cancel, choose_inner, time_callable
+from tutor.results.wire import JsonObject
 
-Emit = Callable[[float, dict[str, Any], Message], None]
+Emit = Callable[[float, JsonObject, Message], None]
+"""Hands a point on as soon as it is measured (the worker sends it across its pipe as JSON)."""
 
 
 def _level(working_set: int, caches: dict[str, int]) -> str:
@@ -33,7 +35,7 @@ def _level(working_set: int, caches: dict[str, int]) -> str:
     return "DRAM"
 
 
-def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> dict[str, Any]:
+def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> JsonObject:
     """Copy bandwidth vs working-set size (source + destination), from L1 to DRAM."""
     caches = cache_sizes()
     elem = 4 if p["dtype"] == "float32" else 8
@@ -62,7 +64,7 @@ def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cance
                     "times to last ~2 ms. At the smallest sizes the per-call overhead (~µs) caps the figure."}
 
 
-def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> dict[str, Any]:
+def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> JsonObject:
     lo, hi, count = p["min_n"], max(p["min_n"], p["max_n"]), p["points"]
     sizes = sorted({round(lo * (hi / lo) ** (i / max(1, count - 1))) for i in range(count)})
     points = []
@@ -83,7 +85,7 @@ def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cancel
 
 
 def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None
-                   ) -> dict[str, Any]:
+                   ) -> JsonObject:
     """The pure-Python triple loop, measured up to ``max_naive_n`` and extrapolated by N³ beyond; numpy.matmul
     measured at every N."""
     sizes = []
@@ -91,7 +93,7 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
     while n <= p["max_n"]:
         sizes.append(n)
         n *= 2
-    points: list[dict[str, Any]] = []
+    points: list[JsonObject] = []
     last_naive: tuple[int, float] | None = None
     total = 2 * len(sizes)
     done = 0
@@ -132,7 +134,7 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
 
 
 def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None,
-                    roofline: dict[str, Any]) -> dict[str, Any]:
+                    roofline: JsonObject) -> JsonObject:
     dtype = str(p["dtype"])
     cases: list[tuple[str, WorkloadParams]] = [
         ("copy", StreamParams(n=2**24, dtype=dtype)),
@@ -161,7 +163,7 @@ def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: C
 
 
 def gemm_share(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None,
-               mode: str = "quick") -> dict[str, Any]:
+               mode: str = "quick") -> JsonObject:
     """Fase 1, claim 1: the GEMM share of a training step, profiled at batch 1, 2, 4, … up to ``max_batch``."""
     from tutor.measure.profile import profile_train_step
 

@@ -48,10 +48,11 @@ from tutor.measure.errors import (
     WorkloadError,
 )
 from tutor.measure.phases import fraction_from_wire, from_wire, to_wire
+from tutor.results.wire import JsonObject
 from tutor.theory.errors import FormulaError
 
 OnProgress = Callable[[float, Message], None]
-OnPoint = Callable[[dict[str, Any]], None]
+OnPoint = Callable[[JsonObject], None]
 OnStall = Callable[[float | None], None]
 
 HEARTBEAT_S = 0.25
@@ -138,7 +139,7 @@ def _serve(request: Any, send: Callable[[tuple[Any, ...]], None], cancel: Any) -
         activity[0] = time.monotonic()
         send(("progress", f, to_wire(said)))  # checked by the parent (fraction_from_wire, from_wire)
 
-    def point(p: dict[str, Any]) -> None:
+    def point(p: JsonObject) -> None:
         activity[0] = time.monotonic()
         send(("point", p))
 
@@ -174,7 +175,7 @@ def _serve(request: Any, send: Callable[[tuple[Any, ...]], None], cancel: Any) -
         beater.join(1.0)
 
 
-def _test_swap(request: dict[str, Any]) -> dict[str, Any]:
+def _test_swap(request: JsonObject) -> JsonObject:
     """The request, or the test's stand-in (``TUTOR_MEASURE_TEST_SWAP``, only with test ops enabled)."""
     from tutor.measure.api import TEST_OPS_ENV, TEST_SWAP_ENV
 
@@ -343,13 +344,13 @@ class MeasureWorker:
 
     def run(
         self,
-        request: dict[str, Any],
+        request: JsonObject,
         on_progress: OnProgress | None = None,
         cancel_event: threading.Event | None = None,
         timeout_s: float | None = None,
         on_point: OnPoint | None = None,
         on_stall: OnStall | None = None,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Run ``request`` in the worker and return its result; blocks the calling thread.
 
         ``timeout_s`` defaults to the request's time limit (:func:`tutor.measure.plan.parse_request`: its
@@ -388,7 +389,7 @@ class MeasureWorker:
                 raise
 
     def _wait(self, on_progress: OnProgress | None, cancel_event: threading.Event | None, limit: float | None,
-              on_point: OnPoint | None, on_stall: OnStall | None) -> dict[str, Any]:
+              on_point: OnPoint | None, on_stall: OnStall | None) -> JsonObject:
         assert self._conn is not None and self._proc is not None
         started = time.monotonic()
         last_life = started  # the parent's clock: the newest moment the measurement was known to be moving

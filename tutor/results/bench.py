@@ -11,6 +11,7 @@ from tutor.results.device import Device
 from tutor.results.interference import Interference
 from tutor.results.reading import Reader, expected, is_number, put
 from tutor.results.roofline import RooflineReference
+from tutor.results.wire import JsonObject
 
 BENCH_SCHEMA = "gpu-tutor/bench/v1"
 HEADLINE_KEYS: tuple[str, ...] = (
@@ -56,7 +57,7 @@ class ComparedFigure:
     allowed: float
     agree: bool
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"key": self.key, "current": self.current, "previous": self.previous, "ratio": self.ratio,
                 "allowed": self.allowed, "agree": self.agree}
 
@@ -82,7 +83,7 @@ class BenchComparison:
     def figure(self, key: str) -> ComparedFigure | None:
         return next((f for f in self.figures if f.key == key), None)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"previous_created_at": self.previous_created_at, "previous_mode": self.previous_mode,
                 "tolerance": self.tolerance, "rule": self.rule, "figures": [f.to_json() for f in self.figures],
                 "agree": self.agree}
@@ -120,8 +121,8 @@ def bench_rows(headline: Mapping[str, Any], cv: Mapping[str, Any] | None = None)
     return _rows(Reader(headline, "headline"), Reader(cv, "cv") if cv is not None else None)
 
 
-def _nest(pairs: list[tuple[str, float | None]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _nest(pairs: list[tuple[str, float | None]]) -> JsonObject:
+    out: JsonObject = {}
     for key, value in pairs:
         if value is None:
             continue
@@ -183,8 +184,8 @@ class BenchReport:
     def with_comparison(self, comparison: BenchComparison | None) -> BenchReport:
         return replace(self, comparison=comparison, compared=True)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = dict(self.extra)
+    def to_json(self) -> JsonObject:
+        out: JsonObject = dict(self.extra)
         out.update(schema=self.schema, kind="bench", mode=self.mode)
         put(out, "created_at", self.created_at)
         put(out, "duration_s", self.duration_s)

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from tutor.i18n.message import Message
+from tutor.results.wire import JsonObject
 
 
 class ResultError(ValueError):
@@ -127,7 +128,7 @@ class Reader:
             out[str(name)] = float(v)
         return out
 
-    def mapping(self, key: str) -> dict[str, Any]:
+    def mapping(self, key: str) -> JsonObject:
         """An open object (parameters, tables), copied; empty when absent."""
         value = self.raw(key)
         if value is None:
@@ -152,15 +153,15 @@ class Reader:
             out[str(name)] = v
         return out
 
-    def opt_mapping(self, key: str) -> dict[str, Any] | None:
+    def opt_mapping(self, key: str) -> JsonObject | None:
         return None if self.raw(key) is None else self.mapping(key)
 
-    def rest(self) -> dict[str, Any]:
+    def rest(self) -> JsonObject:
         """The fields no ``read`` asked for, kept as they are (a newer engine's figures, an older row's extras)."""
         return {k: v for k, v in self.data.items() if k not in self._read}
 
 
-def put(out: dict[str, Any], key: str, value: Any) -> None:
+def put(out: JsonObject, key: str, value: Any) -> None:
     """Set ``key`` unless ``value`` is None or empty (a field a result did not carry stays absent)."""
     if value is None or (isinstance(value, dict | tuple | list) and not value):
         return

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.results.reading import Reader, ResultError, expected, is_number
+from tutor.results.wire import JsonObject
 
 SWEEP_AXES: dict[str, tuple[str, str]] = {
     "working_set": ("working_set_bytes", "gbs"),
@@ -43,7 +44,7 @@ class SweepPoint:
             raise ValueError("this sweep point has no position on its plot")
         return self.x, self.y
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return dict(self.values)
 
     @classmethod

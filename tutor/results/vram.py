@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tutor.results.reading import Reader, put
+from tutor.results.wire import JsonObject
 
 GB = 1e9
 """Bytes in a gigabyte (the lessons' and the capacity's unit)."""
@@ -84,8 +85,8 @@ class VramFigures:
         """The formula per part, GB."""
         return {k: v / GB for k, v in self.formula_bytes.items()}
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {}
         for key in ("preset", "display", "mode", "dtype", "batch", "seq_len", "capacity_gb"):
             put(out, key, getattr(self, key))
         put(out, "formula_bytes", dict(self.formula_bytes))
