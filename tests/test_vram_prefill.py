@@ -209,3 +209,22 @@ def test_n0_l3_teaches_the_naive_prefill_s_scores_with_figures_the_formula_gives
             in explanation, lang
         lab = _flat(getattr(lesson.labs[0].hypothesis, lang))
         assert "17,6" not in lab and "17.6" not in lab, lang
+
+
+def test_the_cpu_answer_key_of_an_inference_fit_names_the_inference_parts() -> None:
+    """The reveal of n0-l3-8b-inference-fit on a CPU said its truth was "weights, gradients and Adam, activations,
+    context", a training run's parts, for an inference question; it names both, each with its mode."""
+    import json
+    from pathlib import Path
+
+    from tutor.grading.truth import resolve_truth
+    from tutor.results import Measurement
+
+    recorded = Path(__file__).parent / "fixtures" / "results" / "every_exercise_small.json"
+    raw = json.loads(recorded.read_text(encoding="utf-8"))["exercises"]["n0-l3-8b-inference-fit"]["result"]
+    exercise = load_course(bundled_course()).exercises["n0-l3-8b-inference-fit"]
+    truth = resolve_truth(exercise, Measurement.from_json(raw))
+    for lang, words in (("es", ("en inferencia, pesos, KV cache y memoria de trabajo del prefill", "en entrenamiento")),
+                        ("en", ("for inference, weights, KV cache and the prefill's working memory", "for training"))):
+        said = _flat(truth.said.render(lang))
+        assert all(w in said for w in words), (lang, said)
