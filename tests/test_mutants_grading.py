@@ -115,3 +115,130 @@ def test_a_spread_in_the_figures_unit_or_relative_to_it() -> None:
     g = Grading()
     assert band(10.0, 0.1, g) == pytest.approx((10 / 1.1, 11.0))  # a quiet run: the full-marks band
     assert band(-1.0, 0.5, g) == (0.0, 1.0)
+
+
+# -- kinds: the tiers' edges, the ratio, the refusals, a bound's sentences, a disturbed run ------------------------
+
+
+def test_each_tier_includes_its_edge_and_the_ratio_has_no_floor_at_one() -> None:
+    from tutor.grading.kinds import number_score, ratio_of
+
+    g = Grading()
+    assert number_score(125, 100, g)[0] == 0.75  # exactly 1.25×: still "most"
+    assert number_score(2, 1, g) == (0.4, 2.0)  # exactly 2×: still "some"
+    assert ratio_of(0.6, 0.5) == pytest.approx(1.2)  # a truth under 1 is a truth like any other
+    assert number_score(0.52, 0.5, g, spread=0.01)[0] == 1.0  # and with a spread too
+    assert ratio_of(1e-300, 1e300) == float("inf")  # past e^700: ∞ off, never an overflow
+    assert number_score(3.0, 0.0, g, spread=0.4)[0] == 0.0  # a measured 0 ± 2σ is 0 to 0.8, not 0 to 5
+    assert number_score(-1.0, 0.0, g, spread=0.0)[1] == float("inf")  # no spread: 0 is exactly 0
+
+
+def test_a_number_or_bound_that_cannot_be_graded_says_why() -> None:
+    from tutor.grading.kinds import GradingError, grade_bound, grade_number
+
+    with pytest.raises(GradingError) as caught:
+        grade_number(Prediction(choice="memory"), EXACT, Grading())
+    assert str(caught.value) == "a number exercise needs a number as the prediction"
+    with pytest.raises(GradingError) as caught:
+        grade_number(Prediction(value=1.0), ResolvedTruth(source="m"), Grading())
+    assert str(caught.value) == "the truth has no value"
+    with pytest.raises(GradingError) as caught:
+        grade_bound(Prediction(choice="cache"), ResolvedTruth(source="m", choice="memory"))
+    assert str(caught.value) == "a bound prediction is 'memory' or 'compute'"
+    with pytest.raises(GradingError) as caught:
+        grade_bound(Prediction(choice="memory"), ResolvedTruth(source="m", choice=None))
+    assert str(caught.value) == "the measurement did not classify the workload"
+
+
+def _bound(choice: str, truth: ResolvedTruth) -> tuple[str, float, bool, str, str]:
+    from tutor.grading.kinds import grade_bound
+
+    v = grade_bound(Prediction(choice=choice), truth)
+    return v.verdict, v.score, v.counted, v.feedback_in("en"), v.feedback_in("es")
+
+
+def test_a_bound_verdict_says_what_was_said_and_what_was_measured() -> None:
+    assert _bound("memory", ResolvedTruth(source="m", choice="memory")) == (
+        "correct", 1.0, True, "Right: it is memory-bound.", "Correcto: está limitado por memoria.")
+    assert _bound("compute", ResolvedTruth(source="m", choice="memory")) == (
+        "wrong", 0.0, True, "Not this time: you said compute-bound, the measurement says memory-bound.",
+        "Esta vez no: dijiste limitado por cómputo, la medición dice limitado por memoria.")
+    near = _bound("memory", ResolvedTruth(source="m", choice="compute", too_close=True))
+    assert near == (
+        "inconclusive", 0.0, False,
+        "Inconclusive on this run (its intensity is too close to your measured ridge, given the ridge's own spread; "
+        "it leans compute-bound). Not counted: neither your score, your calibration nor the second pass sees it. "
+        "Measure it again when the machine is quiet.",
+        "No concluyente en esta ejecución (su intensidad está demasiado cerca de tu cresta medida, dada la "
+        "dispersión de la cresta; tiende a limitado por cómputo). No cuenta: ni tu nota, ni tu calibración, ni la "
+        "segunda pasada la ven. Vuelve a medirlo con la máquina tranquila.")
+    reasons = _bound("compute", ResolvedTruth(source="m", choice="compute",
+                                              inconclusive=("roof_provisional", "disturbed")))
+    assert reasons[:3] == ("inconclusive", 0.0, False)
+    assert reasons[3].startswith("Inconclusive on this run (the roof it was judged against is provisional; other "
+                                 "programs took part of the machine while it ran; it leans compute-bound).")
+
+
+DISTURBED = ResolvedTruth(source="m", value=10.0, unit="GB/s", disturbed=True)
+
+
+def test_a_disturbed_run_cannot_call_a_number_wrong_but_can_confirm_it() -> None:
+    from tutor.grading.kinds import grade_number
+
+    off = grade_number(Prediction(value=100.0), DISTURBED, Grading())
+    assert (off.verdict, off.score, off.counted, off.truth.inconclusive) == ("inconclusive", 0.0, False,
+                                                                              ("disturbed",))
+    assert off.ratio == pytest.approx(10.0) and off.truth.value == 10.0
+    assert off.feedback_in("en") == (
+        "Off by 10.00× (high): you said 100 GB/s, the truth is 10.0 GB/s. Other programs took part of the machine "
+        "while this was measured, and load moves this figure: this run cannot say your answer is wrong. It does not "
+        "count; measure again on a quiet machine.")
+    assert off.feedback_in("es").endswith(
+        "Otros programas ocuparon parte de la máquina mientras se medía, y la carga mueve esta cifra: esta medida no "
+        "basta para decir que fallaste. No cuenta; mide de nuevo con la máquina tranquila.")
+    close = grade_number(Prediction(value=12.0), DISTURBED, Grading())  # a pass (0.75) still counts
+    assert (close.verdict, close.score, close.counted, close.truth.inconclusive) == ("partly", 0.75, True, ())
+
+
+def test_a_spread_at_a_value_under_one_is_relative_and_none_at_zero_says_nothing() -> None:
+    from tutor.grading.kinds import grade_number
+
+    loose = Grading(full=1.2, most=1.3, some=2.0)
+    small = grade_number(Prediction(value=0.52), ResolvedTruth(source="m", value=0.5, unit="GB/s", spread=0.03),
+                         loose)
+    assert small.feedback_in("en") == (
+        "Within 20%: you said 0.52 GB/s, the truth is 0.5 GB/s. The measurement itself varied by ±6% (σ across its "
+        "own repeats), within this exercise's tolerance.")
+    exact_zero = grade_number(Prediction(value=5.0), ResolvedTruth(source="m", value=0.0, unit="GB/s", spread=0.0),
+                              Grading())
+    assert exact_zero.feedback_in("en") == "Off by ∞ (high): you said 5 GB/s, the truth is 0 GB/s."
+    assert exact_zero.ratio is None  # ∞ is shown, not stored as a ratio
+
+
+# -- calibration and the noise band: smaller survivors -------------------------------------------------------------
+
+
+def test_a_confidence_over_one_counts_as_one_and_no_attempt_is_an_empty_calibration() -> None:
+    from tutor.grading.calibration import Calibration, bucket_of, calibrate
+
+    assert bucket_of(1.5) == 90
+    assert calibrate([(1.5, False)]).brier == 1.0  # clamped to 100 %: (1 − 0)²
+    empty = calibrate([])
+    assert empty == Calibration(0, None, ()) and empty.to_json() == {"n": 0, "brier": None, "buckets": []}
+
+
+def test_a_recorded_spread_of_zero_is_a_spread_and_an_absolute_one_combines_relative_to_the_value() -> None:
+    from tutor.grading.noise import combined, spread_of
+
+    quiet = spread_of(_run(0.0), "achieved_gbs")
+    assert quiet is not None and quiet.relative == 0.0 and quiet.paths == ("time_s.cv",)
+    absolute = Spread(None, 2.0, ("fit.fixed_ms_sd",))
+    alone = combined([absolute], 10.0)
+    assert alone is not None and alone.relative == pytest.approx(0.2) and alone.absolute is None
+    both = combined([Spread(0.1, None, ("a.cv",)), absolute], 10.0)
+    assert both is not None and both.relative == pytest.approx((0.1**2 + 0.2**2) ** 0.5)
+    assert both.paths == ("a.cv", "fit.fixed_ms_sd")
+    at_zero = combined([absolute], 0.0)
+    assert at_zero is not None and at_zero.relative == 0.0  # σ over a value of 0: no relative spread to give
+    assert combined([], 10.0) is None
+    assert band(0.5, 0.01, Grading()) == pytest.approx((0.5 / 1.1, 0.55))  # a value under 1 is no edge case
