@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from tests.test_c0 import attempt, bench, doctor, everything, locked_then_checked, notebook
 from tutor.i18n.message import Message
 from tutor.progress.c0 import (
@@ -359,6 +361,11 @@ def test_a_closed_pass_2_says_why_and_names_the_exercise() -> None:
     closed = PassClosed("n0-l1-a")
     assert str(closed) == "n0-l1-a: pass 2 opens once pass 1 was attempted — run pass 1 first"
     assert closed.exercise_id == "n0-l1-a"
+    from tutor.progress.passes import require_pass2_open
+
+    with pytest.raises(PassClosed) as raised:
+        require_pass2_open("n0-l1-b", [])
+    assert raised.value.exercise_id == "n0-l1-b" and str(raised.value).startswith("n0-l1-b: pass 2 opens")
 
 
 def test_each_lesson_status_counts_its_passes_and_what_was_read() -> None:
@@ -386,3 +393,102 @@ def test_each_lesson_status_counts_its_passes_and_what_was_read() -> None:
     assert (l3.passed, l3.second_pass_counts) == (False, False)  # a lesson with no exercise is not passed
     both = lesson_statuses(course, [*attempts, attempt(5, "b", 1.0, pass_number=2)], set())[0]
     assert both.second_pass_counts and both.to_json()["reproduced"] == 2
+
+
+# -- what the first full C0 run left alive: each early answer's key and title, the codes in the JSON, the worst figure
+
+
+def test_every_early_answer_keeps_its_key_and_title() -> None:
+    stack_title = stack_condition([], now=NOW).title
+    for runs in ([], [doctor(1, written=True, pid=1, rebuild={})], [doctor(1, written=True, pid=1)]):
+        cond = stack_condition(runs, now=NOW)
+        assert (cond.key, cond.title, cond.passed) == ("stack", stack_title, False)
+        assert cond.title.render("en").startswith("The stack is reproducible")
+    for runs in ([], [bench(1)]):
+        cond = bench_condition(runs)
+        assert (cond.key, cond.passed) == ("bench", False) and cond.title.render("en") == BENCH_TITLE_EN
+    none = level_condition([], [])
+    assert (none.key, none.title.render("en")) == ("n0", level_condition([], ["x"]).title.render("en"))
+
+
+def test_the_codes_behind_the_evidence_are_the_catalogs() -> None:
+    from tutor.measure.bench_report import SpeedShift, shift_words
+    from tutor.progress.c0 import ShiftWords
+
+    two = Message.of("count.difference.other", n=2)
+    assert Aside.of_message(two).as_dict()["code"] == "c0.said.aside"
+    assert FigureLabel.of_key("mfu").as_dict() == {"code": "c0.said.figure_label", "params": {"key": "mfu"}}
+    cores = SpeedShift((1.12, 1.18), (0.99, 1.01), False)
+    said = ShiftWords.of_shift(cores)
+    assert said.code == "c0.said.shift"
+    assert [said.render(lang) for lang in ("en", "es")] == [shift_words(cores, lang) for lang in ("en", "es")]
+    assert "the memory figures ×0.99 to ×1.01" in said.render("en")
+    busy = SpeedShift((0.5, 0.6), None, True)  # no memory range recorded
+    assert ShiftWords.of_shift(busy).render("en") == shift_words(busy, "en")
+
+
+def _headline_run(i: int, bandwidth: float, decode: float, decode_cv: float | None = None) -> BenchRun:
+    head = {"peak_bandwidth_gbs": bandwidth, "decode_tokens_per_s": decode}
+    report: dict[str, Any] = {"headline": head, "device": {"kind": "cpu", "name": "cpu", "fingerprint": "fp1"}}
+    if decode_cv is not None:
+        report["cv"] = {"decode_tokens_per_s": decode_cv}
+    return BenchRun.from_json({"id": i, "fingerprint": "fp1", "device_kind": "cpu", "report": report,
+                               "created_at": 1000.0 + i})
+
+
+def test_the_worst_figure_is_the_one_furthest_from_its_own_allowance() -> None:
+    # bandwidth 4 % apart of its ±5 % (0.8 of it); decode 10 % apart of its ±15 % (0.67): bandwidth is the worst
+    pair = [_headline_run(1, 30.0, 40.0, 0.06), _headline_run(2, 28.8, 44.0, 0.06)]
+    cond = bench_condition(pair)
+    assert cond.passed and cond.refs["worst_key"] == "peak_bandwidth_gbs"
+    assert cond.refs["allowed"] == 0.05 and cond.refs["worst_difference"] == pytest.approx(0.04)
+    # decode 12 % apart of ±15 % (0.8) beats bandwidth 3 % of ±5 % (0.6): furthest from 1 either way counts
+    low = bench_condition([_headline_run(1, 30.0, 40.0, 0.06), _headline_run(2, 29.1, 44.8, 0.06)])
+    assert low.refs["worst_key"] == "decode_tokens_per_s" and low.refs["allowed"] == pytest.approx(0.15)
+
+
+def test_c0_passes_its_tolerance_and_fresh_comparison_down_to_the_conditions() -> None:
+    ev = everything()
+    ev["bench_runs"] = [bench(1), bench(2, scale=1.08)]  # 8 % apart: out of the default ±5 %
+    assert not evaluate_c0(**ev).conditions[1].passed
+    assert evaluate_c0(**ev, tolerance=0.1).conditions[1].passed
+    assert bench_condition(ev["bench_runs"], tolerance=0.1).passed
+    assert evaluate_c0(**everything()).conditions[0].passed
+    assert not evaluate_c0(**everything(), env_matches=False).conditions[0].passed  # the lock matched; now not
+
+
+def test_the_shift_sentence_follows_the_pair_it_explains() -> None:
+    from tests.test_c0 import _peaks
+
+    before = {"float32": 0.342, "float64": 0.173, "bfloat16": 2.115}
+    after = {"float32": 0.383, "float64": 0.195, "bfloat16": 2.504}
+    cond = bench_condition([_peaks(1, before), _peaks(2, after, bandwidth=30.1)])
+    en = said(cond)[0]
+    assert en.startswith(f"bench runs #1 ({when(1001.0)}) and #2 ({when(1002.0)}) disagree: the figure furthest")
+    assert "Every matmul peak moved the same way" in en
+
+
+def test_a_notebook_entry_of_another_lesson_first_does_not_hide_the_l4_one() -> None:
+    cond = gap_condition([attempt(1, "g1", 1.0)], ["g1"], [notebook(1, lesson="f1-lab01"), notebook(2)])
+    assert cond.refs["notebook_entry"] == 2 and cond.passed
+    assert gap_condition([], ["g1"], []).at is None  # nothing attempted, nothing written: no time
+
+
+def test_c0_from_a_store_reads_every_row_and_counts_the_bundled_level() -> None:
+    from types import SimpleNamespace
+
+    from tutor.progress.c0 import evaluate_store, level_exercise_ids
+
+    ids = level_exercise_ids()
+    assert ids[0] == "n0-l1-triad-bound" and {"n0-l4-gap-fixed", "n0-l4-gap-bandwidth", "n0-l4-gap-extra"} <= set(ids)
+    assert level_exercise_ids(object()) == ids  # the open course is not read
+    assert all(i.startswith("n0-") for i in ids) and len(ids) == len(set(ids))
+    ev = everything()
+    store = SimpleNamespace(attempts=lambda: ev["attempts"], bench_runs=lambda: ev["bench_runs"],
+                            doctor_runs=lambda: ev["doctor_runs"], notebook_entries=lambda: ev["notebook"])
+    c0 = evaluate_store(None, store)
+    assert c0.name == "C0 (CPU)" and [c.passed for c in c0.conditions] == [True, True, True, False]
+    level = c0.conditions[3]
+    assert said(level)[0].startswith(f"3 of {len(ids)} reproduced in pass 2; still to do: ")  # the gap's three
+    assert c0.conditions[1].refs["bench_runs"] == [1, 2] and c0.conditions[2].refs["notebook_entry"] == 1
+    assert not evaluate_store(None, store, env_matches=False).conditions[0].passed
