@@ -10,6 +10,7 @@ from tutor.content.models import Grading
 from tutor.grading import Prediction, grade, resolve_truth
 from tutor.grading.noise import SIGMAS, Spread, band
 from tutor.grading.verdict import ResolvedTruth
+from tutor.i18n.message import Message
 from tutor.results import Measurement
 
 
@@ -242,3 +243,30 @@ def test_a_recorded_spread_of_zero_is_a_spread_and_an_absolute_one_combines_rela
     assert at_zero is not None and at_zero.relative == 0.0  # σ over a value of 0: no relative spread to give
     assert combined([], 10.0) is None
     assert band(0.5, 0.01, Grading()) == pytest.approx((0.5 / 1.1, 0.55))  # a value under 1 is no edge case
+
+
+# -- verdict: the stored shapes and the confidence floor -------------------------------------------------------------
+
+
+def test_a_prediction_and_a_verdict_are_stored_under_their_names_and_read_back() -> None:
+    from tutor.grading.verdict import Verdict, confidence_floor
+
+    p = Prediction(choice="fits", value=3.0, confidence=0.7)
+    assert p.to_json() == {"choice": "fits", "value": 3.0, "confidence": 0.7}
+    assert Prediction.from_json(p.to_json()) == p
+    assert Prediction.from_json({"choice": "fits", "value": 3}, confidence=0.9) == Prediction("fits", 3.0, 0.9)
+    assert Prediction.from_json({"value": "3"}) == Prediction(None, None, 0.8)  # text is not a stored number
+    assert Prediction.from_json("not an object", 0.6) == Prediction(None, None, 0.6)
+    assert Prediction.from_json(None) == Prediction(None, None, 0.8)
+    truth = ResolvedTruth(source="m", value=10.0, unit="GB/s")
+    assert truth.said == Message.verbatim("m") and truth.source_in("es") == "m"
+    assert truth.to_json()["said"] == {"code": "text.verbatim", "params": {"text": "m"}}
+    coded = ResolvedTruth(said=Message.of("truth.answer_key"))
+    assert coded.source == coded.said.render("en") != ""  # the English rendering kept as the source
+    verdict = Verdict("partly", 0.75, (Message.of("grade.diagnose.right"),), truth, ratio=1.2)
+    assert verdict.to_json() == {"verdict": "partly", "score": 0.75,
+                                 "feedback": [{"code": "grade.diagnose.right", "params": {}}],
+                                 "truth": truth.to_json(), "ratio": 1.2, "both_count": False, "counted": True}
+    assert confidence_floor(3) == 0.33 and confidence_floor(2) == 0.5 and confidence_floor(None) == 0.5
+    assert confidence_floor(7) == 0.14
+
