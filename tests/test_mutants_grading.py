@@ -270,3 +270,63 @@ def test_a_prediction_and_a_verdict_are_stored_under_their_names_and_read_back()
     assert confidence_floor(3) == 0.33 and confidence_floor(2) == 0.5 and confidence_floor(None) == 0.5
     assert confidence_floor(7) == 0.14
 
+
+
+# -- predict: the scale's ends, a fit's size in any unit, the confidence as typed, what a unit was read as ----------
+
+
+def _refused(call: object) -> tuple[str, str]:
+    from tests.test_mutants_killed import _refusal
+
+    return _refusal(call)
+
+
+def test_a_prediction_out_of_scale_is_refused_with_the_scale_and_both_ends_are_in_it() -> None:
+    from tutor.grading.predict import parse_number, parse_quantity
+
+    assert _refused(lambda: parse_quantity("1e31", "GB")) == (
+        "'1e31' is out of scale for a prediction (between 1e-30 and 1e30 GB)",
+        "'1e31' está fuera de escala para una predicción (entre 1e-30 y 1e30 GB)")
+    assert _refused(lambda: parse_quantity("1e-31", None))[0] == (
+        "'1e-31' is out of scale for a prediction (between 1e-30 and 1e30)")
+    assert parse_quantity("1e-30", "GB").value == 1e-30 and parse_quantity("1.5e-30", "GB").value == 1.5e-30
+    assert parse_quantity("1e30", "GB").value == 1e30 and parse_quantity("0", "GB").value == 0.0
+    assert parse_number("1,5") == 1.5
+    assert _refused(lambda: parse_number("3 GB"))[0] == "'GB': this number takes no unit"
+
+
+def test_a_fit_prediction_reads_its_size_in_any_bytes_unit_and_refuses_zero() -> None:
+    from tests.test_grading import FIT
+    from tutor.grading.predict import choices_of, parse_prediction
+
+    assert parse_prediction(FIT, "does_not_fit 40000 MB") == Prediction("does_not_fit", 40.0, 0.8)
+    assert parse_prediction(FIT, "does_not_fit:40 GB", confidence="90") == Prediction("does_not_fit", 40.0, 0.9)
+    assert parse_prediction(FIT, "40000 MB") == Prediction("does_not_fit", 40.0, 0.8)  # over 32 GB: does not fit
+    assert parse_prediction(FIT, "20") == Prediction("fits", 20.0, 0.8)
+    assert parse_prediction(FIT, "fits", gb="20000 MB") == Prediction("fits", 20.0, 0.8)
+    assert parse_prediction(FIT, "fits", gb="") == Prediction("fits", None, 0.8)  # an empty field: no size
+    assert _refused(lambda: parse_prediction(FIT, "does_not_fit 0")) == ("0 GB: the size must be positive",
+                                                                        "0 GB: el tamaño debe ser positivo")
+    assert parse_prediction(NUMBER, "12", confidence="70").confidence == 0.7
+    assert choices_of(NUMBER) == ()
+
+
+def test_a_confidence_is_read_as_typed_and_an_infinite_one_is_refused() -> None:
+    from tutor.grading.predict import parse_confidence
+
+    assert parse_confidence("0,8") == 0.8 and parse_confidence("80,5") == 0.805
+    assert parse_confidence("80.126") == 0.8013  # four decimals kept
+    assert _refused(lambda: parse_confidence("inf")) == ("confidence must be a finite number (50–100 %)",
+                                                         "la confianza debe ser un número finito (50–100 %)")
+
+
+def test_what_a_converted_unit_was_read_as_and_nothing_when_nothing_was_converted() -> None:
+    from tests.test_grading import FIT
+    from tutor.grading.predict import unit_read
+
+    read = unit_read(NUMBER, "14000 MB/s")
+    assert read is not None and read.code == "predict.read_as"
+    assert read.render("en") == "read as 14 GB/s (you wrote 14,000 MB/s)"
+    assert read.render("es").startswith("leído como 14 GB/s (escribiste 14")
+    assert [unit_read(NUMBER, t) for t in ("14", "14 GB/s", "abc")] == [None, None, None]
+    assert unit_read(FIT, "14 MB") is None  # only a number exercise says so
