@@ -242,6 +242,8 @@ def test_a_recorded_spread_of_zero_is_a_spread_and_an_absolute_one_combines_rela
     at_zero = combined([absolute], 0.0)
     assert at_zero is not None and at_zero.relative == 0.0  # σ over a value of 0: no relative spread to give
     assert combined([], 10.0) is None
+    relative_at_zero = combined([Spread(0.1, None, ("a.cv",))], 0.0)
+    assert relative_at_zero is not None and relative_at_zero.relative == pytest.approx(0.1)  # kept as recorded
     assert band(0.5, 0.01, Grading()) == pytest.approx((0.5 / 1.1, 0.55))  # a value under 1 is no edge case
 
 
