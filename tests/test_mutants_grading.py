@@ -293,6 +293,9 @@ def test_a_prediction_out_of_scale_is_refused_with_the_scale_and_both_ends_are_i
         "'1e-31' is out of scale for a prediction (between 1e-30 and 1e30)")
     assert parse_quantity("1e-30", "GB").value == 1e-30 and parse_quantity("1.5e-30", "GB").value == 1.5e-30
     assert parse_quantity("1e30", "GB").value == 1e30 and parse_quantity("0", "GB").value == 0.0
+    from tutor.grading.predict import MAX_MAGNITUDE
+
+    assert parse_quantity(repr(1 / MAX_MAGNITUDE), "GB").value == 1 / MAX_MAGNITUDE  # the lower end itself
     assert parse_number("1,5") == 1.5
     assert _refused(lambda: parse_number("3 GB"))[0] == "'GB': this number takes no unit"
 
@@ -305,6 +308,8 @@ def test_a_fit_prediction_reads_its_size_in_any_bytes_unit_and_refuses_zero() ->
     assert parse_prediction(FIT, "does_not_fit:40 GB", confidence="90") == Prediction("does_not_fit", 40.0, 0.9)
     assert parse_prediction(FIT, "40000 MB") == Prediction("does_not_fit", 40.0, 0.8)  # over 32 GB: does not fit
     assert parse_prediction(FIT, "20") == Prediction("fits", 20.0, 0.8)
+    assert parse_prediction(FIT, "32").choice == "fits"  # exactly the capacity fits, as grade_fit says
+    assert parse_prediction(FIT, "does_not_fit 0.5").value == 0.5  # under 1 GB is a size
     assert parse_prediction(FIT, "fits", gb="20000 MB") == Prediction("fits", 20.0, 0.8)
     assert parse_prediction(FIT, "fits", gb="") == Prediction("fits", None, 0.8)  # an empty field: no size
     assert _refused(lambda: parse_prediction(FIT, "does_not_fit 0")) == ("0 GB: the size must be positive",
@@ -318,6 +323,7 @@ def test_a_confidence_is_read_as_typed_and_an_infinite_one_is_refused() -> None:
 
     assert parse_confidence("0,8") == 0.8 and parse_confidence("80,5") == 0.805
     assert parse_confidence("80.126") == 0.8013  # four decimals kept
+    assert parse_confidence(1) == 1.0 and parse_confidence("1") == 1.0  # a fraction of 1 is 100 %, not 1 %
     assert _refused(lambda: parse_confidence("inf")) == ("confidence must be a finite number (50–100 %)",
                                                          "la confianza debe ser un número finito (50–100 %)")
 
