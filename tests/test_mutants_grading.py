@@ -338,3 +338,68 @@ def test_what_a_converted_unit_was_read_as_and_nothing_when_nothing_was_converte
     assert read.render("es").startswith("leído como 14 GB/s (escribiste 14")
     assert [unit_read(NUMBER, t) for t in ("14", "14 GB/s", "abc")] == [None, None, None]
     assert unit_read(FIT, "14 MB") is None  # only a number exercise says so
+
+
+# -- truth: why a truth cannot be resolved, word for word; a formula's details; when a disturbed run is near -------
+
+
+def _why(call: object) -> str:
+    from tutor.grading import TruthError
+
+    with pytest.raises(TruthError) as caught:
+        call()  # type: ignore[operator]
+    return str(caught.value)
+
+
+def _formula(formula: str, unit: str, **inputs: object) -> object:
+    from tests.test_grading import ex
+
+    return ex(kind="number", unit=unit, truth={"source": "formula", "formula": formula, "inputs": inputs})
+
+
+def test_a_truth_that_cannot_be_resolved_says_which_figure_or_input_and_why() -> None:
+    decode = _formula("decode_bound_tokens_per_s", "tokens/s", bandwidth_gbs="measured:bandwidth_gbs",
+                      bytes_per_token=1e9)
+    assert _why(lambda: resolve_truth(NUMBER, measured({}))) == "the measurement has no figure 'achieved_gbs'"
+    assert _why(lambda: resolve_truth(NUMBER, measured({"achieved_gbs": float("nan")}))) == (
+        "the measured achieved_gbs is not a finite number (nan)")
+    assert _why(lambda: resolve_truth(decode, measured({"bandwidth_gbs": "x"}))) == (
+        "the measured bandwidth_gbs is not a finite number ('x')")
+    assert _why(lambda: resolve_truth(decode, None)) == (
+        "input bandwidth_gbs needs the measurement (bandwidth_gbs), and nothing was measured")
+    assert _why(lambda: resolve_truth(_formula("nope", "GB"), None)) == "unknown formula 'nope'"
+    assert _why(lambda: resolve_truth(_formula("weights_bytes", "GB/s", n_params=8e9), None)) == (
+        "formula weights_bytes: cannot convert bytes (bytes) to GB/s (bytes/s)")
+    assert _why(lambda: resolve_truth(_formula("decode_bound_tokens_per_s", "tokens/s", bandwidth_gbs=-5,
+                                               bytes_per_token=1e9), None)) == (
+        "decode_bound_tokens_per_s: bandwidth_gbs=-5 is outside [0.001, 1e+06]")
+
+
+def test_a_formula_truth_keeps_its_inputs_and_takes_a_measured_input_of_another_dimension_as_it_is() -> None:
+    from tests.test_grading import DIAG, FIT
+    from tutor.grading.truth import literal_truth
+
+    decode = _formula("decode_bound_tokens_per_s", "tokens/s", bandwidth_gbs="measured:bandwidth_gbs",
+                      bytes_per_token=1e9)
+    truth = resolve_truth(decode, measured({"bandwidth_gbs": 50.0}))
+    assert truth.value == 50.0 and truth.details == {
+        "formula": "decode_bound_tokens_per_s", "inputs": {"bandwidth_gbs": 50.0, "bytes_per_token": 1e9},
+        "measured_inputs": {"bandwidth_gbs": "bandwidth_gbs"}, "result": 50.0, "result_unit": "tokens/s",
+        "description": "bandwidth ÷ bytes read per token"}
+    odd = _formula("decode_bound_tokens_per_s", "tokens/s", bandwidth_gbs="measured:time_s.median",
+                   bytes_per_token=1e9)
+    assert resolve_truth(odd, measured({"time_s": {"median": 3.0}})).value == 3.0  # seconds are no GB/s: as is
+    assert literal_truth(DIAG) is None and literal_truth(FIT) == 16.0  # a choice has no number to give away
+
+
+def test_a_disturbed_run_is_near_the_ridge_within_the_band_and_when_either_figure_is_missing() -> None:
+    from types import SimpleNamespace
+
+    from tutor.grading.truth import _near
+
+    def near(intensity: float | None, ridge: float | None, band: float = 4.0) -> bool:
+        return _near(SimpleNamespace(arithmetic_intensity=intensity, ridge_flops_per_byte=ridge), band)
+
+    assert near(None, 5.0) and near(5.0, None) and near(0.0, 5.0) and near(-1.0, 5.0) and near(5.0, -1.0)
+    assert near(10.0, 5.0) and not near(0.5, 5.0)  # 2× is near, 10× is not
+    assert not near(20.0, 5.0)  # exactly the band's 4×: far enough to decide
