@@ -403,3 +403,43 @@ def test_a_disturbed_run_is_near_the_ridge_within_the_band_and_when_either_figur
     assert near(None, 5.0) and near(5.0, None) and near(0.0, 5.0) and near(-1.0, 5.0) and near(5.0, -1.0)
     assert near(10.0, 5.0) and not near(0.5, 5.0)  # 2× is near, 10× is not
     assert not near(20.0, 5.0)  # exactly the band's 4×: far enough to decide
+
+
+def _bound_run(intensity: float, ridge_cv: float | None = None, **extra: object) -> Measurement:
+    from tests.test_grading import ROOF
+
+    roof: dict[str, object] = dict(ROOF)
+    if ridge_cv is not None:
+        roof["bandwidth"] = {"peak_bandwidth_gbs": 30.0, "cv": ridge_cv}
+    roof.update(extra.pop("roof", {}))  # type: ignore[call-overload]
+    return measured({"device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "f"},
+                     "params": {"dtype": "float32"}, "arithmetic_intensity": intensity, "achieved_gflops": 10.0,
+                     "achieved_gbs": 20.0, "roofline": roof, **extra})
+
+
+def test_a_bound_truth_keeps_the_classification_the_band_and_what_disturbed_it() -> None:
+    from tests.test_grading import BOUND
+
+    quiet = resolve_truth(BOUND, _bound_run(0.5))
+    assert (quiet.choice, quiet.too_close, quiet.inconclusive) == ("memory", False, ())
+    assert quiet.source_in("en") == "measured on Test CPU (cpu): arithmetic intensity against the measured ridge point"
+    assert quiet.source_in("es") == "medido en Test CPU (cpu): intensidad aritmética frente al punto de cresta medido"
+    assert quiet.details["band_factor"] == pytest.approx(10**0.25)  # the exercise's ±0.25 decades
+    assert quiet.details["ridge_flops_per_byte"] == 5.0 and quiet.details["bound"] == "memory"
+    assert "ridge_cv" not in quiet.details and "other_cores" not in quiet.details
+    busy = resolve_truth(BOUND, _bound_run(2.0, 0.3, roof={"provisional": ["busy"]},
+                                           interference={"seconds": 5.0, "cpus": 2, "other_cores": 1.8}))
+    assert busy.inconclusive == ("roof_provisional", "disturbed")
+    assert (busy.details["ridge_cv"], busy.details["other_cores"], busy.details["cpus"]) == (0.3, 1.8, 2)
+    # a ridge measured with an 80 % spread cannot place 2.5× from it: its 2σ band (2.6×) is wider than the exercise's
+    wide = resolve_truth(BOUND, _bound_run(2.0, 0.8))
+    assert wide.inconclusive == ("near_ridge",) and wide.details["band_factor"] == pytest.approx(2.6)
+    assert resolve_truth(BOUND, _bound_run(2.0, 0.6)).inconclusive == ()  # 2.2×: 2.5× away is decided
+    rates = resolve_truth(BOUND, measured({"device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "f"},
+                                           "params": {"dtype": "float32"}, "arithmetic_intensity": 0.5,
+                                           "achieved_gflops": 100.0, "achieved_gbs": 2.0,
+                                           "roofline": _bound_run(0.5).roofline.to_json()}))  # type: ignore[union-attr]
+    assert (rates.too_close, rates.inconclusive) == (True, ("rates_disagree",))
+    assert _why(lambda: resolve_truth(BOUND, None)) == (
+        "the measurement did not classify the workload against the roofline")
+    assert _why(lambda: resolve_truth(NUMBER, None)) == "nothing was measured"
