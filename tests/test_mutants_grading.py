@@ -443,3 +443,29 @@ def test_a_bound_truth_keeps_the_classification_the_band_and_what_disturbed_it()
     assert _why(lambda: resolve_truth(BOUND, None)) == (
         "the measurement did not classify the workload against the roofline")
     assert _why(lambda: resolve_truth(NUMBER, None)) == "nothing was measured"
+
+
+def test_a_fit_measured_on_the_cpu_is_graded_against_the_formula_with_the_extrapolation_beside_it() -> None:
+    from tests.test_grading import ex
+    from tutor.grading.truth import measurement_label
+
+    fit = ex(kind="fit", capacity_gb=32, truth={"source": "measurement", "metric": "total_gb"},
+             measure={"op": "vram", "params": {"preset": "llama-3-8b", "mode": "inference", "dtype": "bfloat16",
+                                               "batch": 1, "seq_len": 8192, "capacity_gb": 32}})
+    raw = {"kind": "vram", "device": {"kind": "cpu", "name": "Test CPU", "fingerprint": "f"}, "params": {},
+           "label": "measured at small scale, extrapolated", "total_gb": 40.0, "extrapolated_bytes": 4.0e10,
+           "formula_total_gb": 36.0, "measured_over_formula": 1.11}
+    truth = resolve_truth(fit, Measurement.from_json(raw))
+    assert (truth.value, truth.unit) == (36.0, "GB")
+    assert truth.details == {"metric": "formula_total_gb", "raw": 36.0, "raw_unit": "GB",
+                             "measured_extrapolated_gb": 40.0, "measured_over_formula": 1.11}
+    assert truth.source_in("en").startswith("the lesson's formula at full scale (for inference, weights, KV cache")
+    assert truth.source_in("es").startswith("la fórmula de la lección a escala completa")
+    # measured whole (no extrapolation): the measurement itself is the truth, and its label says how
+    whole = resolve_truth(fit, Measurement.from_json({k: v for k, v in raw.items() if k != "extrapolated_bytes"}))
+    assert whole.value == 40.0 and whole.details == {"metric": "total_gb", "raw": 40.0, "raw_unit": "GB"}
+    assert whole.source_in("en") == "measured on Test CPU (cpu) — measured at small scale, extrapolated"
+    assert measurement_label("measured on the GPU").render("es") == "medido en la GPU"
+    assert measurement_label("measured at small scale, extrapolated").render("es") == (
+        "medido a escala pequeña, extrapolado")
+    assert measurement_label("odd").render("es") == "odd"  # a label this tutor did not write, as recorded
