@@ -469,3 +469,39 @@ def test_a_fit_measured_on_the_cpu_is_graded_against_the_formula_with_the_extrap
     assert measurement_label("measured at small scale, extrapolated").render("es") == (
         "medido a escala pequeña, extrapolado")
     assert measurement_label("odd").render("es") == "odd"  # a label this tutor did not write, as recorded
+
+
+# -- units: a figure as the learner reads it, each magnitude and unit, in both languages ----------------------------
+
+
+@pytest.mark.parametrize(("value", "unit", "en", "es"), [
+    (16.1e9, "bytes", "16.1 GB", "16,1 GB"),  # bytes and FLOP scaled by an SI prefix from 1000 on
+    (1000, "bytes", "1 kB", "1 kB"),
+    (999, "bytes", "999 bytes", "999 bytes"),
+    (-2000.0, "bytes", "-2 kB", "-2 kB"),
+    (2.5e12, "FLOP/s", "2.5 TFLOP/s", "2,5 TFLOP/s"),
+    (3e9, "bytes/s", "3 GB/s", "3 GB/s"),
+    (1500, "FLOP", "1.5 kFLOP", "1,5 kFLOP"),
+    (float("inf"), "bytes", "∞ bytes", "∞ bytes"),
+    (float("inf"), "GB", "∞ GB", "∞ GB"),
+    (float("nan"), None, "NaN", "NaN"),
+    (1234.5, "GB", "1,234 GB", "1\u202f234 GB"),  # other units: whole from 1000
+    (-1234.0, "GB", "-1,234 GB", "-1\u202f234 GB"),
+    (0, "GB", "0 GB", "0 GB"),
+    (150.4, "GB/s", "150 GB/s", "150 GB/s"),  # no decimal from 100
+    (100, "GB", "100 GB", "100 GB"),
+    (15.04, "ms", "15.0 ms", "15,0 ms"),  # one from 10
+    (10, "GB", "10.0 GB", "10,0 GB"),
+    (1.234, "s", "1.23 s", "1,23 s"),  # three significant digits from 0.01
+    (0.01, "x", "0.01×", "0,01×"),
+    (0.005, "%", "5.00E-3%", "5,00E-3\u00a0%"),  # scientific below
+    (0.17, "fraction", "0.17", "0,17"),
+    (0.17, None, "0.17", "0,17"),
+    (2.5, "x", "2.5×", "2,5×"),
+    (45.0, "%", "45.0%", "45,0\u00a0%"),
+])
+def test_a_figure_is_written_for_its_size_and_unit(value: float, unit: str | None, en: str, es: str) -> None:
+    from tutor.grading.units import format_value
+
+    assert (format_value(value, unit, "en"), format_value(value, unit, "es")) == (en, es)
+    assert format_value(value, unit) == en  # English unless asked
