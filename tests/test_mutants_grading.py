@@ -505,3 +505,10 @@ def test_a_figure_is_written_for_its_size_and_unit(value: float, unit: str | Non
 
     assert (format_value(value, unit, "en"), format_value(value, unit, "es")) == (en, es)
     assert format_value(value, unit) == en  # English unless asked
+
+
+def test_a_metric_named_by_its_quantity_alone_has_that_unit() -> None:
+    from tutor.grading.units import unit_of_metric
+
+    assert [unit_of_metric(p) for p in ("bytes", "flops", "bytes_moved", "tokens", "time_s.cv", "batches.1.bytes")] \
+        == ["bytes", "FLOP", "bytes", None, "fraction", "bytes"]
