@@ -16,7 +16,7 @@ from tutor.measure import plan
 from tutor.measure.api import run_request
 from tutor.measure.errors import MeasureTimedOut, WorkloadError
 from tutor.measure.plan import MAX_PEAK_BYTES, MAX_SECONDS, PlanError, build_request, parse_request
-from tutor.measure.registry import validate_params
+from tutor.measure.registry import GemmSizesParams, validate_params
 from tutor.paths import bundled_course
 
 LESSON = """\
@@ -113,7 +113,7 @@ def test_a_sweep_whose_largest_point_is_over_the_memory_cap_is_refused(
     with pytest.raises(PlanError, match="GiB at their peak"):
         build_request({"op": "sweep", "name": "gemm_sizes", "params": {"max_n": 16384, "dtype": "float64"}})
     # the estimate is the largest point's: three 16384² float64 matrices
-    est = plan._sweep_estimate("gemm_sizes", {"min_n": 64, "max_n": 16384, "points": 2, "dtype": "float64"})
+    est = plan._sweep_estimate(GemmSizesParams(min_n=64, max_n=16384, points=2, dtype="float64"))
     assert est.peak_bytes == 3 * 16384**2 * 8 > MAX_PEAK_BYTES
 
 

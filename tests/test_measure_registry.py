@@ -140,3 +140,13 @@ def test_kernels_compute_the_right_thing() -> None:
     torch.testing.assert_close(x.sum(-1), torch.ones(4))
     for dtype in ("float16", "bfloat16", "float64"):
         assert WORKLOADS["gemm"].run({"m": 8, "n": 8, "k": 8, "dtype": dtype}).dtype == getattr(torch, dtype)
+
+
+def test_sweep_parameters_are_typed_with_the_same_json() -> None:
+    from tutor.measure.registry import GemmSizesParams, WorkingSetParams
+
+    values = validate_sweep_params("working_set", {"max_mib": 8})
+    typed = SWEEPS["working_set"].typed(values)
+    assert typed == WorkingSetParams(min_kib=16, max_mib=8, points_per_octave=2, dtype="float32")
+    assert typed.to_json() == values  # the request's params object, as the worker and the store carry it
+    assert isinstance(SWEEPS["gemm_sizes"].typed(validate_sweep_params("gemm_sizes", {})), GemmSizesParams)

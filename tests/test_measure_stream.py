@@ -18,7 +18,7 @@ import pytest
 
 from tutor.measure import bench_rounds, kernels, roofline, sweeps, timing
 from tutor.measure.estimators import RoundFigure
-from tutor.measure.registry import WORKLOADS, StreamParams
+from tutor.measure.registry import WORKLOADS, StreamParams, WorkingSetParams
 
 WORDS = {"copy": 2, "scale": 2, "add": 3, "triad": 3}  # STREAM's bytes per element, in words
 WORD_BYTES = {"float32": 4, "float64": 8, "bfloat16": 2, "float16": 2}
@@ -177,7 +177,7 @@ def test_lab01_divides_each_sample_by_its_calls(clock: FakeClock, monkeypatch: p
         return {"copy": call}
 
     monkeypatch.setattr(sweeps.kernels, "stream_set", stream_set)
-    out = sweeps.working_set("cpu", {"min_kib": 16, "max_mib": 1, "points_per_octave": 1, "dtype": "float32"},
+    out = sweeps.working_set("cpu", WorkingSetParams(min_kib=16, max_mib=1, points_per_octave=1, dtype="float32"),
                              lambda *_: None, None)
     points = out["points"]
     assert len(points) == 7 and any(p["inner"] > 1 for p in points) and any(p["inner"] == 1 for p in points)

@@ -51,16 +51,23 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 
 from tutor.i18n.message import Message
 from tutor.measure.errors import DeviceError, MeasureCancelled, MeasureTimedOut, WorkloadError
 from tutor.measure.phases import Progress, noop, said, within
 from tutor.measure.plan import Request, parse_request
-from tutor.measure.registry import SWEEPS, get_workload, validate_params, validate_sweep_params, validate_vram_params
+from tutor.measure.registry import (
+    SWEEPS,
+    GemmShareParams,
+    RooflinePointsParams,
+    get_workload,
+    validate_params,
+    validate_sweep_params,
+    validate_vram_params,
+)
 from tutor.results import BenchReport, Device, Measurement, PreviousRoof, RoofCheck, RooflineReference
-from tutor.results.measurement import ParamValue
 from tutor.results.wire import JsonObject
 
 MeasureResult = Measurement | BenchReport | RooflineReference
@@ -226,7 +233,7 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
     name = request.name
     if not isinstance(name, str) or name not in SWEEPS:
         raise WorkloadError(f"unknown sweep {name!r} (known: {', '.join(SWEEPS)})")
-    params = validate_sweep_params(name, request.params)
+    params = SWEEPS[name].typed(validate_sweep_params(name, request.params))
     device, info = _device(request)
     if name == "naive_vs_numpy":
         device = "cpu"
@@ -239,19 +246,19 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
             on_point(point)
         progress(fraction, message)
 
-    if name == "roofline_points":
+    if isinstance(params, RooflinePointsParams):
         roof = _roofline(device, info, request, within(progress, 0.0, 0.5, "measure.progress.roofline"), should_cancel)
         body = sweeps.roofline_points(device, params, lambda f, pt, m: emit(0.5 + 0.5 * f, pt, m),
                                       should_cancel, {})  # the typed roof is set on the result below
         check, roof = _points_check(device, info, request, params, body, roof, progress, should_cancel)
         body.pop("roofline", None)
-        swept = _measured({"kind": "sweep", "name": name, "params": params, "device": _short(info), **body})
+        swept = _measured({"kind": "sweep", "name": name, "params": params.to_json(), "device": _short(info), **body})
         return replace(swept, roofline=roof, roof_check=check)
-    elif name == "gemm_share":
+    elif isinstance(params, GemmShareParams):
         body = sweeps.gemm_share(device, params, emit, should_cancel, mode=_mode(request.mode()))
     else:
         body = getattr(sweeps, name)(device, params, emit, should_cancel)
-    swept = _measured({"kind": "sweep", "name": name, "params": params, "device": _short(info), **body})
+    swept = _measured({"kind": "sweep", "name": name, "params": params.to_json(), "device": _short(info), **body})
     if name == "working_set":
         # the machine's roof beside the sweep (read, never measured here): the lab compares its DRAM points with
         # the bandwidth the exercises are graded against
@@ -263,7 +270,7 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
     return swept
 
 
-def _points_check(device: str, info: Device, request: Request, params: Mapping[str, ParamValue],
+def _points_check(device: str, info: Device, request: Request, params: RooflinePointsParams,
                   body: JsonObject, roof: RooflineReference, progress: Progress,
                   should_cancel: CancelCheck | None) -> tuple[RoofCheck | None, RooflineReference]:
     """Points of the roofline sweep above a cached roof they should not beat make the roof suspect: it is measured
@@ -277,7 +284,7 @@ def _points_check(device: str, info: Device, request: Request, params: Mapping[s
     points = [RoofPoint(name=str(p.get("name", "?")), gflops=float(p.get("gflops") or 0.0),
                         gbs=float(p.get("gbs") or 0.0),
                         working_set_bytes=WORKLOADS[p["name"]].memory_bytes(p["params"])) for p in body["points"]]
-    dtype = str(params.get("dtype", "float32"))
+    dtype = params.dtype
     check = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
     if check is None or not roof.cached:
         return check, roof

@@ -30,11 +30,17 @@ from tutor.measure.registry import (
     AttentionParams,
     BmmParams,
     GemmParams,
+    GemmShareParams,
+    GemmSizesParams,
+    NaiveVsNumpyParams,
     NumpyMatmulParams,
     Param,
     PythonMatmulParams,
+    RooflinePointsParams,
     RowsParams,
     StreamParams,
+    SweepParams,
+    WorkingSetParams,
     WorkloadParams,
     _validate,
     get_workload,
@@ -272,47 +278,47 @@ def _workload_estimate(name: str, p: Mapping[str, ParamValue], budget_s: float, 
     return Estimate(peak, seconds, setup_seconds=roofline_seconds(roofline_mode))
 
 
-def _sweep_estimate(name: str, p: Mapping[str, Any], mode: str = "quick") -> Estimate:
+def _sweep_estimate(p: SweepParams, mode: str = "quick") -> Estimate:
     from tutor.measure.outputs import naive_sizes
 
     peak, seconds, setup = 0, 0.0, 0.0
-    if name == "working_set":
-        lo, hi = p["min_kib"] * 2**10, p["max_mib"] * 2**20
-        count = max(2, round(math.log2(hi / lo) * p["points_per_octave"]) + 1)
+    if isinstance(p, WorkingSetParams):
+        lo, hi = p.min_kib * 2**10, p.max_mib * 2**20
+        count = max(2, round(math.log2(hi / lo) * p.points_per_octave) + 1)
         for i in range(count):
             size = int(lo * (hi / lo) ** (i / (count - 1)))
             per_call = size / BANDWIDTH_BYTES_PER_S + CALL_OVERHEAD_S
-            elem = 4 if p["dtype"] == "float32" else 8
+            elem = 4 if p.dtype == "float32" else 8
             seconds += _setup_seconds(size, size // (2 * elem)) + _timed_seconds(per_call, probe=4, warmup=1,
                                                                                 min_repeats=5,
                                                              budget_s=0.15)
             peak = max(peak, size)
-    elif name == "gemm_sizes":
-        lo, hi, count = p["min_n"], max(p["min_n"], p["max_n"]), p["points"]
+    elif isinstance(p, GemmSizesParams):
+        lo, hi, count = p.min_n, max(p.min_n, p.max_n), p.points
         for n in sorted({round(lo * (hi / lo) ** (i / max(1, count - 1))) for i in range(count)}):
-            q = GemmParams(m=n, n=n, k=n, dtype=str(p["dtype"]))
+            q = GemmParams(m=n, n=n, k=n, dtype=p.dtype)
             point_peak = workload_peak_bytes("gemm", q)
             seconds += _setup_seconds(point_peak, drawn_values("gemm", q)) + _timed_seconds(
                 call_seconds("gemm", q), probe=4, warmup=1, min_repeats=3, budget_s=0.3)
             peak = max(peak, point_peak)
-    elif name == "naive_vs_numpy":
-        for n in naive_sizes(p["max_n"]):
-            if n <= p["max_naive_n"]:
+    elif isinstance(p, NaiveVsNumpyParams):
+        for n in naive_sizes(p.max_n):
+            if n <= p.max_naive_n:
                 seconds += call_seconds("matmul_python", PythonMatmulParams(n=n)) * (4 if n < 64 else 3)
                 peak = max(peak, workload_peak_bytes("matmul_python", PythonMatmulParams(n=n)))
             numpy_q = NumpyMatmulParams(n=n, dtype="float64")
             seconds += _timed_seconds(call_seconds("matmul_numpy", numpy_q), probe=4, warmup=1, min_repeats=3,
                                       budget_s=0.3)
             peak = max(peak, workload_peak_bytes("matmul_numpy", numpy_q))
-    elif name == "gemm_share":
+    elif isinstance(p, GemmShareParams):
         cfg = MODEL_CONFIGS[mode if mode in MODEL_CONFIGS else "quick"]
-        for batch in [b for b in (1, 2, 4, 8, 16) if b <= p["max_batch"]] or [1]:
+        for batch in [b for b in (1, 2, 4, 8, 16) if b <= p.max_batch] or [1]:
             tokens = batch * cfg.train_seq
             # the model built, one warm-up step and the profiled steps; the profiler doubles a step
-            seconds += model_init_seconds(cfg) + 2 * (p["steps"] + 1) * train_step_seconds(cfg, tokens)
+            seconds += model_init_seconds(cfg) + 2 * (p.steps + 1) * train_step_seconds(cfg, tokens)
             peak = max(peak, train_peak_bytes(cfg, tokens))
-    elif name == "roofline_points":
-        dtype = str(p["dtype"])
+    elif isinstance(p, RooflinePointsParams):
+        dtype = p.dtype
         cases: list[tuple[str, WorkloadParams]] = [
             ("copy", StreamParams(n=2**24, dtype=dtype)), ("triad", StreamParams(n=2**24, dtype=dtype)),
             ("softmax", RowsParams(rows=2048, cols=2048, dtype=dtype)),
@@ -553,7 +559,7 @@ def _estimate(op: str, name: str | None, params: Mapping[str, Any], options: Req
                                   options.roofline_mode or "quick")
     if op == "sweep":
         assert name is not None
-        return _sweep_estimate(name, params, options.mode or "quick")
+        return _sweep_estimate(SWEEPS[name].typed(params), options.mode or "quick")
     if op == "vram":
         return _vram_estimate(params)
     mode = options.mode or "quick"
@@ -586,13 +592,13 @@ def _check_caps(op: str, name: str | None, est: Estimate) -> None:
             f"of {MAX_SECONDS:.0f} s; choose smaller sizes", ("params",))
 
 
-def _cross_checks(name: str, p: Mapping[str, Any]) -> None:
-    if name == "gemm_sizes" and p["min_n"] > p["max_n"]:
-        raise PlanError(f"gemm_sizes: min_n={p['min_n']} is above max_n={p['max_n']}", ("params", "min_n"))
-    if name == "working_set" and p["min_kib"] * 2**10 >= p["max_mib"] * 2**20:
-        raise PlanError(f"working_set: min_kib={p['min_kib']} is not below max_mib={p['max_mib']}",
+def _cross_checks(p: SweepParams) -> None:
+    if isinstance(p, GemmSizesParams) and p.min_n > p.max_n:
+        raise PlanError(f"gemm_sizes: min_n={p.min_n} is above max_n={p.max_n}", ("params", "min_n"))
+    if isinstance(p, WorkingSetParams) and p.min_kib * 2**10 >= p.max_mib * 2**20:
+        raise PlanError(f"working_set: min_kib={p.min_kib} is not below max_mib={p.max_mib}",
                         ("params", "min_kib"))
-    if name == "naive_vs_numpy" and p["max_n"] < 8:
+    if isinstance(p, NaiveVsNumpyParams) and p.max_n < 8:
         raise PlanError("naive_vs_numpy: max_n must be at least 8", ("params", "max_n"))
 
 
@@ -606,7 +612,7 @@ def _validated_params(op: str, name: str | None, params: Mapping[str, Any]) -> d
             if name not in SWEEPS:
                 raise PlanError(f"unknown sweep {name!r} (known: {', '.join(sorted(SWEEPS))})", ("name",))
             full = validate_sweep_params(name, params)
-            _cross_checks(name, full)
+            _cross_checks(SWEEPS[name].typed(full))
             return full
         if op == "vram":
             return validate_vram_params(params)

@@ -130,6 +130,61 @@ class NumpyMatmulParams(WorkloadParams):
 P = TypeVar("P", bound=WorkloadParams)
 
 
+# -- a lab sweep's validated parameters, typed: one frozen dataclass per sweep -------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepParams:
+    """A sweep's validated parameters (fields named as its :class:`Param` schema, in its order); :meth:`to_json` is
+    the request's ``params`` object."""
+
+    def to_json(self) -> JsonObject:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class WorkingSetParams(SweepParams):
+    """Copy bandwidth from ``min_kib`` KiB to ``max_mib`` MiB of working set, ``points_per_octave`` per doubling."""
+
+    min_kib: int
+    max_mib: int
+    points_per_octave: int
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class GemmSizesParams(SweepParams):
+    """``points`` square GEMMs of side ``min_n`` to ``max_n``."""
+
+    min_n: int
+    max_n: int
+    points: int
+    dtype: str = "float32"
+
+
+@dataclass(frozen=True)
+class NaiveVsNumpyParams(SweepParams):
+    """The Python loop measured up to ``max_naive_n`` (extrapolated beyond), numpy up to ``max_n``."""
+
+    max_naive_n: int
+    max_n: int
+
+
+@dataclass(frozen=True)
+class GemmShareParams(SweepParams):
+    """The training step profiled at batch 1, 2, 4… up to ``max_batch``, ``steps`` steps a point."""
+
+    max_batch: int
+    steps: int
+
+
+@dataclass(frozen=True)
+class RooflinePointsParams(SweepParams):
+    """The roofline's kernels in ``dtype``."""
+
+    dtype: str = "float32"
+
+
 @dataclass(frozen=True)
 class Param:
     """One parameter of a workload: an integer with bounds, or a dtype from an allow-list."""
@@ -430,16 +485,22 @@ WORKLOADS: dict[str, Workload[Any]] = {
 
 @dataclass(frozen=True)
 class SweepSpec:
-    """A lab sweep (op "sweep"): its bounded parameters and what it plots."""
+    """A lab sweep (op "sweep"): its bounded parameters, the typed ``params_type`` validation builds, and what it
+    plots."""
 
     name: str
     description: str
     params: tuple[Param, ...]
+    params_type: type[SweepParams]
     x_label: str
     y_label: str
 
     def defaults(self) -> Params:
         return {p.name: p.default for p in self.params}
+
+    def typed(self, values: Mapping[str, object]) -> SweepParams:
+        """The typed parameters of already-validated ``values`` (:func:`validate_sweep_params`)."""
+        return self.params_type(**values)
 
     def to_dict(self) -> JsonObject:
         return {"name": self.name, "description": self.description, "params": [p.to_dict() for p in self.params],
@@ -458,6 +519,7 @@ SWEEPS: dict[str, SweepSpec] = {
                 _int("points_per_octave", 2, 1, 4, "points per doubling of size"),
                 _dtype("float32", ("float32", "float64")),
             ),
+            WorkingSetParams,
             "working set (bytes)",
             "GB/s",
         ),
@@ -466,6 +528,7 @@ SWEEPS: dict[str, SweepSpec] = {
             "square GEMM FLOP/s vs N",
             (_int("min_n", 64, 8, 16384), _int("max_n", 2048, 8, 16384),
              _int("points", 6, 2, 16), _dtype()),
+            GemmSizesParams,
             "N",
             "GFLOP/s",
         ),
@@ -473,6 +536,7 @@ SWEEPS: dict[str, SweepSpec] = {
             "naive_vs_numpy",
             "pure-Python triple loop vs numpy.matmul; the naive loop is measured at small N and extrapolated by N³",
             (_int("max_naive_n", 96, 8, 160), _int("max_n", 1024, 16, 4096)),
+            NaiveVsNumpyParams,
             "N",
             "GFLOP/s",
         ),
@@ -481,6 +545,7 @@ SWEEPS: dict[str, SweepSpec] = {
             "share of a training step's time spent in GEMMs (torch.profiler self time) vs tokens per step",
             (_int("max_batch", 8, 1, 16, "largest batch (sequences of the model's training length)"),
              _int("steps", 1, 1, 3, "profiled steps per point")),
+            GemmShareParams,
             "tokens per step",
             "% of the step in GEMMs",
         ),
@@ -488,6 +553,7 @@ SWEEPS: dict[str, SweepSpec] = {
             "roofline_points",
             "the measured roofline with a point per kernel (copy, triad, softmax, GEMMs of growing N)",
             (_dtype(),),
+            RooflinePointsParams,
             "arithmetic intensity (FLOP/byte)",
             "GFLOP/s",
         ),

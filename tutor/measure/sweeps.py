@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
 
 from tutor.i18n.message import Message
 from tutor.measure import kernels
@@ -14,10 +13,15 @@ from tutor.measure.phases import said
 from tutor.measure.registry import (
     WORKLOADS,
     GemmParams,
+    GemmShareParams,
+    GemmSizesParams,
+    NaiveVsNumpyParams,
     NumpyMatmulParams,
     PythonMatmulParams,
+    RooflinePointsParams,
     RowsParams,
     StreamParams,
+    WorkingSetParams,
     WorkloadParams,
 )
 from tutor.measure.roofline import stream_figures
@@ -35,18 +39,18 @@ def _level(working_set: int, caches: dict[str, int]) -> str:
     return "DRAM"
 
 
-def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> JsonObject:
+def working_set(device: str, p: WorkingSetParams, emit: Emit, should_cancel: CancelCheck | None) -> JsonObject:
     """Copy bandwidth vs working-set size (source + destination), from L1 to DRAM."""
     caches = cache_sizes()
-    elem = 4 if p["dtype"] == "float32" else 8
-    lo, hi = p["min_kib"] * 2**10, p["max_mib"] * 2**20
-    count = max(2, round(math.log2(hi / lo) * p["points_per_octave"]) + 1)
+    elem = 4 if p.dtype == "float32" else 8
+    lo, hi = p.min_kib * 2**10, p.max_mib * 2**20
+    count = max(2, round(math.log2(hi / lo) * p.points_per_octave) + 1)
     sizes = sorted({int(lo * (hi / lo) ** (i / (count - 1))) // (2 * elem) * 2 * elem for i in range(count)})
     points = []
     for i, size in enumerate(sizes):
         check_cancel(should_cancel)
         n = max(1, size // (2 * elem))
-        params = StreamParams(n=n, dtype=str(p["dtype"]))
+        params = StreamParams(n=n, dtype=p.dtype)
         fn = kernels.stream_set(("copy",), params, device)["copy"]  # the roof's and the bench's copy
         inner = choose_inner(fn, device)
         stats = time_callable(fn, device, warmup=1, min_repeats=5, max_repeats=15, budget_s=0.15, inner=inner,
@@ -64,13 +68,13 @@ def working_set(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cance
                     "times to last ~2 ms. At the smallest sizes the per-call overhead (~µs) caps the figure."}
 
 
-def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None) -> JsonObject:
-    lo, hi, count = p["min_n"], max(p["min_n"], p["max_n"]), p["points"]
+def gemm_sizes(device: str, p: GemmSizesParams, emit: Emit, should_cancel: CancelCheck | None) -> JsonObject:
+    lo, hi, count = p.min_n, max(p.min_n, p.max_n), p.points
     sizes = sorted({round(lo * (hi / lo) ** (i / max(1, count - 1))) for i in range(count)})
     points = []
     for i, n in enumerate(sizes):
         check_cancel(should_cancel)
-        params = GemmParams(m=n, n=n, k=n, dtype=str(p["dtype"]))
+        params = GemmParams(m=n, n=n, k=n, dtype=p.dtype)
         fn = kernels.build("gemm", params, device)
         inner = choose_inner(fn, device, target_s=5e-3)
         stats = time_callable(fn, device, warmup=1, min_repeats=3, max_repeats=20, budget_s=0.3, inner=inner,
@@ -84,13 +88,13 @@ def gemm_sizes(device: str, p: dict[str, Any], emit: Emit, should_cancel: Cancel
     return {"points": points, "x": "n", "y": "gflops"}
 
 
-def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None
+def naive_vs_numpy(device: str, p: NaiveVsNumpyParams, emit: Emit, should_cancel: CancelCheck | None
                    ) -> JsonObject:
     """The pure-Python triple loop, measured up to ``max_naive_n`` and extrapolated by N³ beyond; numpy.matmul
     measured at every N."""
     sizes = []
     n = 8
-    while n <= p["max_n"]:
+    while n <= p.max_n:
         sizes.append(n)
         n *= 2
     points: list[JsonObject] = []
@@ -99,7 +103,7 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
     done = 0
     for n in sizes:
         check_cancel(should_cancel)
-        if n <= p["max_naive_n"]:
+        if n <= p.max_naive_n:
             fn = kernels.build("matmul_python", PythonMatmulParams(n=n), "cpu")
             stats = time_callable(fn, "cpu", warmup=0 if n >= 64 else 1, min_repeats=1 if n >= 64 else 3,
                                   max_repeats=3, budget_s=0.5, should_cancel=should_cancel)
@@ -133,9 +137,9 @@ def naive_vs_numpy(device: str, p: dict[str, Any], emit: Emit, should_cancel: Ca
             "note": "Python floats are float64, so numpy runs in float64 too."}
 
 
-def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None,
+def roofline_points(device: str, p: RooflinePointsParams, emit: Emit, should_cancel: CancelCheck | None,
                     roofline: JsonObject) -> JsonObject:
-    dtype = str(p["dtype"])
+    dtype = p.dtype
     cases: list[tuple[str, WorkloadParams]] = [
         ("copy", StreamParams(n=2**24, dtype=dtype)),
         ("triad", StreamParams(n=2**24, dtype=dtype)),
@@ -162,16 +166,16 @@ def roofline_points(device: str, p: dict[str, Any], emit: Emit, should_cancel: C
     return {"points": points, "roofline": roofline, "x": "arithmetic_intensity", "y": "gflops"}
 
 
-def gemm_share(device: str, p: dict[str, Any], emit: Emit, should_cancel: CancelCheck | None,
+def gemm_share(device: str, p: GemmShareParams, emit: Emit, should_cancel: CancelCheck | None,
                mode: str = "quick") -> JsonObject:
     """Fase 1, claim 1: the GEMM share of a training step, profiled at batch 1, 2, 4, … up to ``max_batch``."""
     from tutor.measure.profile import profile_train_step
 
-    batches = [b for b in (1, 2, 4, 8, 16) if b <= p["max_batch"]] or [1]
+    batches = [b for b in (1, 2, 4, 8, 16) if b <= p.max_batch] or [1]
     points = []
     for i, batch in enumerate(batches):
         check_cancel(should_cancel)
-        prof = profile_train_step(device, mode, p["steps"], batch=batch, should_cancel=should_cancel)
+        prof = profile_train_step(device, mode, p.steps, batch=batch, should_cancel=should_cancel)
         point = {"tokens_per_step": prof["tokens_per_step"], "batch": batch, "gemm_pct": 100 * prof["gemm_share"],
                  "shares": prof["shares"], "top_ops": prof["top_ops"], "total_s": prof["total_s"]}
         points.append(point)
