@@ -128,7 +128,7 @@ async def test_a_crash_is_reported_and_the_app_carries_on(tmp_path: Path) -> Non
         await wait_for(pilot, lambda: screen.state == "predicting")
         assert "SIGSEGV" in str(screen.query_one("#ex-status", Static).render())
         assert app.store.attempts()[0].state == "failed"
-        screen._measure_fn = fake_measure
+        screen.attempt.measure_fn = fake_measure
         await pilot.press("ctrl+l", "ctrl+r")
         await wait_for(pilot, lambda: screen.state == "revealed")
 

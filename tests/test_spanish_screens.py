@@ -388,13 +388,13 @@ async def test_a_real_measurement_reports_its_progress_in_spanish(tmp_path: Path
         await settle(pilot, lambda: isinstance(app.screen, ExerciseScreen))
         exercise = app.screen
         assert isinstance(exercise, ExerciseScreen)
-        shows = exercise.panel.say
+        shows = exercise.attempt.panel.say
 
         def status(text: str, error: bool = False) -> None:  # what the status line is given, as it is given
             lines.append(text)
             shows(text, error)
 
-        exercise.panel.say = status  # type: ignore[method-assign]
+        exercise.attempt.panel.say = status  # type: ignore[method-assign]
         exercise.query_one("#choice-memory").value = True  # type: ignore[attr-defined]
         exercise.query_one("#ex-confidence", Input).value = "70"
         await pilot.press("ctrl+l")

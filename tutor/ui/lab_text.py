@@ -3,13 +3,15 @@ legend, the final series of a sweep, why a run did not finish."""
 
 from __future__ import annotations
 
+import time
+
 from tutor.content import Lab
 from tutor.i18n import Lang, t
 from tutor.practice.failures import Failure
 from tutor.practice.labs import LabPrediction
 from tutor.practice.roof_stamp import roof_stamp
 from tutor.progress.notebook import sweep_points
-from tutor.progress.rows import LabResult
+from tutor.progress.rows import LabResult, LabRun
 from tutor.results import BenchReport, RooflineReference, SweepPoint
 from tutor.ui.widgets.lab_plot import LabPlot, PlotSeries
 from tutor.untrusted import clean_line
@@ -106,3 +108,11 @@ def result_markdown(lab: Lab, prediction: LabPrediction | None, result: LabResul
     if reading:
         body += "\n\n" + "\n".join(f"- {line}" for line in reading)
     return f"### {t('lab.result', lang)}\n\n{body}"
+
+
+def history_line(last: LabRun, runs: int, lang: Lang) -> str:
+    """The lab reopened: when it last ran, how many runs it has, and the prediction the last one was measured
+    against."""
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last.created_at))
+    shown = last.prediction.text if last.prediction is not None else None
+    return t("lab.history", lang, when=when, n=runs, prediction=str(shown or "—"))

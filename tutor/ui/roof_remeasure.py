@@ -1,94 +1,81 @@
 """Measuring the roofline again on request (F5) from the exercise reveal and the lab screens (issue 11 item 4).
 
-A screen derives from :class:`RoofRemeasure` (a :class:`~tutor.ui.screens.base.TutorScreen`), offers the
-``remeasure_roof`` binding, and says where the new roof goes (:meth:`RoofRemeasure.roof_remeasured`) and where the
-status goes (:meth:`RoofRemeasure.roof_status`). The measurement runs through the screen's one
-:class:`~tutor.ui.widgets.measurement_run.MeasurementRun` (kind ``roofline``), with the same measuring function as
-the screen's other requests (the session's warm worker process, or the one a test injects); Esc and leaving the
-screen cancel it, and a run that does not finish is one notice through the app's one error path.
+A screen holds one :class:`RoofRemeasure` (not a base class) and runs it through the screen's one
+:class:`~tutor.ui.widgets.measurement_run.MeasurementRun` (kind ``roofline``), one run at a time, with the same
+measuring function as the screen's other requests (the session's warm worker process, or the one a test injects).
+The screen says where the status goes (``say``) and where the new roof is drawn (``measured``, which answers the
+roof drawn before, so the status can compare them), and hands it the run's messages as they bubble up
+(:meth:`RoofRemeasure.hear`). Esc and leaving the screen cancel it; a run that does not finish is one notice
+through the app's one error path (the run posts it).
 """
 
 from __future__ import annotations
 
-from textual import on
+from collections.abc import Callable
 
-from tutor.i18n import t
+from tutor.i18n import Lang, t
 from tutor.measure.phases import progress_text
+from tutor.practice.roof_stamp import remeasured_text
 from tutor.practice.runner import MeasureFn
 from tutor.practice.session import Session
 from tutor.results import RooflineReference
-from tutor.ui.screens.base import TutorScreen
 from tutor.ui.widgets.measurement_run import MeasurementRun, RunHooks
 
 ROOFLINE = "roofline"
 
+RunNews = MeasurementRun.Progress | MeasurementRun.Finished | MeasurementRun.Failed
+"""What the run says that a re-measurement answers."""
 
-class RoofRemeasure(TutorScreen[None]):
-    """Re-measure the roofline on request. The screen provides :meth:`measurement_run`, :meth:`roof_measure_call`,
-    :meth:`roof_status`, :meth:`roof_remeasured` and :meth:`can_remeasure_roof`; Esc calls
-    :meth:`cancel_roof_remeasure`."""
+Say = Callable[[str, bool], None]
+"""Show a status line; the flag: whether the re-measurement is still running (its bar shown)."""
 
-    session: Session
+Measured = Callable[[RooflineReference], RooflineReference | None]
+"""Draw the roof just measured; the roof drawn before (None: none was)."""
 
-    # -- what the screen provides ------------------------------------------------------------------------------
 
-    def measurement_run(self) -> MeasurementRun:
-        raise NotImplementedError
+class RoofRemeasure:
+    """The roofline measured again on request, through the run a screen hands it (see the module docstring)."""
 
-    def roof_measure_call(self) -> MeasureFn:
-        raise NotImplementedError
+    def __init__(self, session: Session, *, measure: Callable[[], MeasureFn], device: Callable[[], str],
+                 lang: Callable[[], Lang], say: Say, measured: Measured) -> None:
+        self.session = session
+        self._measure = measure
+        """The measuring function of the screen's other requests, read when a re-measurement starts."""
+        self._device = device
+        self._lang = lang
+        self._say = say
+        self._measured = measured
 
-    def roof_device(self) -> str:
-        return "auto"
-
-    def roof_status(self, text: str, fraction: float | None = None) -> None:
-        raise NotImplementedError
-
-    def roof_remeasured(self, roof: RooflineReference) -> None:
-        raise NotImplementedError
-
-    def can_remeasure_roof(self) -> bool:
-        return True
-
-    # -- the action -------------------------------------------------------------------------------------------
-
-    @property
-    def roof_remeasuring(self) -> bool:
-        """Whether the roofline is being measured again now."""
-        run = self.measurement_run()
+    @staticmethod
+    def remeasuring(run: MeasurementRun) -> bool:
+        """Whether ``run`` is measuring the roofline again now."""
         return run.running and run.kind == ROOFLINE
 
-    def action_remeasure_roof(self) -> None:
-        run = self.measurement_run()
-        if run.running or not self.can_remeasure_roof():
+    def start(self, run: MeasurementRun) -> None:
+        """Start measuring on ``run`` (nothing while it runs something else)."""
+        if run.running:
             return
-        measure, device = self.roof_measure_call(), self.roof_device()
+        measure, device = self._measure(), self._device()
 
         def job(hooks: RunHooks) -> RooflineReference:
             return self.session.remeasure_roof(device, measure, hooks.progress, hooks.cancel)
 
         run.start(ROOFLINE, job)
-        self.roof_status(t("roof.remeasuring", self.lang), 0.0)
+        self._say(t("roof.remeasuring", self._lang()), True)
 
-    def cancel_roof_remeasure(self) -> bool:
+    def cancel(self, run: MeasurementRun) -> bool:
         """Stop a re-measurement in flight; whether one was."""
-        return self.roof_remeasuring and self.measurement_run().cancel()
+        return self.remeasuring(run) and run.cancel()
 
-    @on(MeasurementRun.Progress)
-    def _roof_progress(self, message: MeasurementRun.Progress) -> None:
-        if message.kind == ROOFLINE:
-            lang = self.lang
-            self.roof_status(f"{t('roof.remeasuring', lang)}\n{progress_text(message.fraction, message.said, lang)}",
-                             message.fraction)
-
-    @on(MeasurementRun.Finished)
-    def _roof_measured(self, message: MeasurementRun.Finished) -> None:
-        if message.kind == ROOFLINE:
-            self.roof_remeasured(message.result)
-            self.refresh_bindings()
-
-    @on(MeasurementRun.Failed)
-    def _roof_not_measured(self, message: MeasurementRun.Failed) -> None:
-        if message.kind == ROOFLINE:
-            self.roof_status(t("roof.remeasure_stopped", self.lang))
-            self.refresh_bindings()
+    def hear(self, message: RunNews) -> None:
+        """The run's ``message``: said, or the new roof drawn (nothing when it is about another kind of run)."""
+        if message.kind != ROOFLINE:
+            return
+        lang = self._lang()
+        if isinstance(message, MeasurementRun.Progress):
+            self._say(f"{t('roof.remeasuring', lang)}\n{progress_text(message.fraction, message.said, lang)}", True)
+        elif isinstance(message, MeasurementRun.Finished):
+            roof: RooflineReference = message.result
+            self._say(remeasured_text(self._measured(roof), roof, lang), False)
+        else:
+            self._say(t("roof.remeasure_stopped", lang), False)

@@ -1,46 +1,42 @@
-"""The exercise screen: predict, lock, measure, reveal.
-
-The prediction (a choice or a number with its unit, and a confidence) is locked — stored — before the Measure step
-is available. The measurement runs through the screen's :class:`MeasurementRun` (one thread worker, the session's
-warm measurement worker, Esc cancels within a second) while the telemetry panel stays live. The reveal shows the
-measured figures with their spread, the roofline chart with the workload's point and the learner's guess, the
-verdict, the score, where the truth came from and the explanation filled in with this run's numbers. The flow itself
-lives in :class:`tutor.practice.ExerciseRunner` (through the session), shared with ``tutor exercise run``.
+"""The exercise screen: the exercise (title, prompt, set-up, hints) beside the live telemetry, composed of
+:class:`ExerciseAttempt` (predict → lock → measure → grade, through the session's exercise runner; Esc cancels) and
+:class:`ExerciseReveal`, which the screen fills when the attempt posts ``Revealed``: the measured figures, the
+roofline chart with the workload's point and the learner's guess, the verdict, the score and the explanation. F5 on
+the reveal measures the roofline again (:class:`RoofRemeasure`, through the attempt's run).
 """
 
 from __future__ import annotations
 
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Input, Static
+from textual.widgets import Button, Footer, Header, Static
 
 from tutor.content import Exercise
-from tutor.grading import Prediction, PredictionError, parse_prediction
-from tutor.grading.predict import unit_read
 from tutor.i18n import Lang, t
 from tutor.practice import Outcome
 from tutor.practice.runner import MeasureFn
 from tutor.practice.session import Session
 from tutor.results import RooflineReference
-from tutor.ui.exercise_text import device_text, hints_text, next_pending_exercise, roofline_note, setup_text
+from tutor.ui.exercise_text import device_text, next_pending_exercise, roofline_note, setup_text
 from tutor.ui.keys import bindings
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.marks import CourseMarks
-from tutor.ui.messages import OpenExercise, ProgressChanged
+from tutor.ui.messages import OpenExercise
 from tutor.ui.plain import PackMarkdown, styled
+from tutor.ui.roof_remeasure import RoofRemeasure, RunNews
+from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.code import open_code
-from tutor.ui.screens.exercise_measuring import ExerciseMeasuring
+from tutor.ui.widgets.exercise_attempt import ExerciseAttempt
 from tutor.ui.widgets.exercise_reveal import ExerciseReveal
-from tutor.ui.widgets.exercise_run import ExerciseRunPanel
 from tutor.ui.widgets.measurement_run import MeasurementRun
-from tutor.ui.widgets.prediction_form import PredictionForm, UnfinishedNote
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
-from tutor.untrusted import clean_line, widget_id
+from tutor.untrusted import widget_id
 
 __all__ = ["ExerciseScreen", "next_pending_exercise", "roofline_note"]
 
 
-class ExerciseScreen(ExerciseMeasuring):
+class ExerciseScreen(TutorScreen[None]):
     """One predict-then-measure exercise."""
 
     CSS_PATH = "../styles/exercise.tcss"
@@ -51,18 +47,14 @@ class ExerciseScreen(ExerciseMeasuring):
                  device: str = "auto", budget_s: float | None = None) -> None:
         super().__init__(id=widget_id("exercise-", exercise.id))
         self.session = session
-        self.course = session.course
         self.exercise = exercise
         self.pass_number = pass_number
         self.device = device
         self.budget_s = budget_s
-        self._measure_fn = measure
-        """The engine a test injects (None: the session's warm measurement worker)."""
-        self.state = "predicting"  # predicting → locked → running → revealed
-        self.attempt_id: int | None = None
-        self.prediction: Prediction | None = None
-        self.hints_shown = 0
-        self.outcome: Outcome | None = None
+        self._measure_fn = measure  # a test's engine, handed to the attempt (None: the session's warm worker)
+        self.roof = RoofRemeasure(session, measure=lambda: self.attempt.measure_fn or session.measure_fn(),
+                                  device=lambda: device, lang=lambda: self.lang, say=self._roof_status,
+                                  measured=self._roof_measured)
         self._remeasured_roof: RooflineReference | None = None
         """The roof F5 measured after the reveal (the chart draws it from then on)."""
 
@@ -73,30 +65,54 @@ class ExerciseScreen(ExerciseMeasuring):
                 yield Static(id="ex-title")
                 yield PackMarkdown(id="ex-prompt")
                 yield Static(id="ex-setup")
-                yield Static(id="ex-hints")
-                yield UnfinishedNote(self.session, self.exercise.id, self.pass_number)
-                yield PredictionForm(self.exercise, self.lang)
-                yield ExerciseRunPanel(MeasurementRun(lang=lambda: self.lang, clock=self.session.clock,
-                                                      id="ex-progress"), self.lang)
+                yield ExerciseAttempt(self.session, self.exercise, lang=self.lang, pass_number=self.pass_number,
+                                      measure=self._measure_fn, device=self.device, budget_s=self.budget_s)
                 yield ExerciseReveal(id="ex-reveal")
             with Vertical(id="telemetry-column"):
                 yield TelemetryPanel(id="telemetry-panel")
         yield Footer()
 
+    # -- what the attempt knows, read by the keys (and the tests) ------------------------------------------------
+
     @property
-    def form(self) -> PredictionForm:
-        return self.query_one(PredictionForm)
+    def attempt(self) -> ExerciseAttempt:
+        return self.query_one(ExerciseAttempt)
+
+    @property
+    def state(self) -> str:
+        """``predicting`` → ``locked`` → ``running`` → ``revealed`` (the attempt's)."""
+        return self.attempt.state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.attempt.outcome
+
+    @property
+    def hints_shown(self) -> int:
+        return self.attempt.hints_used
+
+    @property
+    def stalled_for(self) -> float | None:
+        """Seconds without a sign of life from the running measurement when it was found stalled, else None."""
+        return self.attempt.panel.stalled_for
+
+    @property
+    def roof_remeasuring(self) -> bool:
+        """Whether the roofline is being measured again now."""
+        return self.roof.remeasuring(self.attempt.run)
+
+    def measurement_run(self) -> MeasurementRun:
+        return self.attempt.run
+
+    # -- the words ------------------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
         self.query_one("#ex-reveal").display = False
-        self.query_one("#ex-hints").display = False
-        self._show_unfinished()
         self._render_texts()
-        self.form.focus_first()
 
     def lang_changed(self, lang: Lang) -> None:
+        self.attempt.lang = lang
         self._render_texts()
-        self._show_unfinished()
         if self.outcome is not None:
             self._show_reveal(self.outcome)
 
@@ -106,99 +122,77 @@ class ExerciseScreen(ExerciseMeasuring):
         self.query_one("#ex-title", Static).update(styled("[b]$title[/b]$suffix", title=ex.title.get(lang),
                                                           suffix=pass_text))
         self.query_one("#ex-prompt", PackMarkdown).update(ex.prompt.get(lang))
-        self.panel.device = device = self._device_text()
+        self.attempt.device_label = device = self._device_text()
         self.query_one("#ex-setup", Static).update(setup_text(ex, self.pass_number, device, lang))
-        self.form.render_texts(lang, hints_offered=self.pass_number == 1 and bool(ex.hints))
-        self.panel.render_texts(lang)
         self.query_one(ExerciseReveal).render_texts(lang)
-        self._render_hints()
 
     def _device_text(self) -> str:
         panels = self.query(TelemetryPanel)
         return device_text(self.device, panels.first().snapshot if panels else None, self.lang)
 
-    def _render_hints(self) -> None:
-        box = self.query_one("#ex-hints", Static)
-        box.display = self.hints_shown > 0 and bool(self.exercise.hints)
-        if box.display:
-            box.update(hints_text(self.exercise, self.hints_shown, self.lang))
+    # -- what the attempt says ----------------------------------------------------------------------------------
 
-    # -- predict and lock -----------------------------------------------------------------------------------
+    @on(ExerciseAttempt.Changed)
+    def _attempt_changed(self) -> None:
+        self.refresh_bindings()
 
-    def action_hint(self) -> None:
-        if self.pass_number > 1:
-            self.notify(t("ex.no_hints_pass2", self.lang), markup=False)
-            return
-        if self.hints_shown >= len(self.exercise.hints):
-            self.notify(t("ex.no_more_hints", self.lang), markup=False)
-            return
-        self.hints_shown += 1
-        self._render_hints()
-        if self.attempt_id is not None:
-            self.session.record_hints(self.attempt_id, self.hints_shown)
+    @on(ExerciseAttempt.Revealed)
+    def _revealed(self, message: ExerciseAttempt.Revealed) -> None:
+        # The page takes the focus: the disabled Measure button passed it to a widget of the form above, whose
+        # pending scroll-to-focus would otherwise win; PageUp/PageDown then read the reveal.
+        page = self.query_one("#exercise-main", VerticalScroll)
+        self.set_focus(page, scroll_visible=False)
+        self._show_reveal(message.outcome)
+        reveal = self.query_one(ExerciseReveal)
+        self.call_after_refresh(reveal.bring_into_view, page, lambda: self.state == "revealed")
+
+    def _show_reveal(self, outcome: Outcome) -> None:
+        reveal = self.query_one(ExerciseReveal)
+        reveal.show(outcome, self.attempt.reveal_view(outcome), self.lang, self._remeasured_roof)
+        self.query_one("#exercise-main", VerticalScroll).scroll_to_widget(reveal, animate=False, top=True)
+        self.refresh_bindings()
+
+    # -- the roofline measured again on request (F5) ----------------------------------------------------------
+
+    def action_remeasure_roof(self) -> None:
+        self.roof.start(self.attempt.run)
+
+    @on(MeasurementRun.Progress)
+    @on(MeasurementRun.Finished)
+    @on(MeasurementRun.Failed)
+    def _roof_news(self, message: RunNews) -> None:
+        self.roof.hear(message)
+
+    def _roof_status(self, text: str, running: bool) -> None:
+        self.attempt.show_run(running, cancel=False)
+        self.attempt.say(text)
+        self.refresh_bindings()
+
+    def _roof_measured(self, roof: RooflineReference) -> RooflineReference | None:
+        self._remeasured_roof = roof
+        return self.query_one(ExerciseReveal).set_roof(roof)
+
+    # -- the keys ---------------------------------------------------------------------------------------------
 
     def action_lock(self) -> None:
-        if self.state != "predicting":
-            return
-        text, size, confidence = self.form.typed()
-        try:
-            prediction = parse_prediction(self.exercise, text, confidence, size)
-        except PredictionError as exc:
-            self._status(exc.describe(self.lang), error=True)
-            return
-        self.attempt_id = self.session.exercise_runner(self._measure_fn).lock(
-            self.exercise, prediction, pass_number=self.pass_number, hints_used=self.hints_shown)
-        read_as = unit_read(self.exercise, text)
-        if read_as is not None:  # "14000 MB" for a GB exercise: say that it is graded as 14 GB
-            self.notify(clean_line(read_as.render(self.lang)), timeout=8)
-        self.prediction = prediction
-        self._locked()
-        self._status(t("ex.locked", self.lang, id=self.attempt_id))
-        self.refresh_bindings()
-        self.post_message(ProgressChanged())
+        self.attempt.lock_prediction()
 
-    # -- Esc, an unfinished attempt, the keys -------------------------------------------------------------------
+    def action_measure(self) -> None:
+        self.attempt.device_label = self._device_text()
+        self.attempt.measure()
+
+    def action_hint(self) -> None:
+        self.attempt.take_hint()
 
     def action_back_or_cancel(self) -> None:
-        if self.cancel_roof_remeasure() or (self.state == "running" and self.measurement_run().cancel()):
-            self._status(t("ex.cancelling", self.lang))
-            return
-        if self.state == "revealed":  # the attempt just made stays in sight: its exercise's attempts
+        if self.roof.cancel(self.attempt.run) or self.attempt.cancel():
+            self.attempt.say(t("ex.cancelling", self.lang))
+        elif self.state == "revealed":  # the attempt just made stays in sight: its exercise's attempts
             from tutor.ui.screens.attempts import attempts_screen
 
             self.app.switch_screen(attempts_screen(self.session, self.exercise))
         elif self.state != "running":
             self.app.pop_screen()
-
-    def _show_unfinished(self) -> None:
-        self.query_one(UnfinishedNote).offer(self.lang, besides=self.attempt_id, offered=self.state == "predicting")
-
-    def on_unfinished_note_resume(self, message: UnfinishedNote.Resume) -> None:
-        """Measure the unfinished attempt now, graded against the prediction it stored."""
-        from tutor.practice.unfinished import UnfinishedError
-
-        attempt = message.attempt
-        if self.state != "predicting":
-            return
-        try:
-            self.session.take_unfinished(attempt.id, self.exercise.id)
-        except UnfinishedError as exc:
-            self._status(str(exc), error=True)
-            self._show_unfinished()
-            return
-        self.attempt_id, self.prediction = attempt.id, attempt.prediction
-        self.hints_shown = max(self.hints_shown, attempt.hints_used)
-        self._locked()
-        self.query_one(UnfinishedNote).display = False
-        self.action_measure()
-
-    def on_unfinished_note_refused(self, message: UnfinishedNote.Refused) -> None:
-        self._status(message.text, error=True)
-
-    def on_unmount(self) -> None:
-        # Textual cancels this screen's workers as it goes: a running measurement stops within a second.
-        if self.state == "locked" and self.attempt_id is not None:
-            self.session.release_unfinished(self.attempt_id)  # locked, never measured: shown as unfinished
 
     def binding_label(self, key_id: str, lang: Lang) -> str | None:
         """The footer's words for this exercise: a diagnose exercise (nothing measured) says Reveal."""
@@ -222,15 +216,14 @@ class ExerciseScreen(ExerciseMeasuring):
         if action == "lock":
             return True if self.state == "predicting" else None
         if action == "measure":
-            return True if self.state in ("predicting", "locked") or self._inconclusive() else None
+            return True if self.state in ("predicting", "locked") or self.attempt.inconclusive else None
         return True
 
     def action_next_pending(self) -> None:
         """From the reveal: open the next exercise in course order not passed yet (wrapping around)."""
         if self.state != "revealed":
             return
-        marks = CourseMarks.load(self.session.store)
-        following = next_pending_exercise(self.course, marks, self.exercise.id)
+        following = next_pending_exercise(self.session.course, CourseMarks.load(self.session.store), self.exercise.id)
         if following is None:
             self.notify(t("ex.all_done", self.lang))
             return
@@ -245,14 +238,6 @@ class ExerciseScreen(ExerciseMeasuring):
     def action_toggle_telemetry(self) -> None:
         toggle_telemetry(self)
 
-    _BUTTONS = {"ex-lock": "lock", "ex-measure": "measure", "ex-hint-button": "hint", "ex-cancel": "back_or_cancel",
-                "ex-next": "next_pending"}
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        action = self._BUTTONS.get(event.button.id or "")
-        if action is not None:
-            getattr(self, f"action_{action}")()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if self.state == "predicting":
-            self.action_lock()
+    @on(Button.Pressed, "#ex-next")
+    def _next_pressed(self) -> None:
+        self.action_next_pending()

@@ -1,46 +1,34 @@
-"""The lab screen: the goal, the learner's prediction (asked before anything runs), the sweep measured live in the
-measurement worker with its plot growing point by point, the telemetry panel beside it, and at the end a Lab
-Notebook entry filed for the run.
-
-The measurement runs through the screen's :class:`MeasurementRun` (one thread worker driving the session's
-measurement worker process); this screen never imports torch.
+"""The lab screen: the goal, the prediction (asked before anything runs: :class:`LabPredictionForm`), the run
+(:class:`LabRun`, in the session's measurement worker: each point, then ``Filed``, ``Failed`` or ``Cancelled``), the
+plot and the result they feed, the telemetry beside them; F5 measures the roofline again (:class:`RoofRemeasure`).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Static
 
 from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, t
-from tutor.measure.registry import SWEEPS
 from tutor.practice.labs import LabPrediction
-from tutor.practice.roof_stamp import remeasured_text
-from tutor.practice.runner import MeasureFn
-from tutor.practice.session import CANCELLED, Session
+from tutor.practice.session import Session
 from tutor.progress.notebook import load_entries
 from tutor.progress.rows import LabResult
-from tutor.results import RooflineReference
 from tutor.ui.keys import bindings, translate_bindings
-from tutor.ui.lab_text import (
-    axis_label,
-    bench_markdown,
-    goal_markdown,
-    plot_series_of,
-    series_label,
-)
+from tutor.ui.lab_text import bench_markdown, goal_markdown, history_line, plot_series_of, series_label
 from tutor.ui.layout import toggle_telemetry
 from tutor.ui.plain import PackMarkdown, plain
+from tutor.ui.roof_remeasure import RoofRemeasure, RunNews
 from tutor.ui.screens.base import TutorScreen
 from tutor.ui.screens.code import open_code
-from tutor.ui.screens.lab_measuring import LAB, LabMeasuring
-from tutor.ui.widgets.lab_plot import LabPlot
 from tutor.ui.widgets.lab_prediction import LabPredictionForm
+from tutor.ui.widgets.lab_result import LabResultBox, LabResultPlot, has_plot
+from tutor.ui.widgets.lab_run import LabRun
 from tutor.ui.widgets.measurement_run import MeasurementRun
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean_line, widget_id
@@ -48,7 +36,7 @@ from tutor.untrusted import clean_line, widget_id
 __all__ = ["LabScreen", "bench_markdown", "plot_series_of", "series_label"]
 
 
-class LabScreen(LabMeasuring):
+class LabScreen(TutorScreen[None]):
     """One lab: predict, measure live, read the plot, file the notebook entry."""
 
     CSS_PATH = "../styles/lab.tcss"
@@ -61,122 +49,154 @@ class LabScreen(LabMeasuring):
         self.lesson = lesson
         self.lab = lab
         self.prediction: LabPrediction | None = None
-        self.state = "predict"  # predict → running → done | failed | cancelled
         self.result: LabResult | None = None
-        self.lab_run_id: int | None = None
         self.entry_id: int | None = None
-        self._started_at = 0.0
-        self._doctor_runs_before: int | None = None
-        self._roof: RooflineReference | None = None
-        """The roof the plot draws (the lab's result's, or the one F5 measured since)."""
+        self.roof = RoofRemeasure(session, measure=session.measure_fn, device=lambda: "auto", lang=lambda: self.lang,
+                                  say=lambda text, running: self.lab_run.say(text),
+                                  measured=lambda roof: self.plot.remeasured(roof))
 
     def compose(self) -> ComposeResult:
         lab, lang = self.lab, self.lang
-        sweep = SWEEPS.get(lab.run.name or "") if lab.run.op == "sweep" else None
-        plot_kind = lab.run.name if sweep else ("roofline_points" if lab.run.op == "roofline" else lab.run.op)
         yield Header(show_clock=False)
         with Horizontal(id="lab-body"):
             with VerticalScroll(id="lab-main"):
                 yield PackMarkdown(goal_markdown(self.lab, self.lang), id="lab-goal")
                 yield LabPredictionForm(lab, lang)
                 yield Static("", id="lab-locked", classes="muted")
-                with Horizontal(id="lab-progress-row"):
-                    yield MeasurementRun(lang=lambda: self.lang, clock=self.session.clock, id="lab-progress")
-                    yield Static(t("lab.status.waiting", lang), id="lab-status")
-                yield LabPlot(plot_kind or "lines", title=lab.title.get(lang), x_label=axis_label(lab, "x", lang),
-                              y_label=axis_label(lab, "y", lang), lang=lang, id="lab-plot")
-                with VerticalScroll(id="lab-result-box"):
-                    yield PackMarkdown("", id="lab-result")
+                yield LabRun(self.session, self.lesson, lab, lang=lang)
+                yield LabResultPlot(lab, lang=lang)
+                yield LabResultBox(lab)
             with Vertical(id="telemetry-column"):
                 yield TelemetryPanel(id="telemetry-panel")
         yield Footer()
 
+    @property
+    def plot(self) -> LabResultPlot:
+        return self.query_one(LabResultPlot)
+
+    @property
+    def lab_run(self) -> LabRun:
+        return self.query_one(LabRun)
+
+    @property
+    def state(self) -> str:
+        return self.lab_run.state
+
+    @property
+    def roof_remeasuring(self) -> bool:
+        return self.roof.remeasuring(self.lab_run.run)
+
+    def measurement_run(self) -> MeasurementRun:
+        return self.lab_run.run
+
     def on_mount(self) -> None:
         self.sub_title = clean_line(self.lab.title.get(self.lang))
-        # Only sweeps and the roofline have something to plot; the others show their figures.
-        plotted = self.lab.run.op in ("sweep", "roofline")
-        self.plot.display = plotted
-        self.query_one("#lab-main").set_class(not plotted, "no-plot")
-        self.query_one("#lab-progress-row").display = False
-        self.query_one("#lab-result-box").display = False
+        self.query_one("#lab-main").set_class(not has_plot(self.lab), "no-plot")  # the figures take its room
         self.query_one("#lab-prediction").focus()
         self._show_history()
 
     def _show_history(self) -> None:
         """Reopened: the last run of this lab (its points re-plotted from the stored result, its prediction, its
         notebook entry on N) until the learner predicts and measures again."""
-        store = self.session.store
-        runs = store.lab_runs(self.lab.id)
+        runs = self.session.store.lab_runs(self.lab.id)
         last = runs[-1] if runs else None
         if last is None or last.result is None:
             return
-        self.result = result = last.result
-        prediction = last.prediction
-        if prediction is not None and prediction.value is not None:
-            self.plot.set_prediction(prediction.value, prediction.unit, t("lab.plot.prediction", self.lang))
-        self._show_result(result)
-        entry = next((e for e in load_entries(store) if e.entry.lab_run_id == last.id), None)
-        self.entry_id = entry.id if entry is not None else None
-        self.lab_run_id = last.id
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last.created_at))
-        shown = prediction.text if prediction is not None else None
-        self.query_one("#lab-locked", Static).update(
-            Text(t("lab.history", self.lang, when=when, n=len(runs), prediction=str(shown or "—"))))
+        self.result = last.result
+        if last.prediction is not None:
+            self.plot.predicted(last.prediction.value, last.prediction.unit)
+        self._show_result(last.result)
+        entries = load_entries(self.session.store)
+        self.entry_id = next((e.id for e in entries if e.entry.lab_run_id == last.id), None)
+        self.query_one("#lab-locked", Static).update(Text(history_line(last, len(runs), self.lang)))
         self.refresh_bindings()
 
     def lang_changed(self, lang: Lang) -> None:
-        plot = self.plot
-        plot.title = self.lab.title.get(lang)
-        plot.x_label, plot.y_label = axis_label(self.lab, "x", self.lang), axis_label(self.lab, "y", self.lang)
-        if plot.prediction is not None:
-            value, unit, _label = plot.prediction
-            plot.prediction = (value, unit, t("lab.plot.prediction", lang))
-        if self._roof is not None and plot.roofs:
-            self._set_roofs(self._roof)
-        plot.lang = lang
+        self.plot.reword(lang)
+        self.lab_run.lang = lang
         self.sub_title = clean_line(self.lab.title.get(lang))
         self.query_one("#lab-goal", PackMarkdown).update(goal_markdown(self.lab, self.lang))
         self.query_one(LabPredictionForm).render_texts(lang)
-        if self.prediction is not None:
-            self.query_one("#lab-locked", Static).update(
-                plain(t("lab.predict.locked", lang, prediction=self.prediction.describe(lang))))
+        self._show_locked()
         if self.result is not None:
             self._show_result(self.result)
 
-    # -- predict first, then measure -----------------------------------------------------------------------------
+    # -- predict first, then measure; what the run says ---------------------------------------------------------
 
-    def on_lab_prediction_form_locked(self, message: LabPredictionForm.Locked) -> None:
+    @on(LabPredictionForm.Locked)
+    def _locked(self, message: LabPredictionForm.Locked) -> None:
         self._lock_and_start(message.prediction)
 
-    def _lock_and_start(self, prediction: LabPrediction) -> None:
-        if self.state == "running":
+    def _lock_and_start(self, prediction: LabPrediction | None) -> None:
+        if prediction is None or self.state == "running":
             return
         self.prediction = prediction
         self.query_one(LabPredictionForm).display = False
-        self.plot.set_prediction(self.prediction.value, self.prediction.unit, t("lab.plot.prediction", self.lang))
-        self.query_one("#lab-locked", Static).update(
-            plain(t("lab.predict.locked", self.lang, prediction=self.prediction.describe(self.lang))))
+        self.plot.predicted(prediction.value, prediction.unit)
+        self._show_locked()
         translate_bindings(self, self.lang)
         self.start_run()
 
-    # -- the roofline measured again on request (F5) ----------------------------------------------------------
+    def _show_locked(self) -> None:
+        if self.prediction is not None:
+            self.query_one("#lab-locked", Static).update(
+                plain(t("lab.predict.locked", self.lang, prediction=self.prediction.describe(self.lang))))
 
-    def roof_measure_call(self) -> MeasureFn:
-        return self.session.measure_fn()
+    def start_run(self) -> None:
+        """Run the lab's measurement (the prediction is locked by now); the doctor lab opens the doctor's screen."""
+        self.result = None
+        self.query_one(LabResultBox).display = False
+        self.plot.start()
+        self.lab_run.start(self.prediction)
 
-    def roof_status(self, text: str, fraction: float | None = None) -> None:
-        self.query_one("#lab-progress-row").display = True
-        self._set_status(text)
+    @on(LabRun.DoctorWanted)
+    def _open_doctor(self) -> None:
+        self.app.push_screen(_doctor_screen_class()(self.session))
+
+    def on_screen_resume(self) -> None:
+        self.lab_run.doctor_closed()  # back from the doctor (the L2 lab), or from anywhere else
+
+    @on(LabRun.Changed)
+    def _run_changed(self) -> None:
         self.refresh_bindings()
 
-    def roof_remeasured(self, roof: RooflineReference) -> None:
-        before = self._roof
-        if self.plot.roofs:
-            self._set_roofs(roof)
-        self._roof = roof
-        self._set_status(remeasured_text(before, roof, self.lang))
+    @on(LabRun.PointMeasured)
+    def _point(self, message: LabRun.PointMeasured) -> None:
+        self.plot.add_sweep_point(message.point)
 
-    # -- actions ----------------------------------------------------------------------------------------------
+    @on(LabRun.Filed)
+    def _filed(self, message: LabRun.Filed) -> None:
+        self.entry_id, self.result = message.filed.entry_id, message.filed.result
+        self.refresh_bindings()
+        self._show_result(message.filed.result)
+        self.action_open_entry()
+
+    @on(LabRun.Failed)
+    @on(LabRun.Cancelled)
+    def _run_ended(self) -> None:
+        if self.prediction is None:
+            self.query_one(LabPredictionForm).offer()
+        else:
+            # the prediction stays locked: the box is not offered for editing again; ctrl+r measures again
+            self.query_one("#lab-main").focus()
+        translate_bindings(self, self.lang)
+
+    def _show_result(self, result: LabResult) -> None:
+        self.query_one(LabResultBox).show(self.prediction, result, self.lang)
+        if not self.plot.show_result(result):
+            self.plot.display = False
+
+    # -- the roofline measured again on request (F5) ----------------------------------------------------------
+
+    def action_remeasure_roof(self) -> None:
+        self.roof.start(self.lab_run.run)
+
+    @on(MeasurementRun.Progress)
+    @on(MeasurementRun.Finished)
+    @on(MeasurementRun.Failed)
+    def _roof_news(self, message: RunNews) -> None:
+        self.roof.hear(message)
+        self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "open_entry":
@@ -199,17 +219,14 @@ class LabScreen(LabMeasuring):
         open_code(self, self.lab.run.op, self.lab.run.name, self.lang)
 
     def action_cancel_or_back(self) -> None:
-        if self.cancel_roof_remeasure() or self.state == "running":
-            self.measurement_run().cancel()
-            self._set_status(t("lab.notice.cancelled", self.lang))
-            return
-        self.app.pop_screen()
+        if self.roof.cancel(self.lab_run.run):
+            self.lab_run.say(t("lab.notice.cancelled", self.lang))
+        elif not self.lab_run.cancel():
+            self.app.pop_screen()
 
     def action_run_again(self) -> None:
         if self.state == "predict":
-            prediction = self.query_one(LabPredictionForm).read()
-            if prediction is not None:
-                self._lock_and_start(prediction)
+            self._lock_and_start(self.query_one(LabPredictionForm).read())
         elif self.state in ("done", "failed", "cancelled") and self.prediction is not None:
             self.start_run()
 
@@ -222,25 +239,6 @@ class LabScreen(LabMeasuring):
 
     def action_toggle_telemetry(self) -> None:
         toggle_telemetry(self)
-
-    # -- doctor (the L2 lab): the doctor's own screen runs and records the diagnosis ---------------------------
-
-    def _open_doctor_screen(self) -> None:
-        self._doctor_runs_before = len(self.session.store.doctor_runs())
-        self.app.push_screen(_doctor_screen_class()(self.session))
-
-    def on_screen_resume(self) -> None:
-        """Back from the doctor: its newest run is the lab's result (none: the lab was cancelled)."""
-        before = self._doctor_runs_before
-        if before is None or self.state != "running":
-            return
-        self._doctor_runs_before = None
-        runs = self.session.store.doctor_runs()
-        if len(runs) > before:
-            self._finished(LabResult.of_doctor(runs[-1].report), self.session.clock() - self._started_at)
-        else:
-            self._run_ended(CANCELLED)
-            self.report_failure(LAB, CANCELLED)
 
 
 def _doctor_screen_class() -> Callable[[Session], TutorScreen[None]]:

@@ -1,8 +1,9 @@
 """The exercise's status line, its measurement's progress bar and its Cancel button, as one panel.
 
 :class:`ExerciseRunPanel` says what the screen tells it (:meth:`ExerciseRunPanel.say`) and, while the exercise's
-measurement runs, words its progress, a class's queue and a stall itself (``device`` is set by the screen). The
-run's end (:class:`MeasurementRun.Finished` / ``Failed``) and the Cancel button's press go on to the screen.
+measurement runs, words its progress, a class's queue and a stall itself (``device`` is set by its attempt). The
+run's end (:class:`MeasurementRun.Finished` / ``Failed``) and the Cancel button's press go on to the
+:class:`~tutor.ui.widgets.exercise_attempt.ExerciseAttempt` that holds it.
 """
 
 from __future__ import annotations

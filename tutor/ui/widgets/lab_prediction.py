@@ -60,6 +60,11 @@ class LabPredictionForm(Vertical):
         if prediction is not None:
             self.post_message(self.Locked(prediction))
 
+    def offer(self) -> None:
+        """Show the form again (nothing was locked), the answer box focused."""
+        self.display = True
+        self.query_one("#lab-prediction", Input).focus()
+
     def read(self) -> LabPrediction | None:
         """The answer box read as a prediction; None (and a notice saying why) when it does not read."""
         raw = self.query_one("#lab-prediction", Input).value
