@@ -512,3 +512,15 @@ def test_a_metric_named_by_its_quantity_alone_has_that_unit() -> None:
 
     assert [unit_of_metric(p) for p in ("bytes", "flops", "bytes_moved", "tokens", "time_s.cv", "batches.1.bytes")] \
         == ["bytes", "FLOP", "bytes", None, "fraction", "bytes"]
+
+
+def test_a_measured_number_knows_whether_other_programs_disturbed_its_run() -> None:
+    def truth(other_cores: float | None) -> ResolvedTruth:
+        row: dict[str, object] = {"achieved_gbs": 5.55}
+        if other_cores is not None:
+            row["interference"] = {"seconds": 5.0, "cpus": 2, "other_cores": other_cores}
+        return resolve_truth(NUMBER, measured(row))
+
+    assert truth(1.8).disturbed is True and truth(0.05).disturbed is False and truth(None).disturbed is False
+    assert truth(None).source_in("en") == "measured on this machine"  # no device named
+    assert truth(None).source_in("es") == "medido en esta máquina"
