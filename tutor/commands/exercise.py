@@ -20,6 +20,7 @@ from tutor.commands.output import ProgressPrinter, raw_stderr
 from tutor.commands.parsing import check_row_id
 from tutor.i18n import Lang, as_lang, t
 from tutor.i18n.numbers import decimal
+from tutor.results.wire import JsonObject
 from tutor.untrusted import clean_line, json_for_terminal
 
 if TYPE_CHECKING:
@@ -353,7 +354,7 @@ def make_measure(lang: str, *, quiet: bool = False) -> tuple[Any, Any]:
         if seconds is not None and not quiet:
             print(f"\n{stalled_text(seconds, as_lang(lang))} (Ctrl-C)", file=sys.stderr, flush=True)
 
-    def measure(request: dict[str, Any], on_progress: Any, cancel_event: Any) -> dict[str, Any]:
+    def measure(request: JsonObject, on_progress: Any, cancel_event: Any) -> JsonObject:
         return worker.run(request, on_progress=on_progress, cancel_event=cancel_event, on_stall=on_stall)
 
     return measure, worker.close

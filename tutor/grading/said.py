@@ -20,6 +20,7 @@ from typing import Any
 from tutor.grading.units import format_value
 from tutor.i18n.message import Message, Param
 from tutor.i18n.numbers import decimal, percent
+from tutor.results.wire import JsonObject
 
 FIGURE = "grade.said.figure"
 RATIO = "grade.said.ratio"
@@ -130,5 +131,5 @@ def feedback_from_json(data: Any) -> tuple[Message, ...]:
     return ()
 
 
-def feedback_to_json(feedback: Sequence[Message]) -> list[dict[str, Any]]:
+def feedback_to_json(feedback: Sequence[Message]) -> list[JsonObject]:
     return [m.as_dict() for m in feedback]

@@ -7,6 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from tutor.i18n.message import Message
+from tutor.results.wire import JsonObject
 
 VerdictWord = Literal["correct", "partly", "wrong", "inconclusive"]
 VERDICTS: tuple[VerdictWord, ...] = ("correct", "partly", "wrong", "inconclusive")
@@ -39,7 +40,7 @@ class Prediction:
     value: float | None = None
     confidence: float = 0.8
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"choice": self.choice, "value": self.value, "confidence": self.confidence}
 
     @classmethod
@@ -95,15 +96,15 @@ class ResolvedTruth:
         """Where the truth came from, in ``lang``."""
         return self.said.render(lang) if self.said is not None else self.source
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         out = asdict(self)
         out["said"] = self.said.as_dict() if self.said is not None else None
         return out
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ResolvedTruth:
-        kept: dict[str, Any] = {k: data[k] for k in ("source", "value", "unit", "choice", "too_close", "details")
-                                if k in data}
+    def from_json(cls, data: JsonObject) -> ResolvedTruth:
+        kept: JsonObject = {k: data[k] for k in ("source", "value", "unit", "choice", "too_close", "details")
+                            if k in data}
         reasons = data.get("inconclusive")
         if isinstance(reasons, list | tuple):
             kept["inconclusive"] = tuple(str(r) for r in reasons)
@@ -131,7 +132,7 @@ class Verdict:
         """The feedback's sentences rendered in ``lang``."""
         return " ".join(m.render(lang) for m in self.feedback)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "verdict": self.verdict,
             "score": self.score,

@@ -22,9 +22,10 @@ from tutor.progress.notebook import draft_entry, save_entry
 from tutor.progress.rows import LabPrediction as LabPrediction  # re-exported: stored with the run
 from tutor.progress.rows import LabResult
 from tutor.results import BenchComparison, ResultError
+from tutor.results.wire import JsonObject
 
 OnProgress = Callable[[float, Message], None]
-OnPoint = Callable[[dict[str, Any]], None]
+OnPoint = Callable[[JsonObject], None]
 
 
 class LabMeasure(Protocol):
@@ -33,12 +34,12 @@ class LabMeasure(Protocol):
 
     def __call__(
         self,
-        request: dict[str, Any],
+        request: JsonObject,
         *,
         on_progress: OnProgress | None = None,
         cancel_event: threading.Event | None = None,
         on_point: OnPoint | None = None,
-    ) -> dict[str, Any]: ...
+    ) -> JsonObject: ...
 
 
 class LabInputError(ValueError):
@@ -66,7 +67,7 @@ def parse_lab_prediction(raw: str, unit: str | None, lang: Lang) -> LabPredictio
     return LabPrediction(text=text)
 
 
-def lab_request(lab: Lab) -> dict[str, Any]:
+def lab_request(lab: Lab) -> JsonObject:
     """The request the measurement worker runs for ``lab`` (plain JSON data), built, validated and bounded by
     :func:`tutor.measure.plan.build_request`: the pack's parameters checked against the registry, the options of
     an op without parameters (bench, roofline, decode, …) kept apart from ``op``/``name``, peak memory and

@@ -14,6 +14,7 @@ from typing import Any
 
 from tutor.i18n import Lang, format_number, t
 from tutor.results import Interference, RooflineReference
+from tutor.results.wire import JsonObject
 
 
 def _number(value: Any) -> float | None:
@@ -107,7 +108,7 @@ def interference_text(interference: Interference | None, lang: Lang) -> str | No
     return f"{text} {t('busy.simulated', lang)}" if interference.simulated else text
 
 
-def remeasure_request(device: str = "auto", mode: str = "quick") -> dict[str, Any]:
+def remeasure_request(device: str = "auto", mode: str = "quick") -> JsonObject:
     """The request that measures this device's roofline again and caches it (what F5 runs)."""
     from tutor.measure.plan import build_request
 

@@ -30,12 +30,13 @@ from tutor.measure.decode_sizing import cache_source_text, decode_roof_text
 from tutor.progress.passes import require_pass2_open
 from tutor.progress.store import StoreBase
 from tutor.results import Measurement, ResultError
+from tutor.results.wire import JsonObject
 from tutor.telemetry.sampler import WindowSummary, windows_to_json
 
 OnProgress = Callable[[float, Message], None]
 OnQueue = Callable[[int], None]
 """``on_queue(n)``: ``n`` learners are ahead of this measurement for the device (0: it has the device)."""
-MeasureFn = Callable[[dict[str, Any], OnProgress | None, threading.Event | None], dict[str, Any]]
+MeasureFn = Callable[[JsonObject, OnProgress | None, threading.Event | None], JsonObject]
 """``measure(request, on_progress, cancel_event) -> result``; raises MeasureCancelled / MeasureFailed / …
 
 The process boundary: request and result are the JSON the worker's pipe carries; the runner reads the result into
@@ -64,7 +65,7 @@ class AttemptFailed(Exception):
 
 def measure_request(
     exercise: Exercise, device: str = "auto", *, roofline_mode: str | None = None, budget_s: float | None = None
-) -> dict[str, Any] | None:
+) -> JsonObject | None:
     """The request ``tutor.measure.api.run_request`` takes for this exercise (None when nothing is measured),
     built, validated and bounded by :func:`tutor.measure.plan.build_request`; raises its ``PlanError``."""
     call = exercise.measure
@@ -94,7 +95,7 @@ class Outcome:
     def truth(self) -> ResolvedTruth:
         return self.verdict.truth
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         v = self.verdict
         return {
             "attempt_id": self.attempt_id,

@@ -29,6 +29,7 @@ from tutor.progress.passes import ExerciseStatus, exercise_status
 from tutor.progress.place import Place
 from tutor.progress.rows import Attempt
 from tutor.results import ResultError, RooflineReference
+from tutor.results.wire import JsonObject
 
 if TYPE_CHECKING:
     from tutor.doctor.report import DoctorReport, LockMode
@@ -163,8 +164,8 @@ class Session:
     def measure_fn(self, on_stall: OnStall | None = None) -> MeasureFn:
         """The worker's ``run`` as a runner calls it, with ``on_stall`` told when the measurement goes silent."""
 
-        def run(request: dict[str, Any], on_progress: OnProgress | None,
-                cancel: threading.Event | None) -> dict[str, Any]:
+        def run(request: JsonObject, on_progress: OnProgress | None,
+                cancel: threading.Event | None) -> JsonObject:
             return self.measure_worker.run(request, on_progress=on_progress, cancel_event=cancel, on_stall=on_stall)
 
         return run
@@ -243,8 +244,8 @@ class Session:
     def lab_runner(self, on_stall: OnStall | None = None) -> LabRunner:
         """A lab runner on this store, measuring in the warm worker (``on_stall`` told when it goes silent)."""
 
-        def run(request: dict[str, Any], **kw: Any) -> dict[str, Any]:
-            result: dict[str, Any] = self.measure_worker.run(request, on_stall=on_stall, **kw)
+        def run(request: JsonObject, **kw: Any) -> JsonObject:
+            result: JsonObject = self.measure_worker.run(request, on_stall=on_stall, **kw)
             return result
 
         return LabRunner(self.store, run)

@@ -23,6 +23,7 @@ from tutor.measure.bench_report import compare as compare_bench
 from tutor.progress.passes import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.passes import ExerciseStatus, exercise_status
 from tutor.progress.rows import Attempt, BenchRun, DoctorRun, StackLock, StoredEntry
+from tutor.results.wire import JsonObject
 
 C0_LEVEL = "n0"
 L4_GAP_EXERCISES = ("n0-l4-gap-fixed", "n0-l4-gap-bandwidth", "n0-l4-gap-extra")
@@ -46,7 +47,7 @@ class Condition:
     at: float | None = None
     refs: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """JSON (``tutor progress --json``, the progress screen, the class report): the title and the evidence
         rendered in both languages, their codes beside them."""
         return {"key": self.key, "title": _rendered(self.title), "passed": self.passed,
@@ -63,7 +64,7 @@ class Checkpoint:
     cpu_only: bool
     conditions: tuple[Condition, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"name": self.name, "passed": self.passed, "cpu_only": self.cpu_only,
                 "conditions": [c.to_json() for c in self.conditions]}
 

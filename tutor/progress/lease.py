@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tutor.i18n import Lang, t
+from tutor.results.wire import JsonObject
 
 __all__ = [
     "LEASE_NAMESPACE",
@@ -84,7 +85,7 @@ class MeasurementLease:
     waited_s: float = 0.0
     ahead_at_start: int = 0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {
             "device": self.device,
             "held": self.held,

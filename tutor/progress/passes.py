@@ -15,6 +15,7 @@ from typing import Any
 
 from tutor.progress.rows import PASS_SCORE as PASS_SCORE  # re-exported: the one pass mark
 from tutor.progress.rows import Attempt
+from tutor.results.wire import JsonObject
 
 
 class PassClosed(ValueError):
@@ -75,7 +76,7 @@ class ExerciseStatus:
         scored nothing, ○ not tried (e.g. ✓✓, ✓○, ~○, ✗○)."""
         return _mark(self.pass1_score) + _mark(self.pass2_score)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"exercise": self.exercise_id, "attempts": self.attempts, "best_score": self.best_score,
                 "passed": self.passed, "marks": self.marks,
                 "pass1": {"score": self.pass1_score, "attempt": self.pass1_attempt, "passed": self.pass1_passed,
@@ -159,7 +160,7 @@ class LessonStatus:
     def reproduced_count(self) -> int:
         return sum(1 for e in self.exercises if e.reproduced)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         return {"lesson": self.lesson_id, "passed": self.passed, "second_pass": self.second_pass_counts,
                 "pass1_passed": self.pass1_count, "pass2_passed": self.pass2_count,
                 "reproduced": self.reproduced_count,

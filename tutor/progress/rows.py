@@ -25,6 +25,7 @@ from tutor.i18n.message import Message
 from tutor.results import BenchReport, Device, Measurement, ResultError, RooflineReference
 from tutor.results.lock import LockRebuild
 from tutor.results.reading import Reader, expected
+from tutor.results.wire import JsonObject
 from tutor.telemetry.sampler import WindowSummary, windows_from_json
 
 __all__ = [
@@ -196,18 +197,18 @@ class Attempt:
             learner=r.opt_text("learner"), extra=extra,
         )
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The row with its JSON columns decoded (what :meth:`from_json` reads back)."""
-        truth: dict[str, Any] | None = None
+        truth: JsonObject | None = None
         if self.truth is not None or self.ratio is not None or self.extra:
             truth = {**self.extra, "verdict": self.verdict, "score": self.score, "ratio": self.ratio,
                      "truth": self.truth.to_json() if self.truth is not None else None}
-        measurement: dict[str, Any] | None = None
+        measurement: JsonObject | None = None
         if self.measurement is not None:
             measurement = self.measurement.to_json()
         elif self.error is not None:
             measurement = {"error": self.error}
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "id": self.id, "exercise_id": self.exercise_id, "lesson_id": self.lesson_id, "pass": self.pass_number,
             "prediction": self.prediction.to_json(), "confidence": self.confidence, "hints_used": self.hints_used,
             "state": self.state, "measurement": measurement, "truth": truth, "verdict": self.verdict,
@@ -303,8 +304,8 @@ class LabPrediction:
     unit: str | None = None
     locked_at: float = field(default_factory=time.time)
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"text": self.text, "locked_at": self.locked_at}
+    def to_json(self) -> JsonObject:
+        out: JsonObject = {"text": self.text, "locked_at": self.locked_at}
         if self.value is not None:
             out["value"] = self.value
             out["unit"] = self.unit
@@ -398,7 +399,7 @@ class LabResult:
             return replace(self, roofline=replace(self.roofline, tables={**self.roofline.tables, **figures}))
         return replace(self, doctor={**(self.doctor or {}), **figures})
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         if self.measurement is not None:
             return self.measurement.to_json()
         if self.bench is not None:
@@ -559,7 +560,7 @@ class NotebookEntry:
     fingerprint: str | None = None
     notes: tuple[NotebookNote, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         data = asdict(self)
         data["notes"] = [asdict(n) for n in self.notes]
         return {"schema": ENTRY_SCHEMA, **data}

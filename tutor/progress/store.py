@@ -57,6 +57,7 @@ from tutor.progress.store_errors import (
     is_corruption,
 )
 from tutor.results import BenchReport
+from tutor.results.wire import JsonObject
 
 __all__ = [
     "COLUMNS", "MAX_TIMESTAMP", "MIGRATIONS", "ROW_RULES", "SCHEMA_VERSION", "TABLES", "ProgressStore",
@@ -353,7 +354,7 @@ class StoreBase:
             sql, params = sql + " WHERE fingerprint = ?", (fingerprint,)
         return [BenchRun.from_row(r) for r in self._query(sql + " ORDER BY id", params)]
 
-    def record_doctor_run(self, *, passed: bool, report: dict[str, Any], lock_matches: bool | None = None) -> int:
+    def record_doctor_run(self, *, passed: bool, report: JsonObject, lock_matches: bool | None = None) -> int:
         with self.transaction() as conn:
             cur_id = self._insert_id(
                 conn,
@@ -403,7 +404,7 @@ class StoreBase:
             return [(t, " WHERE lesson_id = ?", (lesson_id,)) for t in ("attempts", "sections_read", "lab_runs")]
         return [(t, "", ()) for t in TABLES]
 
-    def rows(self, table: str) -> list[dict[str, Any]]:
+    def rows(self, table: str) -> list[JsonObject]:
         """Every row of ``table`` as stored (JSON columns still as text), in id order, for export."""
         if table not in TABLES:
             raise StoreError(f"unknown table {table!r}")

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
 
 from tutor.i18n.message import Message
+from tutor.results.wire import JsonObject
 
 #: A metric's value: a number, a tuple of words (throttle reasons), a tuple of process records, or ``None``
 #: when the device does not report it (or the read failed this time).
@@ -129,7 +130,7 @@ class BackendStatus:
     def note_texts(self, lang: str) -> tuple[str, ...]:
         return tuple(n.render(lang) for n in self.noted)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         return {"backend": self.backend, "code": self.code, "message": self.message, "notes": list(self.notes),
                 "said": self.said.as_dict(), "noted": [n.as_dict() for n in self.noted]}
 
@@ -184,7 +185,7 @@ class DeviceInfo:
     def note_texts(self, lang: str) -> tuple[str, ...]:
         return tuple(n.render(lang) for n in self.noted)
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> JsonObject:
         return {
             "id": self.id,
             "kind": self.kind,

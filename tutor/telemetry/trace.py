@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from tutor.i18n.message import Message
+from tutor.results.wire import JsonObject
 from tutor.telemetry.model import (
     NUMERIC_METRICS,
     BackendStatus,
@@ -192,7 +193,7 @@ def _from_json(value: Any) -> MetricValue:
 
 def sample_lines(
     t: float, backend: str, status: BackendStatus, samples: Iterable[DeviceSample]
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     """The trace lines (as dicts) for one sample: one per device."""
     return [
         {
@@ -207,7 +208,7 @@ def sample_lines(
     ]
 
 
-def header_line(status: BackendStatus, devices: Iterable[DeviceInfo]) -> dict[str, Any]:
+def header_line(status: BackendStatus, devices: Iterable[DeviceInfo]) -> JsonObject:
     return {
         "trace": TRACE_MAGIC,
         "version": TRACE_VERSION,
@@ -217,7 +218,7 @@ def header_line(status: BackendStatus, devices: Iterable[DeviceInfo]) -> dict[st
     }
 
 
-def dumps(line: dict[str, Any]) -> str:
+def dumps(line: JsonObject) -> str:
     return json.dumps(line, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -233,7 +234,7 @@ class TraceWriter:
             self._stream.write(dumps(header_line(status, devices)) + "\n")
             self._wrote_header = True
 
-    def write_lines(self, lines: Iterable[dict[str, Any]]) -> None:
+    def write_lines(self, lines: Iterable[JsonObject]) -> None:
         for line in lines:
             self._stream.write(dumps(line) + "\n")
         self._stream.flush()
@@ -258,7 +259,7 @@ class Trace:
     ticks: tuple[TraceTick, ...]
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
+def _lines(path: Path) -> Iterator[tuple[int, str, JsonObject]]:
     shown = clean_line(str(path))
     try:
         text = read_text_bounded(path, limit=TRACE_LIMIT_BYTES)
@@ -303,7 +304,7 @@ def _device(data: Any) -> DeviceInfo:
                       noted=messages_from(data, _text))
 
 
-def _status(data: Mapping[str, Any]) -> BackendStatus:
+def _status(data: JsonObject) -> BackendStatus:
     return BackendStatus.from_dict(data, _text)
 
 
@@ -311,11 +312,11 @@ def read_trace(path: str | Path) -> Trace:
     """Parse a trace file (with or without a header). Raises :class:`TraceError` naming the line at fault."""
     path = Path(path)
     shown = clean_line(str(path))
-    header: dict[str, Any] | None = None
+    header: JsonObject | None = None
     ticks: list[TraceTick] = []
     seen: dict[str, set[str]] = {}
     backend = ""
-    status_line: dict[str, Any] | None = None
+    status_line: JsonObject | None = None
     current_t: float | None = None
     current: list[DeviceSample] = []
     header_at: tuple[int, str] | None = None
