@@ -524,3 +524,17 @@ def test_a_measured_number_knows_whether_other_programs_disturbed_its_run() -> N
     assert truth(1.8).disturbed is True and truth(0.05).disturbed is False and truth(None).disturbed is False
     assert truth(None).source_in("en") == "measured on this machine"  # no device named
     assert truth(None).source_in("es") == "medido en esta máquina"
+
+
+def test_a_sweep_points_figure_has_its_unit_and_an_unknown_unit_is_named() -> None:
+    from tutor.grading.units import UnitError, convert, format_value, unit_of_metric
+
+    assert unit_of_metric("points.3.gbs") == "GB/s" and unit_of_metric("points.3.gflops") == "GFLOP/s"
+    assert format_value(0.17, "") == "0.17"  # no unit: no trailing space
+    for args in (("furlong", "GB"), ("GB", "furlong")):
+        with pytest.raises(UnitError) as caught:
+            convert(1.0, *args)
+        assert str(caught.value) == "unknown unit 'furlong'"
+    with pytest.raises(UnitError) as caught:
+        convert(1.0, "GB", "s")
+    assert str(caught.value) == "cannot convert GB (bytes) to s (s)"
