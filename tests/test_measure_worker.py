@@ -232,3 +232,24 @@ def test_close_during_a_run_of_a_stopped_process_returns_within_a_second(quick_s
     assert isinstance(outcome[0], MeasureCancelled)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+@pytest.mark.parametrize(("how", "stalled"), [("burn", False), ("sleep", True)])
+def test_a_child_busy_starting_is_not_stalled_and_an_idle_one_is(monkeypatch: pytest.MonkeyPatch, tmp_path: Any,
+                                                                   how: str, stalled: bool) -> None:
+    """Seen on the busy EPYC (load 10): a fresh worker took over 60 s to import torch and the exercise said "no sign
+    of life for 60 s: it seems stalled" while the child was working. Before it is ready the child cannot answer on
+    the pipe; its CPU time growing is the sign of life. A child that sits idle before its imports is still reported."""
+    import tutor.measure.worker as worker_module
+
+    monkeypatch.setenv("TUTOR_MEASURE_TEST_OPS", "1")
+    monkeypatch.setenv("TUTOR_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv(worker_module.SLOW_START_ENV, f"{how}:4")
+    monkeypatch.setattr(worker_module, "STARTUP_ALLOWANCE_S", 1.5)  # the parent's bound before "ready"
+    worker = MeasureWorker(stall_after_s=1.5)
+    stalls: list[float | None] = []
+    try:
+        assert worker.run({"op": "_test_echo"}, on_stall=stalls.append, timeout_s=120)["kind"] == "echo"
+    finally:
+        worker.close()
+    assert bool([s for s in stalls if s is not None]) is stalled

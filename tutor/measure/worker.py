@@ -95,6 +95,41 @@ def silence_stdio() -> None:
     os.close(devnull)
 
 
+SLOW_START_ENV = "TUTOR_TEST_SLOW_START"
+"""Tests only: ``burn:S`` or ``sleep:S`` makes a fresh child spend S seconds (busy, or idle) before its imports."""
+
+
+def _test_slow_start() -> None:
+    how, _, seconds = os.environ.get(SLOW_START_ENV, "").partition(":")
+    try:
+        until = time.monotonic() + min(float(seconds), 30.0)
+    except ValueError:
+        return
+    if how == "sleep":
+        time.sleep(max(0.0, until - time.monotonic()))
+    elif how == "burn":
+        while time.monotonic() < until:
+            pass
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """The CPU time a process has used (user + system), None when it cannot be read."""
+    if pid is None:
+        return None
+    try:
+        import psutil
+
+        times = psutil.Process(pid).cpu_times()
+    except Exception:  # gone, not permitted, or no psutil: no evidence either way
+        return None
+    return float(times.user + times.system)
+
+
+#: While a fresh child imports torch it cannot answer; it is alive when its CPU time grew by this much since the
+#: last look (a loaded laptop can take minutes to import torch: busy, not stalled).
+STARTUP_CPU_LIFE_S = 0.05
+
+
 def _child_main(conn: Connection, cancel: Any) -> None:
     """The worker process: serve requests until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
@@ -107,6 +142,7 @@ def _child_main(conn: Connection, cancel: Any) -> None:
         with send_lock:
             conn.send(message)
 
+    _test_slow_start()
     with contextlib.suppress(ImportError):
         import torch  # noqa: F401 - warm the import so the first measurement does not pay for it
     with contextlib.suppress(OSError, ValueError):
@@ -395,8 +431,15 @@ class MeasureWorker:
         last_life = started  # the parent's clock: the newest moment the measurement was known to be moving
         stalled = False
         cancel_deadline: float | None = None
+        cpu_seen, cpu_checked = _cpu_seconds(self.pid), started
         while True:
             now = time.monotonic()
+            if not self._ready and now - cpu_checked >= 1.0:
+                # still importing: its CPU time growing is a sign of life the pipe cannot give yet
+                cpu_checked, cpu = now, _cpu_seconds(self.pid)
+                if cpu is not None and cpu_seen is not None and cpu > cpu_seen + STARTUP_CPU_LIFE_S:
+                    last_life = now
+                cpu_seen = cpu if cpu is not None else cpu_seen
             if self._closing.is_set():
                 self._discard(0.05)
                 raise MeasureCancelled("the app is closing")
