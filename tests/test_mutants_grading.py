@@ -538,3 +538,24 @@ def test_a_sweep_points_figure_has_its_unit_and_an_unknown_unit_is_named() -> No
     with pytest.raises(UnitError) as caught:
         convert(1.0, "GB", "s")
     assert str(caught.value) == "cannot convert GB (bytes) to s (s)"
+
+
+# -- said: a stored message read back with odd parameters still renders, and each kind keeps its code -------------
+
+
+def test_a_figure_ratio_or_number_read_back_with_a_bad_value_says_nan_and_a_pack_text_falls_back() -> None:
+    from tutor.grading.said import FigureSaid, JoinedSaid, NumberSaid, PackSaid, RatioSaid
+
+    assert FigureSaid("grade.said.figure", (("value", "x"), ("unit", "GB"))).render("en") == "NaN GB"
+    assert FigureSaid.of_value(0.17, None).render("en") == "0.17"
+    assert RatioSaid("grade.said.ratio", (("ratio", "x"), ("as", "over"))).render("en") == "NaN"
+    assert NumberSaid("grade.said.number", (("value", "x"), ("places", 2), ("suffix", ""))).render("en") == "NaN"
+    assert NumberSaid("grade.said.number", (("value", 1.25), ("places", "x"), ("suffix", " %"))).render("es") == "1 %"
+    number = NumberSaid.decimal(0.85, 2)
+    assert number.code == "grade.said.number" and number.render("es") == "0,85"
+    joined = JoinedSaid("grade.said.joined", (("0", "plain"), ("1", Message.of("grade.diagnose.right"))))
+    assert joined.render("es") == "plain; Causa correcta."
+    assert JoinedSaid.of_messages([Message.of("grade.diagnose.right")]).code == "grade.said.joined"
+    assert PackSaid.of_texts({"es": "uno"}).render("en") == "uno"  # only Spanish given: Spanish
+    assert PackSaid.of_texts({"es": "uno", "en": "one"}).render("fr") == "one"  # an unknown language: English
+    assert PackSaid.of_texts({}).render("en") == ""
