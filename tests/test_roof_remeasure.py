@@ -244,9 +244,13 @@ def test_roofline_lab_points_above_a_stale_roof_have_it_measured_again(data_dir:
              "device": {"kind": "cpu", "name": "test", "fingerprint": "x"}, "format": ROOFLINE_FORMAT,
              "measured_at": time.time() - HOUR}
     store_roofline(str(device_info("cpu")["fingerprint"]), stale, paths.roofline_cache())
-    r = run_request({"op": "sweep", "name": "roofline_points", "device": "cpu", "roofline_mode": "tiny"})
+    fractions: list[float] = []
+    r = run_request({"op": "sweep", "name": "roofline_points", "device": "cpu", "roofline_mode": "tiny"},
+                    progress=lambda f, _m: fractions.append(f))
     check = r["roof_check"]
     assert check["code"] == "points_above_roof" and check["remeasured"] and "gemm" in check["points"]
+    # the bar never goes back: `tutor lab run f1-lab03-roofline` went 100 % (last point) → 95 % (the roof again)
+    assert fractions == sorted(fractions) and fractions[-1] <= 1.0
     assert check["previous_roofline"]["peak_bandwidth_gbs"] == 0.01
     assert r["roofline"]["peak_bandwidth_gbs"] > 0.01 and not r["roofline"]["cached"]  # the plot gets the new roof
     result = LabResult.from_json(r)

@@ -248,7 +248,7 @@ def op_sweep(request: Request, progress: Progress, should_cancel: CancelCheck | 
 
     if isinstance(params, RooflinePointsParams):
         roof = _roofline(device, info, request, within(progress, 0.0, 0.5, "measure.progress.roofline"), should_cancel)
-        body = sweeps.roofline_points(device, params, lambda f, pt, m: emit(0.5 + 0.5 * f, pt, m),
+        body = sweeps.roofline_points(device, params, lambda f, pt, m: emit(0.5 + 0.45 * f, pt, m),
                                       should_cancel, {})  # the typed roof is set on the result below
         check, roof = _points_check(device, info, request, params, body, roof, progress, should_cancel)
         body.pop("roofline", None)
@@ -289,7 +289,7 @@ def _points_check(device: str, info: Device, request: Request, params: RooflineP
     if check is None or not roof.cached:
         return check, roof
     previous = PreviousRoof.of(roof)
-    again = within(progress, 0.95, 0.95, "measure.progress.roofline_again")
+    again = within(progress, 0.95, 1.0, "measure.progress.roofline_again")
     roof = _roofline(device, info, request, again, should_cancel, refresh=True)
     after = points_above_roof(points, roof, last_level_cache_bytes=llc, dtype=dtype)
     return replace(check, remeasured=True, still_above=after is not None,
