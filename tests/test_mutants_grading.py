@@ -559,3 +559,36 @@ def test_a_figure_ratio_or_number_read_back_with_a_bad_value_says_nan_and_a_pack
     assert PackSaid.of_texts({"es": "uno"}).render("en") == "uno"  # only Spanish given: Spanish
     assert PackSaid.of_texts({"es": "uno", "en": "one"}).render("fr") == "one"  # an unknown language: English
     assert PackSaid.of_texts({}).render("en") == ""
+
+
+# -- explain: a pack's placeholders over text, booleans and missing figures; flatten's keys and depth --------------
+
+
+def test_a_placeholder_over_text_a_boolean_or_nothing_is_formatted_safely() -> None:
+    from tutor.grading.explain import _format_raw, fill
+
+    values = {"s": "ab", "n": None, "b": True}
+    assert [fill(t, values) for t in ("{s:>6}", "{s:.1f}", "{s}", "{n}", "{n:>4}", "{b:>6}", "{b}")] == [
+        "    ab", "a", "ab", "—", "—", "True", "True"]
+    assert [fill(t, values) for t in ("{s:zz}", "{s:>99}", "{s:.50f}")] == ["—", "—", "—"]  # refused specs
+    assert _format_raw(2.5, ">8.2f") == "    2.50" and _format_raw(float("inf"), ".2f") == "inf"
+    assert _format_raw(2.6, "d") == "3" and _format_raw(2.5, None) == "2.5" and _format_raw(7, None) == "7"
+    assert _format_raw(True, ">3") == "True" and _format_raw(2.5, ">99") == "—" and _format_raw(2.5, ".50f") == "—"
+    assert _format_raw(None, ".2f") == "—" and _format_raw("ab", "zz") == "—"
+
+
+def test_flatten_names_every_scalar_by_its_dotted_path_and_stops_at_depth_eight() -> None:
+    from tutor.grading.explain import flatten
+
+    data = {"a": {"b": {"c": 1}}, "l": [1], "x": None, "s": "t", "f": 2.5, "t": True}
+    assert flatten(data) == {"a.b.c": 1, "x": None, "s": "t", "f": 2.5, "t": True}  # lists skipped
+    assert flatten(data, "p.") == {"p.a.b.c": 1, "p.x": None, "p.s": "t", "p.f": 2.5, "p.t": True}
+
+    def nested(levels: int) -> dict[str, object]:
+        inner: dict[str, object] = {"v": 1}
+        for _ in range(levels):
+            inner = {"k": inner}
+        return inner
+
+    assert flatten(nested(8)) == {"k." * 8 + "v": 1}
+    assert flatten(nested(9)) == {}
