@@ -7,7 +7,7 @@ import pytest
 
 from tests.test_grading import NUMBER, measured
 from tutor.content.models import Grading
-from tutor.grading import Prediction, grade, resolve_truth
+from tutor.grading import Prediction, fill, grade, resolve_truth
 from tutor.grading.noise import SIGMAS, Spread, band
 from tutor.grading.verdict import ResolvedTruth
 from tutor.i18n.message import Message
@@ -592,3 +592,20 @@ def test_flatten_names_every_scalar_by_its_dotted_path_and_stops_at_depth_eight(
 
     assert flatten(nested(8)) == {"k." * 8 + "v": 1}
     assert flatten(nested(9)) == {}
+
+
+@pytest.mark.parametrize(("template", "en", "es"), [
+    ("{x}", "3.071", "3,071"), ("{i}", "1234", "1234"), ("{x:.2f}", "3.07", "3,07"),
+    ("{x:+.1f}", "+3.1", "+3,1"), ("{neg:+.1f}", "-2.5", "-2,5"), ("{z:+.1f}", "+0.0", "+0,0"),
+    ("{x: .1f}", " 3.1", " 3,1"), ("{neg: .1f}", "-2.5", "-2,5"),
+    ("{x:>8.2f}", "    3.07", "    3,07"), ("{x:8.2f}", "    3.07", "    3,07"),
+    ("{x:<8.2f}|", "3.07    |", "3,07    |"),
+    ("{x:^9.2f}", "  3.07   ", "  3,07   "), ("{x:*^9.2f}", "**3.07***", "**3,07***"),
+    ("{x:_>8.1f}", "_____3.1", "_____3,1"), ("{i:,d}", "1,234", "1\u202f234"), ("{x:.1%}", "307.1%", "307,1\u00a0%"),
+    ("{x:>12,.1f}", "         3.1", "         3,1"),
+    ("{i:>41}", "—", "—"), ("{x:.13f}", "—", "—"), ("{inf:.2f}", "inf", "inf"),  # refused, or not finite
+])
+def test_a_number_placeholder_takes_its_sign_width_fill_and_alignment_in_the_readers_language(
+        template: str, en: str, es: str) -> None:
+    values = {"x": 3.0712, "i": 1234, "neg": -2.5, "z": 0.0, "inf": float("inf")}
+    assert (fill(template, values, "en"), fill(template, values, "es")) == (en, es)
