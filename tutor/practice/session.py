@@ -27,13 +27,15 @@ from tutor.practice.runner import AttemptFailed, ExerciseRunner, MeasureFn, OnPr
 from tutor.progress import StoreBase
 from tutor.progress.passes import ExerciseStatus, exercise_status
 from tutor.progress.place import Place
-from tutor.progress.rows import Attempt
+from tutor.progress.rows import Attempt, DoctorRun, LabRun, NotebookEntry, StoredEntry
 from tutor.results import ResultError, RooflineReference
 from tutor.results.wire import JsonObject
 
 if TYPE_CHECKING:
     from tutor.doctor.report import DoctorReport, LockMode
     from tutor.measure.worker import MeasureWorker
+    from tutor.progress.class_report import ClassReport
+    from tutor.progress.report import ProgressReport
     from tutor.telemetry import Sampler, WindowSummary
 
 DoctorRunner = Callable[["LockMode"], "DoctorReport"]
@@ -238,6 +240,56 @@ class Session:
         from tutor.practice import unfinished
 
         unfinished.release(self.store, attempt_id)
+
+    # -- what the screens read and record -----------------------------------------------------------------------
+
+    def attempts(self, exercise_id: str | None = None) -> list[Attempt]:
+        """Every stored attempt (of one exercise), oldest first."""
+        return self.store.attempts(exercise_id)
+
+    def sections_read(self) -> set[tuple[str, str]]:
+        """The (lesson, section) pairs the learner has read to the end."""
+        return self.store.sections_read()
+
+    def mark_section_read(self, lesson_id: str, section_id: str) -> None:
+        self.store.mark_section_read(lesson_id, section_id)
+
+    def lab_runs(self, lab_id: str | None = None) -> list[LabRun]:
+        """The stored runs (of one lab), oldest first."""
+        return self.store.lab_runs(lab_id)
+
+    def doctor_runs(self) -> list[DoctorRun]:
+        return self.store.doctor_runs()
+
+    def record_doctor_run(self, report: DoctorReport) -> None:
+        """A doctor run the learner made: stored, with the lock it was checked against."""
+        from tutor.doctor.report import record_doctor_run
+
+        record_doctor_run(self.store, report)
+
+    def notebook_entries(self) -> list[StoredEntry]:
+        """The Lab Notebook's entries, oldest first."""
+        from tutor.progress.notebook import load_entries
+
+        return load_entries(self.store)
+
+    def save_notebook_entry(self, entry: NotebookEntry, entry_id: int | None = None) -> int:
+        """An edit of a notebook entry (a new version of its text; never the prediction it was filed with)."""
+        from tutor.progress.notebook import save_entry
+
+        return save_entry(self.store, entry, entry_id)
+
+    def progress_report(self) -> ProgressReport:
+        """The progress screen's report: C0, calibration, history and what the store recovered."""
+        from tutor.progress.report import progress_report
+
+        return progress_report(self.course, self.store)
+
+    def class_report(self) -> ClassReport:
+        """The instructor's report of the class this session's store belongs to."""
+        from tutor.progress.class_report import class_report
+
+        return class_report(self.course, self.store)
 
     # -- labs and the roof -----------------------------------------------------------------------------------
 

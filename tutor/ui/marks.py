@@ -7,13 +7,15 @@ and the word
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from tutor.content import Course, Lesson
 from tutor.i18n import N_, Lang, t
 from tutor.i18n.numbers import percent
-from tutor.progress import StoreBase
 from tutor.progress.passes import PASS_SCORE, ExerciseStatus, exercise_status
+from tutor.progress.rows import Attempt, LabRun
 
 __all__ = ["MARKS", "PASS_SCORE", "CourseMarks", "mark_rows"]
 
@@ -38,6 +40,16 @@ def mark_rows(lang: Lang) -> list[tuple[str, str]]:
     return rows
 
 
+class MarksSource(Protocol):
+    """What the marks are read from: the learner's store, or the session that stands for it in a screen."""
+
+    def attempts(self) -> Sequence[Attempt]: ...
+
+    def lab_runs(self) -> Sequence[LabRun]: ...
+
+    def sections_read(self) -> Iterable[tuple[str, str]]: ...
+
+
 @dataclass(frozen=True)
 class CourseMarks:
     """Which sections are read and how each exercise stands in both passes, read once from the store."""
@@ -47,7 +59,7 @@ class CourseMarks:
     lab_runs: frozenset[str]
 
     @classmethod
-    def load(cls, store: StoreBase) -> CourseMarks:
+    def load(cls, store: MarksSource) -> CourseMarks:
         attempts = store.attempts()
         ids = {a.exercise_id for a in attempts}
         statuses = {ex: exercise_status(ex, attempts) for ex in ids}

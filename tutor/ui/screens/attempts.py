@@ -74,7 +74,7 @@ class AttemptsScreen(TutorScreen[None]):
 def attempts_screen(session: Any, exercise: Exercise) -> AttemptsScreen:
     """The attempts screen of ``exercise``, read from ``session``'s store each time its language changes."""
     return AttemptsScreen(exercise.id,
-                          lambda lang: attempts_view(exercise, session.store.attempts(exercise.id), lang))
+                          lambda lang: attempts_view(exercise, session.attempts(exercise.id), lang))
 
 
 def exercise_on(screen: Any, course: Any) -> Exercise | None:

@@ -19,7 +19,7 @@ from textual_plotext import PlotextPlot
 
 from tutor.i18n import Lang, t
 from tutor.practice.session import Session
-from tutor.progress.class_report import ClassReport, DeviceRoofs, class_report, render_class_report
+from tutor.progress.class_report import ClassReport, DeviceRoofs, render_class_report
 from tutor.ui.plain import PackMarkdown
 from tutor.ui.screens.base import TutorScreen
 
@@ -91,7 +91,7 @@ class ClassReportScreen(TutorScreen[None]):
         self.reload()
 
     def reload(self) -> None:
-        self.report = class_report(self.course, self.session.store)
+        self.report = self.session.class_report()
         groups = self.report.roofline
         plotted = any(r.gflops for g in groups for r in g.learners)
         title = t("creport.chart", self.lang) if plotted else t("creport.chart_empty", self.lang)

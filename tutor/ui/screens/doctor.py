@@ -18,7 +18,7 @@ from textual.worker import Worker, WorkerState
 
 from tutor import i18n
 from tutor.doctor.isolated import run_doctor_isolated
-from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode, record_doctor_run
+from tutor.doctor.report import STATUS_MARKS, DoctorReport, LockMode
 from tutor.i18n import Lang
 from tutor.i18n.numbers import format_number
 from tutor.practice.failures import Failure
@@ -120,7 +120,7 @@ class DoctorScreen(TutorScreen[None]):
     def _run(self, mode: LockMode) -> DoctorReport:
         runner = self._runner or self.session.doctor or isolated_runner(self._lock_path)
         report = runner(mode)
-        record_doctor_run(self.session.store, report)
+        self.session.record_doctor_run(report)
         return report
 
     def _ready(self) -> None:

@@ -223,7 +223,7 @@ class ExerciseScreen(TutorScreen[None]):
         """From the reveal: open the next exercise in course order not passed yet (wrapping around)."""
         if self.state != "revealed":
             return
-        following = next_pending_exercise(self.session.course, CourseMarks.load(self.session.store), self.exercise.id)
+        following = next_pending_exercise(self.session.course, CourseMarks.load(self.session), self.exercise.id)
         if following is None:
             self.notify(t("ex.all_done", self.lang))
             return

@@ -17,7 +17,6 @@ from tutor.content import Lab, Lesson
 from tutor.i18n import Lang, t
 from tutor.practice.labs import LabPrediction
 from tutor.practice.session import Session
-from tutor.progress.notebook import load_entries
 from tutor.progress.rows import LabResult
 from tutor.ui.keys import bindings, translate_bindings
 from tutor.ui.lab_text import bench_markdown, goal_markdown, history_line, plot_series_of, series_label
@@ -98,7 +97,7 @@ class LabScreen(TutorScreen[None]):
     def _show_history(self) -> None:
         """Reopened: the last run of this lab (its points re-plotted from the stored result, its prediction, its
         notebook entry on N) until the learner predicts and measures again."""
-        runs = self.session.store.lab_runs(self.lab.id)
+        runs = self.session.lab_runs(self.lab.id)
         last = runs[-1] if runs else None
         if last is None or last.result is None:
             return
@@ -106,7 +105,7 @@ class LabScreen(TutorScreen[None]):
         if last.prediction is not None:
             self.plot.predicted(last.prediction.value, last.prediction.unit)
         self._show_result(last.result)
-        entries = load_entries(self.session.store)
+        entries = self.session.notebook_entries()
         self.entry_id = next((e.id for e in entries if e.entry.lab_run_id == last.id), None)
         self.query_one("#lab-locked", Static).update(Text(history_line(last, len(runs), self.lang)))
         self.refresh_bindings()

@@ -159,7 +159,7 @@ class LabRun(Horizontal):
         self.say(t("lab.status.starting", self.lang))
         self.state = "running"
         if self.lab.run.op == "doctor":
-            self._doctor_runs_before = len(self.session.store.doctor_runs())
+            self._doctor_runs_before = len(self.session.doctor_runs())
             self.post_message(self.DoctorWanted(self))
         else:
             self.run.start(LAB, self._measure_job)
@@ -170,7 +170,7 @@ class LabRun(Horizontal):
         if before is None or self.state != "running":
             return
         self._doctor_runs_before = None
-        runs = self.session.store.doctor_runs()
+        runs = self.session.doctor_runs()
         if len(runs) > before:
             self.finish(LabResult.of_doctor(runs[-1].report))
         else:
