@@ -609,3 +609,11 @@ def test_a_number_placeholder_takes_its_sign_width_fill_and_alignment_in_the_rea
         template: str, en: str, es: str) -> None:
     values = {"x": 3.0712, "i": 1234, "neg": -2.5, "z": 0.0, "inf": float("inf")}
     assert (fill(template, values, "en"), fill(template, values, "es")) == (en, es)
+
+
+def test_a_joined_message_keeps_every_part_through_the_store() -> None:
+    from tutor.grading.said import JoinedSaid, feedback_from_json, feedback_to_json
+
+    joined = JoinedSaid.of_messages([Message.of("grade.bound.why.near_ridge"), Message.of("grade.bound.why.disturbed")])
+    (back,) = feedback_from_json(feedback_to_json([joined]))
+    assert back.render("en") == joined.render("en") and back.render("en").count("; ") == 1
