@@ -512,6 +512,8 @@ def test_a_metric_named_by_its_quantity_alone_has_that_unit() -> None:
 
     assert [unit_of_metric(p) for p in ("bytes", "flops", "bytes_moved", "tokens", "time_s.cv", "batches.1.bytes")] \
         == ["bytes", "FLOP", "bytes", None, "fraction", "bytes"]
+    # a fraction by name whatever its suffix says (a utilisation in per cent is still read as a fraction)
+    assert [unit_of_metric(p) for p in ("utilization_pct", "mfu_pct", "fraction_pct")] == ["fraction"] * 3
 
 
 def test_a_measured_number_knows_whether_other_programs_disturbed_its_run() -> None:
