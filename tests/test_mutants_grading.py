@@ -619,3 +619,19 @@ def test_a_joined_message_keeps_every_part_through_the_store() -> None:
     joined = JoinedSaid.of_messages([Message.of("grade.bound.why.near_ridge"), Message.of("grade.bound.why.disturbed")])
     (back,) = feedback_from_json(feedback_to_json([joined]))
     assert back.render("en") == joined.render("en") and back.render("en").count("; ") == 1
+
+
+def test_a_spec_at_the_widest_width_and_precision_is_allowed_and_a_condition_is_strict() -> None:
+    from tutor.grading.explain import condition_holds
+
+    values = {"x": 3.0712, "z": 0.0, "s": "ab"}
+    assert fill("{x:>40.2f}", values) == " " * 36 + "3.07" and fill("{x:.12f}", values) == "3.071200000000"
+    assert fill("{s:>40}", values) == " " * 38 + "ab" and fill("{s:.12}", values) == "ab"
+    assert fill("{z: .1f}", values) == " 0.0" and fill("{x:>.2f}", values) == "3.07"
+
+    def holds(above: float | None, below: float | None) -> bool:
+        return condition_holds(bound=None, metric="m", above=above, below=below, values={"m": 2.0}, side=None,
+                               too_close=False)
+
+    assert not holds(2.0, None) and not holds(None, 2.0)  # at the threshold is neither above nor below it
+    assert holds(1.9, None) and holds(None, 2.1)
