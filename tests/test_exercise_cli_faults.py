@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from textual.widgets import Button, Static, Tree
 
-from tests.support.pilot import wait_for
+from tests.support.pilot import quiet, wait_for
 from tutor import paths
 from tutor.cli import main
 from tutor.content import load_course
@@ -246,12 +246,12 @@ async def test_two_enters_in_one_burst_on_the_course_map_open_one_exercise(tmp_p
         tree.move_cursor(target)
         await pilot.pause()
         await pilot.press("enter", "enter")
-        await pilot.pause(0.3)
+        await quiet(pilot)  # both keys handled, and whatever screen they open mounted
         assert isinstance(app.screen, ExerciseScreen)
         assert sum(isinstance(s, ExerciseScreen) for s in app.screen_stack) == 1
         app.post_message(OpenExercise(app.screen.exercise.id))
         app.post_message(OpenExercise(app.screen.exercise.id))
-        await pilot.pause(0.3)
+        await quiet(pilot)
         assert sum(isinstance(s, ExerciseScreen) for s in app.screen_stack) == 1
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.exercise import fake_measure
-from tests.support.pilot import wait_for
+from tests.support.pilot import quiet, wait_for
 from tutor.content import load_course
 from tutor.i18n import Lang
 from tutor.progress import ProgressStore
@@ -27,8 +27,10 @@ async def test_the_question_is_in_sight_when_the_exercise_opens(exercise: str, l
         screen = ExerciseScreen(app.session, app.course.exercises[exercise], measure=fake_measure)
         app.push_screen(screen)
         await wait_for(pilot, lambda: app.screen is screen and screen.focused is not None)
-        for _ in range(5):  # a few frames: a late scroll to the focused field would show here
-            await pilot.pause(0.05)
+        # every callback after a refresh run and every scroll animation ended: a late scroll to the focused field
+        # would have shown by now
+        await quiet(pilot)
+        await pilot.wait_for_scheduled_animations()
         page = screen.query_one("#exercise-main")
         prompt = screen.query_one("#ex-prompt")
         assert page.scroll_y == 0

@@ -269,10 +269,10 @@ async def test_the_plot_never_takes_the_app_down() -> None:
         plot.add_point("kernels (measured)", 0.16, 4.0, kind="scatter", name="triad")  # a lone point, log-log
         plot.set_roofs(peak_bandwidth_gbs=30.0, peak_gflops=100.0)
         plot.set_prediction(40.0, "GB/s")
-        await pilot.pause(0.1)
+        await quiet(pilot)  # drawn
         plot.add_point("kernels (measured)", float("nan"), 1.0)  # ignored
         plot.add_point("kernels (measured)", -1.0, 1.0)  # ignored
-        await pilot.pause(0.1)
+        await quiet(pilot)  # drawn again
         assert plot.point_count == 1
         assert app.is_running
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Tree
 
-from tests.support.pilot import wait_for
+from tests.support.pilot import quiet, wait_for
 from tutor.content.loader import bundled
 from tutor.i18n import Lang
 from tutor.progress import ProgressStore
@@ -21,7 +21,7 @@ async def test_long_titles_end_in_an_ellipsis_at_80x24(lang: Lang, tmp_path: Pat
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: bool(app.screen.query(Tree)) and app.screen.query_one(Tree).last_line > 5)
         tree = app.screen.query_one(Tree)
-        await pilot.pause(0.2)
+        await quiet(pilot)
         width = tree.scrollable_content_region.width
         assert tree.virtual_size.width <= width  # nothing runs past the edge to be scrolled to
         rows = []

@@ -19,7 +19,7 @@ from textual.app import App
 
 from tests.support.exercise import fake_measure
 from tests.support.lab import PlotApp
-from tests.support.pilot import wait_for
+from tests.support.pilot import quiet, wait_for
 from tutor.content import load_course
 from tutor.i18n import t
 from tutor.i18n.catalog import messages
@@ -108,7 +108,7 @@ async def test_no_english_on_the_spanish_screens(size: tuple[int, int], tmp_path
         await pilot.press("escape")
         app.action_open_progress()
         await wait_for(pilot, lambda: isinstance(app.screen, ProgressScreen) and bool(app.screen.query("#progress-c0")))
-        await pilot.pause(0.3)
+        await quiet(pilot)  # its workers done and its last paint in
         seen["progress"] = shown(app)
         await pilot.press("x")  # reset this exercise: the confirmation counts what it would delete
         await wait_for(pilot, lambda: not isinstance(app.screen, ProgressScreen))

@@ -107,7 +107,7 @@ async def test_the_panel_marks_blocked_readings_stale_and_clears_the_mark(tmp_pa
         assert "STALE — last reading" in text and "42" in text  # old figures stay, marked
         assert "(the driver is not answering)" in text  # NVML's call is what blocks
         app.lang = "es"
-        await pilot.pause(0.6)
+        await wait_for(pilot, lambda: "SIN DATOS RECIENTES" in panel_text(panel))
         assert "SIN DATOS RECIENTES — última lectura hace" in panel_text(panel)
         backend.block.clear()
         backend.release.set()
