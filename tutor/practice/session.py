@@ -279,6 +279,25 @@ class Session:
 
         return save_entry(self.store, entry, entry_id)
 
+    def all_unfinished(self) -> list[Attempt]:
+        """Every attempt locked and never measured that no live process is working on, oldest first."""
+        from tutor.practice import unfinished
+
+        return unfinished.unfinished(self.store)
+
+    @property
+    def store_where(self) -> str:
+        """Where the progress lives: the file, or the class's server without secrets."""
+        return str(self.store.path)
+
+    def reset_counts(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
+        """How many rows a reset with the same arguments would delete, per table (for the confirmation)."""
+        return self.store.reset_counts(exercise_id=exercise_id, lesson_id=lesson_id)
+
+    def reset(self, *, exercise_id: str | None = None, lesson_id: str | None = None) -> dict[str, int]:
+        """Delete one exercise's attempts, one lesson's progress, or everything (the progress screen's reset)."""
+        return self.store.reset(exercise_id=exercise_id, lesson_id=lesson_id)
+
     def progress_report(self) -> ProgressReport:
         """The progress screen's report: C0, calibration, history and what the store recovered."""
         from tutor.progress.report import progress_report

@@ -127,7 +127,7 @@ class LessonScreen(TutorScreen[None]):
         if main.size.height == 0 or main.scroll_y < main.max_scroll_y - 1:
             return
         self._unread = None
-        self.session.store.mark_section_read(*key)
+        self.session.mark_section_read(*key)
         self.post_message(ProgressChanged())
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -21,17 +21,14 @@ from textual.widgets.option_list import Option
 from tutor import paths
 from tutor.i18n import Lang, t
 from tutor.practice.session import Session
-from tutor.progress import StoreBase
 from tutor.progress.notebook import (
     HEADINGS,
     LEARNER_FIELDS,
     SECTIONS,
     NotebookEntry,
     StoredEntry,
-    load_entries,
     render_notebook,
     render_notes,
-    save_entry,
     word,
 )
 from tutor.ui.keys import bindings
@@ -89,10 +86,6 @@ class NotebookScreen(TutorScreen[None]):
         self.sub_title = t("notebook.title", self.lang)
         self.reload()
 
-    @property
-    def store(self) -> StoreBase:
-        return self.session.store
-
     def lang_changed(self, lang: Lang) -> None:
         """The headings, the prompts and the words around the entry; what the learner wrote stays as it is."""
         self.sub_title = t("notebook.title", lang)
@@ -112,7 +105,7 @@ class NotebookScreen(TutorScreen[None]):
 
     def reload(self) -> None:
         """Read the entries from the store and show the wanted one (the newest by default)."""
-        self.entries = load_entries(self.store)
+        self.entries = self.session.notebook_entries()
         options = []
         for item in self.entries:
             when = datetime.fromtimestamp(item.entry.created_at).strftime("%m-%d %H:%M")
@@ -223,7 +216,7 @@ class NotebookScreen(TutorScreen[None]):
         entry = self.edited_entry()
         if entry is None or self.current is None or self.current.damaged:  # a damaged entry is kept as it is
             return
-        save_entry(self.store, entry, self.current.id)
+        self.session.save_notebook_entry(entry, self.current.id)
         noted = len(entry.notes) > len(self.current.entry.notes)
         updated = replace(self.current, entry=entry)
         self.entries = [updated if e.id == updated.id else e for e in self.entries]

@@ -105,11 +105,11 @@ class ProgressScreen(TutorScreen[None]):
     def _show_unfinished(self) -> None:
         """Attempts locked and never measured (the tutor was killed mid-way): open the exercise to measure or
         discard one."""
-        from tutor.practice.unfinished import describe, unfinished
+        from tutor.practice.unfinished import describe
 
         box = self.query_one("#progress-unfinished", Static)
         try:
-            left = unfinished(self.session.store)
+            left = self.session.all_unfinished()
         except Exception:
             left = []
         box.display = bool(left)
@@ -123,9 +123,7 @@ class ProgressScreen(TutorScreen[None]):
         self.refresh_report()
 
     def refresh_report(self) -> None:
-        from tutor.progress.report import progress_report
-
-        self.report = progress_report(self.course, self.session.store)
+        self.report = self.session.progress_report()
         lang, rep = self.lang, self.report
         c0 = rep.c0
         head = "✓" if c0.passed else "·"
@@ -170,7 +168,7 @@ class ProgressScreen(TutorScreen[None]):
             cal_lines.append(plain(t("progress.no_graded", lang)))
         self.query_one("#progress-calibration", Static).update(Content("\n").join(cal_lines))
         # where the learner's progress lives (a file, or the class server without secrets)
-        where = str(self.session.store.path)
+        where = self.session.store_where
         self.query_one("#progress-store", Static).update(plain(t("progress.stored_at", lang, where=where)))
         self.query_one("#progress-history-title", Static).update(styled("[b]$t[/b]", t=t("progress.history", lang)))
         history = self.query_one("#progress-history", DataTable)
@@ -193,13 +191,13 @@ class ProgressScreen(TutorScreen[None]):
         return str(key) if key is not None else None
 
     def _confirm_reset(self, what: str, **kwargs: Any) -> None:
-        store = self.session.store
-        counts = store.reset_counts(**kwargs)
+        session = self.session
+        counts = session.reset_counts(**kwargs)
         summary = ", ".join(tn(f"store.table.{table}", int(n), self.lang) for table, n in counts.items())
 
         def done(yes: bool | None) -> None:
             if yes:
-                store.reset(**kwargs)
+                session.reset(**kwargs)
                 self.notify(clean(t("progress.deleted", self.lang, what=what)), markup=False)
                 self.post_message(ProgressChanged())
                 self.refresh_report()
