@@ -32,7 +32,10 @@ def test_counts_take_the_right_plural(key: str, n: int, lang: str, expected: str
 
 
 def test_a_window_of_one_sample_says_one_sample() -> None:
-    line = describe_window("cpu", {"kind": "host", "samples": 1, "name": "CPU", "cpu_mean_pct": 10.0}, "es")
+    from tutor.telemetry.sampler import WindowSummary
+
+    summary = WindowSummary.from_json({"kind": "host", "samples": 1, "name": "CPU", "util_mean_pct": 10.0})
+    line = describe_window("cpu", summary, "es")
     assert line is not None and "(1 muestra)" in line
 
 

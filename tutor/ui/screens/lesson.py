@@ -175,7 +175,7 @@ class LessonScreen(TutorScreen[None]):
         blocks = cut_blocks(self.query_one("#lesson-text", PackMarkdown), main.region)
         if blocks:
             blocks[0].focus(scroll_visible=False)
-            blocks[0].action_show_whole()  # type: ignore[attr-defined]
+            blocks[0].action_show_whole()
             return
         title = cut_header(self)
         if title is not None:

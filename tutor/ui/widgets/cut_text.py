@@ -158,10 +158,10 @@ def cut_header(screen: Widget) -> Content | None:
     return None
 
 
-def cut_blocks(markdown: Markdown, visible: Region | None = None) -> list[Widget]:
+def cut_blocks(markdown: Markdown, visible: Region | None = None) -> list[CutFence | CutTable]:
     """The blocks of ``markdown`` shown cut now (code and tables), in order; only those on screen in ``visible``
     (a region of the screen) when it is given."""
-    found: list[Widget] = []
+    found: list[CutFence | CutTable] = []
     for block in markdown.query("CutFence, CutTable"):
         if not isinstance(block, CutFence | CutTable) or not block.is_cut:
             continue
