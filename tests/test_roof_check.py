@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.roofline import QuietProbe
 from tutor.measure import roofline as roofline_mod
 from tutor.measure.api import run_request
 from tutor.measure.device import device_info
@@ -94,7 +95,7 @@ def test_a_roof_measured_when_busy_is_replaced_when_quiet(monkeypatch: pytest.Mo
     monkeypatch.setattr(roofline_mod, "measure_roofline", fake_measure)
     quiet = [True]
     monkeypatch.setattr(roofline_mod, "machine_quiet", lambda: quiet[0])
-    monkeypatch.setattr(roofline_mod, "InterferenceProbe", _QuietProbe)
+    monkeypatch.setattr(roofline_mod, "InterferenceProbe", QuietProbe)
     roof = roofline_mod.get_roofline("cpu", info, mode="quick")
     assert measured == ["quick"] and roof.remeasured_because == "provisional" and roof.provisional == ()
     # While the machine stays busy, the busy roof is kept (no re-measuring in a loop) and says it is provisional.
@@ -105,22 +106,9 @@ def test_a_roof_measured_when_busy_is_replaced_when_quiet(monkeypatch: pytest.Mo
     assert measured == ["quick"]
 
 
-class _QuietProbe:
-    """An interference probe that saw a quiet machine (the tests' own machine may be busy)."""
-
-    def __init__(self) -> None:
-        from tutor.results import Interference
-
-        self.result = Interference(seconds=1.0, cpus=2, other_cores=0.02, steal=0.0)
-
-    def __enter__(self) -> _QuietProbe:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
-class _BusyProbe(_QuietProbe):
+class _BusyProbe(QuietProbe):
     def __init__(self) -> None:
         from tutor.results import Interference
 
@@ -147,7 +135,7 @@ def test_a_roof_measured_under_load_or_loose_is_never_cached_as_final(monkeypatc
     assert "PROVISIONAL" in en and "1.8 of your 2 cores" in en
     assert "PROVISIONAL" in es and "1,8 de tus 2 núcleos" in es
     # a quiet re-measure whose matmul repeats spread 48 % is provisional too (loose)
-    monkeypatch.setattr(roofline_mod, "InterferenceProbe", _QuietProbe)
+    monkeypatch.setattr(roofline_mod, "InterferenceProbe", QuietProbe)
     again = roofline_mod.get_roofline("cpu", info, mode="quick")
     assert again.provisional == ("loose_matmul",) and again.cached is False
     # a provisional roof never replaces a final one
@@ -232,7 +220,7 @@ def test_a_probe_that_beats_the_roof_measures_it_again_one_that_is_slower_keeps_
     stale["device"] = {k: info[k] for k in ("kind", "name", "fingerprint")}
     store_roofline(info["fingerprint"], stale)
     _fake_timer(monkeypatch, copy_gbs=84.0, gemm_gflops=200.0)
-    monkeypatch.setattr(roofline_mod, "InterferenceProbe", _QuietProbe)
+    monkeypatch.setattr(roofline_mod, "InterferenceProbe", QuietProbe)
     fresh = _roof(84.0, 200.0, 1, load_average=0.1, cpus=2)
     monkeypatch.setattr(roofline_mod, "measure_roofline", lambda *_a, **_k: RooflineReference.from_json(fresh))
     monkeypatch.setattr(roofline_mod, "machine_quiet", lambda: False)

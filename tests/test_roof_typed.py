@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.roofline import QuietProbe
 from tutor.measure import roofline as roofline_mod
 from tutor.measure.device import device_info
 from tutor.measure.roofline_model import cached_roofline, store_roofline
@@ -94,23 +95,12 @@ def test_a_cached_roof_that_does_not_read_is_measured_again_and_says_why(monkeyp
     store_roofline(info["fingerprint"], damaged)
     fresh = RooflineReference.from_json({**_old_entry(), "peak_bandwidth_gbs": 50.0, "provisional": []})
     monkeypatch.setattr(roofline_mod, "measure_roofline", lambda *_a, **_k: fresh)
-    monkeypatch.setattr(roofline_mod, "InterferenceProbe", _QuietProbe)
+    monkeypatch.setattr(roofline_mod, "InterferenceProbe", QuietProbe)
     roof = roofline_mod.get_roofline("cpu", info, mode="quick")
     assert not roof.cached and roof.remeasured_because == "unreadable" and roof.peak_bandwidth_gbs == 50.0
     assert cached_roofline(info["fingerprint"])["peak_bandwidth_gbs"] == 50.0  # type: ignore[index]
 
 
-class _QuietProbe:
-    def __init__(self) -> None:
-        from tutor.results import Interference
-
-        self.result = Interference(seconds=1.0, cpus=2, other_cores=0.02, steal=0.0)
-
-    def __enter__(self) -> _QuietProbe:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def test_a_decode_figure_above_its_bound_is_a_typed_check_written_as_before() -> None:

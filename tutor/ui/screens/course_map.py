@@ -20,7 +20,7 @@ from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, OpenLesson
 from tutor.ui.plain import PackMarkdown, plain_text
 from tutor.ui.screens.base import TutorScreen
-from tutor.ui.widgets.cut_text import ShowWhole, cut_header
+from tutor.ui.widgets.cut_text import ShowWhole, show_cut_header
 from tutor.ui.widgets.map_tree import MapTree
 
 
@@ -257,11 +257,7 @@ class CourseMapScreen(TutorScreen[None]):
         if node is not None and tree.label_is_cut(node):
             self.post_message(ShowWhole(Content(str(node.label)), "title"))
             return
-        title = cut_header(self)
-        if title is not None:
-            self.post_message(ShowWhole(title, "title"))
-            return
-        self.notify(t("whole.nothing_cut", self.lang), timeout=3, markup=False)
+        show_cut_header(self, self.lang)
 
     def _open(self, node: TreeNode[MapEntry] | None) -> None:
         entry = node.data if node is not None else None

@@ -20,7 +20,7 @@ from tutor.ui.marks import CourseMarks
 from tutor.ui.messages import OpenExercise, OpenLab, ProgressChanged
 from tutor.ui.plain import PackMarkdown, plain_line
 from tutor.ui.screens.base import TutorScreen
-from tutor.ui.widgets.cut_text import CutFence, CutTable, ShowWhole, cut_blocks, cut_header
+from tutor.ui.widgets.cut_text import CutFence, CutTable, cut_blocks, show_cut_header
 from tutor.ui.widgets.telemetry_panel import TelemetryPanel
 from tutor.untrusted import clean_line, widget_id
 
@@ -177,11 +177,7 @@ class LessonScreen(TutorScreen[None]):
             blocks[0].focus(scroll_visible=False)
             blocks[0].action_show_whole()
             return
-        title = cut_header(self)
-        if title is not None:
-            self.post_message(ShowWhole(title, "title"))
-            return
-        self.notify(t("whole.nothing_cut", self.lang), timeout=3, markup=False)
+        show_cut_header(self, self.lang)
 
     def action_toggle_telemetry(self) -> None:
         toggle_telemetry(self)

@@ -27,7 +27,7 @@ from textual.widget import Widget
 from textual.widgets import Label, Markdown, Static
 from textual.widgets._markdown import MarkdownFence, MarkdownTable
 
-from tutor.i18n import t
+from tutor.i18n import Lang, t
 
 __all__ = ["ELLIPSIS", "CutFence", "CutTable", "ShowWhole", "cut_blocks", "cut_header", "cut_lines", "table_text"]
 
@@ -156,6 +156,16 @@ def cut_header(screen: Widget) -> Content | None:
         if room > 0 and text.cell_length > room:
             return text
     return None
+
+
+def show_cut_header(screen: Widget, lang: Lang) -> None:
+    """The last step of ``z`` on a screen: its header title whole when the header cut it, else a short notice that
+    nothing on screen is cut."""
+    title = cut_header(screen)
+    if title is not None:
+        screen.post_message(ShowWhole(title, "title"))
+    else:
+        screen.notify(t("whole.nothing_cut", lang), timeout=3, markup=False)
 
 
 def cut_blocks(markdown: Markdown, visible: Region | None = None) -> list[CutFence | CutTable]:
