@@ -6,8 +6,10 @@ BIN := $(VENV)/bin
 #   make run TORCH_SPEC="torch --index-url https://download.pytorch.org/whl/cu128"
 TORCH_SPEC ?= torch==2.13.0
 STAMP := $(VENV)/.installed
-# pytest-xdist workers for `make test`: one per core (`make test TEST_WORKERS=1` runs them one after another)
-TEST_WORKERS ?= auto
+# pytest-xdist workers for `make test`: two per core, at most 8 (`make test TEST_WORKERS=1` runs them one after
+# another). Much of the suite waits (Pilot's event loop, child processes, PostgreSQL), so one worker per core left
+# the cores idle: on the 2-core EPYC, 4 workers took the suite from 240 s to 215 s, green.
+TEST_WORKERS ?= $(shell python3 -c "import os; print(min(8, 2 * (os.cpu_count() or 1)))")
 
 .PHONY: run test lint bench mutants clean
 
