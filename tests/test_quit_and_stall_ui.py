@@ -63,7 +63,7 @@ def status(screen: ExerciseScreen) -> str:
     return str(screen.query_one("#ex-status", Static).render())
 
 
-#: The requirement is 1 s; run with -s, each test prints its figure (tests.support.pilot.RESPONSIVE_S says why 3 s).
+#: The requirement is 1 s; run with -s, each test prints its figure (tests.support.pilot.RESPONSIVE_S: why wider).
 LOADED_BOUND_S = RESPONSIVE_S
 
 

@@ -127,11 +127,12 @@ async def test_replay_is_labelled_and_enlarging_shows_more() -> None:
         panel.toggle_enlarged()
         await pilot.pause()
         assert panel.enlarged and panel.wide
+        # the replay stops first: under load its next sample (no processes) replaced this one before it was read
+        assert app.feed is not None
+        app.feed.close()
         panel.update_snapshot(snapshots(ReplayBackend(TRACE), 6))  # mid-GEMM
-        await pilot.pause()
+        await wait_for(pilot, lambda: "processes:" in shown(app))
         enlarged = shown(app)
-    assert app.feed is not None
-    app.feed.close()
     assert "▶ REPLAY · Replay of rtx5090_gemm_synthetic.jsonl (nvml) — recorded figures, not this machine's" in text
     assert "GPU 0 · NVIDIA GeForce RTX 5090 · sm_120" in text
     assert "processes:" in enlarged and "? (4242) 8.0 GiB" in enlarged

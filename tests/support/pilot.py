@@ -10,9 +10,10 @@ from typing import Any
 #: use :func:`wait_timed` with their own limit, and speed itself is measured in ``bench/``.
 PATIENCE_S = 30.0
 #: How fast a cancel or a quit must answer in a test. The requirement is 1 s and a quiet machine answers in
-#: 0.17–0.26 s; on a 2-core machine at load 5–11 a scheduling gap alone has exceeded 1 s. 3 s still fails a cancel
-#: that waits on the worker (which sleeps or hangs for 60 s in these tests); the speed itself is a bench figure.
-RESPONSIVE_S = 3.0
+#: 0.17–0.26 s; on a 2-core machine at load 5–11 a scheduling gap alone has exceeded 1 s, and with four test workers
+#: beside two busy loops (load 7) a stopped worker's cancel took 3.08 s. 10 s still fails a cancel that waits on the
+#: worker (which sleeps or hangs for 60 s in these tests); the speed itself is a bench figure.
+RESPONSIVE_S = 10.0
 
 
 def _holds(cond: Any) -> bool:
