@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.support.pilot import wait_for
+from tests.support.pilot import RESPONSIVE_S, wait_for
 from tutor.content import load_course
 from tutor.i18n.message import Message
 from tutor.progress import ProgressStore
@@ -160,7 +160,7 @@ def test_quit_while_the_driver_call_blocks_exits_within_a_second(tmp_path: Path)
             proc.wait()
     assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
     print(f"quit with a blocked driver call took {elapsed:.3f} s")
-    assert elapsed < 1.0, f"quit took {elapsed:.2f} s"
+    assert elapsed < RESPONSIVE_S, f"quit took {elapsed:.2f} s"  # the blocked call never returns by itself
 
 
 def test_staleness_is_blamed_on_the_backend_that_is_live() -> None:
