@@ -217,3 +217,15 @@ def test_lab_03_s_ridge_from_a_provisional_roof_says_so(lang: Lang, provisional:
     stamp = t("roof.provisional", lang, why="").split("(")[0].strip()
     assert any("10" in line for line in lines)  # the prediction against the measured ridge
     assert any(stamp in line for line in lines) is provisional
+
+
+@pytest.mark.parametrize(("lang", "word"), [("es", "medido"), ("en", "measured")])
+def test_a_legend_and_a_reading_name_the_default_series_alike(lang: Lang, word: str) -> None:
+    """One wording for the engine's default series: a point that carries ``series: measured`` in its figures (a
+    working-set sweep's) was labelled with the engine's English name in a Spanish legend."""
+    from tutor.results import SweepPoint
+    from tutor.ui.lab_text import series_label
+
+    for point in (SweepPoint(1.0, 2.0, values={"series": "measured"}), SweepPoint(1.0, 2.0, values={})):
+        assert series_label(point, "working_set", lang) == word
+    assert series_label(SweepPoint(1.0, 2.0, values={"series": "numpy"}), "working_set", lang) == "numpy"

@@ -184,8 +184,8 @@ def _figure(value: float, lang: Lang) -> str:
     return format_number(value, lang, ",.0f" if abs(value) >= 100 else ".3g")
 
 
-def _series_text(series: str, lang: Lang) -> str:
-    """A flagged point's series as the reading names it: the engine's one-series default (``measured``) in the
+def series_text(series: str, lang: Lang) -> str:
+    """A series as a reading or a legend names it: the engine's one-series default (``measured``) in the
     learner's words; a named series (``python``, ``numpy``, a kernel) as the plain name it is."""
     return t("lab.series.measured", lang) if series == "measured" else clean_line(series)
 
@@ -209,7 +209,7 @@ def reading_lines(reading: LabReading, sweep: str, lang: Lang) -> list[str]:
         lines.append(provisional)
     for flag in reading.flags:
         where = _x_text(sweep, flag.x, lang)
-        series = _series_text(flag.series, lang)
+        series = series_text(flag.series, lang)
         if flag.code == "faster_when_bigger":
             lines.append(t("lab.read.faster_when_bigger", lang, where=where, series=series,
                            smaller=_x_text(sweep, flag.figures["smaller_x"], lang),

@@ -8,6 +8,7 @@ import time
 from tutor.content import Lab
 from tutor.i18n import Lang, t
 from tutor.practice.failures import Failure
+from tutor.practice.lab_checks import series_text
 from tutor.practice.labs import LabPrediction
 from tutor.practice.roof_stamp import roof_stamp
 from tutor.progress.notebook import sweep_points
@@ -39,7 +40,7 @@ def series_label(point: SweepPoint, sweep: str, lang: Lang) -> str:
         return t(key, lang, series=clean_line(str(base or "python")))
     if sweep == "roofline_points":
         return t("lab.series.kernels", lang)
-    return clean_line(str(base)) if base else t("lab.series.measured", lang)
+    return series_text(str(base) if base else "measured", lang)
 
 
 def plot_series_of(result: LabResult, lang: Lang = "en") -> list[PlotSeries]:
