@@ -21,14 +21,33 @@ def number(value: MetricValue) -> float | None:
     return float(value)
 
 
-def gib(value: MetricValue, digits: int = 1, *, na: str = NA, lang: str = "en") -> str:
+SIZE_UNITS: dict[str, float] = {"GiB": 2.0**30, "GB": 1e9}
+"""The two units a memory size is shown in, each with its own scale, so a figure cannot be labelled with the other
+one's name: GiB (2³⁰ B) for what the OS and the driver report, GB (10⁹ B) for the course's budgets and formulas
+(n0-l3, "¿32 GB de qué?")."""
+
+
+def size_number(value: MetricValue, unit: str = "GiB", digits: int = 1, *, na: str = NA, lang: str = "en") -> str:
+    """Bytes as a number of ``unit`` (a key of :data:`SIZE_UNITS`), without the unit's name."""
     x = number(value)
-    return na if x is None else numbers.decimal(x / 2**30, lang, digits)
+    return na if x is None else numbers.decimal(x / SIZE_UNITS[unit], lang, digits)
+
+
+def size(value: MetricValue, unit: str = "GiB", digits: int = 1, *, na: str = NA, lang: str = "en") -> str:
+    """Bytes in ``unit``, named: ``"31.8 GiB"``, ``"34.2 GB"`` (N/A alone when unknown)."""
+    x = number(value)
+    return na if x is None else f"{size_number(x, unit, digits, lang=lang)} {unit}"
+
+
+def gib(value: MetricValue, digits: int = 1, *, na: str = NA, lang: str = "en") -> str:
+    """Bytes as a number of GiB, without the unit (a catalog entry names it)."""
+    return size_number(value, "GiB", digits, na=na, lang=lang)
 
 
 def used_of(used: MetricValue, total: MetricValue, unit: str = "GiB", *, na: str = NA, lang: str = "en") -> str:
-    """``"6.1 / 24.0 GiB"`` (``"6,1 / 24,0 GiB"`` in Spanish); either side may be N/A."""
-    return f"{gib(used, na=na, lang=lang)} / {gib(total, na=na, lang=lang)} {unit}"
+    """``"6.1 / 24.0 GiB"`` (``"6,1 / 24,0 GiB"`` in Spanish); either side may be N/A. Both sides are divided by
+    ``unit``'s own scale."""
+    return f"{size_number(used, unit, na=na, lang=lang)} / {size_number(total, unit, na=na, lang=lang)} {unit}"
 
 
 def pct(value: MetricValue, *, na: str = NA, lang: str = "en") -> str:

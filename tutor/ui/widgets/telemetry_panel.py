@@ -438,7 +438,11 @@ class TelemetryPanel(Vertical):
         if self.wide and isinstance(procs, tuple) and procs:
             lines.append(t("tel.processes", lang))
             for pid, name, mem in procs[:4]:
-                lines.append(f"  {name} ({pid}) {fmt.gib(mem, na=na, lang=lang)} GiB")
+                lines.append(f"  {name} ({pid}) {fmt.size(mem, 'GiB', na=na, lang=lang)}")
+        if self.wide and fmt.number(total) is not None:
+            # the OS reports GiB, the course budgets GB (n0-l3): the same capacity in both, each named
+            lines.append(t("tel.capacity", lang, gib=fmt.size(total, "GiB", lang=lang),
+                           gb=fmt.size(total, "GB", lang=lang)))
         if self.wide:
             lines += [t("tel.note", lang, note=n) for n in info.note_texts(lang)]
         return lines
@@ -462,6 +466,9 @@ class TelemetryPanel(Vertical):
         if self.wide and isinstance(per_core, tuple) and per_core:
             lines.append(f"{t('tel.cores', lang):<{8 if lang == 'en' else 9}}{_spark(per_core)}")
         lines.append(self._row("RAM", fmt.ratio(ram, ram_total), fmt.used_of(ram, ram_total, na=na, lang=lang)))
+        if self.wide and fmt.number(ram_total) is not None:
+            lines.append(t("tel.capacity", lang, gib=fmt.size(ram_total, "GiB", lang=lang),
+                           gb=fmt.size(ram_total, "GB", lang=lang)))
         load = " ".join(fmt.load(v(k), na=na, lang=lang) for k in ("load_1", "load_5", "load_15"))
         lines.append(f"swap {fmt.used_of(swap, swap_total, na=na, lang=lang)} · {t('tel.load', lang)} {load}")
         return lines
