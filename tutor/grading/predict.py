@@ -22,9 +22,19 @@ BUILTIN_CHOICES: dict[str, tuple[Choice, ...]] = {
     ),
 }
 
+#: Other spellings of the built-in choices, in both languages: a Spanish learner types ``memoria`` or ``no cabe``
+#: (words and spaces are read alike: ``no cabe`` is ``no_cabe``).
 _ALIASES = {"memory-bound": "memory", "memory_bound": "memory", "compute-bound": "compute",
             "compute_bound": "compute", "does-not-fit": "does_not_fit", "doesnt_fit": "does_not_fit",
-            "no_fit": "does_not_fit", "fit": "fits"}
+            "no_fit": "does_not_fit", "fit": "fits",
+            "memoria": "memory", "limitado_por_memoria": "memory", "ancho_de_banda": "memory",
+            "cómputo": "compute", "computo": "compute", "limitado_por_cómputo": "compute",
+            "limitado_por_computo": "compute", "cabe": "fits", "no_cabe": "does_not_fit",
+            "does_not_fits": "does_not_fit"}
+
+
+def _alias_key(text: str) -> str:
+    return re.sub(r"[\s-]+", "_", text.strip().lower())
 
 
 class PredictionError(ValueError):
@@ -190,20 +200,21 @@ def parse_prediction(
     size: float | None = None
     choice_text = raw
     if exercise.kind == "fit":
-        parts = re.split(r"[:=@\s]+", raw, maxsplit=1)
         if re.match(r"^[-+.,\d]", raw):  # a size alone ("40", "40000 MB"): the choice follows from the capacity
             size = parse_quantity(raw, "GB").value
             assert exercise.capacity_gb is not None
             choice_text = "fits" if size <= exercise.capacity_gb else "does_not_fit"
-        elif len(parts) == 2 and parts[1]:
-            choice_text, size = parts[0], parse_quantity(parts[1], "GB").value
+        elif sized := re.match(r"^(.*?)[:=@\s]+([-+]?[.,]?\d.*)$", raw, re.DOTALL):  # words, then the size
+            choice_text, size = sized.group(1), parse_quantity(sized.group(2), "GB").value
         if gb is not None and gb != "":
             size = parse_quantity(str(gb), "GB").value
         if size is not None and size <= 0:
             raise PredictionError("predict.size_not_positive", value=size)
     ids = [c.id for c in choices_of(exercise)]
     choice = choice_text.strip().lower()
-    choice = _ALIASES.get(choice, choice) if choice not in ids else choice
+    if choice not in ids:
+        key = _alias_key(choice)
+        choice = {_alias_key(i): i for i in ids}.get(key) or _ALIASES.get(key, choice)
     if choice not in ids:
         raise PredictionError("predict.not_a_choice", text=_typed(choice_text), choices=", ".join(ids))
     return Prediction(choice=choice, value=size, confidence=conf)
