@@ -227,7 +227,7 @@ def test_the_cli_reveal_says_when_the_roof_was_measured(data_dir: Path, capsys: 
                  "--lang", "en", "--course", str(COURSE)])
     out = capsys.readouterr().out
     assert code == 0 and "measured roofline: 320.0 GB/s" in out
-    assert "(cached) — roof measured 10 min ago, load 0.4, CV 1.0%" in out
+    assert "(kept from an earlier measurement) — roof measured 10 min ago, load 0.4, CV 1.0%" in out
 
 
 def test_roofline_lab_points_above_a_stale_roof_have_it_measured_again(data_dir: Path) -> None:
